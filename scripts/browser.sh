@@ -1,0 +1,39 @@
+# scripts/browser.sh — the browser bundle: build, serve, test. Sourced by build.sh,
+# which sets ROOT and DIST and runs with `set -euo pipefail`.
+
+# wasm_exec_js prints the path of the wasm_exec.js that matches this Go toolchain
+# (lib/wasm since Go 1.24, misc/wasm before). It is copied, never vendored.
+wasm_exec_js() {
+  local goroot f
+  goroot=$(go env GOROOT)
+  for f in "$goroot/lib/wasm/wasm_exec.js" "$goroot/misc/wasm/wasm_exec.js"; do
+    if [ -f "$f" ]; then echo "$f"; return 0; fi
+  done
+  echo "wasm_exec.js not found under $goroot" >&2
+  return 1
+}
+
+build_browser() {
+  echo "== building the browser bundle into $DIST/web"
+  mkdir -p "$DIST/web"
+  GOOS=js GOARCH=wasm go build -trimpath -ldflags='-s -w' -o "$DIST/web/toolnexus.wasm" ./wasm/browser
+  cp "$ROOT"/web/* "$DIST/web/"
+  cp "$(wasm_exec_js)" "$DIST/web/wasm_exec.js"
+  local raw gz
+  raw=$(wc -c <"$DIST/web/toolnexus.wasm")
+  gz=$(gzip -9 -c "$DIST/web/toolnexus.wasm" | wc -c)
+  echo "   toolnexus.wasm: $raw bytes raw, $gz bytes gzip -9"
+}
+
+serve_demo() {
+  echo "== demo on http://127.0.0.1:${PORT:-8080}/ (Ctrl-C to stop)"
+  node "$ROOT/scripts/serve.mjs" "$DIST/web" "${PORT:-8080}"
+}
+
+# test_browser runs the Node and Chromium end-to-end tests against a fresh build.
+test_browser() {
+  build_browser
+  echo "== node + chromium tests (tests/node.test.mjs, tests/browser.test.mjs)"
+  (cd "$ROOT/tests" && TOOLNEXUS_DIST="$DIST" timeout 300 node --test --test-concurrency=1 \
+    node.test.mjs browser.test.mjs)
+}

@@ -1,0 +1,263 @@
+// browser.test.mjs — end-to-end tests of the demo page and the approval dialog in
+// headless Debian chromium (playwright-core, no downloaded browsers).
+//
+//   ./build.sh && cd tests && timeout 300 node --test browser.test.mjs
+//
+// The built bundle is read from $TOOLNEXUS_WEB, else $TOOLNEXUS_DIST/web, else ../dist/web.
+
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { mkdir } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { join } from "node:path";
+import { chromium } from "playwright-core";
+import { serve } from "../scripts/serve.mjs";
+
+const here = fileURLToPath(new URL(".", import.meta.url));
+const WEB = process.env.TOOLNEXUS_WEB ?? join(process.env.TOOLNEXUS_DIST ?? join(here, "..", "dist"), "web");
+const ARTIFACTS = join(here, "artifacts");
+const LAUNCH = {
+  executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
+  headless: true,
+  args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+};
+const T = { timeout: 60_000 };
+
+let server;
+let browser;
+
+before(async () => {
+  assert.ok(existsSync(join(WEB, "toolnexus.wasm")), `no build in ${WEB}: run ./build.sh first`);
+  server = await serve({ root: WEB, port: 0 });
+  browser = await chromium.launch(LAUNCH);
+});
+
+after(async () => {
+  try { await browser?.close(); } finally { await server?.close(); }
+});
+
+// withPage gives each test a fresh context and page, always closed, and collects
+// console errors, page errors and JS dialogs (alert) so tests can assert on them.
+async function withPage(fn) {
+  const context = await browser.newContext();
+  try {
+    context.setDefaultTimeout(15_000);
+    const page = await context.newPage();
+    const problems = [];
+    page.on("console", (m) => { if (m.type() === "error") problems.push(`console: ${m.text()}`); });
+    page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
+    page.on("dialog", (d) => { problems.push(`js dialog: ${d.message()}`); d.dismiss().catch(() => {}); });
+    return await fn(page, problems);
+  } finally {
+    await context.close();
+  }
+}
+
+async function openDemo(page) {
+  await page.goto(server.url);
+  await page.waitForSelector("html[data-ready='1']");
+}
+
+async function send(page, text) {
+  await page.getByRole("textbox", { name: "Message" }).fill(text);
+  await page.getByRole("button", { name: "Send" }).click();
+}
+
+// idle waits until the run has finished: the Send button is usable again.
+async function idle(page) {
+  await page.waitForFunction(() => !document.getElementById("send").disabled && !document.querySelector("dialog[open]"));
+}
+
+const log = (page) => page.getByRole("log");
+
+test("the demo page loads with no console errors and reports ready", T, async (t) => {
+  await withPage(async (page, problems) => {
+    await openDemo(page);
+    const ms = await page.evaluate(() => performance.getEntriesByName("toolnexus:ready")[0]?.startTime);
+    assert.ok(ms > 0, "the toolnexus:ready mark is recorded");
+    t.diagnostic(`navigation to ready: ${Math.round(ms)} ms`);
+    assert.ok(await page.evaluate(() => performance.getEntriesByName("toolnexus:wasm-loaded").length === 1));
+    await assert.doesNotReject(page.getByRole("button", { name: "Send" }).isEnabled());
+    assert.deepEqual(problems, []);
+  });
+});
+
+test("refund: Decline with a reason — the answer quotes it and the run ends normally", T, async () => {
+  await withPage(async (page, problems) => {
+    await openDemo(page);
+    await send(page, "refund order 42");
+    const dialog = page.getByRole("dialog");
+    await dialog.waitFor();
+    assert.match(await dialog.locator("code.tnx-tool").textContent(), /^refund$/);
+    assert.match(await dialog.locator("pre").textContent(), /"order": "42"/);
+    assert.equal(await page.evaluate(() => document.activeElement?.textContent), "Decline", "Decline has focus first");
+    assert.ok(await dialog.getAttribute("aria-labelledby"));
+    assert.ok(await dialog.getAttribute("aria-describedby"));
+    await dialog.getByRole("textbox", { name: "Reason" }).fill("over the refund limit");
+    await mkdir(ARTIFACTS, { recursive: true });
+    await page.screenshot({ path: join(ARTIFACTS, "dialog.png") });
+    await dialog.getByRole("button", { name: "Decline" }).click();
+    await idle(page);
+    const text = await log(page).textContent();
+    assert.match(text, /I did not refund order 42: "over the refund limit"/);
+    assert.match(text, /declined: over the refund limit/);
+    assert.doesNotMatch(text, /refunded order/);
+    assert.doesNotMatch(text, /Error/);
+    assert.deepEqual(problems, []);
+  });
+});
+
+test("refund: Approve — the tool runs and the transcript shows refunded", T, async () => {
+  await withPage(async (page, problems) => {
+    await openDemo(page);
+    await send(page, "refund 42");
+    const dialog = page.getByRole("dialog");
+    await dialog.getByRole("button", { name: "Approve" }).click();
+    await idle(page);
+    const text = await log(page).textContent();
+    assert.match(text, /refunded order 42/);
+    assert.doesNotMatch(text, /did not refund/);
+    // History carries over: a second message in the same conversation still works.
+    await send(page, "add 2 and 3");
+    await idle(page);
+    assert.match(await log(page).textContent(), /2 \+ 3 = 5/);
+    assert.deepEqual(problems, []);
+  });
+});
+
+test("refund: Escape declines with reason cancelled", T, async () => {
+  await withPage(async (page, problems) => {
+    await openDemo(page);
+    await send(page, "refund order 7");
+    await page.getByRole("dialog").waitFor();
+    await page.keyboard.press("Escape");
+    await idle(page);
+    assert.match(await log(page).textContent(), /I did not refund order 7: "cancelled"/);
+    assert.equal(await page.locator("dialog").count(), 0, "the dialog is gone");
+    assert.deepEqual(problems, []);
+  });
+});
+
+test("dialog: focus is trapped, returns to the opener, and expiry declines", T, async () => {
+  await withPage(async (page) => {
+    await openDemo(page);
+    // Open a dialog directly through approvalDialog() with a focused opener.
+    await page.evaluate(async () => {
+      const { approvalDialog } = await import("./toolnexus.mjs");
+      const opener = Object.assign(document.createElement("button"), { id: "opener", textContent: "opener" });
+      document.body.append(opener);
+      opener.focus();
+      window.__answer = approvalDialog()({ id: "r1", kind: "approval", data: { tool: "t", source: "js", args: {} } });
+    });
+    await page.getByRole("dialog").waitFor();
+    for (let i = 0; i < 6; i++) {
+      await page.keyboard.press(i % 2 ? "Shift+Tab" : "Tab");
+      assert.ok(await page.evaluate(() => !!document.activeElement?.closest("dialog")), "focus stays in the dialog");
+    }
+    await page.getByRole("button", { name: "Approve" }).click();
+    assert.deepEqual(await page.evaluate(() => window.__answer), { id: "r1", ok: true });
+    assert.equal(await page.evaluate(() => document.activeElement?.id), "opener");
+
+    const expired = await page.evaluate(async () => {
+      const { approvalDialog } = await import("./toolnexus.mjs");
+      const expiresAt = new Date(Date.now() + 600).toISOString();
+      return approvalDialog()({ id: "r2", kind: "approval", expiresAt, data: { tool: "t", args: {} } });
+    });
+    assert.deepEqual(expired, { id: "r2", ok: false, reason: "expired" });
+  });
+});
+
+// scriptedFetchSource is page-side code: an OpenAI-format fetch that plays turns in order.
+const SCRIPTED = `
+  window.scripted = (turns) => {
+    let i = 0;
+    window.seen = [];
+    return async (url, init) => {
+      const body = JSON.parse(new TextDecoder().decode(init.body));
+      window.seen.push(body);
+      const t = turns[i++];
+      if (!t) return new Response("{}", { status: 500 });
+      const message = t.call
+        ? { role: "assistant", content: null, tool_calls: [{ id: "c" + i, type: "function", function: { name: t.call[0], arguments: JSON.stringify(t.call[1]) } }] }
+        : { role: "assistant", content: t.text };
+      return new Response(JSON.stringify({ choices: [{ index: 0, message, finish_reason: t.call ? "tool_calls" : "stop" }],
+        usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 } }), { headers: { "content-type": "application/json" } });
+    };
+  };`;
+
+test("dialog shows a hostile argument literally and runs no script", T, async () => {
+  await withPage(async (page, problems) => {
+    await openDemo(page);
+    await page.addScriptTag({ content: SCRIPTED });
+    const hostile = `<img src=x onerror=alert(1)><img src=x onerror="window.__pwned=1">`;
+    const done = page.evaluate(async (hostile) => {
+      const { load, defineTool, approvalDialog } = await import("./toolnexus.mjs");
+      const tnx = await load();
+      const tk = await tnx.createToolkit({ tools: [defineTool({ name: "note", description: "save a note", needsApproval: true,
+        inputSchema: { type: "object", properties: { text: { type: "string" } } }, run: ({ text }) => "saved " + text.length })] });
+      const client = await tnx.createClient({ baseURL: "https://scripted.invalid/v1", model: "m", waitFor: approvalDialog(),
+        fetch: window.scripted([{ call: ["note", { text: hostile }] }, { text: "ok" }]) });
+      return client.run("save it", tk);
+    }, hostile);
+    const dialog = page.getByRole("dialog");
+    await dialog.waitFor();
+    assert.ok((await dialog.locator("pre").textContent()).includes(JSON.stringify(hostile).slice(1, -1)), "shown as text");
+    assert.equal(await page.locator("dialog img").count(), 0, "no element was created from the argument");
+    await dialog.getByRole("button", { name: "Decline" }).click();
+    const result = await done;
+    assert.equal(result.status, "done");
+    assert.equal(await page.evaluate(() => window.__pwned), undefined);
+    assert.deepEqual(problems.filter((p) => p.startsWith("js dialog")), []);
+  });
+});
+
+test("a JS tool that throws: the error result is shown and the run continues", T, async () => {
+  await withPage(async (page, problems) => {
+    await openDemo(page);
+    await send(page, "divide 1 by 0");
+    await idle(page);
+    const errors = await page.locator("#transcript .entry.is-error").allTextContents();
+    assert.ok(errors.some((e) => e.includes("cannot divide by zero")), `error entry shown: ${errors}`);
+    assert.match(await log(page).textContent(), /I could not divide 1 by 0: .*cannot divide by zero/);
+    await send(page, "divide 6 by 3");
+    await idle(page);
+    assert.match(await log(page).textContent(), /6 \/ 3 = 2/);
+    assert.deepEqual(problems, []);
+  });
+});
+
+test("after Go-side errors (HTTP 500, rejected fetch) the page still runs", T, async () => {
+  await withPage(async (page, problems) => {
+    await openDemo(page);
+    const secret = "sk-test-DO-NOT-SHOW-123";
+    await page.getByRole("radio", { name: /OpenAI-compatible/ }).check();
+    await page.getByLabel("Base URL").fill(new URL("/broken/v1", server.url).href);
+    await page.getByLabel("API key").fill(secret);
+
+    let calls = 0;
+    await page.route("**/broken/v1/chat/completions", (route) => {
+      calls++;
+      return calls === 1
+        ? route.fulfill({ status: 500, contentType: "application/json", body: '{"error":{"message":"model exploded"}}' })
+        : route.abort("connectionrefused");
+    });
+    await send(page, "hello");
+    await idle(page);
+    await send(page, "hello again");
+    await idle(page);
+    assert.ok(calls >= 2, "both runs reached the model");
+    const errs = await page.locator("#transcript .entry.is-error").allTextContents();
+    assert.ok(errs.length >= 2, `two errors shown: ${errs}`);
+    assert.match(errs[0], /500|model exploded/);
+    assert.doesNotMatch(await log(page).textContent(), new RegExp(secret), "the key is never shown");
+
+    await page.getByRole("radio", { name: /Built-in demo/ }).check();
+    await send(page, "what is 2+3");
+    await idle(page);
+    assert.match(await log(page).textContent(), /2 \+ 3 = 5/);
+    // The failed requests log as network errors in the console; nothing else may.
+    assert.deepEqual(problems.filter((p) => !/Failed to load resource|ERR_CONNECTION_REFUSED|status of 500/.test(p)), []);
+  });
+});

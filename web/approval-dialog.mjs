@@ -1,0 +1,237 @@
+// approval-dialog.mjs — the in-page approval dialog behind approvalDialog().
+//
+// approvalDialog(options) returns a waitFor(request) => Promise<Answer> that shows
+// one native <dialog> per request (queued, one at a time). Everything that comes
+// from the model or a tool is written with textContent, never parsed as HTML.
+// Importing this module touches no DOM, so it also loads under Node.
+
+const STYLE_ID = "toolnexus-approval-style";
+let seq = 0; // unique element ids per dialog
+
+/**
+ * @param {{document?: Document, parent?: Element}} [options]
+ * @returns {(request: object) => Promise<{id: string, ok: boolean, reason?: string}>}
+ */
+export function approvalDialog(options = {}) {
+  let dlg = null;
+  return (request) => {
+    dlg ??= new ApprovalDialog(options);
+    return dlg.ask(request);
+  };
+}
+
+export class ApprovalDialog {
+  #doc;
+  #parent;
+  #queue = Promise.resolve(); // serialises dialogs: a second request waits its turn
+
+  constructor({ document: doc = globalThis.document, parent } = {}) {
+    if (!doc) throw new Error("toolnexus: approvalDialog needs a document");
+    this.#doc = doc;
+    this.#parent = parent ?? null;
+  }
+
+  /** Show the request and resolve to the person's Answer. */
+  ask(request) {
+    const next = this.#queue.then(() => this.#show(request ?? {}));
+    this.#queue = next.catch(() => {});
+    return next;
+  }
+
+  #show(request) {
+    const doc = this.#doc;
+    injectStyle(doc);
+    const parts = build(doc, request);
+    const { dialog, approve, decline, reason, countdown } = parts;
+    const opener = doc.activeElement;
+    const expiresAt = parseTime(request.expiresAt);
+
+    return new Promise((resolve) => {
+      let done = false;
+      let timer = 0;
+      const finish = (answer) => {
+        if (done) return;
+        done = true;
+        clearInterval(timer);
+        if (dialog.open) dialog.close();
+        dialog.remove();
+        // Give focus back to whatever had it before the dialog opened.
+        if (opener && opener.isConnected && typeof opener.focus === "function") opener.focus();
+        resolve(answer);
+      };
+      const declined = (why) => finish({ id: request.id, ok: false, reason: why || "declined" });
+
+      approve.addEventListener("click", () => finish({ id: request.id, ok: true }));
+      decline.addEventListener("click", () => declined(reason.value.trim()));
+      reason.addEventListener("keydown", (e) => {
+        if (e.key === "Enter") { e.preventDefault(); declined(reason.value.trim()); }
+      });
+      // Escape fires "cancel" on a modal dialog; keep it ours so it becomes a decline.
+      dialog.addEventListener("cancel", (e) => { e.preventDefault(); declined("cancelled"); });
+      dialog.addEventListener("keydown", (e) => {
+        if (e.key === "Escape") { e.preventDefault(); declined("cancelled"); }
+        else if (e.key === "Tab") trapTab(e, dialog);
+      });
+      dialog.addEventListener("close", () => declined("cancelled"));
+
+      (this.#parent ?? doc.body).append(dialog);
+      dialog.showModal();
+      decline.focus(); // the safe choice has focus first
+
+      if (expiresAt != null) {
+        const tick = () => {
+          const left = expiresAt - Date.now();
+          if (left <= 0) return declined("expired");
+          countdown.textContent = `Expires in ${Math.ceil(left / 1000)} s`;
+        };
+        tick();
+        timer = setInterval(tick, 250);
+      }
+    });
+  }
+}
+
+// trapTab keeps Tab and Shift+Tab cycling inside the dialog.
+function trapTab(e, dialog) {
+  const items = [...dialog.querySelectorAll("button, input, textarea, select, a[href], [tabindex]")]
+    .filter((el) => !el.disabled && el.tabIndex >= 0);
+  if (items.length === 0) return;
+  const first = items[0];
+  const last = items[items.length - 1];
+  const active = dialog.ownerDocument.activeElement;
+  if (e.shiftKey && (active === first || !dialog.contains(active))) {
+    e.preventDefault();
+    last.focus();
+  } else if (!e.shiftKey && (active === last || !dialog.contains(active))) {
+    e.preventDefault();
+    first.focus();
+  }
+}
+
+// parseTime accepts an RFC 3339 string or epoch milliseconds; anything else is "no expiry".
+function parseTime(v) {
+  if (v == null || v === "") return null;
+  const t = typeof v === "number" ? v : Date.parse(v);
+  if (!Number.isFinite(t) || t <= 0) return null;
+  return t;
+}
+
+function isToolApproval(request) {
+  return request.kind === "approval" || (request.data && typeof request.data.tool === "string");
+}
+
+const TITLES = {
+  approval: "Approve tool call?",
+  authorization: "Sign-in requested",
+  question: "The agent has a question",
+  input: "The agent needs input",
+};
+
+// build creates the dialog's elements; all request text goes through textContent.
+function build(doc, request) {
+  const n = ++seq;
+  const el = (tag, props = {}, ...children) => {
+    const node = doc.createElement(tag);
+    for (const [k, v] of Object.entries(props)) {
+      if (k === "text") node.textContent = v;
+      else node.setAttribute(k, v);
+    }
+    node.append(...children);
+    return node;
+  };
+
+  const approval = isToolApproval(request);
+  const titleId = `tnx-approval-title-${n}`;
+  const descId = `tnx-approval-desc-${n}`;
+  const dialog = el("dialog", { class: "tnx-approval", "aria-labelledby": titleId, "aria-describedby": descId });
+  const title = el("h2", { id: titleId, text: TITLES[approval ? "approval" : request.kind] ?? "Confirm request" });
+  const body = el("div", { id: descId, class: "tnx-body" });
+
+  if (approval) {
+    const data = request.data ?? {};
+    body.append(el("p", { text: "The agent wants to run this tool. Check the exact arguments before you approve." }));
+    body.append(el("dl", {},
+      el("dt", { text: "Tool" }), el("dd", {}, el("code", { class: "tnx-tool", text: String(data.tool ?? "") })),
+      el("dt", { text: "From" }), el("dd", { class: "tnx-source", text: String(data.source || "unknown") })));
+    if (request.prompt) body.append(el("p", { class: "tnx-prompt", text: String(request.prompt) }));
+  } else {
+    body.append(el("p", { class: "tnx-prompt", text: String(request.prompt ?? "The agent is waiting for your decision.") }));
+    if (typeof request.url === "string" && /^https?:\/\//i.test(request.url)) {
+      body.append(el("p", {}, "Address: ", el("code", { class: "tnx-url", text: request.url })));
+    }
+  }
+
+  const args = approval ? request.data?.args : request.data;
+  const argsBlock = [];
+  if (args !== undefined && args !== null) {
+    const argsId = `tnx-approval-args-${n}`;
+    argsBlock.push(el("p", { id: argsId, class: "tnx-label", text: "Arguments" }),
+      el("pre", { class: "tnx-args", "aria-labelledby": argsId, tabindex: "0", text: pretty(args) }));
+  }
+
+  const reasonId = `tnx-approval-reason-${n}`;
+  const hintId = `tnx-approval-hint-${n}`;
+  const reason = el("input", { id: reasonId, type: "text", autocomplete: "off", "aria-describedby": hintId });
+  const countdown = el("p", { class: "tnx-countdown", role: "timer", "aria-live": "off" });
+  const decline = el("button", { type: "button", class: "tnx-decline", text: "Decline" });
+  const approve = el("button", { type: "button", class: "tnx-approve", text: "Approve" });
+
+  dialog.append(title, body, ...argsBlock,
+    el("div", { class: "tnx-reason" },
+      el("label", { for: reasonId, text: "Reason" }), reason,
+      el("small", { id: hintId, text: "Optional. Sent to the agent if you decline." })),
+    countdown,
+    el("div", { class: "tnx-buttons" }, decline, approve));
+  return { dialog, approve, decline, reason, countdown };
+}
+
+// pretty shows arguments as indented JSON; a string that is JSON is shown parsed.
+function pretty(v) {
+  if (typeof v === "string") {
+    try { return JSON.stringify(JSON.parse(v), null, 2); } catch { return v; }
+  }
+  try { return JSON.stringify(v, null, 2); } catch { return String(v); }
+}
+
+// Static text only: nothing from a request ever reaches the stylesheet.
+const CSS = `
+.tnx-approval { --tnx-bg: #fff; --tnx-fg: #1b1f24; --tnx-muted: #57606a; --tnx-border: #d0d7de;
+  --tnx-code: #f6f8fa; --tnx-accent: #1f6feb; --tnx-danger: #cf222e;
+  color: var(--tnx-fg); background: var(--tnx-bg); border: 1px solid var(--tnx-border);
+  border-radius: 12px; padding: 20px 24px; width: min(560px, calc(100vw - 32px));
+  box-shadow: 0 12px 40px rgba(0,0,0,.25); font: 15px/1.45 system-ui, sans-serif; }
+.tnx-approval::backdrop { background: rgba(15, 20, 25, .55); }
+.tnx-approval h2 { margin: 0 0 8px; font-size: 1.2em; }
+.tnx-approval p { margin: 6px 0; }
+.tnx-approval dl { display: grid; grid-template-columns: max-content 1fr; gap: 4px 12px; margin: 10px 0; }
+.tnx-approval dt { color: var(--tnx-muted); }
+.tnx-approval dd { margin: 0; overflow-wrap: anywhere; }
+.tnx-approval code, .tnx-approval pre { font: 13px/1.4 ui-monospace, SFMono-Regular, Menlo, monospace; }
+.tnx-approval .tnx-label { color: var(--tnx-muted); margin-top: 12px; }
+.tnx-approval pre { background: var(--tnx-code); border: 1px solid var(--tnx-border); border-radius: 8px;
+  padding: 10px 12px; margin: 4px 0 12px; max-height: 40vh; overflow: auto; white-space: pre-wrap;
+  overflow-wrap: anywhere; }
+.tnx-approval .tnx-reason { display: grid; gap: 4px; margin: 8px 0; }
+.tnx-approval .tnx-reason small { color: var(--tnx-muted); }
+.tnx-approval input { font: inherit; color: inherit; background: var(--tnx-bg);
+  border: 1px solid var(--tnx-border); border-radius: 6px; padding: 6px 8px; }
+.tnx-approval .tnx-countdown { color: var(--tnx-muted); font-size: .9em; min-height: 1em; }
+.tnx-approval .tnx-buttons { display: flex; justify-content: flex-end; gap: 8px; margin-top: 12px; }
+.tnx-approval button { font: inherit; padding: 6px 16px; border-radius: 6px; cursor: pointer;
+  border: 1px solid var(--tnx-border); background: var(--tnx-code); color: var(--tnx-fg); }
+.tnx-approval button.tnx-approve { background: var(--tnx-accent); border-color: var(--tnx-accent); color: #fff; }
+.tnx-approval button.tnx-decline { color: var(--tnx-danger); }
+.tnx-approval :focus-visible { outline: 2px solid var(--tnx-accent); outline-offset: 2px; }
+@media (prefers-color-scheme: dark) {
+  .tnx-approval { --tnx-bg: #161b22; --tnx-fg: #e6edf3; --tnx-muted: #9198a1; --tnx-border: #3d444d;
+    --tnx-code: #0d1117; --tnx-accent: #2f81f7; --tnx-danger: #ff7b72; }
+}
+`;
+
+function injectStyle(doc) {
+  if (doc.getElementById(STYLE_ID)) return;
+  const style = doc.createElement("style");
+  style.id = STYLE_ID;
+  style.textContent = CSS;
+  doc.head.append(style);
+}

@@ -1,0 +1,166 @@
+// demo-model.mjs — an offline, scripted "model" for the demo page. It speaks the
+// OpenAI chat-completions wire format through a fetch function, so the Go core
+// drives it over exactly the same path as a real provider; no key, no network.
+//
+//   const { baseURL, model, fetch } = demoModel();
+//   createClient({ baseURL, model, style: "openai", fetch, ... })
+//
+// What it understands: "refund order 42" (calls refund, which needs approval),
+// "add 2 and 3" / "what is 2+3" (calls add), "divide 6 by 3" (calls divide, which
+// fails on a zero divisor), "what time is it" (calls time).
+
+const BASE_URL = "https://demo-model.invalid/v1";
+const MODEL = "toolnexus-demo";
+
+export const HELP = "I am the offline demo model. Try: \"refund order 42\" (asks for your approval), " +
+  "\"add 2 and 3\" or \"what is 2+3\", \"divide 1 by 0\" (a tool that fails), and \"what time is it\".";
+
+// Ids stay unique across clients and page loads: a conversation's history may
+// span several demoModel() instances.
+let seq = 0;
+const run = Math.random().toString(36).slice(2, 8);
+
+export function demoModel() {
+  async function fetch(url, init = {}) {
+    const href = typeof url === "string" ? url : url?.url ?? String(url);
+    const method = (init.method ?? "GET").toUpperCase();
+    if (method !== "POST" || !href.endsWith("/chat/completions")) {
+      return json({ error: { message: `demo model: no route for ${method} ${href}` } }, 404);
+    }
+    let body;
+    try {
+      body = JSON.parse(await bodyText(init.body));
+    } catch {
+      return json({ error: { message: "demo model: request body is not JSON" } }, 400);
+    }
+    const turn = reply(body.messages ?? [], toolNames(body.tools));
+    const id = `demo-${run}-${++seq}`;
+    const usage = {
+      prompt_tokens: tokens(JSON.stringify(body.messages ?? [])),
+      completion_tokens: tokens(turn.text ?? JSON.stringify(turn.call ?? {})),
+    };
+    usage.total_tokens = usage.prompt_tokens + usage.completion_tokens;
+    if (body.stream) return stream(id, body.model ?? MODEL, turn, usage);
+    return json(completion(id, body.model ?? MODEL, turn, usage));
+  }
+  return { baseURL: BASE_URL, model: MODEL, style: "openai", fetch };
+}
+
+// reply decides the next turn from the transcript: {text} or {call: {name, args}}.
+function reply(messages, tools) {
+  const last = messages[messages.length - 1];
+  if (!last) return { text: HELP };
+  if (last.role === "tool") return afterTool(messages, last);
+  if (last.role !== "user") return { text: HELP };
+  const said = contentText(last.content);
+
+  let m = said.match(/\brefund(?:\s+order)?\s+#?(\d+)\b/i);
+  if (m) return callIfOffered(tools, "refund", { order: m[1] });
+  m = said.match(/\badd\s+(-?\d+(?:\.\d+)?)\s+(?:and|to|\+)\s+(-?\d+(?:\.\d+)?)/i) ??
+    said.match(/(-?\d+(?:\.\d+)?)\s*\+\s*(-?\d+(?:\.\d+)?)/);
+  if (m) return callIfOffered(tools, "add", { a: Number(m[1]), b: Number(m[2]) });
+  m = said.match(/\bdivide\s+(-?\d+(?:\.\d+)?)\s+by\s+(-?\d+(?:\.\d+)?)/i) ??
+    said.match(/(-?\d+(?:\.\d+)?)\s*\/\s*(-?\d+(?:\.\d+)?)/);
+  if (m) return callIfOffered(tools, "divide", { a: Number(m[1]), b: Number(m[2]) });
+  if (/\btime\b/i.test(said)) return callIfOffered(tools, "time", {});
+  return { text: HELP };
+}
+
+function callIfOffered(tools, name, args) {
+  if (tools && !tools.has(name)) return { text: `I would use the ${name} tool, but it is not available.` };
+  return { call: { name, args } };
+}
+
+// afterTool answers from the latest tool result and the call that produced it.
+function afterTool(messages, result) {
+  const call = findCall(messages, result.tool_call_id);
+  const name = call?.function?.name ?? "tool";
+  let args = {};
+  try { args = JSON.parse(call?.function?.arguments || "{}"); } catch { /* keep {} */ }
+  const out = contentText(result.content);
+
+  if (/was not run|declined/i.test(out)) {
+    // The core reports a refusal as `tool "x" was not run: declined: <reason>`.
+    const reason = (out.match(/declined:\s*([\s\S]*)$/i)?.[1] ?? out).trim() || "declined";
+    if (name === "refund") return { text: `I did not refund order ${args.order}: "${reason}".` };
+    return { text: `I did not run ${name}: "${reason}".` };
+  }
+  switch (name) {
+    case "refund": return { text: `Done: ${out}.` };
+    case "add": return { text: `${args.a} + ${args.b} = ${out}` };
+    case "divide":
+      // A throwing tool comes back as error text instead of a number.
+      if (!Number.isFinite(Number(out)) || out.trim() === "") return { text: `I could not divide ${args.a} by ${args.b}: ${out}` };
+      return { text: `${args.a} / ${args.b} = ${out}` };
+    case "time": return { text: `It is ${out}.` };
+    default: return { text: `${name} returned: ${out}` };
+  }
+}
+
+function findCall(messages, id) {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    for (const c of messages[i].tool_calls ?? []) if (c.id === id) return c;
+  }
+  return null;
+}
+
+function toolNames(tools) {
+  if (!Array.isArray(tools)) return null;
+  return new Set(tools.map((t) => t?.function?.name ?? t?.name));
+}
+
+function contentText(c) {
+  if (typeof c === "string") return c;
+  if (Array.isArray(c)) return c.map((p) => (typeof p === "string" ? p : p?.text ?? "")).join("");
+  return c == null ? "" : JSON.stringify(c);
+}
+
+async function bodyText(body) {
+  if (body == null) return "";
+  if (typeof body === "string") return body;
+  if (body instanceof ArrayBuffer || ArrayBuffer.isView(body)) return new TextDecoder().decode(body);
+  return await new Response(body).text(); // ReadableStream, Blob, …
+}
+
+// A rough token estimate so the usage numbers move with the transcript.
+function tokens(s) {
+  return Math.max(1, Math.ceil(s.length / 4));
+}
+
+function completion(id, model, turn, usage) {
+  const message = turn.call
+    ? { role: "assistant", content: null, tool_calls: [toolCall(id, turn.call)] }
+    : { role: "assistant", content: turn.text };
+  return {
+    id, object: "chat.completion", created: Math.floor(Date.now() / 1000), model,
+    choices: [{ index: 0, message, finish_reason: turn.call ? "tool_calls" : "stop" }],
+    usage,
+  };
+}
+
+function toolCall(id, call) {
+  return { id: `call_${id}`, type: "function", function: { name: call.name, arguments: JSON.stringify(call.args) } };
+}
+
+// stream answers a stream:true request as server-sent events.
+function stream(id, model, turn, usage) {
+  const chunk = (delta, finish = null, extra = {}) => ({
+    id, object: "chat.completion.chunk", created: Math.floor(Date.now() / 1000), model,
+    choices: [{ index: 0, delta, finish_reason: finish }], ...extra,
+  });
+  const events = [];
+  if (turn.call) {
+    events.push(chunk({ role: "assistant", tool_calls: [{ index: 0, ...toolCall(id, turn.call) }] }));
+  } else {
+    events.push(chunk({ role: "assistant", content: "" }));
+    for (const piece of turn.text.match(/\S+\s*/g) ?? [""]) events.push(chunk({ content: piece }));
+  }
+  events.push(chunk({}, turn.call ? "tool_calls" : "stop"));
+  events.push({ ...chunk({}), choices: [], usage });
+  const text = events.map((e) => `data: ${JSON.stringify(e)}\n\n`).join("") + "data: [DONE]\n\n";
+  return new Response(text, { status: 200, headers: { "content-type": "text/event-stream" } });
+}
+
+function json(value, status = 200) {
+  return new Response(JSON.stringify(value), { status, headers: { "content-type": "application/json" } });
+}

@@ -1,0 +1,191 @@
+// toolnexus.mjs — the ES module users import. It starts the Go wasm once and
+// wraps the low-level api (see jsbridge/doc.go) in a friendlier JS surface:
+// objects in and out instead of JSON text, Errors that keep the partial run.
+//
+//   import { load } from "./toolnexus.mjs";
+//   const tnx = await load();
+//   const tk = await tnx.createToolkit({ tools: [tnx.defineTool({ name: "add", run: ({a, b}) => String(a + b) })] });
+//   const client = await tnx.createClient({ baseURL, model, apiKey, waitFor: tnx.approvalDialog() });
+//   const result = await client.run("add 2 and 3", tk);
+//
+// Works in browsers and in Node 20 (pass the wasm as bytes, a path or a file: URL).
+
+import { approvalDialog } from "./approval-dialog.mjs";
+
+let booted = null; // memoised Promise<api>: the Go runtime is started once per realm
+
+/**
+ * Start the wasm (once) and resolve to the JS API.
+ * @param {{wasm?: string|URL|Uint8Array|ArrayBuffer|Response, wasmExec?: string|URL}} [opts]
+ */
+export function load({ wasm, wasmExec } = {}) {
+  if (!booted) {
+    booted = boot(wasm, wasmExec).then(wrapApi);
+    // A failed boot may be retried (e.g. a transient network error).
+    booted.catch(() => { booted = null; });
+  }
+  return booted;
+}
+
+async function boot(wasm, wasmExec) {
+  if (typeof globalThis.Go !== "function") {
+    // wasm_exec.js is a classic script that defines globalThis.Go; importing it runs it.
+    await import(String(wasmExec ?? new URL("./wasm_exec.js", import.meta.url)));
+  }
+  const go = new globalThis.Go();
+  const instance = await instantiate(wasm ?? new URL("./toolnexus.wasm", import.meta.url), go.importObject);
+  if (typeof performance !== "undefined" && performance.mark) performance.mark("toolnexus:wasm-loaded");
+  return new Promise((resolve, reject) => {
+    globalThis.__toolnexusBoot = (api) => {
+      delete globalThis.__toolnexusBoot;
+      resolve(api);
+    };
+    // Not awaited: run() settles only when the Go program exits, which it never
+    // should; if it does before booting, report that instead of hanging.
+    go.run(instance).then(
+      () => reject(new Error("toolnexus: the wasm exited before it was ready")),
+      reject,
+    );
+  });
+}
+
+async function instantiate(source, importObject) {
+  if (source instanceof ArrayBuffer || ArrayBuffer.isView(source)) {
+    return (await WebAssembly.instantiate(source, importObject)).instance;
+  }
+  if (typeof source === "string" || source instanceof URL) {
+    const url = toURL(source);
+    if ((url && url.protocol === "file:") || (!url && isNode())) {
+      // Node: fetch() cannot read files, so read the bytes from disk.
+      const { readFile } = await import("node:fs/promises");
+      return (await WebAssembly.instantiate(await readFile(url ?? source), importObject)).instance;
+    }
+    source = fetch(url ?? source);
+  }
+  const response = await source;
+  if (!response.ok) throw new Error(`toolnexus: loading the wasm failed: HTTP ${response.status}`);
+  if (WebAssembly.instantiateStreaming) {
+    try {
+      return (await WebAssembly.instantiateStreaming(response.clone(), importObject)).instance;
+    } catch (err) {
+      // Servers that send the wrong MIME type make streaming fail; fall back to bytes.
+      if (!(err instanceof TypeError)) throw err;
+    }
+  }
+  return (await WebAssembly.instantiate(await response.arrayBuffer(), importObject)).instance;
+}
+
+// toURL parses absolute URLs; a bare path (Node) returns null.
+function toURL(s) {
+  if (s instanceof URL) return s;
+  try { return new URL(s); } catch { /* not absolute */ }
+  if (typeof location !== "undefined") return new URL(s, location.href);
+  return null;
+}
+
+function isNode() {
+  return typeof process !== "undefined" && !!process.versions?.node;
+}
+
+// wrapApi builds the public API over the low-level one.
+function wrapApi(api) {
+  return Object.freeze({
+    version: api.version,
+    defineTool,
+    relayTool,
+    answerOutput,
+    answerDeclined,
+    approvalDialog,
+    async createToolkit({ tools = [] } = {}) {
+      return wrapToolkit(await call(() => api.createToolkit(tools)));
+    },
+    async createClient(options = {}) {
+      return wrapClient(await call(() => api.createClient(clientOptions(options))));
+    },
+  });
+}
+
+// clientOptions drops undefined values so Go sees only what was set.
+function clientOptions(o) {
+  const out = {};
+  for (const [k, v] of Object.entries(o)) if (v !== undefined && v !== null) out[k] = v;
+  return out;
+}
+
+function wrapToolkit(tk) {
+  return Object.freeze({
+    raw: tk, // the low-level handle the client passes back to Go
+    tools: () => call(() => tk.tools()),
+    execute: (name, args = {}) => call(() => tk.execute(name, args)),
+    close: () => call(() => tk.close()),
+  });
+}
+
+function wrapClient(c) {
+  return Object.freeze({
+    async run(prompt, toolkit, { history } = {}) {
+      const h = history == null ? undefined : JSON.stringify(history);
+      return parseResult(await call(() => c.run(String(prompt), rawToolkit(toolkit), h)));
+    },
+    async runWithAnswer(toolkit, messages, pending, answer) {
+      const text = await call(() => c.runWithAnswer(rawToolkit(toolkit),
+        JSON.stringify(messages ?? []), JSON.stringify(pending), JSON.stringify(answer)));
+      return parseResult(text);
+    },
+  });
+}
+
+function rawToolkit(tk) {
+  if (!tk || !tk.raw) throw new TypeError("toolnexus: expected a toolkit from createToolkit()");
+  return tk.raw;
+}
+
+function parseResult(text) {
+  return typeof text === "string" ? JSON.parse(text) : text;
+}
+
+// call awaits a low-level call and rethrows rejections as an Error that keeps
+// the message and the partial RunResult (err.result) when Go supplied one.
+async function call(fn) {
+  try {
+    return await fn();
+  } catch (e) {
+    const err = new Error(e?.message ?? String(e), { cause: e });
+    if (e && typeof e.resultJSON === "string" && e.resultJSON) {
+      try { err.result = JSON.parse(e.resultJSON); } catch { /* keep the message */ }
+    }
+    throw err;
+  }
+}
+
+/** A tool whose run(args, ctx) is a JS (async) function. */
+export function defineTool({ name, description = "", inputSchema, run, needsApproval = false, source } = {}) {
+  if (!name) throw new TypeError("toolnexus: defineTool needs a name");
+  if (typeof run !== "function") throw new TypeError(`toolnexus: tool ${name} needs a run function`);
+  const spec = { name, description, inputSchema: inputSchema ?? emptySchema(), needsApproval: !!needsApproval, run };
+  if (source) spec.source = source;
+  return spec;
+}
+
+/** A tool the host executes: the run halts with a relay request. */
+export function relayTool(nameOrSpec, description = "", inputSchema) {
+  const s = typeof nameOrSpec === "object" ? nameOrSpec : { name: nameOrSpec, description, inputSchema };
+  if (!s.name) throw new TypeError("toolnexus: relayTool needs a name");
+  return { name: s.name, description: s.description ?? "", inputSchema: s.inputSchema ?? emptySchema(), relay: true };
+}
+
+function emptySchema() {
+  return { type: "object", properties: {} };
+}
+
+/** The Answer that resumes a suspended request with an output. */
+export function answerOutput(id, output) {
+  return { id, ok: true, data: { output } };
+}
+
+/** The Answer for a refusal: no data, reason defaults to "declined". */
+export function answerDeclined(id, reason) {
+  return { id, ok: false, reason: reason || "declined" };
+}
+
+export { approvalDialog };
