@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# build.sh — build, serve and test toolnexus-wasm.
+#
+#   ./build.sh              build the browser bundle into dist/web
+#   ./build.sh demo         build and serve dist/web on http://127.0.0.1:${PORT:-8080}
+#   ./build.sh worker       build the Cloudflare Worker into dist/worker
+#   ./build.sh worker-dev   build and serve the Worker locally on http://127.0.0.1:${PORT:-8787}
+#   ./build.sh test         install what the tests need, then run every test
+#   ./build.sh bench        run the benchmarks (not part of test)
+#
+# Each area keeps its steps in scripts/<area>.sh; this file only dispatches.
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+DIST="$ROOT/dist"
+cd "$ROOT"
+
+for f in "$ROOT"/scripts/*.sh; do
+  # shellcheck source=/dev/null
+  source "$f"
+done
+
+cmd=${1:-build}
+shift || true
+case "$cmd" in
+  build) build_browser ;;
+  demo) build_browser && serve_demo ;;
+  worker) build_worker ;;
+  worker-dev) build_worker && worker_dev ;;
+  test) run_tests "$@" ;;
+  bench) run_bench "$@" ;;
+  *)
+    echo "usage: ./build.sh [build|demo|worker|worker-dev|test|bench]" >&2
+    exit 2
+    ;;
+esac

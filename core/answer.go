@@ -1,0 +1,75 @@
+package core
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+)
+
+// Request kinds with a meaning in core. The vocabulary is open.
+const (
+	KindApproval      = "approval"
+	KindAuthorization = "authorization"
+	KindInput         = "input"
+	KindQuestion      = "question"
+)
+
+// AnswerOutput builds the Ok Answer carrying a payload: Data["output"].
+//
+//	a := AnswerOutput("req-1", "approved") // {ID:"req-1", Ok:true, Data:{"output":"approved"}}
+func AnswerOutput(id string, output any) Answer {
+	return Answer{ID: id, Ok: true, Data: map[string]any{RelayOutputKey: output}}
+}
+
+// AnswerDeclined builds the Answer for a refused Request: Ok false, no Data,
+// and a Reason the loop feeds back to the model. An empty reason becomes
+// "declined", so the model never sees a refusal with nothing to explain it.
+//
+// A decline is not an aborted run: the tool call gets an error result that
+// carries the reason, and the model reads it on its next turn.
+func AnswerDeclined(id, reason string) Answer {
+	if reason == "" {
+		reason = "declined"
+	}
+	return Answer{ID: id, Ok: false, Reason: reason}
+}
+
+// Pending returns a suspension: a ToolResult whose Metadata["pending"] is req.
+// An empty req.ID gets a fresh random id.
+func Pending(req Request) ToolResult {
+	if req.ID == "" {
+		req.ID = newID("req_")
+	}
+	out := req.Prompt
+	if req.URL != "" {
+		out += "\n" + req.URL
+	}
+	return ToolResult{Output: out, IsError: true, Metadata: map[string]any{"pending": req}}
+}
+
+// AuthRequired is the suspension for a login at url (kind "authorization").
+// Credentials never travel in a Request: the person signs in at the URL.
+func AuthRequired(url, prompt string) ToolResult {
+	if prompt == "" {
+		prompt = "Authorization required to continue"
+	}
+	return Pending(Request{Kind: KindAuthorization, Prompt: prompt, URL: url})
+}
+
+// PendingOf returns the Request a result suspends with, or nil.
+func PendingOf(result ToolResult) *Request {
+	switch v := result.Metadata["pending"].(type) {
+	case Request:
+		return &v
+	case *Request:
+		return v
+	}
+	return nil
+}
+
+// newID returns prefix + 16 random hex digits. crypto/rand is backed by
+// crypto.getRandomValues under js/wasm, so ids are unguessable everywhere.
+func newID(prefix string) string {
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	return prefix + hex.EncodeToString(b[:])
+}

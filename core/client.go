@@ -1,0 +1,141 @@
+package core
+
+import (
+	"context"
+	"encoding/json"
+)
+
+// ClientOptions configures CreateClient. Only BaseURL and Model are needed
+// for a working client; every other field has a default.
+type ClientOptions struct {
+	BaseURL string
+	Style   Style // StyleOpenAI (default) or StyleAnthropic
+	Model   string
+	APIKey  string
+	// Headers are added to every provider request (they may override the
+	// style's defaults).
+	Headers      map[string]string
+	SystemPrompt string
+	// MaxTurns bounds the model calls of one Run (default 10). A run that
+	// reaches it with tool calls still coming ends with Status "incomplete"
+	// and Limit "maxTurns".
+	MaxTurns int
+	// MaxTokens is sent as max_tokens (Anthropic needs it: default 4096).
+	MaxTokens int
+	// WaitFor resolves a suspended tool call inline. Without it a suspension
+	// halts the run with Status "pending"; resume with RunWithAnswer.
+	WaitFor func(Request) (Answer, error)
+	Hooks   Hooks
+	// TimeoutMs bounds a whole run (0: no limit beyond ctx).
+	TimeoutMs int
+	// ToolTimeoutMs bounds each tool call (default 60000).
+	ToolTimeoutMs int
+	// MaxResponseBytes bounds a provider reply (default 32 MiB).
+	MaxResponseBytes int
+	// Transport carries provider requests. Default: net/http natively; under
+	// js/wasm the JS bridge supplies one over fetch.
+	Transport Transport
+}
+
+// Hooks observe and steer the loop. Each may be nil. An error from a hook
+// ends the run with that error.
+type Hooks struct {
+	// BeforeLLM runs before each provider call with the request body it is
+	// about to send; it may replace *body, or return a response to use
+	// instead of calling the provider.
+	BeforeLLM func(ctx context.Context, turn int, body *[]byte) (*LLMResponse, error)
+	// AfterLLM may rewrite the parsed reply before the loop acts on it.
+	AfterLLM func(ctx context.Context, turn int, resp *LLMResponse) error
+	// BeforeTool may rewrite the arguments of a call, or return a result to
+	// use instead of running the tool (approval is then skipped too).
+	BeforeTool func(ctx context.Context, call ToolCall, args map[string]any) (*ToolResult, error)
+	// AfterTool may rewrite a finished result. Suspensions do not reach it.
+	AfterTool func(ctx context.Context, call ToolCall, result *ToolResult) error
+}
+
+// RunResult is what a run produced. Messages is the transcript in the
+// provider's wire format (without the system prompt); each element is a
+// json.RawMessage holding one message exactly as it was sent, so handing it
+// back as history costs no re-encoding.
+type RunResult struct {
+	Text          string       `json:"text"`
+	Messages      []any        `json:"messages"`
+	ToolCalls     []ToolRecord `json:"toolCalls"`
+	ToolCallCount int          `json:"toolCallCount"`
+	Turns         int          `json:"turns"`
+	Usage         Usage        `json:"usage"`
+	Model         string       `json:"model"`
+	// Status is "done", "pending" (halted on a suspension: Pending is set)
+	// or "incomplete" (Limit says why: "maxTurns" or "error").
+	Status  string   `json:"status"`
+	Limit   string   `json:"limit,omitempty"`
+	Pending *Request `json:"pending,omitempty"`
+}
+
+// ToolRecord is one finished tool call of a run.
+type ToolRecord struct {
+	ID      string          `json:"id"`
+	Name    string          `json:"name"`
+	Args    json.RawMessage `json:"args"`
+	Output  string          `json:"output"`
+	IsError bool            `json:"isError"`
+}
+
+// Run statuses.
+const (
+	StatusDone       = "done"
+	StatusPending    = "pending"
+	StatusIncomplete = "incomplete"
+)
+
+// Client runs the tool-calling loop against one provider endpoint. It is
+// safe for concurrent use; each Run keeps its own state.
+type Client struct {
+	opts ClientOptions
+	wire wireFormat
+	err  error // a bad option, reported by every Run
+}
+
+const (
+	defaultMaxTurns         = 10
+	defaultToolTimeoutMs    = 60_000
+	defaultMaxResponseBytes = 32 << 20
+)
+
+// CreateClient builds a client. A bad option (an unknown Style) is reported
+// by the first Run rather than here, so the signature matches the Go port.
+func CreateClient(opts ClientOptions) *Client {
+	if opts.MaxTurns <= 0 {
+		opts.MaxTurns = defaultMaxTurns
+	}
+	if opts.ToolTimeoutMs <= 0 {
+		opts.ToolTimeoutMs = defaultToolTimeoutMs
+	}
+	if opts.MaxResponseBytes <= 0 {
+		opts.MaxResponseBytes = defaultMaxResponseBytes
+	}
+	if opts.Transport == nil {
+		opts.Transport = defaultTransport()
+	}
+	w, err := wireFor(opts.Style)
+	return &Client{opts: opts, wire: w, err: err}
+}
+
+// Run sends prompt as a new user turn and loops until the model answers
+// without tool calls, a tool suspends with no WaitFor (Status "pending"), or
+// MaxTurns is reached. On error the partial result (everything completed
+// before the failure) comes back with it.
+func (c *Client) Run(ctx context.Context, prompt string, tk *Toolkit) (RunResult, error) {
+	return c.RunWithHistory(ctx, prompt, tk, nil)
+}
+
+// RunWithHistory is Run continuing an earlier transcript (RunResult.Messages
+// of an earlier run, or messages in the provider's format).
+func (c *Client) RunWithHistory(ctx context.Context, prompt string, tk *Toolkit, history []any) (RunResult, error) {
+	r, err := c.newRun(tk, history)
+	if err != nil {
+		return RunResult{Status: StatusIncomplete, Limit: "error", Messages: history}, err
+	}
+	r.appendMessage(c.wire.userMessage(prompt))
+	return r.loop(ctx, nil)
+}

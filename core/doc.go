@@ -1,0 +1,22 @@
+// Package core is the toolnexus-wasm agent runtime: tools and a toolkit, a
+// client that runs the tool-calling loop against OpenAI- and Anthropic-style
+// endpoints, suspension of a tool call for a human (WaitFor), durable halts
+// (Status "pending") resumed with an Answer (RunWithAnswer), and relay tools.
+//
+// The API follows the Go port of toolnexus, so code written against one
+// compiles against the other with only the import path changed.
+//
+// core is pure Go: it never imports syscall/js, and its js/wasm build does not
+// link net/http. All HTTP goes through a Transport; native builds default to
+// net/http, and the JS bridge supplies one over fetch.
+//
+// A minimal run:
+//
+//	tk, _ := core.CreateToolkit(ctx, core.Options{ExtraTools: []core.Tool{
+//		core.NativeTool("add", "add two numbers", nil, func(ctx context.Context, args map[string]any) (string, error) {
+//			return fmt.Sprint(args["a"].(float64) + args["b"].(float64)), nil
+//		}),
+//	}})
+//	client := core.CreateClient(core.ClientOptions{BaseURL: "https://api.openai.com/v1", Style: core.StyleOpenAI, Model: "gpt-4o-mini", APIKey: key})
+//	res, err := client.Run(ctx, "what is 2+3?", tk)
+package core

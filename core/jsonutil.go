@@ -1,0 +1,46 @@
+package core
+
+import (
+	"bytes"
+	"encoding/json"
+)
+
+// stringify renders a value as tool-output text: strings as they are, nil as
+// "", anything else as JSON.
+func stringify(v any) string {
+	switch s := v.(type) {
+	case nil:
+		return ""
+	case string:
+		return s
+	}
+	return mustJSON(v)
+}
+
+// mustJSON encodes v without HTML escaping; values that cannot be encoded
+// (channels, funcs) become "null" rather than a panic.
+func mustJSON(v any) string {
+	b, err := marshalJSON(v)
+	if err != nil {
+		return "null"
+	}
+	return string(b)
+}
+
+// marshalJSON is json.Marshal without escaping <, > and &: the bytes go to a
+// model, not into HTML, and escaping would only inflate them.
+func marshalJSON(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+}
+
+// appendJSONString appends s as a JSON string literal.
+func appendJSONString(dst []byte, s string) []byte {
+	b, _ := marshalJSON(s) // a string always encodes
+	return append(dst, b...)
+}

@@ -1,0 +1,59 @@
+package core
+
+import (
+	"context"
+	"fmt"
+	"strings"
+)
+
+// RunWithAnswer resumes a run that halted with Status "pending". history is
+// the halted run's Messages, pending its Pending request, and answer the
+// resolution, whose ID must echo pending.ID.
+//
+// The placeholder result of every call that waited on the request is
+// replaced: a relay call by the host's output, an ordinary tool by running it
+// once more with ToolContext.Answer set, a declined call by an error result
+// carrying the reason. Calls of the halted turn that had not run yet run now,
+// so every call gets exactly one result. No user turn is added; the loop then
+// continues with the model.
+//
+//	halted, _ := client.Run(ctx, "refund the customer", tk) // halted.Status == "pending"
+//	res, err := client.RunWithAnswer(ctx, tk, halted.Messages, *halted.Pending,
+//		AnswerDeclined(halted.Pending.ID, "amount exceeds refund policy"))
+func (c *Client) RunWithAnswer(ctx context.Context, tk *Toolkit, history []any, pending Request, answer Answer) (RunResult, error) {
+	fail := func(err error) (RunResult, error) {
+		return RunResult{Status: StatusIncomplete, Limit: "error", Messages: history, Pending: &pending}, err
+	}
+	if pending.ID == "" {
+		return fail(fmt.Errorf("core: cannot resume: the pending request has no id"))
+	}
+	if answer.ID != pending.ID {
+		return fail(fmt.Errorf("core: cannot resume: answer id %q does not echo the pending request id %q", answer.ID, pending.ID))
+	}
+	r, err := c.newRun(tk, history)
+	if err != nil {
+		return fail(err)
+	}
+	idx, calls, results := c.wire.haltedTurn(r.tr.msgs)
+	if idx < 0 {
+		return fail(fmt.Errorf("core: cannot resume: the transcript does not end in a turn with tool calls"))
+	}
+	ph := r.newToolPhase(calls)
+	var group []int
+	for i, call := range calls {
+		res, ok := results[call.ID]
+		switch {
+		case ok && strings.HasPrefix(res.content, pendingPlaceholder(pending.ID)):
+			group = append(group, i)
+		case ok && !isPlaceholder(res.content):
+			res := res
+			ph.results[i] = &res
+		}
+	}
+	if len(group) == 0 {
+		return fail(fmt.Errorf("core: cannot resume: no tool call in the transcript waits on request %q (was it answered already?)", pending.ID))
+	}
+	r.tr.truncate(idx + 1)
+	r.resolve(ctx, ph, group, answer)
+	return r.loop(ctx, ph)
+}

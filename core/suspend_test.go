@@ -1,0 +1,296 @@
+package core
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+)
+
+func refundScript(t *testing.T, style Style) *scriptedModel {
+	return newScripted(t, style,
+		turn{calls: []ToolCall{call("c1", "refund", `{"order":"42"}`)}},
+		turn{text: "done with the refund"})
+}
+
+func TestInlineWaitFor(t *testing.T) {
+	tests := []struct {
+		name       string
+		waitFor    func(Request) (Answer, error)
+		wantRuns   int
+		wantResult string
+	}{
+		{"approve", func(r Request) (Answer, error) { return Answer{ID: r.ID, Ok: true}, nil }, 1, "refund ran for order 42"},
+		{"decline", func(r Request) (Answer, error) { return AnswerDeclined(r.ID, "too large"), nil }, 0, `tool "refund" was not run: declined: too large`},
+		{"waitFor error", func(r Request) (Answer, error) { return Answer{}, errors.New("dialog crashed") }, 0, "declined: dialog crashed"},
+		{"wrong answer id", func(r Request) (Answer, error) { return Answer{ID: "someone-else", Ok: true}, nil }, 0, "does not match the request id"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var c counter
+			var seen []Request
+			m := refundScript(t, StyleOpenAI)
+			wait := func(r Request) (Answer, error) { seen = append(seen, r); return tt.waitFor(r) }
+			res, err := m.client(ClientOptions{WaitFor: wait}).Run(context.Background(), "refund order 42", mustToolkit(t, RequireApproval(c.tool("refund"))))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Status != StatusDone || c.count() != tt.wantRuns {
+				t.Fatalf("status %s runs %d", res.Status, c.count())
+			}
+			if len(seen) != 1 || seen[0].Kind != KindApproval || seen[0].Data["tool"] != "refund" || seen[0].Data["callId"] != "c1" {
+				t.Fatalf("requests seen = %+v", seen)
+			}
+			if args, _ := seen[0].Data["args"].(map[string]any); args["order"] != "42" {
+				t.Fatalf("the approval must show the exact arguments, got %v", seen[0].Data["args"])
+			}
+			if got := m.toolResults(2); len(got) != 1 || !strings.Contains(got[0], tt.wantResult) {
+				t.Fatalf("model saw %q, want %q", got, tt.wantResult)
+			}
+			assertBalanced(t, res.Messages)
+		})
+	}
+}
+
+// A tool of its own making suspends (an input request); the answer reaches it
+// through ToolContext.Answer on the second run.
+func TestToolSuspendsForInput(t *testing.T) {
+	runs := 0
+	ask := Tool{Name: "ask_name", Execute: func(args map[string]any, tctx *ToolContext) (ToolResult, error) {
+		runs++
+		if tctx.Answer == nil {
+			return Pending(Request{Kind: KindInput, Prompt: "What is your name?"}), nil
+		}
+		return ToolResult{Output: "name: " + stringify(tctx.Answer.Data["output"])}, nil
+	}}
+	m := newScripted(t, StyleOpenAI, turn{calls: []ToolCall{call("c1", "ask_name", "")}}, turn{text: "hi Ada"})
+	res, err := m.client(ClientOptions{WaitFor: func(r Request) (Answer, error) { return AnswerOutput(r.ID, "Ada"), nil }}).
+		Run(context.Background(), "greet me", mustToolkit(t, ask))
+	if err != nil || res.Status != StatusDone || runs != 2 {
+		t.Fatalf("res %+v err %v runs %d", res, err, runs)
+	}
+	if got := m.toolResults(2); got[0] != "name: Ada" {
+		t.Fatalf("got %q", got)
+	}
+}
+
+func TestSecondSuspensionIsAnError(t *testing.T) {
+	stubborn := Tool{Name: "stubborn", Execute: func(map[string]any, *ToolContext) (ToolResult, error) {
+		return Pending(Request{Kind: KindInput, Prompt: "again?"}), nil
+	}}
+	asked := 0
+	m := newScripted(t, StyleOpenAI, turn{calls: []ToolCall{call("c1", "stubborn", "")}}, turn{text: "gave up"})
+	res, err := m.client(ClientOptions{WaitFor: func(r Request) (Answer, error) { asked++; return AnswerOutput(r.ID, "x"), nil }}).
+		Run(context.Background(), "go", mustToolkit(t, stubborn))
+	if err != nil || res.Status != StatusDone || asked != 1 {
+		t.Fatalf("res %+v err %v asked %d", res, err, asked)
+	}
+	if got := m.toolResults(2); !strings.Contains(got[0], "suspended again") {
+		t.Fatalf("got %q", got)
+	}
+}
+
+func TestDurableApprovalResume(t *testing.T) {
+	for _, style := range []Style{StyleOpenAI, StyleAnthropic} {
+		t.Run(string(style), func(t *testing.T) {
+			var c counter
+			m := refundScript(t, style)
+			client := m.client(ClientOptions{})
+			tk := mustToolkit(t, RequireApproval(c.tool("refund")))
+			halted, err := client.Run(context.Background(), "refund order 42", tk)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if halted.Status != StatusPending || halted.Pending == nil || halted.Pending.Kind != KindApproval || c.count() != 0 {
+				t.Fatalf("halted = %+v runs %d", halted, c.count())
+			}
+			assertBalanced(t, halted.Messages)
+			res, err := client.RunWithAnswer(context.Background(), tk, halted.Messages, *halted.Pending, Answer{ID: halted.Pending.ID, Ok: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Status != StatusDone || c.count() != 1 || res.Text != "done with the refund" {
+				t.Fatalf("resumed = %+v runs %d", res, c.count())
+			}
+			// No user turn is added on resume, and the placeholder is replaced.
+			sent := m.sent()[1].body.Get("messages").Array()
+			users := 0
+			for _, msg := range sent {
+				if msg.Get("role").String() == "user" && !strings.Contains(msg.Raw, "tool_result") {
+					users++
+				}
+			}
+			if users != 1 || strings.Contains(m.sent()[1].body.Raw, "toolnexus:pending") {
+				t.Fatalf("resumed request = %s", m.sent()[1].body.Raw)
+			}
+			assertBalanced(t, res.Messages)
+			// Replaying the same answer against the resumed transcript finds
+			// nothing waiting: it is refused, and the tool does not run again.
+			if _, err := client.RunWithAnswer(context.Background(), tk, res.Messages, *halted.Pending, Answer{ID: halted.Pending.ID, Ok: true}); err == nil {
+				t.Fatal("a replayed answer must be refused")
+			}
+			if c.count() != 1 {
+				t.Fatalf("tool ran %d times", c.count())
+			}
+		})
+	}
+}
+
+func TestResumeRefusesMismatchedAnswer(t *testing.T) {
+	var c counter
+	m := refundScript(t, StyleOpenAI)
+	client := m.client(ClientOptions{})
+	tk := mustToolkit(t, RequireApproval(c.tool("refund")))
+	halted, _ := client.Run(context.Background(), "refund order 42", tk)
+	res, err := client.RunWithAnswer(context.Background(), tk, halted.Messages, *halted.Pending, Answer{ID: "forged", Ok: true})
+	if err == nil || !strings.Contains(err.Error(), "does not echo") {
+		t.Fatalf("err = %v", err)
+	}
+	// A forged pending request that names another id finds no waiting call.
+	forged := *halted.Pending
+	forged.ID = "forged"
+	if _, err := client.RunWithAnswer(context.Background(), tk, halted.Messages, forged, Answer{ID: "forged", Ok: true}); err == nil {
+		t.Fatal("an answer to a request nobody waits on must be refused")
+	}
+	if c.count() != 0 || len(res.Messages) != len(halted.Messages) {
+		t.Fatalf("runs %d, transcript %d→%d", c.count(), len(halted.Messages), len(res.Messages))
+	}
+}
+
+func TestApprovalWithEditedArgs(t *testing.T) {
+	tests := []struct {
+		name     string
+		args     any
+		wantRuns int
+		want     string
+	}{
+		{"valid edit", map[string]any{"order": "43"}, 1, "refund ran for order 43"},
+		{"wrong type", map[string]any{"order": 43.0}, 0, `"order" must be string`},
+		{"missing required", map[string]any{}, 0, `missing required "order"`},
+		{"not an object", "order=43", 0, "must be an object"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var c counter
+			m := refundScript(t, StyleOpenAI)
+			wait := func(r Request) (Answer, error) {
+				return Answer{ID: r.ID, Ok: true, Data: map[string]any{"args": tt.args}}, nil
+			}
+			res, err := m.client(ClientOptions{WaitFor: wait}).Run(context.Background(), "refund", mustToolkit(t, RequireApproval(c.tool("refund"))))
+			if err != nil || res.Status != StatusDone {
+				t.Fatalf("res %+v err %v", res, err)
+			}
+			if c.count() != tt.wantRuns {
+				t.Fatalf("runs = %d, want %d", c.count(), tt.wantRuns)
+			}
+			if got := m.toolResults(2); !strings.Contains(got[0], tt.want) {
+				t.Fatalf("result %q, want %q", got[0], tt.want)
+			}
+		})
+	}
+}
+
+// TestTwoRelayCallsRideOneRequest: two relay calls in one turn surface as
+// one Request listing both in call order, durably and inline.
+func TestTwoRelayCallsRideOneRequest(t *testing.T) {
+	script := func() *scriptedModel {
+		return newScripted(t, StyleOpenAI,
+			turn{calls: []ToolCall{call("r1", "lookup", `{"q":"a"}`), call("n1", "local", `{"order":"5"}`), call("r2", "lookup", `{"q":"b"}`)}},
+			turn{text: "both looked up"})
+	}
+	var c counter
+	tools := func() *Toolkit { return mustToolkit(t, RelayTool("lookup", "host lookup", nil), c.tool("local")) }
+
+	t.Run("durable", func(t *testing.T) {
+		m := script()
+		client := m.client(ClientOptions{})
+		tk := tools()
+		halted, err := client.Run(context.Background(), "look up a and b", tk)
+		if err != nil || halted.Status != StatusPending {
+			t.Fatalf("halted %+v err %v", halted, err)
+		}
+		calls := RelayCallsOf(halted.Pending)
+		if len(calls) != 2 || calls[0].ID != "r1" || calls[1].ID != "r2" || calls[1].Input["q"] != "b" || calls[0].Arguments != `{"q":"a"}` {
+			t.Fatalf("relay calls = %+v", calls)
+		}
+		ans := RelayAnswer(halted.Pending.ID, []RelayResult{{ID: "r2", Output: "B!"}, {ID: "r1", Output: "A!"}})
+		res, err := client.RunWithAnswer(context.Background(), tk, halted.Messages, *halted.Pending, ans)
+		if err != nil || res.Status != StatusDone {
+			t.Fatalf("res %+v err %v", res, err)
+		}
+		got := m.toolResults(2)
+		if len(got) != 3 || got[0] != "A!" || got[1] != "local ran for order 5" || got[2] != "B!" {
+			t.Fatalf("results = %q", got)
+		}
+		assertBalanced(t, res.Messages)
+	})
+
+	t.Run("inline", func(t *testing.T) {
+		m := script()
+		asked := 0
+		wait := func(r Request) (Answer, error) {
+			asked++
+			calls := RelayCallsOf(&r)
+			if len(calls) != 2 {
+				t.Errorf("calls = %+v", calls)
+			}
+			return RelayAnswer(r.ID, []RelayResult{{ID: "r1", Output: "A!"}, {ID: "r2", Output: "B failed", IsError: true}}), nil
+		}
+		res, err := m.client(ClientOptions{WaitFor: wait}).Run(context.Background(), "look up", tools())
+		if err != nil || res.Status != StatusDone || asked != 1 {
+			t.Fatalf("res %+v err %v asked %d", res, err, asked)
+		}
+		if got := m.toolResults(2); got[0] != "A!" || got[2] != "B failed" {
+			t.Fatalf("results = %q", got)
+		}
+	})
+}
+
+// TestTwoSuspendingToolsDurable: two ordinary tools needing approval in one
+// turn halt twice, and after both answers every call has exactly one result.
+func TestTwoSuspendingToolsDurable(t *testing.T) {
+	var a, b counter
+	m := newScripted(t, StyleOpenAI,
+		turn{calls: []ToolCall{call("c1", "first", `{"order":"1"}`), call("c2", "second", `{"order":"2"}`)}},
+		turn{text: "first approved, second declined"})
+	client := m.client(ClientOptions{})
+	tk := mustToolkit(t, RequireApproval(a.tool("first")), RequireApproval(b.tool("second")))
+
+	halted, err := client.Run(context.Background(), "do both", tk)
+	if err != nil || halted.Status != StatusPending || halted.Pending.Data["tool"] != "first" {
+		t.Fatalf("first halt %+v err %v", halted, err)
+	}
+	assertBalanced(t, halted.Messages)
+	again, err := client.RunWithAnswer(context.Background(), tk, halted.Messages, *halted.Pending, Answer{ID: halted.Pending.ID, Ok: true})
+	if err != nil || again.Status != StatusPending || again.Pending.Data["tool"] != "second" || a.count() != 1 {
+		t.Fatalf("second halt %+v err %v", again, err)
+	}
+	if len(m.sent()) != 1 {
+		t.Fatal("the model must not be called while a call of the turn still waits")
+	}
+	assertBalanced(t, again.Messages)
+	done, err := client.RunWithAnswer(context.Background(), tk, again.Messages, *again.Pending, AnswerDeclined(again.Pending.ID, "not today"))
+	if err != nil || done.Status != StatusDone {
+		t.Fatalf("done %+v err %v", done, err)
+	}
+	if a.count() != 1 || b.count() != 0 {
+		t.Fatalf("runs first=%d second=%d", a.count(), b.count())
+	}
+	got := m.toolResults(2)
+	if len(got) != 2 || got[0] != "first ran for order 1" || !strings.Contains(got[1], "declined: not today") {
+		t.Fatalf("results = %q", got)
+	}
+	assertBalanced(t, done.Messages)
+}
+
+// A suspension is not a tool error: hooks never see it.
+func TestSuspensionSkipsAfterTool(t *testing.T) {
+	var c counter
+	seen := 0
+	m := refundScript(t, StyleOpenAI)
+	hooks := Hooks{AfterTool: func(context.Context, ToolCall, *ToolResult) error { seen++; return nil }}
+	res, _ := m.client(ClientOptions{Hooks: hooks}).Run(context.Background(), "refund", mustToolkit(t, RequireApproval(c.tool("refund"))))
+	if res.Status != StatusPending || seen != 0 || res.ToolCallCount != 0 {
+		t.Fatalf("status %s AfterTool calls %d records %d", res.Status, seen, res.ToolCallCount)
+	}
+}

@@ -1,0 +1,186 @@
+package core
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"sync"
+)
+
+// Options configures CreateToolkit.
+type Options struct {
+	// Builtins asks for the built-in tools. This build ships none yet; the
+	// field exists so code written for the Go port compiles unchanged.
+	Builtins bool
+	// ExtraTools are added in order; the first tool of a name wins.
+	ExtraTools []Tool
+}
+
+// Toolkit is an ordered set of tools with unique names. It is safe for
+// concurrent use.
+type Toolkit struct {
+	mu     sync.RWMutex
+	tools  []Tool
+	byName map[string]int
+	closed bool
+	// wire caches each provider's encoding of the tool list: it is sent on
+	// every turn and only changes when a tool is registered.
+	wire map[string][]byte
+}
+
+var toolNameRe = regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`)
+
+// CreateToolkit assembles a toolkit. Assembly order is deterministic and the
+// first tool of a name wins; a tool with an invalid name or no Execute is an
+// error.
+func CreateToolkit(ctx context.Context, opts Options) (*Toolkit, error) {
+	tk := &Toolkit{byName: map[string]int{}}
+	for _, t := range opts.ExtraTools {
+		if _, dup := tk.byName[t.Name]; dup {
+			continue
+		}
+		if err := tk.Register(t); err != nil {
+			return nil, fmt.Errorf("core: create toolkit: %w", err)
+		}
+	}
+	return tk, nil
+}
+
+// Register adds a tool. Names follow the providers' rule
+// (^[a-zA-Z0-9_-]{1,64}$) and must be unique.
+func (tk *Toolkit) Register(t Tool) error {
+	if !toolNameRe.MatchString(t.Name) {
+		return fmt.Errorf("tool name %q: use 1-64 letters, digits, '_' or '-'", t.Name)
+	}
+	if t.Execute == nil {
+		return fmt.Errorf("tool %q has no Execute function", t.Name)
+	}
+	if t.InputSchema == nil {
+		t.InputSchema = JSONSchema{"type": "object", "properties": map[string]any{}}
+	}
+	if t.Source == "" {
+		t.Source = SourceCustom
+	}
+	tk.mu.Lock()
+	defer tk.mu.Unlock()
+	if tk.byName == nil {
+		tk.byName = map[string]int{}
+	}
+	if _, dup := tk.byName[t.Name]; dup {
+		return fmt.Errorf("tool %q is already registered", t.Name)
+	}
+	tk.byName[t.Name] = len(tk.tools)
+	tk.tools = append(tk.tools, t)
+	tk.wire = nil
+	return nil
+}
+
+// Tools returns the tools in assembly order.
+func (tk *Toolkit) Tools() []Tool {
+	if tk == nil {
+		return nil
+	}
+	tk.mu.RLock()
+	defer tk.mu.RUnlock()
+	return append([]Tool(nil), tk.tools...)
+}
+
+// Get returns the tool with the given name.
+func (tk *Toolkit) Get(name string) (Tool, bool) {
+	if tk == nil {
+		return Tool{}, false
+	}
+	tk.mu.RLock()
+	defer tk.mu.RUnlock()
+	i, ok := tk.byName[name]
+	if !ok {
+		return Tool{}, false
+	}
+	return tk.tools[i], true
+}
+
+// Execute runs one tool directly, outside a model loop. A panic in the tool
+// becomes an error result. It does not apply approval: that is the loop's job.
+func (tk *Toolkit) Execute(ctx context.Context, name string, args map[string]any) (ToolResult, error) {
+	t, ok := tk.Get(name)
+	if !ok {
+		return ToolResult{}, fmt.Errorf("core: unknown tool %q", name)
+	}
+	if args == nil {
+		args = map[string]any{}
+	}
+	return safeExecute(t, args, &ToolContext{Ctx: ctx}), nil
+}
+
+// SkillsPrompt is the system-prompt section describing the toolkit's skills.
+// This build has no skill source yet, so it is empty.
+func (tk *Toolkit) SkillsPrompt() string { return "" }
+
+// Close releases the toolkit's resources. It is safe to call twice.
+func (tk *Toolkit) Close() error {
+	if tk == nil {
+		return nil
+	}
+	tk.mu.Lock()
+	tk.closed = true
+	tk.mu.Unlock()
+	return nil
+}
+
+// ToOpenAI returns the tools in OpenAI's chat-completions "tools" shape.
+func (tk *Toolkit) ToOpenAI() []map[string]any {
+	out := []map[string]any{}
+	for _, t := range tk.Tools() {
+		out = append(out, map[string]any{"type": "function", "function": map[string]any{
+			"name": t.Name, "description": t.Description, "parameters": t.InputSchema,
+		}})
+	}
+	return out
+}
+
+// ToAnthropic returns the tools in Anthropic's messages "tools" shape.
+func (tk *Toolkit) ToAnthropic() []map[string]any {
+	out := []map[string]any{}
+	for _, t := range tk.Tools() {
+		out = append(out, map[string]any{"name": t.Name, "description": t.Description, "input_schema": t.InputSchema})
+	}
+	return out
+}
+
+// ToGemini returns the tools as Gemini function declarations.
+func (tk *Toolkit) ToGemini() []map[string]any {
+	out := []map[string]any{}
+	for _, t := range tk.Tools() {
+		out = append(out, map[string]any{"name": t.Name, "description": t.Description, "parameters": t.InputSchema})
+	}
+	return out
+}
+
+// wireTools returns the cached JSON of the tool list for a style, or nil when
+// the toolkit is empty (the request then omits "tools").
+func (tk *Toolkit) wireTools(style Style) []byte {
+	if tk == nil {
+		return nil
+	}
+	tk.mu.RLock()
+	b, ok := tk.wire[string(style)]
+	n := len(tk.tools)
+	tk.mu.RUnlock()
+	if ok || n == 0 {
+		return b
+	}
+	var v any
+	if style == StyleAnthropic {
+		v = tk.ToAnthropic()
+	} else {
+		v = tk.ToOpenAI()
+	}
+	b, _ = marshalJSON(v)
+	tk.mu.Lock()
+	if tk.wire == nil {
+		tk.wire = map[string][]byte{}
+	}
+	tk.wire[string(style)] = b
+	tk.mu.Unlock()
+	return b
+}

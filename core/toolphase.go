@@ -1,0 +1,244 @@
+package core
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+)
+
+// toolPhase is the tool-running half of one assistant turn: its calls and
+// the results decided so far (from an earlier halt, or from an Answer).
+type toolPhase struct {
+	calls   []ToolCall
+	results []*toolOutcome
+}
+
+func (r *run) newToolPhase(calls []ToolCall) *toolPhase {
+	return &toolPhase{calls: calls, results: make([]*toolOutcome, len(calls))}
+}
+
+// Placeholders stand in for results while a run is halted, so the halted
+// transcript stays balanced. RunWithAnswer recognises and replaces them.
+const (
+	pendingMarker = "[toolnexus:pending "
+	notRunMarker  = "[toolnexus:not-run]"
+)
+
+func pendingPlaceholder(reqID string) string {
+	return pendingMarker + reqID + "] awaiting an answer; the tool has not run"
+}
+
+func isPlaceholder(content string) bool {
+	return strings.HasPrefix(content, pendingMarker) || strings.HasPrefix(content, notRunMarker)
+}
+
+// runTools runs every undecided call of the phase in order and appends the
+// turn's results to the transcript. It returns the Request to halt on when a
+// call suspends and there is no WaitFor.
+func (r *run) runTools(ctx context.Context, ph *toolPhase) (*Request, error) {
+	var halt *Request
+	for i := 0; i < len(ph.calls) && halt == nil; i++ {
+		if ph.results[i] != nil {
+			continue
+		}
+		if err := ctx.Err(); err != nil {
+			return nil, fmt.Errorf("core: run cancelled: %w", err)
+		}
+		res, req := r.execCall(ctx, ph.calls[i], nil)
+		if req == nil {
+			ph.set(i, res)
+			r.record(ph.calls[i], res)
+			continue
+		}
+		group := []int{i}
+		if IsRelayRequest(req) {
+			group = r.gatherRelayCalls(ctx, ph, i, req)
+		}
+		if r.c.opts.WaitFor == nil {
+			halt = req
+			for _, g := range group {
+				ph.results[g] = &toolOutcome{id: ph.calls[g].ID, content: pendingPlaceholder(req.ID), isError: true}
+			}
+			break
+		}
+		ans, err := r.c.opts.WaitFor(*req)
+		if err != nil {
+			ans = AnswerDeclined(req.ID, err.Error())
+		}
+		if ans.ID != req.ID {
+			for _, g := range group {
+				res := ToolResult{Output: fmt.Sprintf("tool %q was not run: the answer id %q does not match the request id %q", ph.calls[g].Name, ans.ID, req.ID), IsError: true}
+				ph.set(g, res)
+				r.record(ph.calls[g], res)
+			}
+			continue
+		}
+		r.resolve(ctx, ph, group, ans)
+	}
+	if halt != nil {
+		for i := range ph.calls {
+			if ph.results[i] == nil {
+				ph.results[i] = &toolOutcome{id: ph.calls[i].ID, content: notRunMarker + " the run halted before this call", isError: true}
+			}
+		}
+	}
+	outcomes := make([]toolOutcome, len(ph.calls))
+	for i, o := range ph.results {
+		outcomes[i] = *o
+	}
+	for _, m := range r.c.wire.toolResults(outcomes) {
+		r.appendMessage(m)
+	}
+	return halt, nil
+}
+
+func (ph *toolPhase) set(i int, res ToolResult) {
+	ph.results[i] = &toolOutcome{id: ph.calls[i].ID, content: res.Output, isError: res.IsError}
+}
+
+// gatherRelayCalls folds the later relay calls of the turn into req, so one
+// Request carries all of them in call order. It returns their indexes.
+func (r *run) gatherRelayCalls(ctx context.Context, ph *toolPhase, first int, req *Request) []int {
+	group := []int{first}
+	calls, _ := req.Data[relayCallsKey].([]any)
+	for j := first + 1; j < len(ph.calls); j++ {
+		if ph.results[j] != nil {
+			continue
+		}
+		if t, ok := r.tk.Get(ph.calls[j].Name); !ok || t.Source != SourceRelay {
+			continue
+		}
+		_, more := r.execCall(ctx, ph.calls[j], nil)
+		if !IsRelayRequest(more) {
+			continue
+		}
+		extra, _ := more.Data[relayCallsKey].([]any)
+		calls = append(calls, extra...)
+		group = append(group, j)
+	}
+	req.Data[relayCallsKey] = calls
+	return group
+}
+
+// resolve applies an Answer to the calls that suspended on its Request.
+func (r *run) resolve(ctx context.Context, ph *toolPhase, group []int, ans Answer) {
+	for k, g := range group {
+		call := ph.calls[g]
+		var res ToolResult
+		t, _ := r.tk.Get(call.Name)
+		switch {
+		case !ans.Ok:
+			res = declinedResult(call.Name, ans.Reason)
+		case t.Source == SourceRelay:
+			if rr, ok := relayResultFor(ans, call.ID, k == 0); ok {
+				res = ToolResult{Output: rr.Output, IsError: rr.IsError}
+			} else {
+				res = ToolResult{Output: "no result supplied by the host for " + call.Name, IsError: true}
+			}
+		default:
+			var again *Request
+			res, again = r.execCall(ctx, call, &ans)
+			if again != nil {
+				res = ToolResult{Output: fmt.Sprintf("tool %q suspended again after its request was answered; giving up on this call", call.Name), IsError: true}
+			}
+		}
+		ph.set(g, res)
+		r.record(call, res)
+	}
+}
+
+// execCall runs one call: hooks, approval, the tool itself. It returns either
+// a finished result or the Request the call suspends with.
+func (r *run) execCall(ctx context.Context, call ToolCall, answer *Answer) (ToolResult, *Request) {
+	t, ok := r.tk.Get(call.Name)
+	if !ok {
+		return ToolResult{Output: fmt.Sprintf("unknown tool %q; available tools: %s", call.Name, r.toolNames()), IsError: true}, nil
+	}
+	args, err := parseArgs(call.Arguments)
+	if err != nil {
+		return ToolResult{Output: fmt.Sprintf("invalid arguments for tool %q: %v", call.Name, err), IsError: true}, nil
+	}
+	hooks := r.c.opts.Hooks
+	if hooks.BeforeTool != nil {
+		short, err := hooks.BeforeTool(ctx, call, args)
+		if err != nil {
+			return ToolResult{Output: fmt.Sprintf("tool %q was not run: %v", call.Name, err), IsError: true}, nil
+		}
+		if short != nil {
+			return r.afterTool(ctx, call, *short), nil
+		}
+	}
+	tctx := &ToolContext{Ctx: ctx, Timeout: r.c.opts.ToolTimeoutMs, CallID: call.ID, Answer: answer}
+	if t.NeedsApproval {
+		if answer == nil {
+			req := approvalRequest(t, call.ID, args)
+			return ToolResult{}, &req
+		}
+		if args, err = approvedArgs(t, args, answer); err != nil {
+			return ToolResult{Output: fmt.Sprintf("tool %q was not run: %v", call.Name, err), IsError: true}, nil
+		}
+		tctx.Answer = nil // the approval answered the loop, not the tool
+	}
+	res := safeExecute(t, args, tctx)
+	if req := PendingOf(res); req != nil {
+		if req.ID == "" {
+			req.ID = newID("req_")
+		}
+		return ToolResult{}, req
+	}
+	return r.afterTool(ctx, call, res), nil
+}
+
+func (r *run) afterTool(ctx context.Context, call ToolCall, res ToolResult) ToolResult {
+	if h := r.c.opts.Hooks.AfterTool; h != nil {
+		if err := h(ctx, call, &res); err != nil {
+			return ToolResult{Output: fmt.Sprintf("AfterTool hook for %q failed: %v", call.Name, err), IsError: true}
+		}
+	}
+	return res
+}
+
+func (r *run) record(call ToolCall, res ToolResult) {
+	args := json.RawMessage(call.Arguments)
+	if !json.Valid(args) {
+		args, _ = marshalJSON(call.Arguments)
+	}
+	r.result.ToolCalls = append(r.result.ToolCalls, ToolRecord{ID: call.ID, Name: call.Name, Args: args, Output: res.Output, IsError: res.IsError})
+}
+
+func (r *run) toolNames() string {
+	var names []string
+	for _, t := range r.tk.Tools() {
+		names = append(names, t.Name)
+	}
+	if len(names) == 0 {
+		return "(none)"
+	}
+	return strings.Join(names, ", ")
+}
+
+// parseArgs decodes a call's argument text; empty means no arguments.
+func parseArgs(s string) (map[string]any, error) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return map[string]any{}, nil
+	}
+	var args map[string]any
+	if err := json.Unmarshal([]byte(s), &args); err != nil {
+		return nil, fmt.Errorf("not a JSON object: %w", err)
+	}
+	if args == nil {
+		args = map[string]any{}
+	}
+	return args, nil
+}
+
+// declinedResult is the error result for a refused call. Its text carries the
+// reason so the model can explain the refusal or try something else.
+func declinedResult(name, reason string) ToolResult {
+	if reason == "" {
+		reason = "declined"
+	}
+	return ToolResult{Output: fmt.Sprintf("tool %q was not run: declined: %s", name, reason), IsError: true}
+}

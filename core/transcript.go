@@ -1,0 +1,67 @@
+package core
+
+import (
+	"encoding/json"
+	"fmt"
+)
+
+// transcript holds the messages of a run as encoded JSON, plus the same
+// messages already joined with commas: each turn's request body copies the
+// joined bytes instead of encoding the history again.
+type transcript struct {
+	msgs   []json.RawMessage
+	joined []byte
+}
+
+func (t *transcript) add(m json.RawMessage) {
+	if len(t.msgs) > 0 {
+		t.joined = append(t.joined, ',')
+	}
+	t.joined = append(t.joined, m...)
+	t.msgs = append(t.msgs, m)
+}
+
+// truncate keeps the first n messages.
+func (t *transcript) truncate(n int) {
+	msgs := t.msgs[:n]
+	t.msgs, t.joined = nil, t.joined[:0]
+	for _, m := range msgs {
+		t.add(m)
+	}
+}
+
+// asAny returns the messages as RunResult.Messages elements.
+func (t *transcript) asAny() []any {
+	out := make([]any, len(t.msgs))
+	for i, m := range t.msgs {
+		out[i] = m
+	}
+	return out
+}
+
+// encodeHistory turns caller-supplied history into encoded messages. Raw
+// JSON (json.RawMessage, []byte) is checked and kept as it is; anything else
+// is encoded once.
+func encodeHistory(history []any) ([]json.RawMessage, error) {
+	out := make([]json.RawMessage, 0, len(history))
+	for i, h := range history {
+		var raw []byte
+		switch v := h.(type) {
+		case json.RawMessage:
+			raw = v
+		case []byte:
+			raw = v
+		default:
+			b, err := marshalJSON(v)
+			if err != nil {
+				return nil, fmt.Errorf("core: history[%d]: %w", i, err)
+			}
+			raw = b
+		}
+		if !json.Valid(raw) || len(raw) == 0 || raw[0] != '{' {
+			return nil, fmt.Errorf("core: history[%d] is not a JSON object", i)
+		}
+		out = append(out, json.RawMessage(raw))
+	}
+	return out, nil
+}

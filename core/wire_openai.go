@@ -1,0 +1,170 @@
+package core
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/tidwall/gjson"
+)
+
+// openAIWire speaks OpenAI chat completions.
+type openAIWire struct{}
+
+func (openAIWire) endpoint(base string) string {
+	return strings.TrimRight(base, "/") + "/chat/completions"
+}
+
+func (openAIWire) headers(apiKey string) map[string]string {
+	h := map[string]string{"content-type": "application/json"}
+	if apiKey != "" {
+		h["authorization"] = "Bearer " + apiKey
+	}
+	return h
+}
+
+func (openAIWire) body(o *ClientOptions, joined, tools []byte) []byte {
+	b := make([]byte, 0, len(joined)+len(tools)+len(o.SystemPrompt)+128)
+	b = append(b, `{"model":`...)
+	b = appendJSONString(b, o.Model)
+	b = append(b, `,"messages":[`...)
+	if o.SystemPrompt != "" {
+		b = append(b, `{"role":"system","content":`...)
+		b = appendJSONString(b, o.SystemPrompt)
+		b = append(b, '}')
+		if len(joined) > 0 {
+			b = append(b, ',')
+		}
+	}
+	b = append(b, joined...)
+	b = append(b, ']')
+	if len(tools) > 0 {
+		b = append(b, `,"tools":`...)
+		b = append(b, tools...)
+	}
+	if o.MaxTokens > 0 {
+		b = append(b, `,"max_tokens":`...)
+		b = strconv.AppendInt(b, int64(o.MaxTokens), 10)
+	}
+	return append(b, '}')
+}
+
+func (openAIWire) parse(body []byte) (LLMResponse, error) {
+	if !gjson.ValidBytes(body) {
+		return LLMResponse{}, fmt.Errorf("core: provider reply is not valid JSON (%d bytes)", len(body))
+	}
+	doc := gjson.ParseBytes(body)
+	if e := doc.Get("error"); e.Exists() && e.Type != gjson.Null {
+		msg := e.Get("message").String()
+		if msg == "" {
+			msg = e.Raw
+		}
+		return LLMResponse{}, fmt.Errorf("core: provider error: %s", msg)
+	}
+	choice := doc.Get("choices.0")
+	if !choice.Exists() {
+		return LLMResponse{}, fmt.Errorf("core: provider reply has no choices")
+	}
+	msg := choice.Get("message")
+	if !msg.IsObject() {
+		return LLMResponse{}, fmt.Errorf("core: provider reply has no message in choices[0]")
+	}
+	r := LLMResponse{
+		Text:         msg.Get("content").String(),
+		Model:        doc.Get("model").String(),
+		FinishReason: choice.Get("finish_reason").String(),
+		Usage: Usage{
+			PromptTokens:     int(doc.Get("usage.prompt_tokens").Int()),
+			CompletionTokens: int(doc.Get("usage.completion_tokens").Int()),
+			TotalTokens:      int(doc.Get("usage.total_tokens").Int()),
+		},
+	}
+	for i, tc := range msg.Get("tool_calls").Array() {
+		args := tc.Get("function.arguments")
+		call := ToolCall{ID: tc.Get("id").String(), Name: tc.Get("function.name").String()}
+		if args.Type == gjson.String {
+			call.Arguments = args.String()
+		} else if args.Exists() {
+			call.Arguments = args.Raw // some servers send an object
+		}
+		if call.ID == "" {
+			call.ID = "call_" + strconv.Itoa(i) + "_" + newID("")
+		}
+		r.ToolCalls = append(r.ToolCalls, call)
+	}
+	return r, nil
+}
+
+func (openAIWire) userMessage(text string) json.RawMessage {
+	b := append([]byte(`{"role":"user","content":`), nil...)
+	b = appendJSONString(b, text)
+	return append(b, '}')
+}
+
+// assistantMessage is always rebuilt from the parsed reply: providers add
+// fields (refusal, annotations, audio) that other OpenAI-style servers reject.
+func (openAIWire) assistantMessage(r LLMResponse) json.RawMessage {
+	b := []byte(`{"role":"assistant","content":`)
+	if r.Text == "" && len(r.ToolCalls) > 0 {
+		b = append(b, "null"...)
+	} else {
+		b = appendJSONString(b, r.Text)
+	}
+	if len(r.ToolCalls) > 0 {
+		b = append(b, `,"tool_calls":[`...)
+		for i, tc := range r.ToolCalls {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, `{"id":`...)
+			b = appendJSONString(b, tc.ID)
+			b = append(b, `,"type":"function","function":{"name":`...)
+			b = appendJSONString(b, tc.Name)
+			b = append(b, `,"arguments":`...)
+			b = appendJSONString(b, tc.Arguments)
+			b = append(b, "}}"...)
+		}
+		b = append(b, ']')
+	}
+	return append(b, '}')
+}
+
+func (openAIWire) toolResults(results []toolOutcome) []json.RawMessage {
+	out := make([]json.RawMessage, 0, len(results))
+	for _, r := range results {
+		b := []byte(`{"role":"tool","tool_call_id":`)
+		b = appendJSONString(b, r.id)
+		b = append(b, `,"content":`...)
+		b = appendJSONString(b, r.content)
+		out = append(out, append(b, '}'))
+	}
+	return out
+}
+
+func (openAIWire) haltedTurn(msgs []json.RawMessage) (int, []ToolCall, map[string]toolOutcome) {
+	for i := len(msgs) - 1; i >= 0; i-- {
+		m := gjson.ParseBytes(msgs[i])
+		if m.Get("role").String() != "assistant" {
+			continue
+		}
+		tcs := m.Get("tool_calls").Array()
+		if len(tcs) == 0 {
+			return -1, nil, nil
+		}
+		calls := make([]ToolCall, 0, len(tcs))
+		for _, tc := range tcs {
+			calls = append(calls, ToolCall{ID: tc.Get("id").String(), Name: tc.Get("function.name").String(), Arguments: tc.Get("function.arguments").String()})
+		}
+		results := map[string]toolOutcome{}
+		for _, raw := range msgs[i+1:] {
+			t := gjson.ParseBytes(raw)
+			if t.Get("role").String() == "tool" {
+				id := t.Get("tool_call_id").String()
+				results[id] = toolOutcome{id: id, content: t.Get("content").String()}
+			}
+		}
+		return i, calls, results
+	}
+	return -1, nil, nil
+}

@@ -1,0 +1,57 @@
+//go:build js && wasm
+
+// Package jsbridge connects the Go agent core to JavaScript: it supplies core's
+// transport over a JS fetch, a WaitFor over a JS async function, tools whose
+// run is a JS function, and the API object the ES module web/toolnexus.mjs wraps.
+//
+// # The low-level API (Go ⇄ JS contract)
+//
+// The wasm main calls globalThis.__toolnexusBoot(api) once, after which the Go
+// runtime stays alive serving calls. Every function on api returns a Promise and
+// does its work on a new goroutine; a Go panic becomes a rejected Promise and the
+// runtime stays alive. Rejections are Error objects whose message starts with
+// "toolnexus:"; a failed run also carries err.resultJSON, the partial RunResult
+// (everything completed before the failure) as JSON text.
+//
+//	api.version                       string
+//	api.createToolkit(tools)          Promise<Toolkit>
+//	api.createClient(options)         Promise<Client>
+//
+// tools is an array of tool specs:
+//
+//	{name, description, inputSchema?, needsApproval?: bool, relay?: bool,
+//	 source?: string, run?: (args, ctx) => any | Promise<any>}
+//
+// run receives the parsed arguments and ctx = {callId, toolName, answer} (answer
+// is the Answer object on a re-run after a suspension, else null). Its return
+// value becomes the tool result: a string is the output; an object with an
+// "output" or "isError" key is {output, isError, metadata}; anything else is
+// JSON-encoded. A throw or rejection becomes an error result carrying the
+// message, and the run continues. A relay spec (relay: true) has no run.
+//
+// Toolkit:
+//
+//	tk.tools()             Promise<[{name, description, inputSchema, source, needsApproval}]>
+//	tk.execute(name, args) Promise<{output, isError, metadata?}>
+//	tk.close()             Promise<void>
+//
+// options for createClient:
+//
+//	{baseURL, style: "openai"|"anthropic", model, apiKey?, headers?, systemPrompt?,
+//	 maxTurns?, maxTokens?, toolTimeoutMs?, fetch?, waitFor?}
+//
+// fetch defaults to globalThis.fetch and is called as fetch(url, {method, headers,
+// body: Uint8Array, signal}); the response body is read as a stream.
+// waitFor(request) is called when a tool call suspends; it returns or resolves to
+// an Answer {id, ok, data?, reason?}. A throw or rejection counts as a decline
+// with the error message as reason. Without waitFor a suspension halts the run
+// with status "pending".
+//
+// Client:
+//
+//	c.run(prompt, tk, historyJSON?)                          Promise<string>  RunResult JSON
+//	c.runWithAnswer(tk, messagesJSON, pendingJSON, answerJSON) Promise<string>  RunResult JSON
+//
+// Plain JSON crosses the boundary as text so that long transcripts are neither
+// walked value by value through syscall/js nor re-encoded.
+package jsbridge

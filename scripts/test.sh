@@ -1,0 +1,47 @@
+# scripts/test.sh — `./build.sh test`: install what the tests need, then run them all.
+# Sourced by build.sh. Areas add their suites as functions named test_<area>;
+# run_tests calls every one it finds, in a fixed order.
+
+# ensure_chromium installs Debian's chromium when it is missing (never a
+# downloaded browser build: this machine reaches only the package registries).
+ensure_chromium() {
+  if [ -x /usr/bin/chromium ]; then return 0; fi
+  echo "== installing Debian chromium"
+  local sudo=""
+  [ "$(id -u)" = 0 ] || sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq chromium >/dev/null
+}
+
+# ensure_node_modules installs the pinned test packages from tests/package-lock.json.
+ensure_node_modules() {
+  if [ -d "$ROOT/tests/node_modules/playwright-core" ] && [ -d "$ROOT/tests/node_modules/miniflare" ]; then
+    return 0
+  fi
+  echo "== installing npm test packages"
+  (cd "$ROOT/tests" && npm ci --no-audit --no-fund --loglevel=error)
+}
+
+test_go() {
+  echo "== go vet (native and js/wasm)"
+  go vet ./...
+  GOOS=js GOARCH=wasm go vet ./...
+  echo "== gofmt"
+  local unformatted
+  unformatted=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go' -not -path './dist/*'))
+  if [ -n "$unformatted" ]; then echo "gofmt would change: $unformatted" >&2; return 1; fi
+  echo "== go test (native)"
+  go test -count=1 ./...
+}
+
+run_tests() {
+  ensure_chromium
+  ensure_node_modules
+  local area
+  for area in go browser worker embed; do
+    if declare -F "test_$area" >/dev/null; then
+      "test_$area"
+    fi
+  done
+  echo "== all test suites passed"
+}
