@@ -34,6 +34,6 @@ serve_demo() {
 test_browser() {
   build_browser
   echo "== node + chromium tests (tests/node.test.mjs, tests/browser.test.mjs)"
-  (cd "$ROOT/tests" && TOOLNEXUS_DIST="$DIST" timeout 300 node --test --test-concurrency=1 \
+  (cd "$ROOT/tests" && TOOLNEXUS_DIST="$DIST" timeout 300 node --test --test-force-exit --test-concurrency=1 \
     node.test.mjs browser.test.mjs)
 }

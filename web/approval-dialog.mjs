@@ -166,7 +166,7 @@ function build(doc, request) {
   if (args !== undefined && args !== null) {
     const argsId = `tnx-approval-args-${n}`;
     argsBlock.push(el("p", { id: argsId, class: "tnx-label", text: "Arguments" }),
-      el("pre", { class: "tnx-args", "aria-labelledby": argsId, tabindex: "0", text: pretty(args) }));
+      el("pre", { class: "tnx-args", role: "region", "aria-labelledby": argsId, tabindex: "0", text: pretty(args) }));
   }
 
   const reasonId = `tnx-approval-reason-${n}`;

@@ -95,6 +95,7 @@ function wrapApi(api) {
     relayTool,
     answerOutput,
     answerDeclined,
+    relayAnswer,
     approvalDialog,
     async createToolkit({ tools = [] } = {}) {
       return wrapToolkit(await call(() => api.createToolkit(tools)));
@@ -186,6 +187,11 @@ export function answerOutput(id, output) {
 /** The Answer for a refusal: no data, reason defaults to "declined". */
 export function answerDeclined(id, reason) {
   return { id, ok: false, reason: reason || "declined" };
+}
+
+/** The Answer for a relay request carrying several calls: results = [{id, output, isError?}]. */
+export function relayAnswer(id, results) {
+  return { id, ok: true, data: { results: results.map((r) => ({ id: r.id, output: r.output, isError: !!r.isError })) } };
 }
 
 export { approvalDialog };
