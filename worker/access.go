@@ -1,0 +1,77 @@
+package worker
+
+import (
+	"crypto/sha256"
+	"crypto/subtle"
+	"net/http"
+	"strconv"
+	"strings"
+)
+
+// originAllowed reports whether a browser origin may call the API.
+func (a Access) originAllowed(origin string) bool {
+	origin = strings.TrimRight(origin, "/")
+	for _, o := range a.AllowedOrigins {
+		if o == "*" || strings.EqualFold(o, origin) {
+			return true
+		}
+	}
+	return false
+}
+
+// applyCORS handles the Origin header of any request. A request from a
+// browser origin that is not allowed is refused with 403 before it can
+// reach the model (a "simple" cross-site POST skips the preflight, so
+// leaving out the CORS headers alone would not stop it from running). It
+// reports whether the request may go on.
+func (a Access) applyCORS(w http.ResponseWriter, r *http.Request) bool {
+	origin := r.Header.Get("Origin")
+	if origin == "" {
+		return true
+	}
+	w.Header().Add("Vary", "Origin")
+	if !a.originAllowed(origin) {
+		writeError(w, http.StatusForbidden, "origin_not_allowed", "origin "+quoteClip(origin)+" is not in ALLOWED_ORIGINS")
+		return false
+	}
+	w.Header().Set("Access-Control-Allow-Origin", origin)
+	return true
+}
+
+// preflight answers a CORS preflight for a route that allows methods.
+func preflight(w http.ResponseWriter, r *http.Request, methods string) {
+	h := w.Header()
+	h.Set("Allow", methods)
+	if r.Header.Get("Origin") != "" {
+		h.Set("Access-Control-Allow-Methods", methods)
+		h.Set("Access-Control-Allow-Headers", "Authorization, Content-Type")
+		h.Set("Access-Control-Max-Age", "600")
+	}
+	w.WriteHeader(http.StatusNoContent)
+}
+
+// authorized checks the bearer token when API_TOKEN is set. It compares
+// digests in constant time, so neither the token nor its length leaks
+// through timing.
+func (a Access) authorized(r *http.Request) bool {
+	if a.APIToken == "" {
+		return true
+	}
+	got, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+	if !ok {
+		return false
+	}
+	want := sha256.Sum256([]byte(a.APIToken))
+	have := sha256.Sum256([]byte(strings.TrimSpace(got)))
+	return subtle.ConstantTimeCompare(want[:], have[:]) == 1
+}
+
+// quoteClip quotes a client-supplied string for an error message, cut to a
+// length that keeps the message readable.
+func quoteClip(s string) string {
+	const max = 80
+	if len(s) > max {
+		s = s[:max] + "…"
+	}
+	return strconv.Quote(s)
+}

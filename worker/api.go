@@ -1,0 +1,266 @@
+package worker
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/toolnexus/wasm/core"
+)
+
+// runRequest is the body of POST /v1/run.
+type runRequest struct {
+	Prompt   string            `json:"prompt"`
+	Messages []json.RawMessage `json:"messages"`
+}
+
+// resumeRequest is the body of POST /v1/resume. Ok is a pointer so that a
+// missing "ok" is an error rather than a silent decline.
+type resumeRequest struct {
+	State  string `json:"state"`
+	Answer *struct {
+		ID     string         `json:"id"`
+		Ok     *bool          `json:"ok"`
+		Data   map[string]any `json:"data"`
+		Reason string         `json:"reason"`
+	} `json:"answer"`
+}
+
+// runResponse is a RunResult plus, when the run halted, the sealed state
+// the caller posts back to /v1/resume.
+type runResponse struct {
+	core.RunResult
+	State          string `json:"state,omitempty"`
+	StateExpiresAt string `json:"stateExpiresAt,omitempty"`
+}
+
+// toolInfo is one entry of GET /v1/tools.
+type toolInfo struct {
+	Name          string          `json:"name"`
+	Description   string          `json:"description"`
+	InputSchema   core.JSONSchema `json:"inputSchema"`
+	Source        core.ToolSource `json:"source"`
+	NeedsApproval bool            `json:"needsApproval"`
+}
+
+func (h *Handler) serveTools(w http.ResponseWriter, r *http.Request) {
+	tk, err := core.CreateToolkit(r.Context(), core.Options{ExtraTools: h.opts.Tools()})
+	if err != nil {
+		h.internalError(w, fmt.Errorf("build toolkit: %w", err))
+		return
+	}
+	defer tk.Close()
+	out := []toolInfo{}
+	for _, t := range tk.Tools() {
+		out = append(out, toolInfo{t.Name, t.Description, t.InputSchema, t.Source, t.NeedsApproval})
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"tools": out})
+}
+
+func (h *Handler) serveRun(w http.ResponseWriter, r *http.Request) {
+	cfg, ok := h.loadConfig(w)
+	if !ok {
+		return
+	}
+	var req runRequest
+	if !decodeBody(w, r, &req) {
+		return
+	}
+	if strings.TrimSpace(req.Prompt) == "" {
+		writeError(w, http.StatusBadRequest, "missing_field", `"prompt" is required and must be a non-empty string`)
+		return
+	}
+	history := make([]any, len(req.Messages))
+	for i, m := range req.Messages {
+		history[i] = m
+	}
+	h.runAgent(w, r.Context(), cfg, "run", func(c *core.Client, tk *core.Toolkit) (core.RunResult, error) {
+		return c.RunWithHistory(r.Context(), req.Prompt, tk, history)
+	})
+}
+
+func (h *Handler) serveResume(w http.ResponseWriter, r *http.Request) {
+	cfg, ok := h.loadConfig(w)
+	if !ok {
+		return
+	}
+	var req resumeRequest
+	if !decodeBody(w, r, &req) {
+		return
+	}
+	switch {
+	case req.State == "":
+		writeError(w, http.StatusBadRequest, "missing_field", `"state" is required: the state token /v1/run returned with status "pending"`)
+		return
+	case req.Answer == nil:
+		writeError(w, http.StatusBadRequest, "missing_field", `"answer" is required: {"id": <pending.id>, "ok": true|false, "reason"?: string, "data"?: object}`)
+		return
+	case req.Answer.ID == "":
+		writeError(w, http.StatusBadRequest, "missing_field", `"answer.id" is required and must echo pending.id`)
+		return
+	case req.Answer.Ok == nil:
+		writeError(w, http.StatusBadRequest, "missing_field", `"answer.ok" is required (true approves, false declines)`)
+		return
+	}
+	st, err := NewSealer(cfg.StateSecret, h.opts.Now).Open(req.State)
+	if err != nil {
+		var se *StateError
+		errors.As(err, &se)
+		h.metrics.refusedState(se.Code)
+		writeError(w, http.StatusBadRequest, se.Code, se.Message)
+		return
+	}
+	if req.Answer.ID != st.Pending.ID {
+		writeError(w, http.StatusBadRequest, "answer_mismatch", "answer.id "+quoteClip(req.Answer.ID)+" does not match the pending request "+quoteClip(st.Pending.ID))
+		return
+	}
+	if store := h.opts.Spent(); store != nil {
+		// Spend before running: the approved tool runs as the first step of
+		// the resume, so a failure after this point must not let it run twice.
+		fresh, err := store.Spend(r.Context(), st.ID, time.Unix(st.ExpiresAt, 0))
+		if err != nil {
+			h.opts.Logf("worker: spent store: %v", err)
+			writeError(w, http.StatusServiceUnavailable, "state_store", "could not record the state token as used; nothing ran, retry later")
+			return
+		}
+		if !fresh {
+			h.metrics.refusedState("state_spent")
+			writeError(w, http.StatusConflict, "state_spent", "state token was already resumed; nothing ran")
+			return
+		}
+	}
+	answer := core.Answer{ID: req.Answer.ID, Ok: *req.Answer.Ok, Data: req.Answer.Data, Reason: req.Answer.Reason}
+	h.runAgent(w, r.Context(), cfg, "resume", func(c *core.Client, tk *core.Toolkit) (core.RunResult, error) {
+		return c.RunWithAnswer(r.Context(), tk, st.History(), st.Pending, answer)
+	})
+}
+
+// runAgent builds the toolkit and client for cfg, runs step, and writes the
+// result: the RunResult (sealed into a state token when pending) or a 502.
+func (h *Handler) runAgent(w http.ResponseWriter, ctx context.Context, cfg Config, endpoint string, step func(*core.Client, *core.Toolkit) (core.RunResult, error)) {
+	tk, err := core.CreateToolkit(ctx, core.Options{ExtraTools: h.opts.Tools()})
+	if err != nil {
+		h.internalError(w, fmt.Errorf("build toolkit: %w", err))
+		return
+	}
+	defer tk.Close()
+	client := core.CreateClient(core.ClientOptions{
+		BaseURL:      cfg.BaseURL,
+		Style:        core.Style(cfg.Style),
+		Model:        cfg.Model,
+		APIKey:       cfg.APIKey,
+		SystemPrompt: cfg.SystemPrompt,
+		MaxTurns:     cfg.MaxTurns,
+		Transport:    h.opts.Transport,
+	})
+	res, err := step(client, tk)
+	if err != nil {
+		h.metrics.run(endpoint, "error")
+		h.runError(w, cfg, res, err)
+		return
+	}
+	h.metrics.run(endpoint, res.Status)
+	h.opts.Logf("worker: %s status=%s turns=%d toolCalls=%d", endpoint, res.Status, res.Turns, res.ToolCallCount)
+	out := runResponse{RunResult: res}
+	if res.Status == core.StatusPending && res.Pending != nil {
+		pending := *res.Pending
+		token, st, err := NewSealer(cfg.StateSecret, h.opts.Now).Seal(pending, res.Messages, cfg.StateTTL)
+		if err != nil {
+			h.internalError(w, err)
+			return
+		}
+		out.State = token
+		out.StateExpiresAt = time.Unix(st.ExpiresAt, 0).UTC().Format(time.RFC3339)
+		if pending.ExpiresAt == "" {
+			pending.ExpiresAt = out.StateExpiresAt
+			out.Pending = &pending
+		}
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+// runError answers a failed run. A provider's non-2xx reply becomes 502
+// naming its status; its body is not passed on (providers echo parts of a
+// bad key). The partial result goes along so that a caller learns which
+// tools already ran.
+func (h *Handler) runError(w http.ResponseWriter, cfg Config, partial core.RunResult, err error) {
+	body := errorBody{Error: apiError{Code: "upstream_error"}}
+	if len(partial.ToolCalls) > 0 {
+		partial.Pending = nil
+		body.Result = partial
+	}
+	status := http.StatusBadGateway
+	var pe *core.ProviderError
+	switch {
+	case errors.As(err, &pe):
+		body.Error.UpstreamStatus = pe.Status
+		body.Error.Message = fmt.Sprintf("the LLM provider answered HTTP %d", pe.Status)
+	case errors.Is(err, context.DeadlineExceeded):
+		status = http.StatusGatewayTimeout
+		body.Error.Code = "upstream_timeout"
+		body.Error.Message = "the run timed out"
+	default:
+		body.Error.Message = "the run failed: " + redact(err.Error(), cfg.APIKey, cfg.StateSecret, cfg.APIToken)
+	}
+	h.opts.Logf("worker: run failed: %s", body.Error.Message)
+	writeJSON(w, status, body)
+}
+
+func (h *Handler) internalError(w http.ResponseWriter, err error) {
+	h.opts.Logf("worker: internal error: %v", err)
+	writeError(w, http.StatusInternalServerError, "internal", "internal error")
+}
+
+// loadConfig reads the configuration, answering 500 naming the setting
+// when one is missing or invalid.
+func (h *Handler) loadConfig(w http.ResponseWriter) (Config, bool) {
+	cfg, err := LoadConfig(h.opts.Getenv)
+	if err != nil {
+		h.configError(w, err)
+		return Config{}, false
+	}
+	return cfg, true
+}
+
+// decodeBody reads one JSON object into v, refusing unknown fields,
+// trailing data and bodies over the limit.
+func decodeBody(w http.ResponseWriter, r *http.Request, v any) bool {
+	dec := json.NewDecoder(r.Body)
+	dec.DisallowUnknownFields()
+	err := dec.Decode(v)
+	if err == nil && dec.More() {
+		err = errors.New("unexpected data after the JSON object")
+	}
+	if err == nil {
+		if _, rerr := io.Copy(io.Discard, r.Body); rerr != nil {
+			err = rerr
+		}
+	}
+	var tooBig *http.MaxBytesError
+	switch {
+	case err == nil:
+		return true
+	case errors.As(err, &tooBig):
+		writeError(w, http.StatusRequestEntityTooLarge, "body_too_large", fmt.Sprintf("request body exceeds %d bytes (MAX_BODY_BYTES)", tooBig.Limit))
+	case errors.Is(err, io.EOF):
+		writeError(w, http.StatusBadRequest, "bad_json", "request body is empty; send a JSON object")
+	default:
+		writeError(w, http.StatusBadRequest, "bad_json", "request body is not valid JSON for this route: "+err.Error())
+	}
+	return false
+}
+
+// redact removes every non-empty secret from s.
+func redact(s string, secrets ...string) string {
+	for _, k := range secrets {
+		if len(k) >= 4 {
+			s = strings.ReplaceAll(s, k, "[redacted]")
+		}
+	}
+	return s
+}

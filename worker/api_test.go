@@ -1,0 +1,166 @@
+package worker
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+)
+
+func TestRunDoneWithHarmlessTool(t *testing.T) {
+	hs := newHarness(t, nil)
+	code, body := hs.post("/v1/run", map[string]any{"prompt": "please add 2 and 3"})
+	if code != http.StatusOK || body["status"] != "done" {
+		t.Fatalf("run = %d %v", code, body)
+	}
+	if body["text"] != "done: 5" || body["toolCallCount"] != float64(1) || body["state"] != nil {
+		t.Fatalf("unexpected result: %v", body)
+	}
+}
+
+// TestResumeDeclined is the decline path: the tool never runs and the model
+// reads the reason.
+func TestResumeDeclined(t *testing.T) {
+	hs := newHarness(t, nil)
+	code, run := hs.post("/v1/run", map[string]any{"prompt": "refund my order"})
+	if code != http.StatusOK || run["status"] != "pending" {
+		t.Fatalf("run = %d %v", code, run)
+	}
+	state, _ := run["state"].(string)
+	pending, _ := run["pending"].(map[string]any)
+	if !strings.HasPrefix(state, "tn1.") || pending["kind"] != "approval" || pending["expiresAt"] == "" || run["stateExpiresAt"] == nil {
+		t.Fatalf("pending result lacks state or request: %v", run)
+	}
+	data, _ := pending["data"].(map[string]any)
+	if data["tool"] != "refund" {
+		t.Fatalf("pending.data = %v", data)
+	}
+	code, res := hs.post("/v1/resume", map[string]any{"state": state,
+		"answer": map[string]any{"id": pendingID(run), "ok": false, "reason": "order is older than 90 days"}})
+	if code != http.StatusOK || res["status"] != "done" {
+		t.Fatalf("resume = %d %v", code, res)
+	}
+	if n := hs.refunds.Load(); n != 0 {
+		t.Fatalf("declined refund ran %d times", n)
+	}
+	reqs := hs.llm.requests()
+	if last := reqs[len(reqs)-1]; !strings.Contains(last, "order is older than 90 days") {
+		t.Fatalf("the model did not see the reason: %s", last)
+	}
+}
+
+// TestResumeApprovedRunsOnce is the approval path: the tool runs exactly
+// once, and the same token cannot run it again.
+func TestResumeApprovedRunsOnce(t *testing.T) {
+	hs := newHarness(t, nil)
+	_, run := hs.post("/v1/run", map[string]any{"prompt": "refund order 42"})
+	if hs.refunds.Load() != 0 {
+		t.Fatal("refund ran before approval")
+	}
+	resume := map[string]any{"state": run["state"], "answer": map[string]any{"id": pendingID(run), "ok": true}}
+	code, res := hs.post("/v1/resume", resume)
+	if code != http.StatusOK || res["status"] != "done" || res["text"] != "done: refunded order 42" {
+		t.Fatalf("resume = %d %v", code, res)
+	}
+	if n := hs.refunds.Load(); n != 1 {
+		t.Fatalf("refund ran %d times, want 1", n)
+	}
+	code, again := hs.post("/v1/resume", resume)
+	if code != http.StatusConflict || errCode(again) != "state_spent" {
+		t.Fatalf("second resume = %d %v", code, again)
+	}
+	if n := hs.refunds.Load(); n != 1 {
+		t.Fatalf("refund ran %d times after a reused token, want 1", n)
+	}
+}
+
+func TestResumeWithoutSpentStoreCannotDetectReuse(t *testing.T) {
+	hs := newHarness(t, nil)
+	hs.h.opts.Spent = func() SpentStore { return nil }
+	_, run := hs.post("/v1/run", map[string]any{"prompt": "refund"})
+	resume := map[string]any{"state": run["state"], "answer": map[string]any{"id": pendingID(run), "ok": false}}
+	for i := 0; i < 2; i++ {
+		if code, res := hs.post("/v1/resume", resume); code != http.StatusOK {
+			t.Fatalf("resume %d = %d %v", i, code, res)
+		}
+	}
+}
+
+func TestRunWithHistory(t *testing.T) {
+	hs := newHarness(t, nil)
+	_, first := hs.post("/v1/run", map[string]any{"prompt": "hi"})
+	code, second := hs.post("/v1/run", map[string]any{"prompt": "hi again", "messages": first["messages"]})
+	msgs, _ := second["messages"].([]any)
+	if code != http.StatusOK || len(msgs) != 4 {
+		t.Fatalf("run with history = %d, %d messages: %v", code, len(msgs), second)
+	}
+}
+
+func TestAnthropicStyle(t *testing.T) {
+	hs := newHarness(t, func(env map[string]string) {
+		env["LLM_STYLE"] = "anthropic"
+		env["LLM_BASE_URL"] = strings.TrimSuffix(env["LLM_BASE_URL"], "/v1")
+	})
+	_, run := hs.post("/v1/run", map[string]any{"prompt": "refund"})
+	if run["status"] != "pending" {
+		t.Fatalf("run = %v", run)
+	}
+	code, res := hs.post("/v1/resume", map[string]any{"state": run["state"], "answer": map[string]any{"id": pendingID(run), "ok": true}})
+	if code != http.StatusOK || res["text"] != "done: refunded order 42" || hs.refunds.Load() != 1 {
+		t.Fatalf("resume = %d %v (refunds %d)", code, res, hs.refunds.Load())
+	}
+	if got := hs.llm.apiKeys[0]; got != testAPIKey {
+		t.Fatalf("x-api-key = %q", got)
+	}
+}
+
+func TestUpstreamFailureIs502(t *testing.T) {
+	hs := newHarness(t, nil)
+	code, body := hs.post("/v1/run", map[string]any{"prompt": "please fail"})
+	e, _ := body["error"].(map[string]any)
+	if code != http.StatusBadGateway || e["upstreamStatus"] != float64(503) || !strings.Contains(e["message"].(string), "503") {
+		t.Fatalf("run = %d %v", code, body)
+	}
+}
+
+func TestUnreachableUpstreamIs502(t *testing.T) {
+	hs := newHarness(t, func(env map[string]string) { env["LLM_BASE_URL"] = "http://127.0.0.1:1/v1" })
+	code, body := hs.post("/v1/run", map[string]any{"prompt": "hi"})
+	if code != http.StatusBadGateway || errCode(body) != "upstream_error" {
+		t.Fatalf("run = %d %v", code, body)
+	}
+}
+
+func TestToolsList(t *testing.T) {
+	hs := newHarness(t, nil)
+	rec := hs.do(http.MethodGet, "/v1/tools", "")
+	body := decodeMap(t, rec)
+	tools, _ := body["tools"].([]any)
+	if rec.Code != http.StatusOK || len(tools) != 2 {
+		t.Fatalf("tools = %d %v", rec.Code, body)
+	}
+	refund, _ := tools[1].(map[string]any)
+	if refund["name"] != "refund" || refund["needsApproval"] != true || refund["source"] != "native" || refund["inputSchema"] == nil {
+		t.Fatalf("refund entry = %v", refund)
+	}
+}
+
+func TestHealthAndMetrics(t *testing.T) {
+	hs := newHarness(t, nil)
+	if rec := hs.do(http.MethodGet, "/healthz", ""); rec.Code != http.StatusOK || !strings.Contains(rec.Body.String(), `"ok"`) {
+		t.Fatalf("healthz = %d %s", rec.Code, rec.Body)
+	}
+	hs.post("/v1/run", map[string]any{"prompt": "refund"})
+	rec := hs.do(http.MethodGet, "/metrics", "")
+	for _, want := range []string{
+		`toolnexus_worker_requests_total{route="healthz",code="200"} 1`,
+		`toolnexus_worker_runs_total{endpoint="run",status="pending"} 1`,
+		"# TYPE toolnexus_worker_requests_total counter",
+	} {
+		if !strings.Contains(rec.Body.String(), want) {
+			t.Errorf("metrics lack %q:\n%s", want, rec.Body)
+		}
+	}
+	if ct := rec.Header().Get("Content-Type"); !strings.HasPrefix(ct, "text/plain") {
+		t.Errorf("metrics content type %q", ct)
+	}
+}

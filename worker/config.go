@@ -1,0 +1,140 @@
+package worker
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Defaults for the optional settings.
+const (
+	DefaultStateTTL     = time.Hour
+	DefaultMaxBodyBytes = 1 << 20
+	// minSecretLen is the shortest STATE_SECRET accepted: a 32-character
+	// random string (for example `openssl rand -hex 16`) is a 128-bit key.
+	minSecretLen = 32
+)
+
+// Access is the part of the configuration every route needs: who may call
+// the API. It never fails to load; an unset API_TOKEN means no bearer is
+// required and an unset ALLOWED_ORIGINS means no browser origin is allowed.
+type Access struct {
+	// APIToken, when set, is the bearer token /v1/* requires.
+	APIToken string
+	// AllowedOrigins lists the browser origins CORS lets in; "*" allows any.
+	AllowedOrigins []string
+}
+
+// Config is what /v1/run and /v1/resume need, read from the Worker's
+// environment (wrangler.jsonc "vars" and `wrangler secret put`):
+//
+//	LLM_BASE_URL       required  e.g. https://api.openai.com/v1
+//	LLM_STYLE          optional  "openai" (default) or "anthropic"
+//	LLM_MODEL          required  sent verbatim on every turn
+//	LLM_API_KEY        required  secret; never logged or returned
+//	STATE_SECRET       required  secret; at least 32 characters
+//	STATE_TTL_SECONDS  optional  how long a pending run may wait (default 3600)
+//	SYSTEM_PROMPT      optional
+//	MAX_TURNS          optional  model turns per request (core's default when unset)
+//	MAX_BODY_BYTES     optional  request body limit (default 1 MiB)
+type Config struct {
+	Access
+	BaseURL      string
+	Style        string
+	Model        string
+	APIKey       string
+	StateSecret  string
+	StateTTL     time.Duration
+	SystemPrompt string
+	MaxTurns     int
+	MaxBodyBytes int64
+}
+
+// ConfigError names the setting that is missing or invalid. Its message
+// never contains a setting's value.
+type ConfigError struct {
+	Setting string
+	Problem string
+}
+
+func (e *ConfigError) Error() string { return e.Setting + " " + e.Problem }
+
+// LoadAccess reads API_TOKEN and ALLOWED_ORIGINS.
+func LoadAccess(getenv func(string) string) Access {
+	a := Access{APIToken: strings.TrimSpace(getenv("API_TOKEN"))}
+	for _, o := range strings.Split(getenv("ALLOWED_ORIGINS"), ",") {
+		if o = strings.TrimRight(strings.TrimSpace(o), "/"); o != "" {
+			a.AllowedOrigins = append(a.AllowedOrigins, o)
+		}
+	}
+	return a
+}
+
+// MaxBody reads MAX_BODY_BYTES on its own, so that a body limit applies even
+// to requests that fail for another configuration problem.
+func MaxBody(getenv func(string) string) (int64, error) {
+	n, err := positiveInt(getenv, "MAX_BODY_BYTES", DefaultMaxBodyBytes)
+	return int64(n), err
+}
+
+// LoadConfig reads the full configuration. The error is a *ConfigError for
+// the first missing or invalid setting.
+func LoadConfig(getenv func(string) string) (Config, error) {
+	c := Config{Access: LoadAccess(getenv)}
+	required := []struct {
+		name string
+		dst  *string
+	}{
+		{"LLM_BASE_URL", &c.BaseURL},
+		{"LLM_MODEL", &c.Model},
+		{"LLM_API_KEY", &c.APIKey},
+		{"STATE_SECRET", &c.StateSecret},
+	}
+	for _, r := range required {
+		*r.dst = strings.TrimSpace(getenv(r.name))
+		if *r.dst == "" {
+			return Config{}, &ConfigError{r.name, "is not set"}
+		}
+	}
+	if !strings.HasPrefix(c.BaseURL, "http://") && !strings.HasPrefix(c.BaseURL, "https://") {
+		return Config{}, &ConfigError{"LLM_BASE_URL", "must start with http:// or https://"}
+	}
+	c.BaseURL = strings.TrimRight(c.BaseURL, "/")
+	if len(c.StateSecret) < minSecretLen {
+		return Config{}, &ConfigError{"STATE_SECRET", fmt.Sprintf("must be at least %d characters", minSecretLen)}
+	}
+	switch c.Style = strings.ToLower(strings.TrimSpace(getenv("LLM_STYLE"))); c.Style {
+	case "":
+		c.Style = "openai"
+	case "openai", "anthropic":
+	default:
+		return Config{}, &ConfigError{"LLM_STYLE", `must be "openai" or "anthropic"`}
+	}
+	ttl, err := positiveInt(getenv, "STATE_TTL_SECONDS", int(DefaultStateTTL/time.Second))
+	if err != nil {
+		return Config{}, err
+	}
+	c.StateTTL = time.Duration(ttl) * time.Second
+	if c.MaxTurns, err = positiveInt(getenv, "MAX_TURNS", 0); err != nil {
+		return Config{}, err
+	}
+	if c.MaxBodyBytes, err = MaxBody(getenv); err != nil {
+		return Config{}, err
+	}
+	c.SystemPrompt = getenv("SYSTEM_PROMPT")
+	return c, nil
+}
+
+// positiveInt reads an optional positive integer setting.
+func positiveInt(getenv func(string) string, name string, def int) (int, error) {
+	s := strings.TrimSpace(getenv(name))
+	if s == "" {
+		return def, nil
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil || n <= 0 {
+		return 0, &ConfigError{name, "must be a positive integer"}
+	}
+	return n, nil
+}

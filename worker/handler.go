@@ -1,0 +1,172 @@
+package worker
+
+import (
+	"log"
+	"net/http"
+	"os"
+	"time"
+
+	"github.com/toolnexus/wasm/core"
+)
+
+// Options wires the handler to its platform. The zero value runs natively:
+// os.Getenv, core's default (net/http) transport, DefaultTools and no spent
+// token store. On Workers, PlatformOptions supplies the fetch transport,
+// the Worker environment and the STATE_KV store.
+type Options struct {
+	// Getenv reads one setting; "" means unset. Read on every request, so a
+	// changed secret applies without a restart.
+	Getenv func(name string) string
+	// Transport carries every outbound request of the model loop. Nil means
+	// core's default, which exists only natively.
+	Transport core.Transport
+	// Tools builds the tool set for one request. Nil means DefaultTools.
+	Tools func() []core.Tool
+	// Spent returns the store that detects reuse of a state token, or nil
+	// when none is configured (reuse is then not detected).
+	Spent func() SpentStore
+	// Now is the clock for sealing and expiry. Nil means time.Now.
+	Now func() time.Time
+	// Logf writes one log line. Nil means log.Printf. Lines never contain
+	// keys, secrets, prompts or transcripts.
+	Logf func(format string, args ...any)
+}
+
+// Handler serves the Worker HTTP API. See the package documentation.
+type Handler struct {
+	opts    Options
+	metrics *metrics
+	routes  map[string]route
+}
+
+// route is one path: its handlers by method, whether it is under /v1 (and
+// so behind API_TOKEN), and the Allow header value.
+type route struct {
+	name    string
+	methods map[string]http.HandlerFunc
+	allow   string
+	api     bool
+}
+
+// NewHandler returns the API handler.
+func NewHandler(opts Options) *Handler {
+	if opts.Getenv == nil {
+		opts.Getenv = os.Getenv
+	}
+	if opts.Tools == nil {
+		opts.Tools = DefaultTools
+	}
+	if opts.Spent == nil {
+		opts.Spent = func() SpentStore { return nil }
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	if opts.Logf == nil {
+		opts.Logf = log.Printf
+	}
+	h := &Handler{opts: opts, metrics: newMetrics()}
+	h.routes = map[string]route{
+		"/healthz":   {name: "healthz", methods: map[string]http.HandlerFunc{http.MethodGet: h.serveHealth}, allow: "GET, HEAD, OPTIONS"},
+		"/metrics":   {name: "metrics", methods: map[string]http.HandlerFunc{http.MethodGet: h.serveMetrics}, allow: "GET, HEAD, OPTIONS"},
+		"/v1/tools":  {name: "tools", methods: map[string]http.HandlerFunc{http.MethodGet: h.serveTools}, allow: "GET, HEAD, OPTIONS", api: true},
+		"/v1/run":    {name: "run", methods: map[string]http.HandlerFunc{http.MethodPost: h.serveRun}, allow: "POST, OPTIONS", api: true},
+		"/v1/resume": {name: "resume", methods: map[string]http.HandlerFunc{http.MethodPost: h.serveResume}, allow: "POST, OPTIONS", api: true},
+	}
+	return h
+}
+
+// ServeHTTP checks origin, route, method and bearer token in that order,
+// then limits the body and dispatches.
+func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	start := h.opts.Now()
+	rt, known := h.routes[r.URL.Path]
+	name := rt.name
+	if !known {
+		name = "unknown"
+	}
+	sw := &statusWriter{ResponseWriter: w}
+	defer func() {
+		h.metrics.request(name, sw.code())
+		h.opts.Logf("worker: %s %s %d %s", r.Method, name, sw.code(), h.opts.Now().Sub(start).Round(time.Millisecond))
+	}()
+	access := LoadAccess(h.opts.Getenv)
+	if !access.applyCORS(sw, r) {
+		return
+	}
+	if !known {
+		writeError(sw, http.StatusNotFound, "not_found", "no route "+quoteClip(r.URL.Path)+"; try POST /v1/run, POST /v1/resume, GET /v1/tools, GET /metrics or GET /healthz")
+		return
+	}
+	if r.Method == http.MethodOptions {
+		preflight(sw, r, rt.allow)
+		return
+	}
+	method := r.Method
+	if method == http.MethodHead {
+		method = http.MethodGet
+	}
+	serve, ok := rt.methods[method]
+	if !ok {
+		sw.Header().Set("Allow", rt.allow)
+		writeError(sw, http.StatusMethodNotAllowed, "method_not_allowed", r.Method+" is not allowed on "+r.URL.Path+"; use "+rt.allow)
+		return
+	}
+	if rt.api && !access.authorized(r) {
+		sw.Header().Set("WWW-Authenticate", `Bearer realm="toolnexus"`)
+		writeError(sw, http.StatusUnauthorized, "unauthorized", "a valid bearer token is required (Authorization: Bearer <API_TOKEN>)")
+		return
+	}
+	if r.Body != nil && r.Method == http.MethodPost {
+		limit, err := MaxBody(h.opts.Getenv)
+		if err != nil {
+			h.configError(sw, err)
+			return
+		}
+		r.Body = http.MaxBytesReader(sw, r.Body, limit)
+	}
+	serve(sw, r)
+}
+
+// statusWriter records the status code a handler wrote.
+type statusWriter struct {
+	http.ResponseWriter
+	status int
+}
+
+func (s *statusWriter) WriteHeader(code int) {
+	if s.status == 0 {
+		s.status = code
+	}
+	s.ResponseWriter.WriteHeader(code)
+}
+
+func (s *statusWriter) Write(b []byte) (int, error) {
+	if s.status == 0 {
+		s.status = http.StatusOK
+	}
+	return s.ResponseWriter.Write(b)
+}
+
+func (s *statusWriter) code() int {
+	if s.status == 0 {
+		return http.StatusOK
+	}
+	return s.status
+}
+
+// configError answers a missing or invalid setting with 500 naming it.
+func (h *Handler) configError(w http.ResponseWriter, err error) {
+	h.opts.Logf("worker: configuration: %v", err)
+	writeError(w, http.StatusInternalServerError, "config", "worker misconfigured: "+err.Error())
+}
+
+func (h *Handler) serveHealth(w http.ResponseWriter, r *http.Request) {
+	writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
+}
+
+func (h *Handler) serveMetrics(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	h.metrics.writeTo(w)
+}

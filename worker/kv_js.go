@@ -1,0 +1,57 @@
+//go:build js && wasm
+
+package worker
+
+import (
+	"context"
+	"fmt"
+	"syscall/js"
+	"time"
+)
+
+// kvSpentMinTTL is the shortest expiration Workers KV accepts.
+const kvSpentMinTTL = 60
+
+// kvSpentStore is a SpentStore over a Workers KV namespace: one key
+// "spent:<state id>" per resumed token, expiring with the token.
+type kvSpentStore struct{ ns js.Value }
+
+// kvSpent returns the store bound as name, or nil when the Worker has no
+// such binding.
+func kvSpent(name string) func() SpentStore {
+	return func() SpentStore {
+		ns, ok := binding(name)
+		if !ok || ns.Type() != js.TypeObject {
+			return nil
+		}
+		return kvSpentStore{ns}
+	}
+}
+
+func (s kvSpentStore) Spend(ctx context.Context, id string, until time.Time) (bool, error) {
+	key := "spent:" + id
+	var p js.Value
+	if err := catch(func() { p = s.ns.Call("get", key) }); err != nil {
+		return false, fmt.Errorf("kv get: %w", err)
+	}
+	v, err := await(ctx, p)
+	if err != nil {
+		return false, fmt.Errorf("kv get: %w", err)
+	}
+	if !v.IsNull() && !v.IsUndefined() {
+		return false, nil
+	}
+	ttl := int(time.Until(until).Seconds()) + 1
+	if ttl < kvSpentMinTTL {
+		ttl = kvSpentMinTTL
+	}
+	opts := js.Global().Get("Object").New()
+	opts.Set("expirationTtl", ttl)
+	if err := catch(func() { p = s.ns.Call("put", key, "1", opts) }); err != nil {
+		return false, fmt.Errorf("kv put: %w", err)
+	}
+	if _, err := await(ctx, p); err != nil {
+		return false, fmt.Errorf("kv put: %w", err)
+	}
+	return true, nil
+}

@@ -1,0 +1,145 @@
+package worker
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/tidwall/gjson"
+)
+
+// scriptedLLM is a provider stand-in that answers from the conversation, so
+// that it needs no per-test script:
+//
+//   - last turn is a user prompt mentioning "refund": call refund {order: 42}
+//   - a user prompt mentioning "add": call add {a: 2, b: 3}
+//   - a user prompt mentioning "fail": answer HTTP 503
+//   - last turn is a tool result: answer "done: <the tool output>"
+//   - anything else: answer "hello"
+//
+// It speaks the OpenAI chat-completions and Anthropic messages formats and
+// records every request body and auth header.
+type scriptedLLM struct {
+	srv *httptest.Server
+
+	mu      sync.Mutex
+	bodies  []string
+	apiKeys []string
+}
+
+func newScriptedLLM(t *testing.T) *scriptedLLM {
+	t.Helper()
+	m := &scriptedLLM{}
+	m.srv = httptest.NewServer(http.HandlerFunc(m.serve))
+	t.Cleanup(m.srv.Close)
+	return m
+}
+
+func (m *scriptedLLM) URL() string { return m.srv.URL }
+
+// requests returns the bodies received so far.
+func (m *scriptedLLM) requests() []string {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return append([]string(nil), m.bodies...)
+}
+
+func (m *scriptedLLM) serve(w http.ResponseWriter, r *http.Request) {
+	b, _ := io.ReadAll(r.Body)
+	key := strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")
+	if k := r.Header.Get("X-Api-Key"); k != "" {
+		key = k
+	}
+	m.mu.Lock()
+	m.bodies = append(m.bodies, string(b))
+	m.apiKeys = append(m.apiKeys, key)
+	m.mu.Unlock()
+	anthropic := strings.HasSuffix(r.URL.Path, "/v1/messages")
+	if !anthropic && !strings.HasSuffix(r.URL.Path, "/chat/completions") {
+		http.Error(w, "unknown path "+r.URL.Path, http.StatusNotFound)
+		return
+	}
+	msgs := gjson.GetBytes(b, "messages").Array()
+	if len(msgs) == 0 {
+		http.Error(w, "no messages", http.StatusBadRequest)
+		return
+	}
+	last := msgs[len(msgs)-1]
+	prompt, toolOutput := lastTurn(last, anthropic)
+	var tool, args string
+	switch {
+	case toolOutput != "":
+		m.reply(w, anthropic, "done: "+toolOutput, "", "")
+		return
+	case strings.Contains(prompt, "fail"):
+		http.Error(w, `{"error":{"message":"overloaded"}}`, http.StatusServiceUnavailable)
+		return
+	case strings.Contains(prompt, "refund"):
+		tool, args = "refund", `{"order":42}`
+	case strings.Contains(prompt, "add"):
+		tool, args = "add", `{"a":2,"b":3}`
+	}
+	m.reply(w, anthropic, "hello", tool, args)
+}
+
+// lastTurn reads the prompt or the tool output of the last message.
+func lastTurn(msg gjson.Result, anthropic bool) (prompt, toolOutput string) {
+	if !anthropic {
+		if msg.Get("role").String() == "tool" {
+			return "", msg.Get("content").String()
+		}
+		return msg.Get("content").String(), ""
+	}
+	content := msg.Get("content")
+	if content.Type == gjson.String {
+		return content.String(), ""
+	}
+	for _, block := range content.Array() {
+		switch block.Get("type").String() {
+		case "tool_result":
+			c := block.Get("content")
+			if c.IsArray() {
+				return "", c.Get("0.text").String()
+			}
+			return "", c.String()
+		case "text":
+			prompt += block.Get("text").String()
+		}
+	}
+	return prompt, ""
+}
+
+func (m *scriptedLLM) reply(w http.ResponseWriter, anthropic bool, text, tool, args string) {
+	var v any
+	switch {
+	case anthropic && tool != "":
+		v = map[string]any{"id": "msg_1", "type": "message", "role": "assistant", "model": "mock-model",
+			"content":     []any{map[string]any{"type": "tool_use", "id": "toolu_1", "name": tool, "input": json.RawMessage(args)}},
+			"stop_reason": "tool_use", "usage": map[string]any{"input_tokens": 10, "output_tokens": 5}}
+	case anthropic:
+		v = map[string]any{"id": "msg_2", "type": "message", "role": "assistant", "model": "mock-model",
+			"content":     []any{map[string]any{"type": "text", "text": text}},
+			"stop_reason": "end_turn", "usage": map[string]any{"input_tokens": 10, "output_tokens": 5}}
+	case tool != "":
+		v = map[string]any{"id": "c1", "object": "chat.completion", "model": "mock-model",
+			"choices": []any{map[string]any{"index": 0, "finish_reason": "tool_calls", "message": map[string]any{
+				"role": "assistant", "content": nil,
+				"tool_calls": []any{map[string]any{"id": "call_1", "type": "function",
+					"function": map[string]any{"name": tool, "arguments": args}}}}}},
+			"usage": map[string]any{"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15}}
+	default:
+		v = map[string]any{"id": "c2", "object": "chat.completion", "model": "mock-model",
+			"choices": []any{map[string]any{"index": 0, "finish_reason": "stop",
+				"message": map[string]any{"role": "assistant", "content": text}}},
+			"usage": map[string]any{"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15}}
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if err := json.NewEncoder(w).Encode(v); err != nil {
+		panic(fmt.Sprintf("mock reply: %v", err))
+	}
+}

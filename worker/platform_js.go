@@ -1,0 +1,18 @@
+//go:build js && wasm
+
+package worker
+
+// SpentBinding is the KV namespace binding that, when present, records
+// resumed state tokens so that reuse is refused with 409.
+const SpentBinding = "STATE_KV"
+
+// PlatformOptions wires the handler to Cloudflare Workers: settings from the
+// Worker environment, outbound HTTP over fetch, and the STATE_KV namespace
+// (when bound) as the spent-token store.
+func PlatformOptions() Options {
+	return Options{
+		Getenv:    workersGetenv,
+		Transport: FetchTransport(),
+		Spent:     kvSpent(SpentBinding),
+	}
+}

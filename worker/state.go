@@ -1,0 +1,152 @@
+package worker
+
+import (
+	"crypto/hmac"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/toolnexus/wasm/core"
+)
+
+// stateVersion prefixes every sealed token. A new token layout gets a new
+// prefix, so that old tokens are refused by name instead of misread.
+const stateVersion = "tn1"
+
+// State is a halted run as it travels to the caller and back: the
+// transcript up to the halt, the request the caller must answer, a unique
+// id and the sealing and expiry times.
+type State struct {
+	ID        string            `json:"id"`
+	IssuedAt  int64             `json:"iat"`
+	ExpiresAt int64             `json:"exp"`
+	Pending   core.Request      `json:"pending"`
+	Messages  []json.RawMessage `json:"messages"`
+}
+
+// History returns the transcript in the form core's RunWithAnswer takes.
+func (s State) History() []any {
+	h := make([]any, len(s.Messages))
+	for i, m := range s.Messages {
+		h[i] = m
+	}
+	return h
+}
+
+// StateError is why a token was refused. Code is stable for clients;
+// Message is for people and never contains token contents.
+type StateError struct {
+	Code    string
+	Message string
+}
+
+func (e *StateError) Error() string { return e.Message }
+
+// The ways a token is refused.
+var (
+	errStateMalformed = &StateError{"state_malformed", "state token is malformed"}
+	errStateVersion   = &StateError{"state_version", "state token version is not supported (want " + stateVersion + ")"}
+	errStateForged    = &StateError{"state_invalid", "state token is not authentic: it was edited or sealed with another STATE_SECRET"}
+	errStateExpired   = &StateError{"state_expired", "state token has expired; start a new run"}
+)
+
+// Sealer seals and opens state tokens with HMAC-SHA256 under a key derived
+// from STATE_SECRET. A token is
+//
+//	tn1.<base64url(JSON State)>.<base64url(HMAC-SHA256(key, "tn1.<payload>"))>
+//
+// It is signed, not encrypted: the caller can read the transcript (it
+// already received it as "messages") but cannot change a byte of it.
+type Sealer struct {
+	key []byte
+	now func() time.Time
+}
+
+// NewSealer derives the signing key from secret, so that the same secret
+// used elsewhere never signs tokens directly.
+func NewSealer(secret string, now func() time.Time) *Sealer {
+	if now == nil {
+		now = time.Now
+	}
+	m := hmac.New(sha256.New, []byte(secret))
+	m.Write([]byte("toolnexus-wasm worker state token " + stateVersion))
+	return &Sealer{key: m.Sum(nil), now: now}
+}
+
+// Seal stores a halted run for ttl and returns the token and the sealed
+// State (with its new id and times filled in).
+func (s *Sealer) Seal(pending core.Request, messages []any, ttl time.Duration) (string, State, error) {
+	id, err := newStateID()
+	if err != nil {
+		return "", State{}, err
+	}
+	now := s.now()
+	st := State{ID: id, IssuedAt: now.Unix(), ExpiresAt: now.Add(ttl).Unix(), Pending: pending}
+	st.Messages = make([]json.RawMessage, len(messages))
+	for i, m := range messages {
+		raw, ok := m.(json.RawMessage)
+		if !ok {
+			if raw, err = json.Marshal(m); err != nil {
+				return "", State{}, fmt.Errorf("seal state: message %d: %w", i, err)
+			}
+		}
+		st.Messages[i] = raw
+	}
+	payload, err := json.Marshal(st)
+	if err != nil {
+		return "", State{}, fmt.Errorf("seal state: %w", err)
+	}
+	signed := stateVersion + "." + base64.RawURLEncoding.EncodeToString(payload)
+	return signed + "." + base64.RawURLEncoding.EncodeToString(s.mac(signed)), st, nil
+}
+
+// Open checks a token and returns its State. The error is a *StateError.
+// Authenticity is checked before anything in the payload is parsed.
+func (s *Sealer) Open(token string) (State, error) {
+	parts := strings.Split(strings.TrimSpace(token), ".")
+	if len(parts) != 3 {
+		return State{}, errStateMalformed
+	}
+	if parts[0] != stateVersion {
+		return State{}, errStateVersion
+	}
+	sig, err := base64.RawURLEncoding.DecodeString(parts[2])
+	if err != nil {
+		return State{}, errStateMalformed
+	}
+	if !hmac.Equal(sig, s.mac(parts[0]+"."+parts[1])) {
+		return State{}, errStateForged
+	}
+	payload, err := base64.RawURLEncoding.DecodeString(parts[1])
+	if err != nil {
+		return State{}, errStateMalformed
+	}
+	var st State
+	if err := json.Unmarshal(payload, &st); err != nil || st.ID == "" || st.Pending.ID == "" {
+		return State{}, errStateMalformed
+	}
+	if s.now().Unix() >= st.ExpiresAt {
+		return State{}, errStateExpired
+	}
+	return st, nil
+}
+
+func (s *Sealer) mac(signed string) []byte {
+	m := hmac.New(sha256.New, s.key)
+	m.Write([]byte(signed))
+	return m.Sum(nil)
+}
+
+// newStateID returns 128 random bits as hex.
+func newStateID() (string, error) {
+	var b [16]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return "", fmt.Errorf("state id: %w", err)
+	}
+	return "st_" + hex.EncodeToString(b[:]), nil
+}

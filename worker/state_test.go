@@ -1,0 +1,90 @@
+package worker
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/toolnexus/wasm/core"
+)
+
+func TestSealOpenRoundTrip(t *testing.T) {
+	now := time.Unix(1_800_000_000, 0)
+	s := NewSealer(testSecret, func() time.Time { return now })
+	msgs := []any{json.RawMessage(`{"role":"user","content":"hi"}`), map[string]any{"role": "assistant", "content": "yo"}}
+	pending := core.Request{ID: "req_1", Kind: "approval", Data: map[string]any{"tool": "refund"}}
+	token, sealed, err := s.Seal(pending, msgs, time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := s.Open(token)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.ID != sealed.ID || !strings.HasPrefix(st.ID, "st_") || st.ExpiresAt != now.Add(time.Minute).Unix() || st.Pending.ID != "req_1" {
+		t.Fatalf("opened %+v", st)
+	}
+	if got := string(st.History()[0].(json.RawMessage)); got != `{"role":"user","content":"hi"}` {
+		t.Fatalf("message 0 = %s", got)
+	}
+	if got := string(st.History()[1].(json.RawMessage)); got != `{"content":"yo","role":"assistant"}` {
+		t.Fatalf("message 1 = %s", got)
+	}
+	if other, _, _ := s.Seal(pending, msgs, time.Minute); other == token {
+		t.Fatal("two seals gave the same token: ids are not unique")
+	}
+}
+
+func TestOpenRefuses(t *testing.T) {
+	now := time.Unix(1_800_000_000, 0)
+	clock := func() time.Time { return now }
+	s := NewSealer(testSecret, clock)
+	token, _, err := s.Seal(core.Request{ID: "req_1"}, nil, time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	parts := strings.Split(token, ".")
+	payload, _ := base64.RawURLEncoding.DecodeString(parts[1])
+	edited := strings.Replace(string(payload), `"req_1"`, `"req_2"`, 1)
+	later := NewSealer(testSecret, func() time.Time { return now.Add(time.Minute) })
+	foreign, _, _ := NewSealer("another-secret-0123456789abcdef012345", clock).Seal(core.Request{ID: "req_1"}, nil, time.Minute)
+
+	tests := []struct {
+		name   string
+		sealer *Sealer
+		token  string
+		want   *StateError
+	}{
+		{"edited payload", s, parts[0] + "." + base64.RawURLEncoding.EncodeToString([]byte(edited)) + "." + parts[2], errStateForged},
+		{"edited signature", s, parts[0] + "." + parts[1] + "." + flipLast(parts[2]), errStateForged},
+		{"foreign secret", s, foreign, errStateForged},
+		{"expired", later, token, errStateExpired},
+		{"unknown version", s, "tn0." + parts[1] + "." + parts[2], errStateVersion},
+		{"two parts", s, parts[0] + "." + parts[1], errStateMalformed},
+		{"empty", s, "", errStateMalformed},
+		{"bad base64 signature", s, parts[0] + "." + parts[1] + ".!!", errStateMalformed},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := tt.sealer.Open(tt.token)
+			var se *StateError
+			if !errors.As(err, &se) || se != tt.want {
+				t.Fatalf("Open = %v, want %v", err, tt.want)
+			}
+		})
+	}
+}
+
+// flipLast changes the last base64 character to another valid one.
+func flipLast(s string) string {
+	c := s[len(s)-1]
+	if c == 'A' {
+		c = 'Q'
+	} else {
+		c = 'A'
+	}
+	return s[:len(s)-1] + string(c)
+}

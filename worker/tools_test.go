@@ -1,0 +1,39 @@
+package worker
+
+import (
+	"context"
+	"testing"
+
+	"github.com/toolnexus/wasm/core"
+)
+
+func TestDefaultTools(t *testing.T) {
+	tk, err := core.CreateToolkit(context.Background(), core.Options{ExtraTools: DefaultTools()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tk.Close()
+	tests := []struct {
+		tool    string
+		args    map[string]any
+		want    string
+		isError bool
+	}{
+		{"add", map[string]any{"a": 2.5, "b": 3.0}, "5.5", false},
+		{"add", map[string]any{"a": "2"}, "add: a and b must be numbers", true},
+		{"refund", map[string]any{"order": 42.0}, "refunded order 42", false},
+		{"refund", map[string]any{"order": 4.5}, "refund: order must be a positive integer", true},
+	}
+	for _, tt := range tests {
+		res, err := tk.Execute(context.Background(), tt.tool, tt.args)
+		if err != nil || res.Output != tt.want || res.IsError != tt.isError {
+			t.Errorf("%s(%v) = %+v, %v; want %q (isError %v)", tt.tool, tt.args, res, err, tt.want, tt.isError)
+		}
+	}
+	if refund, _ := tk.Get("refund"); !refund.NeedsApproval {
+		t.Error("refund does not need approval")
+	}
+	if add, _ := tk.Get("add"); add.NeedsApproval {
+		t.Error("add needs approval")
+	}
+}
