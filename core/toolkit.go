@@ -3,7 +3,6 @@ package core
 import (
 	"context"
 	"fmt"
-	"regexp"
 	"sync"
 )
 
@@ -28,7 +27,20 @@ type Toolkit struct {
 	wire map[string][]byte
 }
 
-var toolNameRe = regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`)
+// validToolName applies the providers' rule ^[a-zA-Z0-9_-]{1,64}$ by hand:
+// the regexp package would cost the wasm build far more than this loop.
+func validToolName(name string) bool {
+	if len(name) == 0 || len(name) > 64 {
+		return false
+	}
+	for _, c := range name {
+		ok := c == '_' || c == '-' || (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')
+		if !ok {
+			return false
+		}
+	}
+	return true
+}
 
 // CreateToolkit assembles a toolkit. Assembly order is deterministic and the
 // first tool of a name wins; a tool with an invalid name or no Execute is an
@@ -49,7 +61,7 @@ func CreateToolkit(ctx context.Context, opts Options) (*Toolkit, error) {
 // Register adds a tool. Names follow the providers' rule
 // (^[a-zA-Z0-9_-]{1,64}$) and must be unique.
 func (tk *Toolkit) Register(t Tool) error {
-	if !toolNameRe.MatchString(t.Name) {
+	if !validToolName(t.Name) {
 		return fmt.Errorf("tool name %q: use 1-64 letters, digits, '_' or '-'", t.Name)
 	}
 	if t.Execute == nil {

@@ -1,0 +1,247 @@
+//go:build js && wasm
+
+package jsbridge
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+	"syscall/js"
+
+	"github.com/tidwall/gjson"
+	"github.com/toolnexus/wasm/core"
+)
+
+// Version is reported to JS as api.version.
+const Version = "0.1.0"
+
+// toolkits maps the id stored on each JS toolkit handle to its Go toolkit,
+// so client.run(prompt, handle) can find it again.
+var (
+	toolkitsMu sync.Mutex
+	toolkits   = map[int]*core.Toolkit{}
+	nextID     = 1
+)
+
+const toolkitIDKey = "__toolnexusToolkit"
+
+// NewAPI builds the object handed to globalThis.__toolnexusBoot.
+func NewAPI() js.Value {
+	api := jsObject.New()
+	api.Set("version", Version)
+	api.Set("createToolkit", asyncMethod(createToolkit))
+	api.Set("createClient", asyncMethod(createClient))
+	return api
+}
+
+func createToolkit(args []js.Value) (any, error) {
+	specs := argAt(args, 0)
+	if specs.Type() == js.TypeObject && !js.Global().Get("Array").Call("isArray", specs).Bool() {
+		specs = specs.Get("tools") // createToolkit({tools}) as well as createToolkit([...])
+	}
+	var tools []core.Tool
+	if !specs.IsUndefined() && !specs.IsNull() {
+		if !js.Global().Get("Array").Call("isArray", specs).Bool() {
+			return nil, errors.New("createToolkit: tools must be an array")
+		}
+		for i := 0; i < specs.Length(); i++ {
+			t, err := ToolFromJS(specs.Index(i))
+			if err != nil {
+				return nil, fmt.Errorf("createToolkit: tools[%d]: %w", i, err)
+			}
+			tools = append(tools, t)
+		}
+	}
+	tk, err := core.CreateToolkit(context.Background(), core.Options{ExtraTools: tools})
+	if err != nil {
+		return nil, err
+	}
+	toolkitsMu.Lock()
+	id := nextID
+	nextID++
+	toolkits[id] = tk
+	toolkitsMu.Unlock()
+	return toolkitHandle(id, tk), nil
+}
+
+func toolkitHandle(id int, tk *core.Toolkit) js.Value {
+	h := jsObject.New()
+	h.Set(toolkitIDKey, id)
+	var fns []js.Func
+	method := func(name string, fn func([]js.Value) (any, error)) {
+		f := asyncMethod(fn)
+		fns = append(fns, f)
+		h.Set(name, f)
+	}
+	method("tools", func([]js.Value) (any, error) {
+		type info struct {
+			Name          string          `json:"name"`
+			Description   string          `json:"description"`
+			InputSchema   core.JSONSchema `json:"inputSchema"`
+			Source        core.ToolSource `json:"source"`
+			NeedsApproval bool            `json:"needsApproval"`
+		}
+		var out []info
+		for _, t := range tk.Tools() {
+			out = append(out, info{t.Name, t.Description, t.InputSchema, t.Source, t.NeedsApproval})
+		}
+		return toJS(out), nil
+	})
+	method("execute", func(args []js.Value) (any, error) {
+		var in map[string]any
+		if a := argAt(args, 1); !a.IsUndefined() && !a.IsNull() {
+			if err := fromJS(a, &in); err != nil {
+				return nil, fmt.Errorf("execute: args: %w", err)
+			}
+		}
+		res, err := tk.Execute(context.Background(), argAt(args, 0).String(), in)
+		if err != nil {
+			return nil, err
+		}
+		return toJS(res), nil
+	})
+	method("close", func([]js.Value) (any, error) {
+		toolkitsMu.Lock()
+		delete(toolkits, id)
+		toolkitsMu.Unlock()
+		// Released after this call returns: the Promise of close itself is
+		// already settled by then.
+		go func() {
+			for _, f := range fns {
+				f.Release()
+			}
+		}()
+		return nil, tk.Close()
+	})
+	return h
+}
+
+func toolkitOf(v js.Value) (*core.Toolkit, error) {
+	if v.Type() != js.TypeObject || v.Get(toolkitIDKey).Type() != js.TypeNumber {
+		return nil, errors.New("expected a toolkit from createToolkit")
+	}
+	toolkitsMu.Lock()
+	defer toolkitsMu.Unlock()
+	tk, ok := toolkits[v.Get(toolkitIDKey).Int()]
+	if !ok {
+		return nil, errors.New("the toolkit was closed")
+	}
+	return tk, nil
+}
+
+func createClient(args []js.Value) (any, error) {
+	o := argAt(args, 0)
+	if o.Type() != js.TypeObject {
+		return nil, errors.New("createClient: options must be an object")
+	}
+	transport, err := NewFetchTransport(o.Get("fetch"))
+	if err != nil {
+		return nil, fmt.Errorf("createClient: %w", err)
+	}
+	opts := core.ClientOptions{
+		BaseURL:       str(o, "baseURL"),
+		Style:         core.Style(str(o, "style")),
+		Model:         str(o, "model"),
+		APIKey:        str(o, "apiKey"),
+		SystemPrompt:  str(o, "systemPrompt"),
+		MaxTurns:      intProp(o, "maxTurns"),
+		MaxTokens:     intProp(o, "maxTokens"),
+		ToolTimeoutMs: intProp(o, "toolTimeoutMs"),
+		TimeoutMs:     intProp(o, "timeoutMs"),
+		Transport:     transport,
+	}
+	if opts.BaseURL == "" {
+		return nil, errors.New("createClient: baseURL is required")
+	}
+	if h := o.Get("headers"); h.Type() == js.TypeObject {
+		if err := fromJS(h, &opts.Headers); err != nil {
+			return nil, fmt.Errorf("createClient: headers must map names to strings: %w", err)
+		}
+	}
+	if w := o.Get("waitFor"); isFunc(w) {
+		opts.WaitFor = WaitFor(w)
+	}
+	c := core.CreateClient(opts)
+
+	h := jsObject.New()
+	h.Set("run", asyncMethod(func(args []js.Value) (any, error) {
+		tk, err := toolkitOf(argAt(args, 1))
+		if err != nil {
+			return nil, fmt.Errorf("run: %w", err)
+		}
+		history, err := messagesFromJSON(argAt(args, 2), "history")
+		if err != nil {
+			return nil, fmt.Errorf("run: %w", err)
+		}
+		prompt := argAt(args, 0)
+		if prompt.Type() != js.TypeString {
+			return nil, errors.New("run: prompt must be a string")
+		}
+		res, err := c.RunWithHistory(context.Background(), prompt.String(), tk, history)
+		return resultJSON(res, err)
+	}))
+	h.Set("runWithAnswer", asyncMethod(func(args []js.Value) (any, error) {
+		tk, err := toolkitOf(argAt(args, 0))
+		if err != nil {
+			return nil, fmt.Errorf("runWithAnswer: %w", err)
+		}
+		history, err := messagesFromJSON(argAt(args, 1), "messages")
+		if err != nil {
+			return nil, fmt.Errorf("runWithAnswer: %w", err)
+		}
+		var pending core.Request
+		var answer core.Answer
+		if err := json.Unmarshal([]byte(jsString(argAt(args, 2))), &pending); err != nil {
+			return nil, fmt.Errorf("runWithAnswer: pending is not a Request: %w", err)
+		}
+		if err := json.Unmarshal([]byte(jsString(argAt(args, 3))), &answer); err != nil {
+			return nil, fmt.Errorf("runWithAnswer: answer is not an Answer: %w", err)
+		}
+		res, err := c.RunWithAnswer(context.Background(), tk, history, pending, answer)
+		return resultJSON(res, err)
+	}))
+	return h, nil
+}
+
+func jsString(v js.Value) string {
+	if v.Type() != js.TypeString {
+		return ""
+	}
+	return v.String()
+}
+
+// messagesFromJSON splits a JSON array of messages into raw elements without
+// decoding them: the transcript goes back to the provider byte for byte.
+func messagesFromJSON(v js.Value, what string) ([]any, error) {
+	if v.IsUndefined() || v.IsNull() || (v.Type() == js.TypeString && v.String() == "") {
+		return nil, nil
+	}
+	if v.Type() != js.TypeString {
+		return nil, fmt.Errorf("%s must be JSON text", what)
+	}
+	s := v.String()
+	if !gjson.Valid(s) || !gjson.Parse(s).IsArray() {
+		return nil, fmt.Errorf("%s is not a JSON array", what)
+	}
+	var out []any
+	gjson.Parse(s).ForEach(func(_, m gjson.Result) bool {
+		out = append(out, json.RawMessage(m.Raw))
+		return true
+	})
+	return out, nil
+}
+
+// resultJSON encodes a RunResult for JS; a failed run rejects with the
+// partial result attached as err.resultJSON.
+func resultJSON(res core.RunResult, runErr error) (any, error) {
+	b, err := json.Marshal(res)
+	if err != nil {
+		return nil, fmt.Errorf("encode result: %w", err)
+	}
+	if runErr != nil {
+		return nil, &failure{err: runErr, props: map[string]any{"resultJSON": string(b)}}
+	}
+	return string(b), nil
+}

@@ -1,0 +1,74 @@
+//go:build js && wasm
+
+package jsbridge
+
+import (
+	"fmt"
+	"runtime/debug"
+	"syscall/js"
+)
+
+// failure is an error that carries extra properties for the JS Error, such
+// as the partial result of a failed run.
+type failure struct {
+	err   error
+	props map[string]any
+}
+
+func (f *failure) Error() string { return f.err.Error() }
+func (f *failure) Unwrap() error { return f.err }
+
+// promise runs work on a new goroutine and returns a Promise of its result.
+// A Go panic inside work rejects the Promise instead of ending the wasm
+// instance, so the next call still works.
+func promise(work func() (any, error)) js.Value {
+	var executor js.Func
+	executor = js.FuncOf(func(_ js.Value, args []js.Value) any {
+		resolve, reject := args[0], args[1]
+		go func() {
+			v, err := safely(work)
+			if err != nil {
+				e := jsErrorValue(err)
+				if f, ok := err.(*failure); ok {
+					for k, p := range f.props {
+						e.Set(k, p)
+					}
+				}
+				reject.Invoke(e)
+				return
+			}
+			if _, err := safely(func() (any, error) { resolve.Invoke(v); return nil, nil }); err != nil {
+				reject.Invoke(jsErrorValue(err))
+			}
+		}()
+		return nil
+	})
+	p := jsPromise.New(executor)
+	executor.Release() // the Promise constructor calls the executor synchronously
+	return p
+}
+
+func safely(work func() (any, error)) (v any, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			println("toolnexus: recovered panic:", fmt.Sprint(p), "\n"+string(debug.Stack()))
+			err = fmt.Errorf("internal error (the runtime is still usable): %v", p)
+		}
+	}()
+	return work()
+}
+
+// asyncMethod wraps fn as a JS function that returns a Promise.
+func asyncMethod(fn func(args []js.Value) (any, error)) js.Func {
+	return js.FuncOf(func(_ js.Value, args []js.Value) any {
+		return promise(func() (any, error) { return fn(args) })
+	})
+}
+
+// argAt returns args[i] or undefined.
+func argAt(args []js.Value, i int) js.Value {
+	if i < len(args) {
+		return args[i]
+	}
+	return js.Undefined()
+}

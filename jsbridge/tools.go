@@ -1,0 +1,110 @@
+//go:build js && wasm
+
+package jsbridge
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"syscall/js"
+
+	"github.com/toolnexus/wasm/core"
+)
+
+// ToolFromJS builds a core.Tool from a JS spec
+// {name, description, inputSchema, needsApproval, relay, source, run}.
+func ToolFromJS(spec js.Value) (core.Tool, error) {
+	if spec.Type() != js.TypeObject {
+		return core.Tool{}, errors.New("a tool must be an object")
+	}
+	name := str(spec, "name")
+	var schema core.JSONSchema
+	if s := spec.Get("inputSchema"); s.Type() == js.TypeObject {
+		if err := fromJS(s, &schema); err != nil {
+			return core.Tool{}, fmt.Errorf("tool %q: inputSchema: %w", name, err)
+		}
+	}
+	var t core.Tool
+	if truthy(spec, "relay") {
+		t = core.RelayTool(name, str(spec, "description"), schema)
+	} else {
+		run := spec.Get("run")
+		if !isFunc(run) {
+			return core.Tool{}, fmt.Errorf("tool %q needs a run function (or relay: true)", name)
+		}
+		t = core.Tool{Name: name, Description: str(spec, "description"), InputSchema: schema, Source: core.SourceJS, Execute: jsExecute(name, run)}
+	}
+	if src := str(spec, "source"); src != "" {
+		t.Source = core.ToolSource(src)
+	}
+	t.NeedsApproval = truthy(spec, "needsApproval")
+	return t, nil
+}
+
+// jsExecute calls a JS run(args, ctx) and converts what it returns.
+func jsExecute(name string, run js.Value) func(map[string]any, *core.ToolContext) (core.ToolResult, error) {
+	return func(args map[string]any, tctx *core.ToolContext) (core.ToolResult, error) {
+		ctx := jsObject.New()
+		ctx.Set("callId", tctx.CallID)
+		ctx.Set("toolName", name)
+		if tctx.Answer != nil {
+			ctx.Set("answer", toJS(tctx.Answer))
+		} else {
+			ctx.Set("answer", js.Null())
+		}
+		p, err := call(run, toJS(args), ctx)
+		if err != nil {
+			return core.ToolResult{Output: err.Error(), IsError: true}, nil
+		}
+		v, err := await(tctx.Ctx, p)
+		if err != nil {
+			return core.ToolResult{Output: err.Error(), IsError: true}, nil
+		}
+		return resultFromJS(v)
+	}
+}
+
+// resultFromJS reads a tool's return value: a string is the output; an
+// object with "output" or "isError" is a ToolResult (metadata.pending, if
+// any, suspends the call); anything else is JSON-encoded.
+func resultFromJS(v js.Value) (core.ToolResult, error) {
+	switch v.Type() {
+	case js.TypeUndefined, js.TypeNull:
+		return core.ToolResult{}, nil
+	case js.TypeString:
+		return core.ToolResult{Output: v.String()}, nil
+	case js.TypeObject:
+		if v.Get("output").IsUndefined() && v.Get("isError").IsUndefined() {
+			break
+		}
+		var wire struct {
+			Output   any            `json:"output"`
+			IsError  bool           `json:"isError"`
+			Metadata map[string]any `json:"metadata"`
+		}
+		if err := fromJS(v, &wire); err != nil {
+			return core.ToolResult{}, fmt.Errorf("tool result: %w", err)
+		}
+		res := core.ToolResult{IsError: wire.IsError, Metadata: wire.Metadata}
+		if s, ok := wire.Output.(string); ok {
+			res.Output = s
+		} else if wire.Output != nil {
+			b, _ := json.Marshal(wire.Output)
+			res.Output = string(b)
+		}
+		if p, ok := wire.Metadata["pending"].(map[string]any); ok {
+			var req core.Request
+			b, _ := json.Marshal(p)
+			if err := json.Unmarshal(b, &req); err != nil {
+				return core.ToolResult{}, fmt.Errorf("tool result: metadata.pending: %w", err)
+			}
+			res.Metadata["pending"] = req
+		}
+		return res, nil
+	}
+	s, err := jsonOf(v)
+	if err != nil {
+		return core.ToolResult{}, err
+	}
+	return core.ToolResult{Output: s}, nil
+}
