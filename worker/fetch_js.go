@@ -49,7 +49,9 @@ func (fetchTransport) Do(ctx context.Context, req *core.HTTPRequest) (*core.HTTP
 	defer stop()
 
 	var promise js.Value
-	if err := catch(func() { promise = global.Call("fetch", req.URL, init) }); err != nil {
+	// Invoke, not global.Call: under syumai/workers js.Global() is a Proxy of
+	// globalThis, and workerd refuses fetch called with that as this.
+	if err := catch(func() { promise = global.Get("fetch").Invoke(req.URL, init) }); err != nil {
 		return nil, fmt.Errorf("worker: fetch %s %s: %w", req.Method, req.URL, err)
 	}
 	resp, err := await(ctx, promise)

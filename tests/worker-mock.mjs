@@ -1,0 +1,49 @@
+// worker-mock.mjs — an open-ended scripted model for the Worker: the shared mock
+// LLM (mock-llm.mjs) driven by one rule instead of a fixed list of turns, so it
+// serves any number of runs in any order (for `./build.sh worker-dev` and the
+// latency measurement).
+//
+//   node tests/worker-mock.mjs          serve on a free port until killed; prints the base URL
+//   import { startWorkerMock } from "./worker-mock.mjs";
+//
+// The rule reads the last message of each request:
+//   a tool result                    → the final answer "done: <tool output>"
+//   a prompt that mentions "refund"  → call refund {order: 42}
+//   a prompt that mentions "add"     → call add {a: 2, b: 3}
+//   a prompt that mentions "fail"    → HTTP 503
+//   anything else                    → "hello from the mock model"
+
+import { startMockLLM, toolResultsOf } from "./mock-llm.mjs";
+
+const MAX_TURNS = 1_000_000;
+
+// nextTurn decides the model's reply to a recorded request (either style).
+export function nextTurn(request) {
+  const messages = request.body?.messages ?? [];
+  const last = messages[messages.length - 1] ?? {};
+  const results = toolResultsOf({ body: { messages: [last] } });
+  if (results.length) return { text: "done: " + results.map((r) => r.content).join("; ") };
+  const prompt = typeof last.content === "string"
+    ? last.content
+    : (last.content ?? []).map((b) => b?.text ?? "").join("");
+  if (/fail/i.test(prompt)) return { status: 503, error: "the mock model is overloaded" };
+  if (/refund/i.test(prompt)) return { toolCalls: [{ name: "refund", args: { order: 42 } }] };
+  if (/add/i.test(prompt)) return { toolCalls: [{ name: "add", args: { a: 2, b: 3 } }] };
+  return { text: "hello from the mock model" };
+}
+
+// startWorkerMock starts the shared mock with the open-ended rule.
+export function startWorkerMock({ host = "127.0.0.1" } = {}) {
+  const script = new Proxy([], {
+    get: (target, key) => (typeof key === "string" && /^\d+$/.test(key) && Number(key) < MAX_TURNS ? nextTurn : target[key]),
+  });
+  return startMockLLM({ script, host });
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const mock = await startWorkerMock();
+  console.log(mock.url);
+  const stop = async () => { await mock.close(); process.exit(0); };
+  process.on("SIGTERM", stop);
+  process.on("SIGINT", stop);
+}
