@@ -119,7 +119,8 @@ test("refund: Approve — the tool runs and the transcript shows refunded", T, a
     const text = await log(page).textContent();
     assert.match(text, /refunded order 42/);
     assert.doesNotMatch(text, /did not refund/);
-    // History carries over: a second message in the same conversation still works.
+    // A second message in the same conversation still works (history itself is
+    // asserted in node.test.mjs, where the requests are visible).
     await send(page, "add 2 and 3");
     await idle(page);
     assert.match(await log(page).textContent(), /2 \+ 3 = 5/);
@@ -201,6 +202,7 @@ test("dialog shows a hostile argument literally and runs no script", T, async ()
         fetch: window.scripted([{ call: ["note", { text: hostile }] }, { text: "ok" }]) });
       return client.run("save it", tk);
     }, hostile);
+    done.catch(() => {}); // awaited below; if an assertion fails first, the closing page rejects it
     const dialog = page.getByRole("dialog");
     await dialog.waitFor();
     assert.ok((await dialog.locator("pre").textContent()).includes(JSON.stringify(hostile).slice(1, -1)), "shown as text");

@@ -76,15 +76,26 @@ async function waitFor(request) {
   return answer;
 }
 
+// client returns a client for the picked model, reusing it while the settings
+// stay the same (the key lives only in this closure and the input field).
+let cached = { key: "", client: null };
 function client() {
   const kind = document.querySelector('input[name="provider"]:checked')?.value ?? "demo";
+  const settings = kind === "demo" ? { kind } : {
+    kind, baseURL: ui.baseURL.value.trim(), model: ui.model.value.trim(), apiKey: ui.apiKey.value,
+  };
+  const key = JSON.stringify(settings);
+  if (cached.key !== key || !cached.client) cached = { key, client: makeClient(settings) };
+  cached.client.catch(() => { if (cached.key === key) cached = { key: "", client: null }; });
+  return cached.client;
+}
+
+function makeClient({ kind, baseURL, model, apiKey }) {
   const common = { waitFor, systemPrompt: "You are a helpful assistant. Use the tools when they help.", maxTurns: 8 };
   if (kind === "demo") return tnx.createClient({ ...demoModel(), ...common });
+  // Anthropic refuses browser calls unless the page opts in explicitly.
   const headers = kind === "anthropic" ? { "anthropic-dangerous-direct-browser-access": "true" } : undefined;
-  return tnx.createClient({
-    ...common, style: kind, headers,
-    baseURL: ui.baseURL.value.trim(), model: ui.model.value.trim(), apiKey: ui.apiKey.value,
-  });
+  return tnx.createClient({ ...common, style: kind, headers, baseURL, model, apiKey });
 }
 
 ui.form.addEventListener("submit", async (e) => {
