@@ -1,0 +1,234 @@
+// worker.test.mjs — the Cloudflare Worker end to end on workerd (Miniflare), against
+// the scripted mock model on 127.0.0.1. Run after ./build.sh worker:
+//
+//   cd tests && timeout 600 node --test --test-force-exit worker.test.mjs
+//
+// Four Workers share one mock model:
+//   main      OpenAI style, STATE_KV bound, API_TOKEN and ALLOWED_ORIGINS set
+//   other     another STATE_SECRET, tokens live 1 s, no KV, no API_TOKEN
+//   anthropic Anthropic style
+//   broken    LLM_API_KEY missing
+// Every response body and header, and everything the Workers log, is checked for
+// the keys and secrets.
+
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { setTimeout as sleep } from "node:timers/promises";
+import { toolResultsOf } from "./mock-llm.mjs";
+import { startWorkerMock } from "./worker-mock.mjs";
+import { startWorker } from "./worker-harness.mjs";
+
+const KEY = "sk-e2e-provider-key-7f3a9c";
+const SECRET = "e2e-state-secret-0123456789abcdef-main";
+const OTHER_SECRET = "e2e-state-secret-0123456789abcdef-other";
+const TOKEN = "e2e-api-token-5b8d21";
+const SECRETS = [KEY, SECRET, OTHER_SECRET, TOKEN];
+const ORIGIN = "https://app.example";
+const AUTH = { authorization: `Bearer ${TOKEN}` };
+
+let mock;
+const workers = {};
+
+before(async () => {
+  mock = await startWorkerMock();
+  const base = { LLM_BASE_URL: `${mock.url}/v1`, LLM_MODEL: "mock-model", LLM_API_KEY: KEY };
+  workers.main = await startWorker({ ...base, STATE_SECRET: SECRET, API_TOKEN: TOKEN, ALLOWED_ORIGINS: ORIGIN, MAX_BODY_BYTES: "65536" }, { kv: true });
+  workers.other = await startWorker({ ...base, STATE_SECRET: OTHER_SECRET, STATE_TTL_SECONDS: "1" });
+  workers.anthropic = await startWorker({ ...base, LLM_BASE_URL: mock.url, LLM_STYLE: "anthropic", STATE_SECRET: SECRET });
+  workers.broken = await startWorker({ LLM_BASE_URL: base.LLM_BASE_URL, LLM_MODEL: "mock-model", STATE_SECRET: SECRET });
+});
+
+after(async () => {
+  for (const w of Object.values(workers)) await w.dispose().catch(() => {});
+  await mock?.close();
+});
+
+// call sends one request to a Worker and checks that no secret comes back.
+async function call(worker, method, path, opts) {
+  const res = await workers[worker].call(method, path, opts);
+  const seen = res.text + JSON.stringify([...res.headers]);
+  for (const s of SECRETS) assert.ok(!seen.includes(s), `${method} ${path} on ${worker} returned a secret: ${seen}`);
+  return res;
+}
+
+const run = (worker, prompt, headers = AUTH) => call(worker, "POST", "/v1/run", { body: { prompt }, headers });
+const resume = (worker, state, answer, headers = AUTH) => call(worker, "POST", "/v1/resume", { body: { state, answer }, headers });
+
+// halt runs the refund prompt and checks that it halted for approval.
+async function halt(worker, headers = AUTH) {
+  const res = await run(worker, "please refund order 42", headers);
+  assert.equal(res.status, 200, res.text);
+  assert.equal(res.json.status, "pending", res.text);
+  assert.match(res.json.state, /^tn1\./);
+  assert.equal(res.json.pending.kind, "approval");
+  assert.equal(res.json.pending.data.tool, "refund");
+  assert.deepEqual(res.json.pending.data.args, { order: 42 });
+  return res.json;
+}
+
+// refundResults counts the refund outputs the model was shown in requests[from:].
+function refundResults(from) {
+  return mock.requests.slice(from).map((r) => toolResultsOf(r).filter((t) => t.content === "refunded order 42").length);
+}
+
+test("health, tools and metrics answer", async () => {
+  assert.equal((await call("main", "GET", "/healthz")).status, 200);
+  const tools = await call("main", "GET", "/v1/tools", { headers: AUTH });
+  assert.equal(tools.status, 200, tools.text);
+  assert.deepEqual(tools.json.tools.map((t) => [t.name, t.needsApproval]), [["add", false], ["refund", true]]);
+  assert.equal(tools.json.tools[1].inputSchema.type, "object");
+  const metrics = await call("main", "GET", "/metrics");
+  assert.equal(metrics.status, 200);
+  assert.match(metrics.headers.get("content-type"), /^text\/plain/);
+  assert.match(metrics.text, /# TYPE toolnexus_worker_requests_total counter/);
+});
+
+test("a harmless tool runs inside one request", async () => {
+  const res = await run("main", "add 2 and 3");
+  assert.equal(res.status, 200, res.text);
+  assert.equal(res.json.status, "done");
+  assert.equal(res.json.text, "done: 5");
+  assert.equal(res.json.state, undefined);
+});
+
+test("run ⇒ pending ⇒ resume with a decline ⇒ done, and the model saw the reason", async () => {
+  const halted = await halt("main");
+  const from = mock.requests.length;
+  const reason = "order 42 is past the refund window";
+  const res = await resume("main", halted.state, { id: halted.pending.id, ok: false, reason });
+  assert.equal(res.status, 200, res.text);
+  assert.equal(res.json.status, "done");
+  assert.equal(mock.requests.length, from + 1);
+  const shown = toolResultsOf(mock.requests[from]);
+  assert.equal(shown.length, 1);
+  assert.match(shown[0].content, new RegExp(reason));
+  assert.deepEqual(refundResults(from), [0], "a declined refund must not run");
+});
+
+test("run ⇒ resume with approval ⇒ the tool ran exactly once; the token cannot be reused", async () => {
+  const halted = await halt("main");
+  const from = mock.requests.length;
+  const answer = { id: halted.pending.id, ok: true };
+  const res = await resume("main", halted.state, answer);
+  assert.equal(res.status, 200, res.text);
+  assert.equal(res.json.status, "done");
+  assert.equal(res.json.text, "done: refunded order 42");
+  assert.equal(res.json.toolCalls.filter((c) => c.name === "refund").length, 1);
+  assert.deepEqual(refundResults(from), [1], "the model must see exactly one refund output");
+  // STATE_KV is bound on this Worker: a second resume is refused and runs nothing.
+  const again = await resume("main", halted.state, answer);
+  assert.equal(again.status, 409, again.text);
+  assert.equal(again.json.error.code, "state_spent");
+  assert.equal(mock.requests.length, from + 1, "a reused token reached the model");
+});
+
+test("tampered, foreign-secret and expired tokens are refused and nothing runs", async () => {
+  const halted = await halt("main");
+  const foreign = await halt("other", {});
+  const from = mock.requests.length;
+  const [v, payload, sig] = halted.state.split(".");
+  const i = Math.floor(payload.length / 2);
+  const tampered = [v, payload.slice(0, i) + (payload[i] === "A" ? "B" : "A") + payload.slice(i + 1), sig].join(".");
+  const cases = [
+    ["tampered", "main", tampered, halted.pending.id, "state_invalid"],
+    ["foreign secret", "main", foreign.state, foreign.pending.id, "state_invalid"],
+    ["not a token", "main", "hello", halted.pending.id, "state_malformed"],
+  ];
+  for (const [name, worker, state, id, code] of cases) {
+    const res = await resume(worker, state, { id, ok: true });
+    assert.equal(res.status, 400, `${name}: ${res.text}`);
+    assert.equal(res.json.error.code, code, name);
+    assert.ok(res.json.error.message.length > 10, name);
+  }
+  await sleep(2100); // the other Worker's tokens live 1 s
+  const expired = await resume("other", foreign.state, { id: foreign.pending.id, ok: true }, {});
+  assert.equal(expired.status, 400, expired.text);
+  assert.equal(expired.json.error.code, "state_expired");
+  assert.equal(mock.requests.length, from, "a refused token reached the model");
+});
+
+test("API_TOKEN is required on /v1/* when set", async () => {
+  for (const headers of [{}, { authorization: "Bearer wrong" }, { authorization: TOKEN }]) {
+    const res = await run("main", "hi", headers);
+    assert.equal(res.status, 401, res.text);
+    assert.equal(res.json.error.code, "unauthorized");
+    assert.match(res.headers.get("www-authenticate"), /^Bearer/);
+  }
+  assert.equal((await call("main", "GET", "/v1/tools")).status, 401);
+  assert.equal((await run("main", "hi")).status, 200);
+  assert.equal((await run("other", "hi", {})).status, 200, "no API_TOKEN: no bearer needed");
+});
+
+test("CORS: preflight answered for an allowed origin, refused for another", async () => {
+  const preflight = (origin) => call("main", "OPTIONS", "/v1/run", {
+    headers: { origin, "access-control-request-method": "POST", "access-control-request-headers": "authorization, content-type" },
+  });
+  const ok = await preflight(ORIGIN);
+  assert.equal(ok.status, 204);
+  assert.equal(ok.headers.get("access-control-allow-origin"), ORIGIN);
+  assert.match(ok.headers.get("access-control-allow-methods"), /POST/);
+  assert.match(ok.headers.get("access-control-allow-headers").toLowerCase(), /authorization/);
+  const refused = await preflight("https://evil.example");
+  assert.equal(refused.status, 403);
+  assert.equal(refused.headers.get("access-control-allow-origin"), null);
+  const from = mock.requests.length;
+  const simple = await call("main", "POST", "/v1/run", {
+    body: JSON.stringify({ prompt: "refund" }),
+    headers: { ...AUTH, origin: "https://evil.example", "content-type": "text/plain" },
+  });
+  assert.equal(simple.status, 403, "a cross-site simple POST must not run");
+  assert.equal(mock.requests.length, from);
+  const allowed = await call("main", "POST", "/v1/run", { body: { prompt: "hi" }, headers: { ...AUTH, origin: ORIGIN } });
+  assert.equal(allowed.status, 200);
+  assert.equal(allowed.headers.get("access-control-allow-origin"), ORIGIN);
+});
+
+test("Anthropic style: run ⇒ approve ⇒ done", async () => {
+  const halted = await halt("anthropic", {});
+  assert.equal(mock.requests.at(-1).style, "anthropic");
+  assert.equal(mock.requests.at(-1).headers["x-api-key"], KEY, "the key reaches the provider");
+  const from = mock.requests.length;
+  const res = await resume("anthropic", halted.state, { id: halted.pending.id, ok: true }, {});
+  assert.equal(res.status, 200, res.text);
+  assert.equal(res.json.text, "done: refunded order 42");
+  assert.deepEqual(refundResults(from), [1]);
+});
+
+test("an LLM failure is a 502 naming the upstream status", async () => {
+  const res = await run("main", "please fail");
+  assert.equal(res.status, 502, res.text);
+  assert.equal(res.json.error.code, "upstream_error");
+  assert.equal(res.json.error.upstreamStatus, 503);
+  assert.match(res.json.error.message, /503/);
+});
+
+test("a missing setting is a 500 naming it", async () => {
+  const res = await run("broken", "hi", {});
+  assert.equal(res.status, 500, res.text);
+  assert.equal(res.json.error.code, "config");
+  assert.match(res.json.error.message, /LLM_API_KEY/);
+  assert.equal((await call("broken", "GET", "/healthz")).status, 200);
+});
+
+test("bad requests get 4xx JSON errors", async () => {
+  const cases = [
+    ["POST", "/v1/run", '{"prompt":', 400, "bad_json"],
+    ["POST", "/v1/run", "{}", 400, "missing_field"],
+    ["POST", "/v1/run", JSON.stringify({ prompt: "x".repeat(70000) }), 413, "body_too_large"],
+    ["POST", "/v1/resume", '{"state":"tn1.a.b"}', 400, "missing_field"],
+    ["GET", "/v1/run", undefined, 405, "method_not_allowed"],
+    ["GET", "/nope", undefined, 404, "not_found"],
+  ];
+  for (const [method, path, body, status, code] of cases) {
+    const res = await call("main", method, path, { body, headers: AUTH });
+    assert.equal(res.status, status, `${method} ${path}: ${res.text}`);
+    assert.equal(res.json?.error?.code, code, `${method} ${path}: ${res.text}`);
+    assert.match(res.headers.get("content-type"), /^application\/json/);
+  }
+});
+
+test("no key or secret appears in what the Workers logged", async () => {
+  const logged = Object.values(workers).flatMap((w) => w.output).join("");
+  assert.match(logged, /worker: POST run 200/, "the Workers' log lines were captured");
+  for (const s of SECRETS) assert.ok(!logged.includes(s), `a Worker logged a secret: ${s}`);
+});
