@@ -20,7 +20,20 @@
 // tools is an array of tool specs:
 //
 //	{name, description, inputSchema?, needsApproval?: bool, relay?: bool,
-//	 source?: string, run?: (args, ctx) => any | Promise<any>}
+//	 source?: string, run?: (args, ctx) => any | Promise<any>,
+//	 http?: {method?, url, headers?, query?: [argName], body?: object, timeoutMs?}}
+//
+// createToolkit also takes {tools, variables, fetch}: variables fills ${NAME}
+// in http tool headers (only from this explicit map), fetch (default
+// globalThis.fetch) carries http tool requests.
+//
+// An http spec makes an HTTP tool executed by core (core.HTTPTool): {name} in
+// the url is replaced by the URL-escaped argument of that name (an unknown
+// placeholder is an error result); arguments named in query go to the query
+// string; GET/HEAD/DELETE send the other arguments as query parameters, other
+// methods as a JSON body (merged over body). A non-2xx reply is the error
+// result "HTTP <status>: <body>"; a 2xx reply is the body text with
+// metadata.status.
 //
 // run receives the parsed arguments and ctx = {callId, toolName, answer} (answer
 // is the Answer object on a re-run after a suspension, else null). Its return
