@@ -115,12 +115,18 @@ worker_dev() {
 # worker_dry_run checks that the built folder deploys (offline) and prints
 # the upload size wrangler reports.
 worker_dry_run() {
-  local wrangler tmp
+  local wrangler tmp status=0
   wrangler=$(wrangler_bin)
   tmp=$(mktemp -d)
-  echo "== wrangler deploy --dry-run"
-  (cd "$DIST/worker" && wrangler_env "$wrangler" deploy --dry-run --outdir "$tmp") | grep -E "Total Upload|--dry-run|Your Worker" || true
-  ls "$tmp" >/dev/null
+  echo "== wrangler deploy --dry-run (offline)"
+  (cd "$DIST/worker" && wrangler_env "$wrangler" deploy --dry-run --outdir "$tmp/out") >"$tmp/log" 2>&1 || status=$?
+  if [ "$status" -ne 0 ] || [ ! -s "$tmp/out/worker.js" ]; then
+    cat "$tmp/log" >&2
+    echo "worker: wrangler deploy --dry-run failed" >&2
+    rm -rf "$tmp"
+    return 1
+  fi
+  grep -E "Total Upload" "$tmp/log" | sed 's/^/   /'
   rm -rf "$tmp"
 }
 
@@ -131,4 +137,12 @@ test_worker() {
   worker_dry_run
   echo "== worker tests on workerd (tests/worker.test.mjs)"
   (cd "$ROOT/tests" && TOOLNEXUS_DIST="$DIST" timeout 600 node --test --test-force-exit --test-concurrency=1 worker.test.mjs)
+}
+
+# bench_worker prints the Worker's upload size and the latency of a
+# one-tool-turn /v1/run on workerd against the local mock (not a test).
+bench_worker() {
+  build_worker
+  worker_dry_run
+  (cd "$ROOT/tests" && TOOLNEXUS_DIST="$DIST" timeout 300 node worker-latency.mjs)
 }

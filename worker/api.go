@@ -167,6 +167,13 @@ func (h *Handler) runAgent(w http.ResponseWriter, ctx context.Context, cfg Confi
 	h.metrics.run(endpoint, res.Status)
 	h.opts.Logf("worker: %s status=%s turns=%d toolCalls=%d", endpoint, res.Status, res.Turns, res.ToolCallCount)
 	out := runResponse{RunResult: res}
+	// Lists are always arrays on the wire, never null.
+	if out.ToolCalls == nil {
+		out.ToolCalls = []core.ToolRecord{}
+	}
+	if out.Messages == nil {
+		out.Messages = []any{}
+	}
 	if res.Status == core.StatusPending && res.Pending != nil {
 		pending := *res.Pending
 		token, st, err := NewSealer(cfg.StateSecret, h.opts.Now).Seal(pending, res.Messages, cfg.StateTTL)

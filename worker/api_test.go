@@ -27,6 +27,9 @@ func TestResumeDeclined(t *testing.T) {
 	}
 	state, _ := run["state"].(string)
 	pending, _ := run["pending"].(map[string]any)
+	if calls, ok := run["toolCalls"].([]any); !ok || len(calls) != 0 {
+		t.Fatalf("toolCalls of a halted run = %#v, want []", run["toolCalls"])
+	}
 	if !strings.HasPrefix(state, "tn1.") || pending["kind"] != "approval" || pending["expiresAt"] == "" || run["stateExpiresAt"] == nil {
 		t.Fatalf("pending result lacks state or request: %v", run)
 	}
