@@ -122,7 +122,7 @@ test("run ⇒ resume with approval ⇒ the tool ran exactly once; the token cann
   assert.equal(mock.requests.length, from + 1, "a reused token reached the model");
 });
 
-test("tampered, foreign-secret and expired tokens are refused and nothing runs", async () => {
+test("tampered, foreign-secret, cross-style and expired tokens are refused and nothing runs", async () => {
   const halted = await halt("main");
   const foreign = await halt("other", {});
   const from = mock.requests.length;
@@ -133,6 +133,7 @@ test("tampered, foreign-secret and expired tokens are refused and nothing runs",
     ["tampered", "main", tampered, halted.pending.id, "state_invalid"],
     ["foreign secret", "main", foreign.state, foreign.pending.id, "state_invalid"],
     ["not a token", "main", "hello", halted.pending.id, "state_malformed"],
+    ["transcript in another wire style", "anthropic", halted.state, halted.pending.id, "state_mismatch"],
   ];
   for (const [name, worker, state, id, code] of cases) {
     const res = await resume(worker, state, { id, ok: true });

@@ -107,7 +107,7 @@ func (h *Handler) serveResume(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, "missing_field", `"answer.ok" is required (true approves, false declines)`)
 		return
 	}
-	st, err := NewSealer(cfg.StateSecret, h.opts.Now).Open(req.State)
+	st, err := NewSealer(cfg.StateSecret, h.opts.Now).Open(cfg.Style, req.State)
 	if err != nil {
 		var se *StateError
 		errors.As(err, &se)
@@ -176,7 +176,7 @@ func (h *Handler) runAgent(w http.ResponseWriter, ctx context.Context, cfg Confi
 	}
 	if res.Status == core.StatusPending && res.Pending != nil {
 		pending := *res.Pending
-		token, st, err := NewSealer(cfg.StateSecret, h.opts.Now).Seal(pending, res.Messages, cfg.StateTTL)
+		token, st, err := NewSealer(cfg.StateSecret, h.opts.Now).Seal(cfg.Style, pending, res.Messages, cfg.StateTTL)
 		if err != nil {
 			h.internalError(w, err)
 			return

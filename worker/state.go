@@ -19,12 +19,13 @@ import (
 const stateVersion = "tn1"
 
 // State is a halted run as it travels to the caller and back: the
-// transcript up to the halt, the request the caller must answer, a unique
-// id and the sealing and expiry times.
+// transcript up to the halt, the request the caller must answer, the wire
+// format the transcript is in, a unique id and the sealing and expiry times.
 type State struct {
 	ID        string            `json:"id"`
 	IssuedAt  int64             `json:"iat"`
 	ExpiresAt int64             `json:"exp"`
+	Style     string            `json:"style"`
 	Pending   core.Request      `json:"pending"`
 	Messages  []json.RawMessage `json:"messages"`
 }
@@ -53,6 +54,7 @@ var (
 	errStateVersion   = &StateError{"state_version", "state token version is not supported (want " + stateVersion + ")"}
 	errStateForged    = &StateError{"state_invalid", "state token is not authentic: it was edited or sealed with another STATE_SECRET"}
 	errStateExpired   = &StateError{"state_expired", "state token has expired; start a new run"}
+	errStateStyle     = &StateError{"state_mismatch", "state token holds a transcript in another LLM_STYLE than this Worker speaks"}
 )
 
 // Sealer seals and opens state tokens with HMAC-SHA256 under a key derived
@@ -78,15 +80,15 @@ func NewSealer(secret string, now func() time.Time) *Sealer {
 	return &Sealer{key: m.Sum(nil), now: now}
 }
 
-// Seal stores a halted run for ttl and returns the token and the sealed
-// State (with its new id and times filled in).
-func (s *Sealer) Seal(pending core.Request, messages []any, ttl time.Duration) (string, State, error) {
+// Seal stores a halted run (its transcript in the given wire style) for ttl
+// and returns the token and the sealed State, with its new id and times.
+func (s *Sealer) Seal(style string, pending core.Request, messages []any, ttl time.Duration) (string, State, error) {
 	id, err := newStateID()
 	if err != nil {
 		return "", State{}, err
 	}
 	now := s.now()
-	st := State{ID: id, IssuedAt: now.Unix(), ExpiresAt: now.Add(ttl).Unix(), Pending: pending}
+	st := State{ID: id, IssuedAt: now.Unix(), ExpiresAt: now.Add(ttl).Unix(), Style: style, Pending: pending}
 	st.Messages = make([]json.RawMessage, len(messages))
 	for i, m := range messages {
 		raw, ok := m.(json.RawMessage)
@@ -105,9 +107,10 @@ func (s *Sealer) Seal(pending core.Request, messages []any, ttl time.Duration) (
 	return signed + "." + base64.RawURLEncoding.EncodeToString(s.mac(signed)), st, nil
 }
 
-// Open checks a token and returns its State. The error is a *StateError.
-// Authenticity is checked before anything in the payload is parsed.
-func (s *Sealer) Open(token string) (State, error) {
+// Open checks a token sealed for a transcript in the given wire style and
+// returns its State. The error is a *StateError. Authenticity is checked
+// before anything in the payload is parsed.
+func (s *Sealer) Open(style, token string) (State, error) {
 	parts := strings.Split(strings.TrimSpace(token), ".")
 	if len(parts) != 3 {
 		return State{}, errStateMalformed
@@ -132,6 +135,9 @@ func (s *Sealer) Open(token string) (State, error) {
 	}
 	if s.now().Unix() >= st.ExpiresAt {
 		return State{}, errStateExpired
+	}
+	if st.Style != style {
+		return State{}, errStateStyle
 	}
 	return st, nil
 }

@@ -16,11 +16,11 @@ func TestSealOpenRoundTrip(t *testing.T) {
 	s := NewSealer(testSecret, func() time.Time { return now })
 	msgs := []any{json.RawMessage(`{"role":"user","content":"hi"}`), map[string]any{"role": "assistant", "content": "yo"}}
 	pending := core.Request{ID: "req_1", Kind: "approval", Data: map[string]any{"tool": "refund"}}
-	token, sealed, err := s.Seal(pending, msgs, time.Minute)
+	token, sealed, err := s.Seal("openai", pending, msgs, time.Minute)
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, err := s.Open(token)
+	st, err := s.Open("openai", token)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -33,7 +33,7 @@ func TestSealOpenRoundTrip(t *testing.T) {
 	if got := string(st.History()[1].(json.RawMessage)); got != `{"content":"yo","role":"assistant"}` {
 		t.Fatalf("message 1 = %s", got)
 	}
-	if other, _, _ := s.Seal(pending, msgs, time.Minute); other == token {
+	if other, _, _ := s.Seal("openai", pending, msgs, time.Minute); other == token {
 		t.Fatal("two seals gave the same token: ids are not unique")
 	}
 }
@@ -42,7 +42,7 @@ func TestOpenRefuses(t *testing.T) {
 	now := time.Unix(1_800_000_000, 0)
 	clock := func() time.Time { return now }
 	s := NewSealer(testSecret, clock)
-	token, _, err := s.Seal(core.Request{ID: "req_1"}, nil, time.Minute)
+	token, _, err := s.Seal("openai", core.Request{ID: "req_1"}, nil, time.Minute)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,26 +50,28 @@ func TestOpenRefuses(t *testing.T) {
 	payload, _ := base64.RawURLEncoding.DecodeString(parts[1])
 	edited := strings.Replace(string(payload), `"req_1"`, `"req_2"`, 1)
 	later := NewSealer(testSecret, func() time.Time { return now.Add(time.Minute) })
-	foreign, _, _ := NewSealer("another-secret-0123456789abcdef012345", clock).Seal(core.Request{ID: "req_1"}, nil, time.Minute)
+	foreign, _, _ := NewSealer("another-secret-0123456789abcdef012345", clock).Seal("openai", core.Request{ID: "req_1"}, nil, time.Minute)
 
 	tests := []struct {
 		name   string
 		sealer *Sealer
+		style  string
 		token  string
 		want   *StateError
 	}{
-		{"edited payload", s, parts[0] + "." + base64.RawURLEncoding.EncodeToString([]byte(edited)) + "." + parts[2], errStateForged},
-		{"edited signature", s, parts[0] + "." + parts[1] + "." + flipLast(parts[2]), errStateForged},
-		{"foreign secret", s, foreign, errStateForged},
-		{"expired", later, token, errStateExpired},
-		{"unknown version", s, "tn0." + parts[1] + "." + parts[2], errStateVersion},
-		{"two parts", s, parts[0] + "." + parts[1], errStateMalformed},
-		{"empty", s, "", errStateMalformed},
-		{"bad base64 signature", s, parts[0] + "." + parts[1] + ".!!", errStateMalformed},
+		{"edited payload", s, "openai", parts[0] + "." + base64.RawURLEncoding.EncodeToString([]byte(edited)) + "." + parts[2], errStateForged},
+		{"edited signature", s, "openai", parts[0] + "." + parts[1] + "." + flipLast(parts[2]), errStateForged},
+		{"foreign secret", s, "openai", foreign, errStateForged},
+		{"expired", later, "openai", token, errStateExpired},
+		{"unknown version", s, "openai", "tn0." + parts[1] + "." + parts[2], errStateVersion},
+		{"two parts", s, "openai", parts[0] + "." + parts[1], errStateMalformed},
+		{"empty", s, "openai", "", errStateMalformed},
+		{"bad base64 signature", s, "openai", parts[0] + "." + parts[1] + ".!!", errStateMalformed},
+		{"other wire style", s, "anthropic", token, errStateStyle},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := tt.sealer.Open(tt.token)
+			_, err := tt.sealer.Open(tt.style, tt.token)
 			var se *StateError
 			if !errors.As(err, &se) || se != tt.want {
 				t.Fatalf("Open = %v, want %v", err, tt.want)
