@@ -36,10 +36,26 @@ func NewAPI() js.Value {
 	return api
 }
 
+// createToolkit takes an array of tool specs, or {tools, variables, fetch}.
 func createToolkit(args []js.Value) (any, error) {
 	specs := argAt(args, 0)
+	var env ToolEnv
 	if specs.Type() == js.TypeObject && !js.Global().Get("Array").Call("isArray", specs).Bool() {
-		specs = specs.Get("tools") // createToolkit({tools}) as well as createToolkit([...])
+		opts := specs
+		specs = opts.Get("tools")
+		if v := opts.Get("variables"); v.Type() == js.TypeObject {
+			if err := fromJS(v, &env.Variables); err != nil {
+				return nil, fmt.Errorf("createToolkit: variables must map names to strings: %w", err)
+			}
+		}
+		if f := opts.Get("fetch"); isFunc(f) {
+			env.Transport, _ = NewFetchTransport(f)
+		}
+	}
+	if env.Transport == nil {
+		if t, err := NewFetchTransport(js.Undefined()); err == nil {
+			env.Transport = t
+		}
 	}
 	var tools []core.Tool
 	if !specs.IsUndefined() && !specs.IsNull() {
@@ -47,7 +63,7 @@ func createToolkit(args []js.Value) (any, error) {
 			return nil, errors.New("createToolkit: tools must be an array")
 		}
 		for i := 0; i < specs.Length(); i++ {
-			t, err := ToolFromJS(specs.Index(i))
+			t, err := ToolFromJS(specs.Index(i), env)
 			if err != nil {
 				return nil, fmt.Errorf("createToolkit: tools[%d]: %w", i, err)
 			}

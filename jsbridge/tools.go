@@ -11,9 +11,16 @@ import (
 	"github.com/toolnexus/wasm/core"
 )
 
+// ToolEnv is what http tool specs need from createToolkit: the transport
+// for their requests and the explicit ${NAME} variables for their headers.
+type ToolEnv struct {
+	Transport core.Transport
+	Variables map[string]string
+}
+
 // ToolFromJS builds a core.Tool from a JS spec
-// {name, description, inputSchema, needsApproval, relay, source, run}.
-func ToolFromJS(spec js.Value) (core.Tool, error) {
+// {name, description, inputSchema, needsApproval, relay, source, run, http}.
+func ToolFromJS(spec js.Value, env ToolEnv) (core.Tool, error) {
 	if spec.Type() != js.TypeObject {
 		return core.Tool{}, errors.New("a tool must be an object")
 	}
@@ -25,7 +32,12 @@ func ToolFromJS(spec js.Value) (core.Tool, error) {
 		}
 	}
 	var t core.Tool
-	if truthy(spec, "relay") {
+	if h := spec.Get("http"); h.Type() == js.TypeObject {
+		var err error
+		if t, err = httpToolFromJS(name, str(spec, "description"), schema, h, env); err != nil {
+			return core.Tool{}, fmt.Errorf("tool %q: %w", name, err)
+		}
+	} else if truthy(spec, "relay") {
 		t = core.RelayTool(name, str(spec, "description"), schema)
 	} else {
 		run := spec.Get("run")
@@ -39,6 +51,29 @@ func ToolFromJS(spec js.Value) (core.Tool, error) {
 	}
 	t.NeedsApproval = truthy(spec, "needsApproval")
 	return t, nil
+}
+
+// httpToolFromJS reads {method, url, headers, query, body, timeoutMs}.
+func httpToolFromJS(name, description string, schema core.JSONSchema, h js.Value, env ToolEnv) (core.Tool, error) {
+	var spec struct {
+		Method    string            `json:"method"`
+		URL       string            `json:"url"`
+		Headers   map[string]string `json:"headers"`
+		Query     []string          `json:"query"`
+		Body      map[string]any    `json:"body"`
+		TimeoutMs int               `json:"timeoutMs"`
+	}
+	if err := fromJS(h, &spec); err != nil {
+		return core.Tool{}, fmt.Errorf("http: %w", err)
+	}
+	if spec.URL == "" {
+		return core.Tool{}, errors.New("http.url is required")
+	}
+	return core.HTTPTool(core.HTTPToolOptions{
+		Name: name, Description: description, Method: spec.Method, URL: spec.URL,
+		Headers: spec.Headers, Query: spec.Query, Body: spec.Body, InputSchema: schema,
+		Timeout: spec.TimeoutMs, Variables: env.Variables, Transport: env.Transport,
+	}), nil
 }
 
 // jsExecute calls a JS run(args, ctx) and converts what it returns.

@@ -32,6 +32,12 @@ test_go() {
   if [ -n "$unformatted" ]; then echo "gofmt would change: $unformatted" >&2; return 1; fi
   echo "== go test (native)"
   go test -count=1 ./...
+  # The same unit tests under js/wasm, run by Node through Go's own runner.
+  echo "== go test (GOOS=js GOARCH=wasm, in Node)"
+  local wasmexec
+  wasmexec="$(go env GOROOT)/lib/wasm"
+  [ -x "$wasmexec/go_js_wasm_exec" ] || wasmexec="$(go env GOROOT)/misc/wasm"
+  PATH="$wasmexec:$PATH" GOOS=js GOARCH=wasm go test -count=1 ./core/... ./jsbridge/...
 }
 
 run_tests() {

@@ -97,8 +97,9 @@ function wrapApi(api) {
     answerDeclined,
     relayAnswer,
     approvalDialog,
-    async createToolkit({ tools = [] } = {}) {
-      return wrapToolkit(await call(() => api.createToolkit(tools)));
+    // variables fill ${NAME} in http tool headers; fetch carries http tool requests.
+    async createToolkit({ tools = [], variables, fetch } = {}) {
+      return wrapToolkit(await call(() => api.createToolkit(clientOptions({ tools, variables, fetch }))));
     },
     async createClient(options = {}) {
       return wrapClient(await call(() => api.createClient(clientOptions(options))));

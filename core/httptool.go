@@ -1,0 +1,240 @@
+package core
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"time"
+)
+
+// HTTPToolOptions declares a tool that calls an HTTP endpoint.
+type HTTPToolOptions struct {
+	Name        string
+	Description string
+	Method      string // default GET
+	// URL may hold {name} placeholders, replaced by the URL-escaped argument
+	// of that name (which then leaves the body / query).
+	URL string
+	// Headers may use ${NAME}, filled only from Variables: never from the
+	// environment, the page URL or storage.
+	Headers map[string]string
+	// Query names arguments sent as query parameters whatever the method.
+	Query []string
+	// Body holds fixed JSON body fields; the arguments are merged over them.
+	Body        map[string]any
+	InputSchema JSONSchema
+	// Timeout in milliseconds (0: the client's tool timeout).
+	Timeout       int
+	NeedsApproval bool
+	Variables     map[string]string
+	// MaxBytes caps the reply read into the result (default 1 MiB).
+	MaxBytes int
+	// Transport carries the request (default: DefaultTransport()).
+	Transport Transport
+}
+
+const defaultHTTPToolMaxBytes = 1 << 20
+
+// HTTPTool builds a tool from opts. GET, HEAD and DELETE send the arguments
+// left after URL substitution as query parameters; other methods send them as
+// a JSON body. A non-2xx reply is the error result "HTTP <status>: <body>";
+// a 2xx reply is the body text, with Metadata["status"].
+//
+//	weather := HTTPTool(HTTPToolOptions{
+//		Name: "weather", URL: "https://api.example/weather/{city}",
+//		Headers: map[string]string{"authorization": "Bearer ${WEATHER_KEY}"},
+//		Variables: map[string]string{"WEATHER_KEY": key},
+//	}) // {"city":"Oslo"} ⇒ GET https://api.example/weather/Oslo
+func HTTPTool(opts HTTPToolOptions) Tool {
+	method := strings.ToUpper(opts.Method)
+	if method == "" {
+		method = "GET"
+	}
+	if opts.MaxBytes <= 0 {
+		opts.MaxBytes = defaultHTTPToolMaxBytes
+	}
+	schema := opts.InputSchema
+	if schema == nil {
+		schema = placeholderSchema(opts.URL)
+	}
+	return Tool{
+		Name:          opts.Name,
+		Description:   opts.Description,
+		InputSchema:   schema,
+		Source:        SourceHTTP,
+		NeedsApproval: opts.NeedsApproval,
+		Execute: func(args map[string]any, tctx *ToolContext) (ToolResult, error) {
+			req, err := buildHTTPToolRequest(method, opts, args)
+			if err != nil {
+				return ToolResult{Output: fmt.Sprintf("tool %q: %v", opts.Name, err), IsError: true}, nil
+			}
+			ctx := context.Background()
+			if tctx != nil && tctx.Ctx != nil {
+				ctx = tctx.Ctx
+			}
+			if opts.Timeout > 0 {
+				var cancel context.CancelFunc
+				ctx, cancel = context.WithTimeout(ctx, time.Duration(opts.Timeout)*time.Millisecond)
+				defer cancel()
+			}
+			return doHTTPTool(ctx, opts, req), nil
+		},
+	}
+}
+
+func doHTTPTool(ctx context.Context, opts HTTPToolOptions, req *HTTPRequest) ToolResult {
+	tr := opts.Transport
+	if tr == nil {
+		tr = DefaultTransport()
+	}
+	resp, err := tr.Do(ctx, req)
+	if err != nil {
+		return ToolResult{Output: fmt.Sprintf("%s %s failed: %v", req.Method, req.URL, err), IsError: true}
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(io.LimitReader(resp.Body, int64(opts.MaxBytes)+1))
+	if err != nil {
+		return ToolResult{Output: fmt.Sprintf("reading the reply of %s failed: %v", req.URL, err), IsError: true}
+	}
+	text := string(body)
+	if len(body) > opts.MaxBytes {
+		text = string(body[:opts.MaxBytes]) + fmt.Sprintf("\n[truncated at %d bytes]", opts.MaxBytes)
+	}
+	meta := map[string]any{"status": resp.Status}
+	if resp.Status < 200 || resp.Status > 299 {
+		return ToolResult{Output: fmt.Sprintf("HTTP %d: %s", resp.Status, text), IsError: true, Metadata: meta}
+	}
+	return ToolResult{Output: text, Metadata: meta}
+}
+
+// buildHTTPToolRequest substitutes the URL, splits the arguments into query
+// and body, and fills the headers.
+func buildHTTPToolRequest(method string, opts HTTPToolOptions, args map[string]any) (*HTTPRequest, error) {
+	rest := make(map[string]any, len(args))
+	for k, v := range args {
+		rest[k] = v
+	}
+	var missing []string
+	target := replacePlaceholders(opts.URL, func(name string) string {
+		v, ok := rest[name]
+		if !ok || v == nil {
+			missing = append(missing, name)
+			return ""
+		}
+		delete(rest, name)
+		return escapeComponent(stringify(v))
+	})
+	if len(missing) > 0 {
+		return nil, fmt.Errorf("the URL needs %s but the arguments do not have it", strings.Join(missing, ", "))
+	}
+	if !httpScheme(target) {
+		return nil, fmt.Errorf("invalid URL %q (want http or https)", target)
+	}
+	var query [][2]string
+	inQuery := map[string]bool{}
+	for _, name := range opts.Query {
+		inQuery[name] = true
+	}
+	bodyless := method == "GET" || method == "HEAD" || method == "DELETE"
+	keys := make([]string, 0, len(rest))
+	for k := range rest {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if inQuery[k] || bodyless {
+			query = append(query, [2]string{k, stringify(rest[k])})
+			delete(rest, k)
+		}
+	}
+	headers := map[string]string{}
+	for k, v := range opts.Headers {
+		filled, err := fillVariables(v, opts.Variables)
+		if err != nil {
+			return nil, fmt.Errorf("header %s: %w", k, err)
+		}
+		headers[strings.ToLower(k)] = filled
+	}
+	req := &HTTPRequest{Method: method, URL: appendQuery(target, query), Header: headers}
+	var err error
+	if !bodyless {
+		body := make(map[string]any, len(opts.Body)+len(rest))
+		for k, v := range opts.Body {
+			body[k] = v
+		}
+		for k, v := range rest {
+			body[k] = v
+		}
+		if req.Body, err = marshalJSON(body); err != nil {
+			return nil, fmt.Errorf("encode body: %w", err)
+		}
+		if _, ok := headers["content-type"]; !ok {
+			headers["content-type"] = "application/json"
+		}
+	}
+	return req, nil
+}
+
+// replacePlaceholders replaces each {name} in s with fn(name).
+func replacePlaceholders(s string, fn func(name string) string) string {
+	var b strings.Builder
+	for {
+		open := strings.IndexByte(s, '{')
+		if open < 0 {
+			break
+		}
+		end := strings.IndexByte(s[open:], '}')
+		if end < 0 {
+			break
+		}
+		b.WriteString(s[:open])
+		b.WriteString(fn(s[open+1 : open+end]))
+		s = s[open+end+1:]
+	}
+	b.WriteString(s)
+	return b.String()
+}
+
+// fillVariables replaces ${NAME} from vars; a name that is not there is an
+// error rather than an empty string, so a missing key fails loudly.
+func fillVariables(s string, vars map[string]string) (string, error) {
+	var b strings.Builder
+	for {
+		i := strings.Index(s, "${")
+		if i < 0 {
+			break
+		}
+		j := strings.IndexByte(s[i:], '}')
+		if j < 0 {
+			break
+		}
+		name := s[i+2 : i+j]
+		v, ok := vars[name]
+		if !ok {
+			return "", fmt.Errorf("variable %s is not set", name)
+		}
+		b.WriteString(s[:i])
+		b.WriteString(v)
+		s = s[i+j+1:]
+	}
+	b.WriteString(s)
+	return b.String(), nil
+}
+
+// placeholderSchema declares each URL placeholder as a required string.
+func placeholderSchema(rawURL string) JSONSchema {
+	props := map[string]any{}
+	var required []any
+	replacePlaceholders(rawURL, func(name string) string {
+		props[name] = map[string]any{"type": "string"}
+		required = append(required, name)
+		return ""
+	})
+	s := JSONSchema{"type": "object", "properties": props}
+	if len(required) > 0 {
+		s["required"] = required
+	}
+	return s
+}
