@@ -59,8 +59,8 @@ func TestHTTPTool(t *testing.T) {
 			wantOut: "the URL needs id", wantErr: true,
 		},
 		{
-			name: "an unset variable is an error result and sends nothing",
-			opts: HTTPToolOptions{URL: "https://api.test/x", Headers: map[string]string{"x-key": "${NOPE}"}},
+			name:    "an unset variable is an error result and sends nothing",
+			opts:    HTTPToolOptions{URL: "https://api.test/x", Headers: map[string]string{"x-key": "${NOPE}"}},
 			wantOut: "variable NOPE is not set", wantErr: true,
 		},
 		{
