@@ -4,7 +4,7 @@
 //   cd tests && timeout 600 node --test --test-force-exit worker.test.mjs
 //
 // Four Workers share one mock model:
-//   main      OpenAI style, STATE_KV bound, API_TOKEN and ALLOWED_ORIGINS set
+//   main      OpenAI style, STATE_KV bound, API_TOKEN and ALLOWED_ORIGINS set, a number var
 //   other     another STATE_SECRET, tokens live 1 s, no KV, no API_TOKEN
 //   anthropic Anthropic style
 //   broken    LLM_API_KEY missing
@@ -32,7 +32,7 @@ const workers = {};
 before(async () => {
   mock = await startWorkerMock();
   const base = { LLM_BASE_URL: `${mock.url}/v1`, LLM_MODEL: "mock-model", LLM_API_KEY: KEY };
-  workers.main = await startWorker({ ...base, STATE_SECRET: SECRET, API_TOKEN: TOKEN, ALLOWED_ORIGINS: ORIGIN, MAX_BODY_BYTES: "65536" }, { kv: true });
+  workers.main = await startWorker({ ...base, STATE_SECRET: SECRET, API_TOKEN: TOKEN, ALLOWED_ORIGINS: ORIGIN, MAX_BODY_BYTES: "65536", MAX_TURNS: 5 }, { kv: true });
   workers.other = await startWorker({ ...base, STATE_SECRET: OTHER_SECRET, STATE_TTL_SECONDS: "1" });
   workers.anthropic = await startWorker({ ...base, LLM_BASE_URL: mock.url, LLM_STYLE: "anthropic", STATE_SECRET: SECRET });
   workers.broken = await startWorker({ LLM_BASE_URL: base.LLM_BASE_URL, LLM_MODEL: "mock-model", STATE_SECRET: SECRET });

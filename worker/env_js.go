@@ -5,13 +5,11 @@ package worker
 import (
 	"strconv"
 	"syscall/js"
-
-	"github.com/syumai/workers/cloudflare"
 )
 
 // workersGetenv reads a Worker environment binding (a wrangler var or a
-// secret). Unlike cloudflare.Getenv it returns "" for an unset name (rather
-// than the text "<undefined>"), and it formats number and boolean vars.
+// secret). It returns "" for an unset name (cloudflare.Getenv would return
+// the text "<undefined>"), and it formats number and boolean vars.
 func workersGetenv(name string) string {
 	v, ok := binding(name)
 	if !ok {
@@ -29,13 +27,22 @@ func workersGetenv(name string) string {
 }
 
 // binding returns the env binding of that name, or false when it is unset
-// or no runtime context exists.
-func binding(name string) (v js.Value, ok bool) {
-	defer func() {
-		if recover() != nil {
-			v, ok = js.Undefined(), false
-		}
-	}()
-	v = cloudflare.GetBinding(name)
+// or there is no Worker runtime context.
+//
+// The glue of syumai/workers hands each Go instance its request's
+// {env, ctx} as the global "context" (runtime.mjs createRuntimeContext);
+// this reads the same object cloudflare.GetBinding does, but lazily and
+// without importing syumai's packages, whose init panics outside a Worker:
+// so this package also loads, and its tests run, under Node.
+func binding(name string) (js.Value, bool) {
+	rc := js.Global().Get("context")
+	if rc.Type() != js.TypeObject {
+		return js.Undefined(), false
+	}
+	env := rc.Get("env")
+	if env.Type() != js.TypeObject {
+		return js.Undefined(), false
+	}
+	v := env.Get(name)
 	return v, !v.IsUndefined() && !v.IsNull()
 }

@@ -54,10 +54,11 @@ func newHarness(t *testing.T, edit func(env map[string]string)) *harness {
 	spent := NewMemorySpentStore()
 	spent.now = clock
 	hs.h = NewHandler(Options{
-		Getenv: func(k string) string { return hs.env[k] },
-		Tools:  hs.countingTools,
-		Spent:  func() SpentStore { return spent },
-		Now:    clock,
+		Getenv:    func(k string) string { return hs.env[k] },
+		Transport: testTransport(hs.llm),
+		Tools:     hs.countingTools,
+		Spent:     func() SpentStore { return spent },
+		Now:       clock,
 		Logf: func(format string, args ...any) {
 			hs.mu.Lock()
 			hs.logs = append(hs.logs, fmt.Sprintf(format, args...))
