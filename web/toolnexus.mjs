@@ -13,6 +13,7 @@
 import { approvalDialog } from "./approval-dialog.mjs";
 
 let booted = null; // memoised Promise<api>: the Go runtime is started once per realm
+let keeper = { enter() {}, leave() {} }; // Node only: see keepAliveWhileBusy
 
 /**
  * Start the wasm (once) and resolve to the JS API.
@@ -33,11 +34,14 @@ async function boot(wasm, wasmExec) {
     await import(String(wasmExec ?? new URL("./wasm_exec.js", import.meta.url)));
   }
   const go = new globalThis.Go();
+  keeper = keepAliveWhileBusy(go);
   const instance = await instantiate(wasm ?? new URL("./toolnexus.wasm", import.meta.url), go.importObject);
   if (typeof performance !== "undefined" && performance.mark) performance.mark("toolnexus:wasm-loaded");
+  keeper.enter();
   return new Promise((resolve, reject) => {
     globalThis.__toolnexusBoot = (api) => {
       delete globalThis.__toolnexusBoot;
+      keeper.leave();
       resolve(api);
     };
     // Not awaited: run() settles only when the Go program exits, which it never
@@ -73,6 +77,32 @@ async function instantiate(source, importObject) {
     }
   }
   return (await WebAssembly.instantiate(await response.arrayBuffer(), importObject)).instance;
+}
+
+// keepAliveWhileBusy: after a call, Go's runtime can leave an idle wake-up
+// setTimeout behind (as long as its longest timer, e.g. an already cancelled
+// 60 s tool timeout). In Node that timer alone keeps the process alive after
+// the last call has settled. So Go's timers are unref'd while no call is in
+// flight and ref'd while one is. It relies on wasm_exec.js internals and
+// turns itself off when they are not there (the process then just lingers).
+function keepAliveWhileBusy(go) {
+  const timers = go._scheduledTimeouts;
+  const imports = go.importObject?.gojs;
+  const key = "runtime.scheduleTimeoutEvent";
+  if (!isNode() || !(timers instanceof Map) || typeof imports?.[key] !== "function") return keeper;
+  let busy = 0;
+  const setRef = (ref) => {
+    for (const t of timers.values()) (ref ? t?.ref : t?.unref)?.call(t);
+  };
+  const schedule = imports[key];
+  imports[key] = (sp) => {
+    schedule(sp);
+    if (busy === 0) setRef(false);
+  };
+  return {
+    enter() { if (busy++ === 0) setRef(true); },
+    leave() { if (--busy === 0) setRef(false); },
+  };
 }
 
 // toURL parses absolute URLs; a bare path (Node) returns null.
@@ -149,6 +179,7 @@ function parseResult(text) {
 // call awaits a low-level call and rethrows rejections as an Error that keeps
 // the message and the partial RunResult (err.result) when Go supplied one.
 async function call(fn) {
+  keeper.enter();
   try {
     return await fn();
   } catch (e) {
@@ -157,6 +188,8 @@ async function call(fn) {
       try { err.result = JSON.parse(e.resultJSON); } catch { /* keep the message */ }
     }
     throw err;
+  } finally {
+    keeper.leave();
   }
 }
 

@@ -1,0 +1,133 @@
+// chat-engine.mjs — what <toolnexus-chat> talks to: the agent loop in the page
+// (the wasm) or a toolnexus Worker over HTTP. Both engines expose
+//
+//   engine.run(prompt, history, {waitFor, onStep}) → Promise<RunResult>
+//   engine.close()
+//
+// waitFor(request) → Promise<Answer> asks the person; onStep(result) sees every
+// RunResult as it arrives (a remote run that halts for approval yields two).
+// No DOM here; importing it loads nothing (the wasm is fetched by localEngine).
+
+/**
+ * The loop runs in this page. `wasm` is where the wasm lives; `demo` swaps in
+ * the offline demo model and adds the demo tools after the page's own tools
+ * (the first tool of a name wins, so a page may override a demo tool).
+ */
+export async function localEngine({ wasm, demo, baseURL, model, style, apiKey, systemPrompt, maxTurns, tools = [], variables }) {
+  const { load } = await import("./toolnexus.mjs");
+  const tnx = await load({ wasm });
+  const specs = [...tools];
+  let modelOptions = { baseURL, model, style, apiKey };
+  if (demo) {
+    const [{ demoModel }, { demoTools }] = await Promise.all([import("./demo-model.mjs"), import("./demo-tools.mjs")]);
+    modelOptions = demoModel();
+    specs.push(...demoTools());
+  } else if (!baseURL) {
+    throw new Error("toolnexus-chat: set the demo attribute, an endpoint, or base-url and model");
+  }
+  // Anthropic refuses browser calls unless the page opts in explicitly.
+  const headers = modelOptions.style === "anthropic" ? { "anthropic-dangerous-direct-browser-access": "true" } : undefined;
+  // waitFor is per run (it belongs to the element), so the client gets a trampoline.
+  let current = null;
+  const toolkit = await tnx.createToolkit({ tools: specs, variables });
+  let client;
+  try {
+    client = await tnx.createClient({
+      ...modelOptions, headers, systemPrompt, maxTurns,
+      waitFor: (request) => (current ? current(request) : { id: request?.id, ok: false, reason: "no one to ask" }),
+    });
+  } catch (err) {
+    toolkit.close().catch(() => {});
+    throw err;
+  }
+  return {
+    async run(prompt, history, { waitFor, onStep }) {
+      current = waitFor;
+      try {
+        const result = await client.run(prompt, toolkit, { history });
+        onStep?.(result);
+        return result;
+      } finally {
+        current = null;
+      }
+    },
+    close: () => toolkit.close().catch(() => {}),
+  };
+}
+
+/**
+ * The loop runs in a toolnexus Worker at `endpoint`: POST /v1/run, and while
+ * the result is "pending", ask the person and POST /v1/resume with the sealed
+ * state. The provider key stays with the Worker; nothing secret is sent from here.
+ */
+export function remoteEngine({ endpoint, fetch: fetchFn = globalThis.fetch.bind(globalThis), maxSteps = 16 }) {
+  const base = new URL(String(endpoint).replace(/\/*$/, "/"), globalThis.document?.baseURI);
+  const post = async (path, body) => {
+    const res = await fetchFn(new URL(path, base), {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
+    const text = await res.text();
+    let json = null;
+    try { json = JSON.parse(text); } catch { /* reported below */ }
+    if (!res.ok) {
+      const why = json?.error?.message ?? text.slice(0, 200);
+      throw new Error(`toolnexus-chat: ${path} answered HTTP ${res.status}: ${why}`);
+    }
+    if (!json || typeof json !== "object") throw new Error(`toolnexus-chat: ${path} did not answer JSON`);
+    return json;
+  };
+  return {
+    async run(prompt, history, { waitFor, onStep }) {
+      let result = await post("v1/run", { prompt, messages: history ?? [] });
+      // Each pending step costs one person's decision; the cap only guards a
+      // Worker that keeps halting.
+      for (let step = 0; result.status === "pending"; step++) {
+        onStep?.(result);
+        if (step >= maxSteps) throw new Error("toolnexus-chat: too many approvals in one run");
+        if (!result.state || !result.pending) throw new Error("toolnexus-chat: a pending result came without state");
+        const answer = await waitFor(result.pending);
+        result = await post("v1/resume", { state: result.state, answer: resumeAnswer(result.pending, answer) });
+      }
+      onStep?.(result);
+      return result;
+    },
+    close() {},
+  };
+}
+
+// resumeAnswer keeps only the Answer fields the Worker reads, with the id echoed.
+function resumeAnswer(pending, answer) {
+  const out = { id: answer?.id ?? pending.id, ok: answer?.ok === true };
+  if (!out.ok) out.reason = answer?.reason || "declined";
+  if (answer?.data && typeof answer.data === "object") out.data = answer.data;
+  return out;
+}
+
+/**
+ * httpToolSpecs turns the declarative tools of the element's JSON config into
+ * jsbridge http tool specs. Relative URLs resolve against the page; {name}
+ * placeholders survive the resolving (URL parsing would escape the braces).
+ */
+export function httpToolSpecs(config, baseURI) {
+  const tools = config?.tools ?? [];
+  if (!Array.isArray(tools)) throw new Error("toolnexus-chat: the JSON config's tools must be an array");
+  return tools.map((t, i) => {
+    if (!t || typeof t !== "object" || !t.name || !t.url) {
+      throw new Error(`toolnexus-chat: tools[${i}] needs a name and a url`);
+    }
+    const http = { method: t.method ?? "GET", url: resolveURL(String(t.url), baseURI) };
+    for (const k of ["headers", "query", "body", "timeoutMs"]) if (t[k] !== undefined) http[k] = t[k];
+    const spec = { name: t.name, description: t.description ?? "", needsApproval: !!t.needsApproval, http };
+    if (t.inputSchema) spec.inputSchema = t.inputSchema;
+    return spec;
+  });
+}
+
+function resolveURL(url, baseURI) {
+  if (/^https?:\/\//i.test(url) || !baseURI) return url;
+  const names = [];
+  const masked = url.replace(/\{([^{}]*)\}/g, (_, name) => `__tnx${names.push(name) - 1}__`);
+  return new URL(masked, baseURI).href.replace(/__tnx(\d+)__/g, (_, i) => `{${names[i]}}`);
+}
