@@ -13,12 +13,17 @@ wasm_exec_js() {
   return 1
 }
 
+# Every step checks its status explicitly: build.sh calls this as
+# `build_browser && serve_demo`, and bash ignores `set -e` inside a function
+# run on the left of &&, so a failed go build would otherwise go unnoticed.
 build_browser() {
   echo "== building the browser bundle into $DIST/web"
-  mkdir -p "$DIST/web"
-  GOOS=js GOARCH=wasm go build -trimpath -ldflags='-s -w' -o "$DIST/web/toolnexus.wasm" ./wasm/browser
-  cp "$ROOT"/web/* "$DIST/web/"
-  cp "$(wasm_exec_js)" "$DIST/web/wasm_exec.js"
+  mkdir -p "$DIST/web" || return 1
+  GOOS=js GOARCH=wasm go build -trimpath -ldflags='-s -w' -o "$DIST/web/toolnexus.wasm" ./wasm/browser || return 1
+  cp -R "$ROOT/web/." "$DIST/web/" || return 1
+  local exec_js
+  exec_js=$(wasm_exec_js) || return 1
+  cp "$exec_js" "$DIST/web/wasm_exec.js" || return 1
   local raw gz
   raw=$(wc -c <"$DIST/web/toolnexus.wasm")
   gz=$(gzip -9 -c "$DIST/web/toolnexus.wasm" | wc -c)
@@ -32,7 +37,7 @@ serve_demo() {
 
 # test_browser runs the Node and Chromium end-to-end tests against a fresh build.
 test_browser() {
-  build_browser
+  build_browser || return 1
   echo "== node + chromium tests (tests/node.test.mjs, tests/browser.test.mjs)"
   (cd "$ROOT/tests" && TOOLNEXUS_DIST="$DIST" timeout 300 node --test --test-force-exit --test-concurrency=1 \
     node.test.mjs browser.test.mjs)

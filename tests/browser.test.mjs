@@ -170,6 +170,45 @@ test("dialog: focus is trapped, returns to the opener, and expiry declines", T, 
   });
 });
 
+test("dialog: non-approval requests show the prompt, and only an http(s) URL, as text", T, async () => {
+  await withPage(async (page) => {
+    await openDemo(page);
+    const show = (req) => page.evaluate(async (req) => {
+      const { approvalDialog } = await import("./toolnexus.mjs");
+      window.__pending = approvalDialog()(req);
+    }, req);
+    await show({ id: "a1", kind: "authorization", prompt: "Sign in to <b>Example</b>", url: "javascript:alert(1)" });
+    const dialog = page.getByRole("dialog");
+    assert.equal(await dialog.locator(".tnx-prompt").textContent(), "Sign in to <b>Example</b>");
+    assert.equal(await dialog.locator(".tnx-url").count(), 0, "a javascript: URL is not shown");
+    await dialog.getByRole("textbox", { name: "Reason" }).fill("not now");
+    await dialog.getByRole("button", { name: "Decline" }).click();
+    assert.deepEqual(await page.evaluate(() => window.__pending), { id: "a1", ok: false, reason: "not now" });
+
+    await show({ id: "a2", kind: "authorization", prompt: "Sign in", url: "https://login.example/?a=<x>" });
+    assert.equal(await dialog.locator(".tnx-url").textContent(), "https://login.example/?a=<x>");
+    await dialog.getByRole("button", { name: "Approve" }).click();
+    assert.deepEqual(await page.evaluate(() => window.__pending), { id: "a2", ok: true });
+  });
+});
+
+test("the wasm still loads when the server sends the wrong MIME type", T, async () => {
+  await withPage(async (page, problems) => {
+    let served = false;
+    await page.route("**/toolnexus.wasm", async (route) => {
+      const res = await route.fetch();
+      served = true;
+      await route.fulfill({ status: 200, body: await res.body(), headers: { "content-type": "application/octet-stream" } });
+    });
+    await openDemo(page);
+    assert.ok(served);
+    await send(page, "add 2 and 3");
+    await idle(page);
+    assert.match(await log(page).textContent(), /2 \+ 3 = 5/);
+    assert.deepEqual(problems.filter((p) => !/MIME/i.test(p)), []);
+  });
+});
+
 // scriptedFetchSource is page-side code: an OpenAI-format fetch that plays turns in order.
 const SCRIPTED = `
   window.scripted = (turns) => {

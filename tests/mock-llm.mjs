@@ -18,8 +18,8 @@
 //           {status, error?, body?}         an HTTP error (body: raw text to send)
 //           (request, index) => turn        decide from the recorded request
 //           Past the end of the script the server answers 500 "script exhausted".
-//   tools   {name: (args) => output}: served at POST /tools/<name> (JSON args in,
-//           JSON {output} out), for tools that call back over HTTP; calls are counted.
+//   tools   {name: (args, {method, headers, query}) => output}: served at ANY /tools/<name>
+//           (JSON body or query string in, JSON {output} out) for HTTP tools; calls are counted.
 // mock.url             "http://127.0.0.1:<port>"
 // mock.requests        every model request: {style, path, headers, body} (body parsed)
 // mock.toolExecutions  {name: count} of /tools/<name> calls
@@ -38,11 +38,13 @@ export async function startMockLLM({ script = [], tools = {}, host = "127.0.0.1"
     try {
       const raw = await readBody(req);
       const path = new URL(req.url, "http://x").pathname;
-      if (req.method === "POST" && path.startsWith("/tools/")) {
+      if (path.startsWith("/tools/")) {
         const name = decodeURIComponent(path.slice("/tools/".length));
         if (!tools[name]) return reply(res, 404, { error: `no tool ${name}` });
         toolExecutions[name] = (toolExecutions[name] ?? 0) + 1;
-        return reply(res, 200, { output: await tools[name](raw ? JSON.parse(raw) : {}) });
+        const query = Object.fromEntries(new URL(req.url, "http://x").searchParams);
+        const args = raw ? JSON.parse(raw) : query;
+        return reply(res, 200, { output: await tools[name](args, { method: req.method, headers: req.headers, query }) });
       }
       const style = path.endsWith("/chat/completions") ? "openai" : path.endsWith("/messages") ? "anthropic" : null;
       if (req.method !== "POST" || !style) return reply(res, 404, { error: `no route ${req.method} ${path}` });

@@ -70,6 +70,27 @@ test("load() is memoised and the helpers build plain Answers", T, async () => {
   assert.ok(!("data" in mod.answerDeclined("r1", "")));
 });
 
+test("load() accepts bytes, a file: URL and no argument (each in a fresh process)", T, async () => {
+  const { execFile } = await import("node:child_process");
+  const modURL = pathToFileURL(join(WEB, "toolnexus.mjs")).href;
+  const wasmPath = join(WEB, "toolnexus.wasm");
+  const forms = {
+    bytes: `(await import("node:fs")).readFileSync(${JSON.stringify(wasmPath)})`,
+    arrayBuffer: `new Uint8Array((await import("node:fs")).readFileSync(${JSON.stringify(wasmPath)})).buffer`,
+    fileURL: `new URL(${JSON.stringify(pathToFileURL(wasmPath).href)})`,
+    default: "undefined",
+  };
+  for (const [form, expr] of Object.entries(forms)) {
+    const code = `const m = await import(${JSON.stringify(modURL)});
+      const api = await m.load({ wasm: ${expr} });
+      const tk = await api.createToolkit({ tools: [m.defineTool({ name: "t", run: () => "x" })] });
+      console.log(JSON.stringify((await tk.tools()).map((t) => t.name)));`;
+    const out = await new Promise((ok, fail) => execFile(process.execPath, ["--input-type=module", "-e", code],
+      { timeout: 20_000 }, (err, stdout, stderr) => (err ? fail(new Error(`${form}: ${err.message} ${stderr}`)) : ok(stdout))));
+    assert.equal(out.trim(), '["t"]', form);
+  }
+});
+
 test("approve via waitFor: the tool runs once and the model sees its output", T, async () => {
   const ran = { n: 0 };
   const tk = await tnx.createToolkit({ tools: [refundTool(ran)] });
@@ -192,6 +213,33 @@ test("a relay tool halts for the host and resumes with answerOutput", T, async (
   const done = await client.runWithAnswer(tk, halted.messages, halted.pending, mod.answerOutput(halted.pending.id, "sunny, 21°C"));
   assert.equal(done.status, "done");
   assert.match(lastToolContent(model.seen[1].body), /sunny, 21°C/);
+});
+
+test("an http tool calls the mock's tool endpoint with variables filled in", T, async () => {
+  const seen = [];
+  const mock = await startMockLLM({
+    script: [
+      { toolCalls: [{ name: "weather", args: { city: "Oslo" } }] },
+      (req) => ({ text: `weather said: ${toolResultsOf(req).at(-1)?.content}` }),
+    ],
+    tools: { weather: (args, { headers }) => { seen.push({ args, auth: headers.authorization }); return `sunny in ${args.city}`; } },
+  });
+  try {
+    const tk = await tnx.createToolkit({
+      tools: [mod.httpTool({ name: "weather", description: "weather for a city",
+        inputSchema: { type: "object", properties: { city: { type: "string" } }, required: ["city"] },
+        http: { method: "POST", url: `${mock.url}/tools/weather`, headers: { authorization: "Bearer ${TOKEN}" } } })],
+      variables: { TOKEN: "t0k3n" },
+    });
+    const client = await tnx.createClient({ baseURL: mock.url, model: "m" });
+    const result = await client.run("weather in Oslo?", tk);
+    assert.equal(result.status, "done");
+    assert.equal(mock.toolExecutions.weather, 1);
+    assert.deepEqual(seen, [{ args: { city: "Oslo" }, auth: "Bearer t0k3n" }]);
+    assert.match(result.text, /weather said: .*sunny in Oslo/);
+  } finally {
+    await mock.close();
+  }
 });
 
 test("Anthropic style against the mock server: approve and finish", T, async () => {

@@ -123,12 +123,15 @@ function wrapApi(api) {
     version: api.version,
     defineTool,
     relayTool,
+    httpTool,
     answerOutput,
     answerDeclined,
     relayAnswer,
     approvalDialog,
+    // createToolkit({tools, variables?, fetch?}) or createToolkit([...tools]):
     // variables fill ${NAME} in http tool headers; fetch carries http tool requests.
-    async createToolkit({ tools = [], variables, fetch } = {}) {
+    async createToolkit(options = {}) {
+      const { tools = [], variables, fetch } = Array.isArray(options) ? { tools: options } : options;
       return wrapToolkit(await call(() => api.createToolkit(clientOptions({ tools, variables, fetch }))));
     },
     async createClient(options = {}) {
@@ -207,6 +210,16 @@ export function relayTool(nameOrSpec, description = "", inputSchema) {
   const s = typeof nameOrSpec === "object" ? nameOrSpec : { name: nameOrSpec, description, inputSchema };
   if (!s.name) throw new TypeError("toolnexus: relayTool needs a name");
   return { name: s.name, description: s.description ?? "", inputSchema: s.inputSchema ?? emptySchema(), relay: true };
+}
+
+/**
+ * A tool the core executes as an HTTP request (see jsbridge/doc.go):
+ * http = {method?, url, headers?, query?: [argName], body?, timeoutMs?}.
+ */
+export function httpTool({ name, description = "", inputSchema, http, needsApproval = false } = {}) {
+  if (!name) throw new TypeError("toolnexus: httpTool needs a name");
+  if (!http || !http.url) throw new TypeError(`toolnexus: http tool ${name} needs http.url`);
+  return { name, description, inputSchema: inputSchema ?? emptySchema(), needsApproval: !!needsApproval, http };
 }
 
 function emptySchema() {
