@@ -65,6 +65,13 @@ build_worker() {
   // "kv_namespaces": [{ "binding": "STATE_KV", "id": "<namespace id>" }]
 }
 JSONC
+  # `npx wrangler` run in dist/worker finds the pinned wrangler (newer ones need
+  # Node 22) through this link; package.json records the version for a copy
+  # deployed from elsewhere.
+  ln -sfn ../../tests/node_modules "$out/node_modules"
+  local version
+  version=$(node -p 'require(process.argv[1]).devDependencies.wrangler' "$ROOT/tests/package.json")
+  printf '{\n  "private": true,\n  "devDependencies": { "wrangler": "%s" }\n}\n' "$version" >"$out/package.json"
   local raw gz
   raw=$(wc -c <"$build/app.wasm")
   gz=$(gzip -9 -c "$build/app.wasm" | wc -c)
@@ -112,14 +119,14 @@ worker_dev() {
   (cd "$dir" && wrangler_env "$wrangler" dev --ip 127.0.0.1 --port "$port")
 }
 
-# worker_dry_run checks that the built folder deploys (offline) and prints
-# the upload size wrangler reports.
+# worker_dry_run checks that the built folder deploys (offline) with the
+# documented command and prints the upload size wrangler reports.
 worker_dry_run() {
-  local wrangler tmp status=0
-  wrangler=$(wrangler_bin)
+  local tmp status=0
+  ensure_node_modules
   tmp=$(mktemp -d)
-  echo "== wrangler deploy --dry-run (offline)"
-  (cd "$DIST/worker" && wrangler_env "$wrangler" deploy --dry-run --outdir "$tmp/out") >"$tmp/log" 2>&1 || status=$?
+  echo "== npx wrangler deploy --dry-run (offline)"
+  (cd "$DIST/worker" && NPM_CONFIG_UPDATE_NOTIFIER=false wrangler_env npx --no-install wrangler deploy --dry-run --outdir "$tmp/out") >"$tmp/log" 2>&1 || status=$?
   if [ "$status" -ne 0 ] || [ ! -s "$tmp/out/worker.js" ]; then
     cat "$tmp/log" >&2
     echo "worker: wrangler deploy --dry-run failed" >&2
