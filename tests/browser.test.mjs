@@ -170,6 +170,29 @@ test("dialog: focus is trapped, returns to the opener, and expiry declines", T, 
   });
 });
 
+test("dialog: concurrent requests are shown one at a time, in order", T, async () => {
+  await withPage(async (page) => {
+    await openDemo(page);
+    await page.evaluate(async () => {
+      const { approvalDialog } = await import("./toolnexus.mjs");
+      const waitFor = approvalDialog();
+      window.__answers = [];
+      for (const id of ["q1", "q2"]) {
+        waitFor({ id, kind: "approval", data: { tool: `tool_${id}`, args: {} } }).then((a) => window.__answers.push(a));
+      }
+    });
+    const dialog = page.getByRole("dialog");
+    assert.equal(await dialog.locator("code.tnx-tool").textContent(), "tool_q1");
+    assert.equal(await page.locator("dialog[open]").count(), 1);
+    await dialog.getByRole("button", { name: "Approve" }).click();
+    await page.waitForFunction(() => document.querySelector("dialog[open] code.tnx-tool")?.textContent === "tool_q2");
+    await page.keyboard.press("Escape");
+    await page.waitForFunction(() => window.__answers.length === 2);
+    assert.deepEqual(await page.evaluate(() => window.__answers),
+      [{ id: "q1", ok: true }, { id: "q2", ok: false, reason: "cancelled" }]);
+  });
+});
+
 test("dialog: non-approval requests show the prompt, and only an http(s) URL, as text", T, async () => {
   await withPage(async (page) => {
     await openDemo(page);

@@ -140,7 +140,10 @@ for (const radio of document.querySelectorAll('input[name="provider"]')) {
 }
 
 function setBusy(on) {
+  // Nothing that changes the conversation may happen while a run is using it.
   ui.send.disabled = on;
+  ui.reset.disabled = on;
+  document.getElementById("picker").disabled = on;
   ui.transcript.setAttribute("aria-busy", String(on));
   ui.busy.textContent = on ? "Working…" : "";
   if (!on) ui.message.focus();
