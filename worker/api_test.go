@@ -167,3 +167,19 @@ func TestHealthAndMetrics(t *testing.T) {
 		t.Errorf("metrics content type %q", ct)
 	}
 }
+
+// TestUpstreamFailureAfterApprovedTool: the model fails after the approved
+// tool ran, so the 502 carries the partial result saying that it ran.
+func TestUpstreamFailureAfterApprovedTool(t *testing.T) {
+	hs := newHarness(t, nil)
+	_, run := hs.post("/v1/run", map[string]any{"prompt": "refund then fail"})
+	code, body := hs.post("/v1/resume", map[string]any{"state": run["state"], "answer": map[string]any{"id": pendingID(run), "ok": true}})
+	result, _ := body["result"].(map[string]any)
+	calls, _ := result["toolCalls"].([]any)
+	if code != http.StatusBadGateway || len(calls) != 1 || hs.refunds.Load() != 1 {
+		t.Fatalf("resume = %d %v (refunds %d)", code, body, hs.refunds.Load())
+	}
+	if call, _ := calls[0].(map[string]any); call["output"] != "refunded order 13" {
+		t.Fatalf("partial tool call = %v", call)
+	}
+}

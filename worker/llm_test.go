@@ -16,6 +16,8 @@ import (
 // scriptedLLM is a provider stand-in that answers from the conversation, so
 // that it needs no per-test script:
 //
+//   - a user prompt mentioning "refund then fail": call refund {order: 13},
+//     and answer HTTP 503 when shown its result
 //   - last turn is a user prompt mentioning "refund": call refund {order: 42}
 //   - a user prompt mentioning "add": call add {a: 2, b: 3}
 //   - a user prompt mentioning "fail": answer HTTP 503
@@ -73,9 +75,14 @@ func (m *scriptedLLM) serve(w http.ResponseWriter, r *http.Request) {
 	prompt, toolOutput := lastTurn(last, anthropic)
 	var tool, args string
 	switch {
+	case toolOutput == "refunded order 13":
+		http.Error(w, `{"error":{"message":"overloaded"}}`, http.StatusServiceUnavailable)
+		return
 	case toolOutput != "":
 		m.reply(w, anthropic, "done: "+toolOutput, "", "")
 		return
+	case strings.Contains(prompt, "refund then fail"):
+		tool, args = "refund", `{"order":13}`
 	case strings.Contains(prompt, "fail"):
 		http.Error(w, `{"error":{"message":"overloaded"}}`, http.StatusServiceUnavailable)
 		return
