@@ -141,7 +141,7 @@ test("refund: Escape declines with reason cancelled", T, async () => {
   });
 });
 
-test("dialog: focus is trapped, returns to the opener, and expiry declines", T, async () => {
+test("dialog: focus is trapped, returns to the opener; expiry and abort decline", T, async () => {
   await withPage(async (page) => {
     await openDemo(page);
     // Open a dialog directly through approvalDialog() with a focused opener.
@@ -167,6 +167,15 @@ test("dialog: focus is trapped, returns to the opener, and expiry declines", T, 
       return approvalDialog()({ id: "r2", kind: "approval", expiresAt, data: { tool: "t", args: {} } });
     });
     assert.deepEqual(expired, { id: "r2", ok: false, reason: "expired" });
+
+    const aborted = await page.evaluate(async () => {
+      const { approvalDialog } = await import("./toolnexus.mjs");
+      const ctrl = new AbortController();
+      setTimeout(() => ctrl.abort(), 300);
+      return approvalDialog()({ id: "r3", kind: "approval", data: { tool: "t", args: {} } }, { signal: ctrl.signal });
+    });
+    assert.deepEqual(aborted, { id: "r3", ok: false, reason: "aborted" });
+    assert.equal(await page.locator("dialog").count(), 0);
   });
 });
 

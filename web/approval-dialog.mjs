@@ -14,9 +14,9 @@ let seq = 0; // unique element ids per dialog
  */
 export function approvalDialog(options = {}) {
   let dlg = null;
-  return (request) => {
+  return (request, { signal } = {}) => {
     dlg ??= new ApprovalDialog(options);
-    return dlg.ask(request);
+    return dlg.ask(request, { signal });
   };
 }
 
@@ -31,14 +31,17 @@ export class ApprovalDialog {
     this.#parent = parent ?? null;
   }
 
-  /** Show the request and resolve to the person's Answer. */
-  ask(request) {
-    const next = this.#queue.then(() => this.#show(request ?? {}));
+  /**
+   * Show the request and resolve to the person's Answer. An aborted signal
+   * (the run gave up waiting) closes the dialog as declined with reason "aborted".
+   */
+  ask(request, { signal } = {}) {
+    const next = this.#queue.then(() => this.#show(request ?? {}, signal));
     this.#queue = next.catch(() => {});
     return next;
   }
 
-  #show(request) {
+  #show(request, signal) {
     const doc = this.#doc;
     injectStyle(doc);
     const parts = build(doc, request);
@@ -49,10 +52,12 @@ export class ApprovalDialog {
     return new Promise((resolve) => {
       let done = false;
       let timer = 0;
+      const onAbort = () => declined("aborted");
       const finish = (answer) => {
         if (done) return;
         done = true;
         clearInterval(timer);
+        signal?.removeEventListener("abort", onAbort);
         if (dialog.open) dialog.close();
         dialog.remove();
         // Give focus back to whatever had it before the dialog opened.
@@ -74,6 +79,8 @@ export class ApprovalDialog {
       });
       dialog.addEventListener("close", () => declined("cancelled"));
 
+      if (signal?.aborted) return declined("aborted");
+      signal?.addEventListener("abort", onAbort);
       (this.#parent ?? doc.body).append(dialog);
       dialog.showModal();
       decline.focus(); // the safe choice has focus first
