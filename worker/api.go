@@ -49,7 +49,7 @@ type toolInfo struct {
 }
 
 func (h *Handler) serveTools(w http.ResponseWriter, r *http.Request) {
-	tk, err := core.CreateToolkit(r.Context(), core.Options{ExtraTools: h.opts.Tools()})
+	tk, err := core.CreateToolkit(r.Context(), core.Options{ExtraTools: h.tools()})
 	if err != nil {
 		h.internalError(w, fmt.Errorf("build toolkit: %w", err))
 		return
@@ -140,10 +140,15 @@ func (h *Handler) serveResume(w http.ResponseWriter, r *http.Request) {
 	})
 }
 
+// tools builds the tool set for one request.
+func (h *Handler) tools() []core.Tool {
+	return h.opts.Tools(ToolEnv{Transport: h.opts.Transport, Getenv: h.opts.Getenv})
+}
+
 // runAgent builds the toolkit and client for cfg, runs step, and writes the
 // result: the RunResult (sealed into a state token when pending) or a 502.
 func (h *Handler) runAgent(w http.ResponseWriter, ctx context.Context, cfg Config, endpoint string, step func(*core.Client, *core.Toolkit) (core.RunResult, error)) {
-	tk, err := core.CreateToolkit(ctx, core.Options{ExtraTools: h.opts.Tools()})
+	tk, err := core.CreateToolkit(ctx, core.Options{ExtraTools: h.tools()})
 	if err != nil {
 		h.internalError(w, fmt.Errorf("build toolkit: %w", err))
 		return

@@ -21,7 +21,7 @@ type Options struct {
 	// core's default, which exists only natively.
 	Transport core.Transport
 	// Tools builds the tool set for one request. Nil means DefaultTools.
-	Tools func() []core.Tool
+	Tools func(env ToolEnv) []core.Tool
 	// Spent returns the store that detects reuse of a state token, or nil
 	// when none is configured (reuse is then not detected).
 	Spent func() SpentStore

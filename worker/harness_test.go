@@ -70,8 +70,8 @@ func newHarness(t *testing.T, edit func(env map[string]string)) *harness {
 }
 
 // countingTools is DefaultTools with refund counting its executions.
-func (hs *harness) countingTools() []core.Tool {
-	tools := DefaultTools()
+func (hs *harness) countingTools(env ToolEnv) []core.Tool {
+	tools := DefaultTools(env)
 	for i, t := range tools {
 		if t.Name == "refund" {
 			exec := t.Execute

@@ -8,25 +8,44 @@ import (
 	"github.com/toolnexus/wasm/core"
 )
 
+// ToolEnv is what a tool set is built with, once per request.
+type ToolEnv struct {
+	// Transport is the outbound HTTP of this platform: the Workers fetch on
+	// Workers, nil (core's net/http default) natively. A tool that calls out
+	// must use it, never net/http.
+	Transport core.Transport
+	// Getenv reads the Worker's settings, for a tool's own keys (set them
+	// with `wrangler secret put`).
+	Getenv func(name string) string
+}
+
 // DefaultTools is the tool set the Worker offers: the demo set of the
 // browser demo. It is a template: edit this file to offer your own tools.
 //
 // To add a tool, append it here. A plain Go function is one call:
 //
-//	core.NativeTool("weather", "Current weather for a city.", core.JSONSchema{
-//		"type": "object",
-//		"properties": map[string]any{"city": map[string]any{"type": "string"}},
-//		"required":   []any{"city"},
+//	core.NativeTool("lookup_order", "Look up an order's status.", core.JSONSchema{
+//		"type":       "object",
+//		"properties": map[string]any{"order": map[string]any{"type": "integer"}},
+//		"required":   []any{"order"},
 //	}, func(ctx context.Context, args map[string]any) (string, error) {
-//		return "sunny in " + fmt.Sprint(args["city"]), nil
+//		return fmt.Sprintf("order %v: shipped", args["order"]), nil
+//	})
+//
+// A tool that calls an HTTP API goes through env.Transport:
+//
+//	core.HTTPTool(core.HTTPToolOptions{
+//		Name: "weather", Description: "Current weather for a city.",
+//		URL:       "https://api.example/weather/{city}",
+//		Headers:   map[string]string{"authorization": "Bearer ${WEATHER_KEY}"},
+//		Variables: map[string]string{"WEATHER_KEY": env.Getenv("WEATHER_KEY")},
+//		Transport: env.Transport,
 //	})
 //
 // Wrap a tool in core.RequireApproval (or set NeedsApproval) when it changes
 // something: its first call halts the run with status "pending" and a sealed
 // state token, and it runs only when /v1/resume brings an Answer with ok true.
-// Outbound HTTP from a tool must go through the Worker's fetch (the Transport
-// in Options), not net/http.
-func DefaultTools() []core.Tool {
+func DefaultTools(env ToolEnv) []core.Tool {
 	return []core.Tool{addTool(), refundTool()}
 }
 

@@ -8,7 +8,7 @@ import (
 )
 
 func TestDefaultTools(t *testing.T) {
-	tk, err := core.CreateToolkit(context.Background(), core.Options{ExtraTools: DefaultTools()})
+	tk, err := core.CreateToolkit(context.Background(), core.Options{ExtraTools: DefaultTools(ToolEnv{})})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -35,5 +35,20 @@ func TestDefaultTools(t *testing.T) {
 	}
 	if add, _ := tk.Get("add"); add.NeedsApproval {
 		t.Error("add needs approval")
+	}
+}
+
+// TestToolsGetTheirEnv: the tool set is built with the handler's transport
+// and settings, so a tool can call out through the Worker's fetch.
+func TestToolsGetTheirEnv(t *testing.T) {
+	hs := newHarness(t, func(env map[string]string) { env["WEATHER_KEY"] = "w-key" })
+	var got ToolEnv
+	hs.h.opts.Tools = func(env ToolEnv) []core.Tool {
+		got = env
+		return DefaultTools(env)
+	}
+	hs.do("GET", "/v1/tools", "")
+	if got.Getenv == nil || got.Getenv("WEATHER_KEY") != "w-key" || got.Transport != hs.h.opts.Transport {
+		t.Fatalf("tool env = %+v", got)
 	}
 }
