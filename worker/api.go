@@ -79,7 +79,7 @@ func (h *Handler) serveRun(w http.ResponseWriter, r *http.Request) {
 	for i, m := range req.Messages {
 		history[i] = m
 	}
-	h.runAgent(w, r.Context(), cfg, "run", func(c *core.Client, tk *core.Toolkit) (core.RunResult, error) {
+	h.runAgent(r.Context(), w, cfg, "run", func(c *core.Client, tk *core.Toolkit) (core.RunResult, error) {
 		return c.RunWithHistory(r.Context(), req.Prompt, tk, history)
 	})
 }
@@ -135,7 +135,7 @@ func (h *Handler) serveResume(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	answer := core.Answer{ID: req.Answer.ID, Ok: *req.Answer.Ok, Data: req.Answer.Data, Reason: req.Answer.Reason}
-	h.runAgent(w, r.Context(), cfg, "resume", func(c *core.Client, tk *core.Toolkit) (core.RunResult, error) {
+	h.runAgent(r.Context(), w, cfg, "resume", func(c *core.Client, tk *core.Toolkit) (core.RunResult, error) {
 		return c.RunWithAnswer(r.Context(), tk, st.History(), st.Pending, answer)
 	})
 }
@@ -147,7 +147,7 @@ func (h *Handler) tools() []core.Tool {
 
 // runAgent builds the toolkit and client for cfg, runs step, and writes the
 // result: the RunResult (sealed into a state token when pending) or a 502.
-func (h *Handler) runAgent(w http.ResponseWriter, ctx context.Context, cfg Config, endpoint string, step func(*core.Client, *core.Toolkit) (core.RunResult, error)) {
+func (h *Handler) runAgent(ctx context.Context, w http.ResponseWriter, cfg Config, endpoint string, step func(*core.Client, *core.Toolkit) (core.RunResult, error)) {
 	tk, err := core.CreateToolkit(ctx, core.Options{ExtraTools: h.tools()})
 	if err != nil {
 		h.internalError(w, fmt.Errorf("build toolkit: %w", err))
