@@ -309,12 +309,14 @@ test("after Go-side errors (HTTP 500, rejected fetch) the page still runs", T, a
     await page.getByLabel("Base URL").fill(new URL("/broken/v1", server.url).href);
     await page.getByLabel("API key").fill(secret);
 
+    // The first message always gets a 500, the second a refused connection
+    // (decided per request, so core retries see the same failure again).
     let calls = 0;
     await page.route("**/broken/v1/chat/completions", (route) => {
       calls++;
-      return calls === 1
-        ? route.fulfill({ status: 500, contentType: "application/json", body: '{"error":{"message":"model exploded"}}' })
-        : route.abort("connectionrefused");
+      return (route.request().postData() ?? "").includes("hello again")
+        ? route.abort("connectionrefused")
+        : route.fulfill({ status: 500, contentType: "application/json", body: '{"error":{"message":"model exploded"}}' });
     });
     await send(page, "hello");
     await idle(page);
@@ -324,6 +326,7 @@ test("after Go-side errors (HTTP 500, rejected fetch) the page still runs", T, a
     const errs = await page.locator("#transcript .entry.is-error").allTextContents();
     assert.ok(errs.length >= 2, `two errors shown: ${errs}`);
     assert.match(errs[0], /500|model exploded/);
+    assert.match(errs[1], /fetch|connection/i);
     assert.doesNotMatch(await log(page).textContent(), new RegExp(secret), "the key is never shown");
 
     await page.getByRole("radio", { name: /Built-in demo/ }).check();
