@@ -8,6 +8,7 @@
 //   other     another STATE_SECRET, tokens live 1 s, no KV, no API_TOKEN
 //   anthropic Anthropic style
 //   broken    LLM_API_KEY missing
+//   offline   LLM_BASE_URL points at a closed port
 // Every response body and header, and everything the Workers log, is checked for
 // the keys and secrets.
 
@@ -36,6 +37,7 @@ before(async () => {
   workers.other = await startWorker({ ...base, STATE_SECRET: OTHER_SECRET, STATE_TTL_SECONDS: "1" });
   workers.anthropic = await startWorker({ ...base, LLM_BASE_URL: mock.url, LLM_STYLE: "anthropic", STATE_SECRET: SECRET });
   workers.broken = await startWorker({ LLM_BASE_URL: base.LLM_BASE_URL, LLM_MODEL: "mock-model", STATE_SECRET: SECRET });
+  workers.offline = await startWorker({ ...base, LLM_BASE_URL: "http://127.0.0.1:9/v1", STATE_SECRET: SECRET });
 });
 
 after(async () => {
@@ -201,6 +203,15 @@ test("an LLM failure is a 502 naming the upstream status", async () => {
   assert.equal(res.json.error.code, "upstream_error");
   assert.equal(res.json.error.upstreamStatus, 503);
   assert.match(res.json.error.message, /503/);
+});
+
+test("an unreachable LLM is a 502 and the Worker stays up", async () => {
+  const res = await run("offline", "hi", {});
+  assert.equal(res.status, 502, res.text);
+  assert.equal(res.json.error.code, "upstream_error");
+  assert.equal(res.json.error.upstreamStatus, undefined);
+  assert.match(res.json.error.message, /fetch POST http:\/\/127\.0\.0\.1:9\/v1\/chat\/completions/);
+  assert.equal((await call("offline", "GET", "/healthz")).status, 200);
 });
 
 test("a missing setting is a 500 naming it", async () => {
