@@ -52,16 +52,16 @@ func (fetchTransport) Do(ctx context.Context, req *core.HTTPRequest) (*core.HTTP
 	// Invoke, not global.Call: under syumai/workers js.Global() is a Proxy of
 	// globalThis, and workerd refuses fetch called with that as this.
 	if err := catch(func() { promise = global.Get("fetch").Invoke(req.URL, init) }); err != nil {
-		return nil, fmt.Errorf("worker: fetch %s %s: %w", req.Method, req.URL, err)
+		return nil, fmt.Errorf("worker: fetch failed: %w", err)
 	}
 	resp, err := await(ctx, promise)
 	if err != nil {
-		return nil, fmt.Errorf("worker: fetch %s %s: %w", req.Method, req.URL, err)
+		return nil, fmt.Errorf("worker: fetch failed: %w", err)
 	}
 	out := &core.HTTPResponse{Status: resp.Get("status").Int(), Header: responseHeaders(resp.Get("headers"))}
 	buf, err := await(ctx, resp.Call("arrayBuffer"))
 	if err != nil {
-		return nil, fmt.Errorf("worker: read reply of %s: %w", req.URL, err)
+		return nil, fmt.Errorf("worker: read the reply: %w", err)
 	}
 	data := make([]byte, buf.Get("byteLength").Int())
 	js.CopyBytesToGo(data, global.Get("Uint8Array").New(buf))
