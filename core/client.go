@@ -35,6 +35,25 @@ type ClientOptions struct {
 	// Transport carries provider requests. Default: net/http natively; under
 	// js/wasm the JS bridge supplies one over fetch.
 	Transport Transport
+
+	// Retries is how many times a failed provider request is tried again
+	// (0: the default, 2; negative: never). Aborts are never retried.
+	Retries int
+	// RetryBaseMs is the first backoff delay (default 500), doubled per
+	// attempt with jitter. A Retry-After header in seconds takes precedence.
+	RetryBaseMs int
+	// OnError classifies a failed request (attempt counts from 1); the
+	// default retries 429, 500, 502, 503, 504 and network errors.
+	OnError func(err error, attempt int) ErrorAction
+	// RequestParams are merged into every request body (temperature, …).
+	// "messages", "tools" and "stream" are refused: the loop owns them.
+	RequestParams map[string]any
+	// BodyTransform rewrites each request body just before it is sent.
+	BodyTransform func(body []byte) ([]byte, error)
+	// OnMetric receives an event per provider request, tool call and run.
+	OnMetric func(MetricEvent)
+	// Store keeps conversations for Ask (default: in memory).
+	Store ConversationStore
 }
 
 // Hooks observe and steer the loop. Each may be nil. An error from a hook
@@ -91,9 +110,11 @@ const (
 // Client runs the tool-calling loop against one provider endpoint. It is
 // safe for concurrent use; each Run keeps its own state.
 type Client struct {
-	opts ClientOptions
-	wire wireFormat
-	err  error // a bad option, reported by every Run
+	opts    ClientOptions
+	wire    wireFormat
+	params  []byte // RequestParams, encoded once as `,"k":v…`
+	metrics *metricsRegistry
+	err     error // a bad option, reported by every Run
 }
 
 const (
@@ -117,8 +138,34 @@ func CreateClient(opts ClientOptions) *Client {
 	if opts.Transport == nil {
 		opts.Transport = defaultTransport()
 	}
-	w, err := wireFor(opts.Style)
-	return &Client{opts: opts, wire: w, err: err}
+	if opts.Retries == 0 {
+		opts.Retries = defaultRetries
+	} else if opts.Retries < 0 {
+		opts.Retries = 0
+	}
+	if opts.RetryBaseMs <= 0 {
+		opts.RetryBaseMs = defaultRetryBaseMs
+	}
+	if opts.Store == nil {
+		opts.Store = NewMemoryStore()
+	}
+	c := &Client{opts: opts, metrics: newMetricsRegistry()}
+	c.wire, c.err = wireFor(opts.Style)
+	if c.err == nil {
+		c.params, c.err = encodeParams(opts.RequestParams)
+	}
+	return c
+}
+
+// Metrics returns the client's counters in the Prometheus text format.
+func (c *Client) Metrics() string { return c.metrics.text() }
+
+// emit records a metric event and hands it to OnMetric.
+func (c *Client) emit(e MetricEvent) {
+	c.metrics.record(e)
+	if c.opts.OnMetric != nil {
+		c.opts.OnMetric(e)
+	}
 }
 
 // Run sends prompt as a new user turn and loops until the model answers

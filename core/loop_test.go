@@ -180,7 +180,7 @@ func TestProviderFailuresAreClearErrors(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			var c counter
 			m := newScripted(t, StyleOpenAI, turn{calls: []ToolCall{call("c1", "t", `{"order":"1"}`)}}, tt.tr)
-			res, err := m.client(ClientOptions{APIKey: "sk-secret-abcdef"}).Run(context.Background(), "hi", mustToolkit(t, c.tool("t")))
+			res, err := m.client(ClientOptions{APIKey: "sk-secret-abcdef", Retries: -1}).Run(context.Background(), "hi", mustToolkit(t, c.tool("t")))
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Fatalf("err = %v, want it to contain %q", err, tt.want)
 			}

@@ -30,6 +30,9 @@ type turn struct {
 	calls  []ToolCall
 	status int    // non-zero: reply with this status and raw
 	raw    string // the body to send verbatim
+	header map[string]string
+	err    error // the transport fails with this
+	split  int   // >0: the body arrives in pieces of this many bytes
 }
 
 type recorded struct {
@@ -69,17 +72,76 @@ func (m *scriptedModel) Do(ctx context.Context, req *HTTPRequest) (*HTTPResponse
 		return reply(500, `{"error":{"message":"script exhausted"}}`), nil
 	}
 	tr := m.turns[n-1]
+	if tr.err != nil {
+		return nil, tr.err
+	}
 	if tr.status != 0 || tr.raw != "" {
 		status := tr.status
 		if status == 0 {
 			status = 200
 		}
-		return reply(status, tr.raw), nil
+		resp := reply(status, tr.raw)
+		for k, v := range tr.header {
+			resp.Header[k] = v
+		}
+		if tr.split > 0 {
+			resp.Body = io.NopCloser(&pieces{data: []byte(tr.raw), n: tr.split})
+		}
+		return resp, nil
 	}
-	if m.style == StyleAnthropic {
+	streaming := gjson.GetBytes(req.Body, "stream").Bool()
+	switch {
+	case m.style == StyleAnthropic && streaming:
+		return reply(200, anthropicSSE(tr)), nil
+	case m.style == StyleAnthropic:
 		return reply(200, anthropicReply(tr)), nil
+	case streaming:
+		return reply(200, openAISSE(tr)), nil
 	}
 	return reply(200, openAIReply(tr)), nil
+}
+
+// openAISSE streams a scripted turn: the text in two deltas, each call in
+// two argument pieces, then usage and [DONE].
+func openAISSE(tr turn) string {
+	var b strings.Builder
+	half := len(tr.text) / 2
+	for _, part := range []string{tr.text[:half], tr.text[half:]} {
+		if part != "" {
+			fmt.Fprintf(&b, "data: {\"choices\":[{\"delta\":{\"content\":%q}}]}\n\n", part)
+		}
+	}
+	for i, c := range tr.calls {
+		cut := len(c.Arguments) / 2
+		fmt.Fprintf(&b, "data: {\"choices\":[{\"delta\":{\"tool_calls\":[{\"index\":%d,\"id\":%q,\"function\":{\"name\":%q,\"arguments\":%q}}]}}]}\n\n", i, c.ID, c.Name, c.Arguments[:cut])
+		fmt.Fprintf(&b, "data: {\"choices\":[{\"delta\":{\"tool_calls\":[{\"index\":%d,\"function\":{\"arguments\":%q}}]}}]}\n\n", i, c.Arguments[cut:])
+	}
+	b.WriteString("data: {\"choices\":[{\"delta\":{},\"finish_reason\":\"stop\"}]}\n\n")
+	b.WriteString("data: {\"choices\":[],\"usage\":{\"prompt_tokens\":3,\"completion_tokens\":2,\"total_tokens\":5}}\n\ndata: [DONE]\n\n")
+	return b.String()
+}
+
+// anthropicSSE streams a scripted turn as messages-API events.
+func anthropicSSE(tr turn) string {
+	var b strings.Builder
+	ev := func(name, data string) { fmt.Fprintf(&b, "event: %s\ndata: %s\n\n", name, data) }
+	ev("message_start", `{"type":"message_start","message":{"model":"served-model","usage":{"input_tokens":3}}}`)
+	i := 0
+	if tr.text != "" {
+		ev("content_block_start", fmt.Sprintf(`{"type":"content_block_start","index":%d,"content_block":{"type":"text","text":""}}`, i))
+		ev("content_block_delta", fmt.Sprintf(`{"type":"content_block_delta","index":%d,"delta":{"type":"text_delta","text":%q}}`, i, tr.text))
+		ev("content_block_stop", fmt.Sprintf(`{"type":"content_block_stop","index":%d}`, i))
+		i++
+	}
+	for _, c := range tr.calls {
+		ev("content_block_start", fmt.Sprintf(`{"type":"content_block_start","index":%d,"content_block":{"type":"tool_use","id":%q,"name":%q,"input":{}}}`, i, c.ID, c.Name))
+		ev("content_block_delta", fmt.Sprintf(`{"type":"content_block_delta","index":%d,"delta":{"type":"input_json_delta","partial_json":%q}}`, i, c.Arguments))
+		ev("content_block_stop", fmt.Sprintf(`{"type":"content_block_stop","index":%d}`, i))
+		i++
+	}
+	ev("message_delta", `{"type":"message_delta","delta":{"stop_reason":"end_turn"},"usage":{"output_tokens":2}}`)
+	ev("message_stop", `{"type":"message_stop"}`)
+	return b.String()
 }
 
 func reply(status int, body string) *HTTPResponse {
@@ -221,4 +283,21 @@ func assertBalanced(t *testing.T, msgs []any) {
 		}
 	}
 	check()
+}
+
+// pieces hands out its data n bytes per Read, to split events and
+// multi-byte characters at awkward places.
+type pieces struct {
+	data []byte
+	n    int
+}
+
+func (p *pieces) Read(b []byte) (int, error) {
+	if len(p.data) == 0 {
+		return 0, io.EOF
+	}
+	k := min(p.n, len(b), len(p.data))
+	copy(b, p.data[:k])
+	p.data = p.data[k:]
+	return k, nil
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -16,6 +17,8 @@ type run struct {
 	tk     *Toolkit
 	tr     transcript
 	result RunResult
+	// stream, when set, makes model calls stream and receives every event.
+	stream func(StreamEvent)
 }
 
 func (c *Client) newRun(tk *Toolkit, history []any) (*run, error) {
@@ -38,7 +41,14 @@ func (r *run) appendMessage(m json.RawMessage) { r.tr.add(m) }
 
 // loop alternates model calls and tool phases. resume, when set, is the tool
 // phase of a halted turn to finish before the next model call.
-func (r *run) loop(ctx context.Context, resume *toolPhase) (res RunResult, err error) {
+func (r *run) loop(ctx context.Context, resume *toolPhase) (RunResult, error) {
+	start := time.Now()
+	res, err := r.turns(ctx, resume)
+	r.c.emit(MetricEvent{Kind: "run", Model: r.c.opts.Model, Status: res.Status, Duration: time.Since(start), Usage: res.Usage, Err: errText(err)})
+	return res, err
+}
+
+func (r *run) turns(ctx context.Context, resume *toolPhase) (res RunResult, err error) {
 	if r.c.opts.TimeoutMs > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, time.Duration(r.c.opts.TimeoutMs)*time.Millisecond)
@@ -56,12 +66,17 @@ func (r *run) loop(ctx context.Context, resume *toolPhase) (res RunResult, err e
 			if r.result.Turns >= r.c.opts.MaxTurns {
 				return r.finish(StatusIncomplete, "maxTurns"), nil
 			}
+			if err := ctx.Err(); err != nil {
+				return r.finish(StatusIncomplete, "error"), fmt.Errorf("core: run stopped: %w", err)
+			}
 			resp, err := r.callModel(ctx)
 			if err != nil {
 				return r.finish(StatusIncomplete, "error"), err
 			}
 			r.appendMessage(r.c.wire.assistantMessage(resp))
 			r.result.Text = resp.Text
+			u := resp.Usage
+			r.emitEvent(StreamEvent{Type: EventUsage, Usage: &u})
 			if len(resp.ToolCalls) == 0 {
 				return r.finish(StatusDone, ""), nil
 			}
@@ -90,7 +105,7 @@ func (r *run) finish(status, limit string) RunResult {
 func (r *run) callModel(ctx context.Context) (LLMResponse, error) {
 	o := &r.c.opts
 	turn := r.result.Turns + 1
-	body := r.c.wire.body(o, r.tr.joined, r.tk.wireTools(o.Style))
+	body := withParams(r.c.wire.body(o, r.tr.joined, r.tk.wireTools(o.Style), r.stream != nil), r.c.params)
 	var resp LLMResponse
 	var short *LLMResponse
 	if h := o.Hooks.BeforeLLM; h != nil {
@@ -104,7 +119,7 @@ func (r *run) callModel(ctx context.Context) (LLMResponse, error) {
 		resp.message = nil
 	} else {
 		var err error
-		if resp, err = r.post(ctx, body); err != nil {
+		if resp, err = r.request(ctx, body); err != nil {
 			return LLMResponse{}, err
 		}
 	}
@@ -122,37 +137,113 @@ func (r *run) callModel(ctx context.Context) (LLMResponse, error) {
 	return resp, nil
 }
 
-// post sends one request body to the provider and parses the reply.
-func (r *run) post(ctx context.Context, body []byte) (LLMResponse, error) {
+// request sends one body (with retries) and reads the reply, streamed or whole.
+func (r *run) request(ctx context.Context, body []byte) (LLMResponse, error) {
 	o := &r.c.opts
-	headers := r.c.wire.headers(o.APIKey)
-	for k, v := range o.Headers {
-		headers[strings.ToLower(k)] = v
-	}
-	req := &HTTPRequest{Method: "POST", URL: r.c.wire.endpoint(o.BaseURL), Header: headers, Body: body}
-	resp, err := o.Transport.Do(ctx, req)
-	if err != nil {
-		if ctxErr := ctx.Err(); ctxErr != nil {
-			return LLMResponse{}, fmt.Errorf("core: model request: %w", ctxErr)
+	if o.BodyTransform != nil {
+		var err error
+		if body, err = o.BodyTransform(body); err != nil {
+			return LLMResponse{}, fmt.Errorf("core: BodyTransform: %w", err)
 		}
-		return LLMResponse{}, fmt.Errorf("core: model request to %s: %s", req.URL, r.redact(err.Error()))
+	}
+	start := time.Now()
+	resp, err := r.send(ctx, body)
+	if err != nil {
+		return LLMResponse{}, err
 	}
 	defer resp.Body.Close()
-	data, err := io.ReadAll(io.LimitReader(resp.Body, int64(o.MaxResponseBytes)+1))
+	var parsed LLMResponse
+	if r.stream != nil {
+		parsed, err = r.readStream(resp.Body)
+	} else {
+		parsed, err = r.readWhole(resp.Body)
+	}
+	status := strconv.Itoa(resp.Status)
+	if err != nil {
+		status = "error"
+		if ctx.Err() != nil {
+			status = "cancelled"
+		}
+	}
+	r.c.emit(MetricEvent{Kind: "llm", Model: o.Model, Status: status, Duration: time.Since(start), Usage: parsed.Usage, Err: errText(err)})
+	return parsed, err
+}
+
+func (r *run) readWhole(body io.Reader) (LLMResponse, error) {
+	limit := r.c.opts.MaxResponseBytes
+	data, err := io.ReadAll(io.LimitReader(body, int64(limit)+1))
 	if err != nil {
 		return LLMResponse{}, fmt.Errorf("core: read model reply: %s", r.redact(err.Error()))
 	}
-	if len(data) > o.MaxResponseBytes {
-		return LLMResponse{}, fmt.Errorf("core: model reply exceeds %d bytes", o.MaxResponseBytes)
-	}
-	if resp.Status < 200 || resp.Status > 299 {
-		return LLMResponse{}, &ProviderError{Status: resp.Status, Body: r.redact(truncate(string(data), 1024))}
+	if len(data) > limit {
+		return LLMResponse{}, fmt.Errorf("core: model reply exceeds %d bytes", limit)
 	}
 	parsed, err := r.c.wire.parse(data)
 	if err != nil {
 		return LLMResponse{}, errors.New(r.redact(err.Error()))
 	}
 	return parsed, nil
+}
+
+// send posts body until it gets a 2xx reply, retrying what OnError (or the
+// default classification) calls retryable, at most Retries times. Aborts
+// are never retried.
+func (r *run) send(ctx context.Context, body []byte) (*HTTPResponse, error) {
+	o := &r.c.opts
+	headers := r.c.wire.headers(o.APIKey)
+	for k, v := range o.Headers {
+		headers[strings.ToLower(k)] = v
+	}
+	req := &HTTPRequest{Method: "POST", URL: r.c.wire.endpoint(o.BaseURL), Header: headers, Body: body}
+	for attempt := 0; ; attempt++ {
+		start := time.Now()
+		resp, err := o.Transport.Do(ctx, req)
+		wait := time.Duration(-1)
+		switch {
+		case err != nil && ctx.Err() != nil:
+			r.c.emit(MetricEvent{Kind: "llm", Model: o.Model, Status: "cancelled", Duration: time.Since(start), Err: ctx.Err().Error()})
+			return nil, fmt.Errorf("core: model request: %w", ctx.Err())
+		case err != nil:
+			err = &networkError{fmt.Errorf("core: model request to %s: %s", req.URL, r.redact(err.Error()))}
+			r.c.emit(MetricEvent{Kind: "llm", Model: o.Model, Status: "error", Duration: time.Since(start), Err: err.Error()})
+		case resp.Status < 200 || resp.Status > 299:
+			data, _ := io.ReadAll(io.LimitReader(resp.Body, 4096))
+			resp.Body.Close()
+			wait = retryAfter(resp.Header["retry-after"])
+			err = &ProviderError{Status: resp.Status, Body: r.redact(truncate(string(data), 1024))}
+			r.c.emit(MetricEvent{Kind: "llm", Model: o.Model, Status: strconv.Itoa(resp.Status), Duration: time.Since(start), Err: err.Error()})
+		default:
+			return resp, nil
+		}
+		if attempt >= o.Retries || !r.shouldRetry(err, attempt+1) {
+			return nil, err
+		}
+		if wait < 0 {
+			wait = backoff(o.RetryBaseMs, attempt)
+		}
+		if serr := sleep(ctx, wait); serr != nil {
+			return nil, fmt.Errorf("core: model request: waiting to retry after %v: %w", err, serr)
+		}
+	}
+}
+
+func (r *run) shouldRetry(err error, attempt int) bool {
+	if h := r.c.opts.OnError; h != nil {
+		switch h(err, attempt) {
+		case ErrorRetry:
+			return true
+		case ErrorFail:
+			return false
+		}
+	}
+	return retryable(err)
+}
+
+func errText(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
 }
 
 // redact removes the API key from text that may reach a log or a caller:

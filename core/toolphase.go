@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"time"
 )
 
 // toolPhase is the tool-running half of one assistant turn: its calls and
@@ -47,14 +48,14 @@ func (r *run) runTools(ctx context.Context, ph *toolPhase) (*Request, error) {
 		}
 		res, req := r.execCall(ctx, ph.calls[i], nil)
 		if req == nil {
-			ph.set(i, res)
-			r.record(ph.calls[i], res)
+			r.finishCall(ph, i, res)
 			continue
 		}
 		group := []int{i}
 		if IsRelayRequest(req) {
 			group = r.gatherRelayCalls(ctx, ph, i, req)
 		}
+		r.emitEvent(StreamEvent{Type: EventPending, Request: req})
 		if r.c.opts.WaitFor == nil {
 			halt = req
 			for _, g := range group {
@@ -69,8 +70,7 @@ func (r *run) runTools(ctx context.Context, ph *toolPhase) (*Request, error) {
 		if ans.ID != req.ID {
 			for _, g := range group {
 				res := ToolResult{Output: fmt.Sprintf("tool %q was not run: the answer id %q does not match the request id %q", ph.calls[g].Name, ans.ID, req.ID), IsError: true}
-				ph.set(g, res)
-				r.record(ph.calls[g], res)
+				r.finishCall(ph, g, res)
 			}
 			continue
 		}
@@ -93,8 +93,12 @@ func (r *run) runTools(ctx context.Context, ph *toolPhase) (*Request, error) {
 	return halt, nil
 }
 
-func (ph *toolPhase) set(i int, res ToolResult) {
-	ph.results[i] = &toolOutcome{id: ph.calls[i].ID, content: res.Output, isError: res.IsError}
+// finishCall records a call's final result and reports it.
+func (r *run) finishCall(ph *toolPhase, i int, res ToolResult) {
+	call := ph.calls[i]
+	ph.results[i] = &toolOutcome{id: call.ID, content: res.Output, isError: res.IsError}
+	r.record(call, res)
+	r.emitEvent(StreamEvent{Type: EventToolResult, ID: call.ID, Name: call.Name, Output: res.Output, IsError: res.IsError})
 }
 
 // gatherRelayCalls folds the later relay calls of the turn into req, so one
@@ -143,8 +147,7 @@ func (r *run) resolve(ctx context.Context, ph *toolPhase, group []int, ans Answe
 				res = ToolResult{Output: fmt.Sprintf("tool %q suspended again after its request was answered; giving up on this call", call.Name), IsError: true}
 			}
 		}
-		ph.set(g, res)
-		r.record(call, res)
+		r.finishCall(ph, g, res)
 	}
 }
 
@@ -169,6 +172,9 @@ func (r *run) execCall(ctx context.Context, call ToolCall, answer *Answer) (Tool
 			return r.afterTool(ctx, call, *short), nil
 		}
 	}
+	if answer == nil {
+		r.emitEvent(StreamEvent{Type: EventToolCall, ID: call.ID, Name: call.Name, Args: call.Arguments})
+	}
 	tctx := &ToolContext{Ctx: ctx, Timeout: r.c.opts.ToolTimeoutMs, CallID: call.ID, Answer: answer}
 	if t.NeedsApproval {
 		if answer == nil {
@@ -180,14 +186,21 @@ func (r *run) execCall(ctx context.Context, call ToolCall, answer *Answer) (Tool
 		}
 		tctx.Answer = nil // the approval answered the loop, not the tool
 	}
+	start := time.Now()
 	res := safeExecute(t, args, tctx)
+	event := MetricEvent{Kind: "tool", Tool: t.Name, Source: string(t.Source), Duration: time.Since(start), IsError: res.IsError}
 	if req := PendingOf(res); req != nil {
+		event.Pending, event.IsError = true, false
+		r.c.emit(event)
 		if req.ID == "" {
 			req.ID = newID("req_")
 		}
 		return ToolResult{}, req
 	}
-	return r.afterTool(ctx, call, res), nil
+	res = r.afterTool(ctx, call, res)
+	event.IsError = res.IsError
+	r.c.emit(event)
+	return res, nil
 }
 
 func (r *run) afterTool(ctx context.Context, call ToolCall, res ToolResult) ToolResult {

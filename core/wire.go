@@ -64,8 +64,10 @@ type wireFormat interface {
 	// body builds the request from pre-encoded parts: joined is the
 	// transcript's messages already joined with commas, tools the cached
 	// tool list (nil when empty).
-	body(o *ClientOptions, joined, tools []byte) []byte
+	body(o *ClientOptions, joined, tools []byte, stream bool) []byte
 	parse(body []byte) (LLMResponse, error)
+	// newStream returns an accumulator for one streamed reply.
+	newStream() streamAccumulator
 	userMessage(text string) json.RawMessage
 	assistantMessage(r LLMResponse) json.RawMessage
 	toolResults(results []toolOutcome) []json.RawMessage

@@ -32,7 +32,7 @@ func (anthropicWire) headers(apiKey string) map[string]string {
 	return h
 }
 
-func (anthropicWire) body(o *ClientOptions, joined, tools []byte) []byte {
+func (anthropicWire) body(o *ClientOptions, joined, tools []byte, stream bool) []byte {
 	b := make([]byte, 0, len(joined)+len(tools)+len(o.SystemPrompt)+128)
 	b = append(b, `{"model":`...)
 	b = appendJSONString(b, o.Model)
@@ -40,8 +40,10 @@ func (anthropicWire) body(o *ClientOptions, joined, tools []byte) []byte {
 	if maxTokens <= 0 {
 		maxTokens = anthropicDefaultMaxTokens
 	}
-	b = append(b, `,"max_tokens":`...)
-	b = strconv.AppendInt(b, int64(maxTokens), 10)
+	if _, set := o.RequestParams["max_tokens"]; !set {
+		b = append(b, `,"max_tokens":`...)
+		b = strconv.AppendInt(b, int64(maxTokens), 10)
+	}
 	if o.SystemPrompt != "" {
 		b = append(b, `,"system":`...)
 		b = appendJSONString(b, o.SystemPrompt)
@@ -51,6 +53,9 @@ func (anthropicWire) body(o *ClientOptions, joined, tools []byte) []byte {
 	if len(tools) > 0 {
 		b = append(b, `,"tools":`...)
 		b = append(b, tools...)
+	}
+	if stream {
+		b = append(b, `,"stream":true`...)
 	}
 	return append(b, '}')
 }

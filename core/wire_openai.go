@@ -24,7 +24,7 @@ func (openAIWire) headers(apiKey string) map[string]string {
 	return h
 }
 
-func (openAIWire) body(o *ClientOptions, joined, tools []byte) []byte {
+func (openAIWire) body(o *ClientOptions, joined, tools []byte, stream bool) []byte {
 	b := make([]byte, 0, len(joined)+len(tools)+len(o.SystemPrompt)+128)
 	b = append(b, `{"model":`...)
 	b = appendJSONString(b, o.Model)
@@ -43,9 +43,12 @@ func (openAIWire) body(o *ClientOptions, joined, tools []byte) []byte {
 		b = append(b, `,"tools":`...)
 		b = append(b, tools...)
 	}
-	if o.MaxTokens > 0 {
+	if _, set := o.RequestParams["max_tokens"]; !set && o.MaxTokens > 0 {
 		b = append(b, `,"max_tokens":`...)
 		b = strconv.AppendInt(b, int64(o.MaxTokens), 10)
+	}
+	if stream {
+		b = append(b, `,"stream":true,"stream_options":{"include_usage":true}`...)
 	}
 	return append(b, '}')
 }

@@ -1,0 +1,75 @@
+package core
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+)
+
+// GenerateRequest is what an in-process model receives each turn: the
+// transcript and tools in OpenAI's chat-completions shape.
+type GenerateRequest struct {
+	Model    string           `json:"model"`
+	Messages []map[string]any `json:"messages"`
+	Tools    []map[string]any `json:"tools,omitempty"`
+}
+
+// GenerateResponse is an in-process model's reply.
+type GenerateResponse struct {
+	Text      string     `json:"text"`
+	ToolCalls []ToolCall `json:"toolCalls"`
+	Usage     Usage      `json:"usage"`
+}
+
+// GenerateFunc is a model that runs in the same process (a local model, a
+// scripted demo, a test double).
+type GenerateFunc func(ctx context.Context, req GenerateRequest) (GenerateResponse, error)
+
+// inProcessURL is the base URL reported for an in-process model.
+const inProcessURL = "inprocess://model"
+
+// CreateInProcessClient runs the same loop as CreateClient around generate
+// instead of an HTTP provider. Its failures are final: they are not retried.
+//
+//	client := CreateInProcessClient(func(ctx context.Context, req GenerateRequest) (GenerateResponse, error) {
+//		return GenerateResponse{Text: "hello"}, nil
+//	}, ClientOptions{Model: "local"})
+func CreateInProcessClient(generate GenerateFunc, opts ClientOptions) *Client {
+	opts.Style = StyleOpenAI
+	opts.BaseURL = inProcessURL
+	opts.Retries = -1
+	opts.Transport = TransportFunc(func(ctx context.Context, req *HTTPRequest) (*HTTPResponse, error) {
+		var in GenerateRequest
+		if err := json.Unmarshal(req.Body, &in); err != nil {
+			return nil, fmt.Errorf("decode request: %w", err)
+		}
+		out, err := generate(ctx, in)
+		if err != nil {
+			return nil, err
+		}
+		return &HTTPResponse{Status: 200, Header: map[string]string{}, Body: io.NopCloser(strings.NewReader(generateReply(in.Model, out)))}, nil
+	})
+	return CreateClient(opts)
+}
+
+// generateReply encodes a GenerateResponse as a chat-completions reply.
+func generateReply(model string, out GenerateResponse) string {
+	for i := range out.ToolCalls {
+		if out.ToolCalls[i].ID == "" {
+			out.ToolCalls[i].ID = "call_" + strconv.Itoa(i) + "_" + newID("")
+		}
+		if strings.TrimSpace(out.ToolCalls[i].Arguments) == "" {
+			out.ToolCalls[i].Arguments = "{}"
+		}
+	}
+	msg := openAIWire{}.assistantMessage(LLMResponse{Text: out.Text, ToolCalls: out.ToolCalls})
+	u := out.Usage
+	if u.TotalTokens == 0 {
+		u.TotalTokens = u.PromptTokens + u.CompletionTokens
+	}
+	return fmt.Sprintf(`{"model":%s,"choices":[{"message":%s,"finish_reason":"stop"}],"usage":{"prompt_tokens":%d,"completion_tokens":%d,"total_tokens":%d}}`,
+		mustJSON(model), msg, u.PromptTokens, u.CompletionTokens, u.TotalTokens)
+}

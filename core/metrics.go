@@ -1,0 +1,162 @@
+package core
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// MetricEvent is one observation handed to ClientOptions.OnMetric.
+type MetricEvent struct {
+	Kind     string        `json:"kind"` // "llm", "tool" or "run"
+	Model    string        `json:"model,omitempty"`
+	Tool     string        `json:"tool,omitempty"`
+	Source   string        `json:"source,omitempty"`
+	Status   string        `json:"status,omitempty"` // llm: HTTP status, "error" or "cancelled"; run: the run status
+	Duration time.Duration `json:"duration"`
+	IsError  bool          `json:"isError,omitempty"`
+	// Pending marks a tool call that suspended: not a result, not an error.
+	Pending bool   `json:"pending,omitempty"`
+	Usage   Usage  `json:"usage,omitempty"`
+	Err     string `json:"error,omitempty"`
+}
+
+// durationBuckets are the histogram bounds in seconds, from a fast tool to
+// a slow model.
+var durationBuckets = []float64{0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60}
+
+// metricsRegistry keeps a client's counters and histograms. It is written
+// by hand: a Prometheus client library would cost the wasm build more than
+// the whole loop.
+type metricsRegistry struct {
+	mu         sync.Mutex
+	counters   map[string]map[string]float64 // name → labels → value
+	histograms map[string]map[string]*histogram
+}
+
+type histogram struct {
+	counts []uint64 // per bucket, cumulative when written
+	sum    float64
+	count  uint64
+}
+
+var metricHelp = map[string]string{
+	"toolnexus_llm_requests_total":           "Provider requests by model and status.",
+	"toolnexus_llm_tokens_total":             "Tokens reported by the provider, by type.",
+	"toolnexus_llm_request_duration_seconds": "Provider request latency.",
+	"toolnexus_tool_calls_total":             "Finished tool calls (suspensions excluded).",
+	"toolnexus_tool_duration_seconds":        "Tool call latency.",
+	"toolnexus_run_errors_total":             "Runs that ended with an error.",
+}
+
+func newMetricsRegistry() *metricsRegistry {
+	return &metricsRegistry{counters: map[string]map[string]float64{}, histograms: map[string]map[string]*histogram{}}
+}
+
+// labels renders label pairs in the order given.
+func labels(kv ...string) string {
+	var b strings.Builder
+	for i := 0; i+1 < len(kv); i += 2 {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(kv[i])
+		b.WriteString(`="`)
+		b.WriteString(strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\n`).Replace(kv[i+1]))
+		b.WriteByte('"')
+	}
+	return b.String()
+}
+
+func (m *metricsRegistry) add(name, lbl string, v float64) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.counters[name] == nil {
+		m.counters[name] = map[string]float64{}
+	}
+	m.counters[name][lbl] += v
+}
+
+func (m *metricsRegistry) observe(name, lbl string, seconds float64) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.histograms[name] == nil {
+		m.histograms[name] = map[string]*histogram{}
+	}
+	h := m.histograms[name][lbl]
+	if h == nil {
+		h = &histogram{counts: make([]uint64, len(durationBuckets))}
+		m.histograms[name][lbl] = h
+	}
+	for i, b := range durationBuckets {
+		if seconds <= b {
+			h.counts[i]++
+		}
+	}
+	h.sum += seconds
+	h.count++
+}
+
+// record folds one event into the counters.
+func (m *metricsRegistry) record(e MetricEvent) {
+	secs := e.Duration.Seconds()
+	switch e.Kind {
+	case "llm":
+		m.add("toolnexus_llm_requests_total", labels("model", e.Model, "status", e.Status), 1)
+		m.observe("toolnexus_llm_request_duration_seconds", labels("model", e.Model), secs)
+		if e.Usage.PromptTokens > 0 {
+			m.add("toolnexus_llm_tokens_total", labels("type", "prompt"), float64(e.Usage.PromptTokens))
+		}
+		if e.Usage.CompletionTokens > 0 {
+			m.add("toolnexus_llm_tokens_total", labels("type", "completion"), float64(e.Usage.CompletionTokens))
+		}
+	case "tool":
+		if e.Pending {
+			return
+		}
+		m.add("toolnexus_tool_calls_total", labels("tool", e.Tool, "source", e.Source, "is_error", strconv.FormatBool(e.IsError)), 1)
+		m.observe("toolnexus_tool_duration_seconds", labels("tool", e.Tool), secs)
+	case "run":
+		if e.Err != "" {
+			m.add("toolnexus_run_errors_total", labels("model", e.Model), 1)
+		}
+	}
+}
+
+// text renders the Prometheus text exposition format, sorted so the output
+// is stable.
+func (m *metricsRegistry) text() string {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var b strings.Builder
+	for _, name := range sortedKeys(m.counters) {
+		fmt.Fprintf(&b, "# HELP %s %s\n# TYPE %s counter\n", name, metricHelp[name], name)
+		for _, lbl := range sortedKeys(m.counters[name]) {
+			fmt.Fprintf(&b, "%s{%s} %s\n", name, lbl, strconv.FormatFloat(m.counters[name][lbl], 'g', -1, 64))
+		}
+	}
+	for _, name := range sortedKeys(m.histograms) {
+		fmt.Fprintf(&b, "# HELP %s %s\n# TYPE %s histogram\n", name, metricHelp[name], name)
+		for _, lbl := range sortedKeys(m.histograms[name]) {
+			h := m.histograms[name][lbl]
+			for i, bound := range durationBuckets {
+				fmt.Fprintf(&b, "%s_bucket{%s,le=\"%s\"} %d\n", name, lbl, strconv.FormatFloat(bound, 'g', -1, 64), h.counts[i])
+			}
+			fmt.Fprintf(&b, "%s_bucket{%s,le=\"+Inf\"} %d\n", name, lbl, h.count)
+			fmt.Fprintf(&b, "%s_sum{%s} %s\n%s_count{%s} %d\n", name, lbl, strconv.FormatFloat(h.sum, 'g', -1, 64), name, lbl, h.count)
+		}
+	}
+	return b.String()
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}

@@ -1,0 +1,124 @@
+package core
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+)
+
+func TestMetricsAndEvents(t *testing.T) {
+	var c counter
+	var events []MetricEvent
+	m := newScripted(t, StyleOpenAI,
+		turn{status: 503, raw: "busy"},
+		turn{calls: []ToolCall{call("a", "t", `{"order":"1"}`), call("b", "refund", `{"order":"2"}`)}},
+	)
+	client := m.client(ClientOptions{RetryBaseMs: 1, Model: "m1", OnMetric: func(e MetricEvent) { events = append(events, e) }})
+	res, err := client.Run(context.Background(), "go", mustToolkit(t, c.tool("t"), RequireApproval(c.tool("refund"))))
+	if err != nil || res.Status != StatusPending {
+		t.Fatalf("res %+v err %v", res, err)
+	}
+	var kinds []string
+	for _, e := range events {
+		kinds = append(kinds, e.Kind+":"+e.Status)
+		if e.Kind == "tool" && e.Tool == "refund" && !e.Pending {
+			t.Errorf("a suspension must be reported as pending: %+v", e)
+		}
+	}
+	if strings.Join(kinds, " ") != "llm:503 llm:200 tool: run:pending" {
+		t.Fatalf("events = %v", kinds)
+	}
+	text := client.Metrics()
+	for _, want := range []string{
+		`toolnexus_llm_requests_total{model="m1",status="503"} 1`,
+		`toolnexus_llm_requests_total{model="m1",status="200"} 1`,
+		`toolnexus_llm_tokens_total{type="prompt"} 3`,
+		`toolnexus_tool_calls_total{tool="t",source="native",is_error="false"} 1`,
+		`toolnexus_llm_request_duration_seconds_bucket{model="m1",le="0.05"} 2`,
+		`toolnexus_llm_request_duration_seconds_count{model="m1"} 2`,
+		"# TYPE toolnexus_tool_duration_seconds histogram",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("metrics lack %q:\n%s", want, text)
+		}
+	}
+	if strings.Contains(text, `tool="refund"`) {
+		t.Errorf("a suspension must not count as a tool call:\n%s", text)
+	}
+	m2 := newScripted(t, StyleOpenAI, turn{status: 400, raw: "no"})
+	client2 := m2.client(ClientOptions{Model: "m2"})
+	_, _ = client2.Run(context.Background(), "x", mustToolkit(t))
+	if !strings.Contains(client2.Metrics(), `toolnexus_run_errors_total{model="m2"} 1`) {
+		t.Errorf("run errors not counted:\n%s", client2.Metrics())
+	}
+}
+
+func TestRequestParamsAndBodyTransform(t *testing.T) {
+	m := newScripted(t, StyleAnthropic, turn{text: "ok"})
+	client := m.client(ClientOptions{
+		RequestParams: map[string]any{"temperature": 0.2, "max_tokens": 50, "metadata": map[string]any{"user": "u1"}},
+		BodyTransform: func(b []byte) ([]byte, error) {
+			return []byte(strings.Replace(string(b), `"temperature":0.2`, `"temperature":0.3`, 1)), nil
+		},
+	})
+	if _, err := client.Run(context.Background(), "hi", mustToolkit(t)); err != nil {
+		t.Fatal(err)
+	}
+	body := m.sent()[0].body
+	if body.Get("temperature").Float() != 0.3 || body.Get("max_tokens").Int() != 50 || body.Get("metadata.user").String() != "u1" {
+		t.Fatalf("body = %s", body.Raw)
+	}
+	if strings.Count(body.Raw, `"max_tokens"`) != 1 {
+		t.Fatalf("max_tokens sent twice: %s", body.Raw)
+	}
+	for _, owned := range []string{"messages", "tools", "stream"} {
+		_, err := CreateClient(ClientOptions{RequestParams: map[string]any{owned: true}}).Run(context.Background(), "x", nil)
+		if err == nil || !strings.Contains(err.Error(), owned) {
+			t.Errorf("RequestParams[%q] should be refused, got %v", owned, err)
+		}
+	}
+	bad := newScripted(t, StyleOpenAI)
+	_, err := bad.client(ClientOptions{BodyTransform: func([]byte) ([]byte, error) { return nil, errors.New("nope") }}).Run(context.Background(), "x", mustToolkit(t))
+	if err == nil || !strings.Contains(err.Error(), "BodyTransform: nope") || len(bad.sent()) != 0 {
+		t.Fatalf("err = %v", err)
+	}
+}
+
+func TestAskKeepsConversations(t *testing.T) {
+	var c counter
+	m := newScripted(t, StyleOpenAI,
+		turn{text: "hello Ada"},
+		turn{calls: []ToolCall{call("c1", "refund", `{"order":"3"}`)}},
+		turn{text: "refund declined"},
+	)
+	client := m.client(ClientOptions{})
+	tk := mustToolkit(t, RequireApproval(c.tool("refund")))
+	conv := client.Conversation(tk)
+	if _, err := conv.Ask(context.Background(), "I am Ada"); err != nil {
+		t.Fatal(err)
+	}
+	halted, err := conv.Ask(context.Background(), "refund order 3")
+	if err != nil || halted.Status != StatusPending {
+		t.Fatalf("halted %+v err %v", halted, err)
+	}
+	if n := len(m.sent()[1].body.Get("messages").Array()); n != 3 {
+		t.Fatalf("second ask sent %d messages, want the first exchange plus the new prompt", n)
+	}
+	done, err := conv.AskWithAnswer(context.Background(), *halted.Pending, AnswerDeclined(halted.Pending.ID, "no"))
+	if err != nil || done.Text != "refund declined" {
+		t.Fatalf("done %+v err %v", done, err)
+	}
+	stored, _ := conv.Messages()
+	if len(stored) != 6 {
+		t.Fatalf("stored %d messages, want 6", len(stored))
+	}
+	assertBalanced(t, stored)
+	other := client.Conversation(tk)
+	if other.ID == conv.ID {
+		t.Fatal("conversations share an id")
+	}
+	if _, err := client.Ask(context.Background(), "x", tk, ""); err == nil {
+		t.Fatal("Ask without an id must fail")
+	}
+}

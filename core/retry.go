@@ -1,0 +1,86 @@
+package core
+
+import (
+	"context"
+	"errors"
+	"math/rand/v2"
+	"time"
+)
+
+// ErrorAction is what an OnError classifier decides for a failed provider
+// request.
+type ErrorAction string
+
+// The OnError decisions.
+const (
+	ErrorDefault ErrorAction = ""      // retry 429, 500, 502, 503, 504 and network errors
+	ErrorRetry   ErrorAction = "retry" // retry, while attempts remain
+	ErrorFail    ErrorAction = "fail"  // give up now
+)
+
+const (
+	defaultRetries     = 2
+	defaultRetryBaseMs = 500
+	maxRetryDelay      = 60 * time.Second
+)
+
+// retryable is the default classification: rate limits, server errors and
+// network failures are worth another try; everything else will fail again.
+func retryable(err error) bool {
+	var pe *ProviderError
+	if errors.As(err, &pe) {
+		switch pe.Status {
+		case 429, 500, 502, 503, 504:
+			return true
+		}
+		return false
+	}
+	var ne *networkError
+	return errors.As(err, &ne)
+}
+
+// networkError marks a failure to exchange bytes with the provider.
+type networkError struct{ err error }
+
+func (e *networkError) Error() string { return e.err.Error() }
+func (e *networkError) Unwrap() error { return e.err }
+
+// retryAfter reads a Retry-After header in its delay-seconds form only
+// (digits, 0 allowed). Anything else — a date, a fraction, garbage — gives
+// -1, which means "use the backoff".
+func retryAfter(h string) time.Duration {
+	if h == "" || len(h) > 9 {
+		return -1
+	}
+	n := 0
+	for _, c := range h {
+		if c < '0' || c > '9' {
+			return -1
+		}
+		n = n*10 + int(c-'0')
+	}
+	return min(time.Duration(n)*time.Second, maxRetryDelay)
+}
+
+// backoff is base·2^attempt with ±50% jitter, so clients that failed
+// together do not retry together.
+func backoff(baseMs, attempt int) time.Duration {
+	d := time.Duration(baseMs) * time.Millisecond << min(attempt, 16)
+	d = time.Duration(float64(d) * (0.5 + rand.Float64()))
+	return min(d, maxRetryDelay)
+}
+
+// sleep waits d or until ctx ends.
+func sleep(ctx context.Context, d time.Duration) error {
+	if d <= 0 {
+		return ctx.Err()
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}

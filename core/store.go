@@ -1,0 +1,104 @@
+package core
+
+import (
+	"context"
+	"fmt"
+	"sync"
+)
+
+// ConversationStore keeps transcripts by conversation id for Ask. Get of an
+// unknown id returns no messages and no error.
+type ConversationStore interface {
+	Get(id string) ([]any, error)
+	Save(id string, messages []any) error
+}
+
+// MemoryStore is the default ConversationStore: a map guarded by a mutex.
+type MemoryStore struct {
+	mu    sync.Mutex
+	convs map[string][]any
+}
+
+// NewMemoryStore returns an empty in-memory store.
+func NewMemoryStore() *MemoryStore { return &MemoryStore{convs: map[string][]any{}} }
+
+// Get returns a copy of the conversation's messages.
+func (s *MemoryStore) Get(id string) ([]any, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]any(nil), s.convs[id]...), nil
+}
+
+// Save replaces the conversation's messages.
+func (s *MemoryStore) Save(id string, messages []any) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.convs[id] = append([]any(nil), messages...)
+	return nil
+}
+
+// Ask is Run against a stored conversation: it loads the transcript for id,
+// runs prompt on top of it and saves the result's transcript back, also when
+// the run halts pending (resume it with AskWithAnswer).
+func (c *Client) Ask(ctx context.Context, prompt string, tk *Toolkit, id string) (RunResult, error) {
+	if id == "" {
+		return RunResult{}, fmt.Errorf("core: Ask needs a conversation id")
+	}
+	history, err := c.opts.Store.Get(id)
+	if err != nil {
+		return RunResult{}, fmt.Errorf("core: load conversation %q: %w", id, err)
+	}
+	res, err := c.RunWithHistory(ctx, prompt, tk, history)
+	return c.saveConversation(id, res, err)
+}
+
+// AskWithAnswer resumes a stored conversation that halted pending.
+func (c *Client) AskWithAnswer(ctx context.Context, tk *Toolkit, id string, pending Request, answer Answer) (RunResult, error) {
+	if id == "" {
+		return RunResult{}, fmt.Errorf("core: AskWithAnswer needs a conversation id")
+	}
+	history, err := c.opts.Store.Get(id)
+	if err != nil {
+		return RunResult{}, fmt.Errorf("core: load conversation %q: %w", id, err)
+	}
+	res, err := c.RunWithAnswer(ctx, tk, history, pending, answer)
+	return c.saveConversation(id, res, err)
+}
+
+// saveConversation keeps what a run completed, even when it failed part way,
+// so nothing already said is lost; a failed resume (nothing ran) saves
+// nothing.
+func (c *Client) saveConversation(id string, res RunResult, runErr error) (RunResult, error) {
+	if runErr != nil && res.Turns == 0 && res.ToolCallCount == 0 {
+		return res, runErr
+	}
+	if err := c.opts.Store.Save(id, res.Messages); err != nil && runErr == nil {
+		return res, fmt.Errorf("core: save conversation %q: %w", id, err)
+	}
+	return res, runErr
+}
+
+// Conversation is a client and toolkit bound to one stored conversation.
+type Conversation struct {
+	ID     string
+	client *Client
+	tk     *Toolkit
+}
+
+// Conversation starts a new conversation with a fresh id in the client's store.
+func (c *Client) Conversation(tk *Toolkit) *Conversation {
+	return &Conversation{ID: newID("conv_"), client: c, tk: tk}
+}
+
+// Ask sends prompt in this conversation.
+func (cv *Conversation) Ask(ctx context.Context, prompt string) (RunResult, error) {
+	return cv.client.Ask(ctx, prompt, cv.tk, cv.ID)
+}
+
+// AskWithAnswer resumes this conversation after a pending halt.
+func (cv *Conversation) AskWithAnswer(ctx context.Context, pending Request, answer Answer) (RunResult, error) {
+	return cv.client.AskWithAnswer(ctx, cv.tk, cv.ID, pending, answer)
+}
+
+// Messages returns the stored transcript.
+func (cv *Conversation) Messages() ([]any, error) { return cv.client.opts.Store.Get(cv.ID) }

@@ -1,0 +1,69 @@
+package core
+
+import "context"
+
+// StreamEvent is one event of a streamed run.
+type StreamEvent struct {
+	Type    string     `json:"type"`
+	Delta   string     `json:"delta,omitempty"`   // text
+	Name    string     `json:"name,omitempty"`    // tool_call, tool_result
+	ID      string     `json:"id,omitempty"`      // tool_call, tool_result: the call id
+	Args    string     `json:"args,omitempty"`    // tool_call: the raw JSON arguments
+	Output  string     `json:"output,omitempty"`  // tool_result
+	IsError bool       `json:"isError,omitempty"` // tool_result
+	Usage   *Usage     `json:"usage,omitempty"`   // usage: one model call's tokens
+	Result  *RunResult `json:"result,omitempty"`  // done, error: the (partial) result
+	Request *Request   `json:"request,omitempty"` // pending
+	Err     error      `json:"-"`                 // error
+}
+
+// Stream event types.
+const (
+	EventText       = "text"        // a text delta from the model
+	EventToolCall   = "tool_call"   // the loop is about to run a call
+	EventToolResult = "tool_result" // a call finished
+	EventPending    = "pending"     // a call suspended: sent before WaitFor runs, or before a halt
+	EventUsage      = "usage"       // a model call finished
+	EventDone       = "done"        // the run ended; Result is set
+	EventError      = "error"       // the run failed; Err and the partial Result are set
+)
+
+// Stream runs like Run but streams the model's replies over server-sent
+// events and reports progress as events. The channel ends with one "done"
+// or "error" event and is then closed. Stop reading only by cancelling ctx.
+func (c *Client) Stream(ctx context.Context, prompt string, tk *Toolkit) (<-chan StreamEvent, error) {
+	return c.StreamWithHistory(ctx, prompt, tk, nil)
+}
+
+// StreamWithHistory is Stream continuing an earlier transcript.
+func (c *Client) StreamWithHistory(ctx context.Context, prompt string, tk *Toolkit, history []any) (<-chan StreamEvent, error) {
+	r, err := c.newRun(tk, history)
+	if err != nil {
+		return nil, err
+	}
+	r.appendMessage(c.wire.userMessage(prompt))
+	ch := make(chan StreamEvent, 64)
+	r.stream = func(e StreamEvent) {
+		select {
+		case ch <- e:
+		case <-ctx.Done():
+		}
+	}
+	go func() {
+		defer close(ch)
+		res, err := r.loop(ctx, nil)
+		if err != nil {
+			r.stream(StreamEvent{Type: EventError, Err: err, Result: &res})
+			return
+		}
+		r.stream(StreamEvent{Type: EventDone, Result: &res})
+	}()
+	return ch, nil
+}
+
+// emitEvent sends e to the stream, if the run streams.
+func (r *run) emitEvent(e StreamEvent) {
+	if r.stream != nil {
+		r.stream(e)
+	}
+}

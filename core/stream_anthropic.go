@@ -1,0 +1,119 @@
+package core
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/tidwall/gjson"
+)
+
+// anthropicStream assembles a messages stream: message_start, content
+// blocks (text deltas, tool input JSON deltas), message_delta, message_stop.
+type anthropicStream struct {
+	blocks    []anthropicBlock
+	model     string
+	finish    string
+	usage     Usage
+	completed bool
+}
+
+type anthropicBlock struct {
+	kind  string // "text", "tool_use", or another type we keep no data for
+	text  strings.Builder
+	id    string
+	name  string
+	input strings.Builder
+}
+
+func (anthropicWire) newStream() streamAccumulator { return &anthropicStream{} }
+
+func (s *anthropicStream) event(name string, data []byte, emit func(StreamEvent)) (bool, error) {
+	if !gjson.ValidBytes(data) {
+		return false, fmt.Errorf("core: stream event %q is not valid JSON (%d bytes)", name, len(data))
+	}
+	ev := gjson.ParseBytes(data)
+	if name == "" {
+		name = ev.Get("type").String()
+	}
+	switch name {
+	case "message_start":
+		s.model = ev.Get("message.model").String()
+		s.usage.PromptTokens = int(ev.Get("message.usage.input_tokens").Int())
+	case "content_block_start":
+		b, err := s.block(ev)
+		if err != nil {
+			return false, err
+		}
+		cb := ev.Get("content_block")
+		b.kind, b.id, b.name = cb.Get("type").String(), cb.Get("id").String(), cb.Get("name").String()
+		b.text.WriteString(cb.Get("text").String())
+	case "content_block_delta":
+		b, err := s.block(ev)
+		if err != nil {
+			return false, err
+		}
+		d := ev.Get("delta")
+		switch d.Get("type").String() {
+		case "text_delta":
+			t := d.Get("text").String()
+			b.text.WriteString(t)
+			if emit != nil && t != "" {
+				emit(StreamEvent{Type: EventText, Delta: t})
+			}
+		case "input_json_delta":
+			b.input.WriteString(d.Get("partial_json").String())
+		}
+	case "message_delta":
+		if f := ev.Get("delta.stop_reason").String(); f != "" {
+			s.finish = f
+		}
+		if n := ev.Get("usage.output_tokens"); n.Exists() {
+			s.usage.CompletionTokens = int(n.Int())
+		}
+	case "message_stop":
+		s.completed = true
+		return true, nil
+	case "error":
+		return false, fmt.Errorf("core: provider error in stream: %s", firstNonEmpty(ev.Get("error.message").String(), ev.Raw))
+	}
+	return false, nil
+}
+
+// block returns the content block an event addresses, growing the list.
+func (s *anthropicStream) block(ev gjson.Result) (*anthropicBlock, error) {
+	i := int(ev.Get("index").Int())
+	if i < 0 || i > 1024 {
+		return nil, fmt.Errorf("core: stream content block index %d out of range", i)
+	}
+	for len(s.blocks) <= i {
+		s.blocks = append(s.blocks, anthropicBlock{})
+	}
+	return &s.blocks[i], nil
+}
+
+func (s *anthropicStream) complete() bool { return s.completed }
+
+func (s *anthropicStream) response() LLMResponse {
+	r := LLMResponse{Model: s.model, FinishReason: s.finish, Usage: s.usage}
+	r.Usage.TotalTokens = r.Usage.PromptTokens + r.Usage.CompletionTokens
+	var text strings.Builder
+	for i := range s.blocks {
+		b := &s.blocks[i]
+		switch b.kind {
+		case "text":
+			text.WriteString(b.text.String())
+		case "tool_use":
+			input := strings.TrimSpace(b.input.String())
+			if input == "" {
+				input = "{}"
+			}
+			id := b.id
+			if id == "" {
+				id = newID("toolu_")
+			}
+			r.ToolCalls = append(r.ToolCalls, ToolCall{ID: id, Name: b.name, Arguments: input})
+		}
+	}
+	r.Text = text.String()
+	return r
+}

@@ -1,0 +1,94 @@
+package core
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/tidwall/gjson"
+)
+
+// openAIStream assembles a chat-completions stream: text deltas, tool-call
+// deltas merged by index, the finish reason and the final usage chunk.
+type openAIStream struct {
+	text      strings.Builder
+	calls     []ToolCall
+	model     string
+	finish    string
+	usage     Usage
+	completed bool
+}
+
+func (openAIWire) newStream() streamAccumulator { return &openAIStream{} }
+
+func (s *openAIStream) event(_ string, data []byte, emit func(StreamEvent)) (bool, error) {
+	if string(data) == "[DONE]" {
+		s.completed = true
+		return true, nil
+	}
+	if !gjson.ValidBytes(data) {
+		return false, fmt.Errorf("core: stream chunk is not valid JSON (%d bytes)", len(data))
+	}
+	chunk := gjson.ParseBytes(data)
+	if e := chunk.Get("error"); e.Exists() && e.Type != gjson.Null {
+		return false, fmt.Errorf("core: provider error in stream: %s", firstNonEmpty(e.Get("message").String(), e.Raw))
+	}
+	if m := chunk.Get("model").String(); m != "" {
+		s.model = m
+	}
+	if u := chunk.Get("usage"); u.IsObject() {
+		s.usage = Usage{
+			PromptTokens:     int(u.Get("prompt_tokens").Int()),
+			CompletionTokens: int(u.Get("completion_tokens").Int()),
+			TotalTokens:      int(u.Get("total_tokens").Int()),
+		}
+	}
+	choice := chunk.Get("choices.0")
+	if d := choice.Get("delta.content").String(); d != "" {
+		s.text.WriteString(d)
+		if emit != nil {
+			emit(StreamEvent{Type: EventText, Delta: d})
+		}
+	}
+	for _, tc := range choice.Get("delta.tool_calls").Array() {
+		i := int(tc.Get("index").Int())
+		if i < 0 || i > 1024 {
+			return false, fmt.Errorf("core: stream tool call index %d out of range", i)
+		}
+		for len(s.calls) <= i {
+			s.calls = append(s.calls, ToolCall{})
+		}
+		c := &s.calls[i]
+		if id := tc.Get("id").String(); id != "" {
+			c.ID = id
+		}
+		c.Name += tc.Get("function.name").String()
+		c.Arguments += tc.Get("function.arguments").String()
+	}
+	if f := choice.Get("finish_reason").String(); f != "" {
+		s.finish = f
+	}
+	return false, nil
+}
+
+func (s *openAIStream) complete() bool { return s.completed || s.finish != "" }
+
+func (s *openAIStream) response() LLMResponse {
+	r := LLMResponse{Text: s.text.String(), Model: s.model, FinishReason: s.finish, Usage: s.usage}
+	for i, c := range s.calls {
+		if c.Name == "" {
+			continue
+		}
+		if c.ID == "" {
+			c.ID = fmt.Sprintf("call_%d_%s", i, newID(""))
+		}
+		r.ToolCalls = append(r.ToolCalls, c)
+	}
+	return r
+}
+
+func firstNonEmpty(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}

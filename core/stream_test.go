@@ -1,0 +1,191 @@
+package core
+
+import (
+	"context"
+	"io"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+const openAIStreamToolTurn = "data: {\"model\":\"served\",\"choices\":[{\"delta\":{\"role\":\"assistant\",\"content\":\"Let me \"}}]}\n\n" +
+	"data: {\"choices\":[{\"delta\":{\"content\":\"check café\"}}]}\n\n" +
+	": keep-alive\n\n" +
+	"data: {\"choices\":[{\"delta\":{\"tool_calls\":[{\"index\":0,\"id\":\"c1\",\"type\":\"function\",\"function\":{\"name\":\"look\",\"arguments\":\"\"}}]}}]}\n\n" +
+	"data: {\"choices\":[{\"delta\":{\"tool_calls\":[{\"index\":1,\"id\":\"c2\",\"type\":\"function\",\"function\":{\"name\":\"look\",\"arguments\":\"{\\\"order\\\"\"}}]}}]}\n\n" +
+	"data: {\"choices\":[{\"delta\":{\"tool_calls\":[{\"index\":0,\"function\":{\"arguments\":\"{\\\"order\\\":\\\"1\\\"}\"}}]}}]}\n\n" +
+	"data: {\"choices\":[{\"delta\":{\"tool_calls\":[{\"index\":1,\"function\":{\"arguments\":\":\\\"2\\\"}\"}}]}}]}\n\n" +
+	"data: {\"choices\":[{\"delta\":{},\"finish_reason\":\"tool_calls\"}]}\n\n" +
+	"data: {\"choices\":[],\"usage\":{\"prompt_tokens\":7,\"completion_tokens\":5,\"total_tokens\":12}}\n\n" +
+	"data: [DONE]\n\n"
+
+const openAIStreamText = "data: {\"choices\":[{\"delta\":{\"content\":\"all \"}}]}\r\n\r\n" +
+	"data: {\"choices\":[{\"delta\":{\"content\":\"good\"},\"finish_reason\":\"stop\"}]}\r\n\r\n" +
+	"data: {\"choices\":[],\"usage\":{\"prompt_tokens\":1,\"completion_tokens\":2,\"total_tokens\":3}}\r\n\r\n" +
+	"data: [DONE]\r\n\r\n"
+
+const anthropicStreamToolTurn = "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"model\":\"served\",\"usage\":{\"input_tokens\":7}}}\n\n" +
+	"event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":{\"type\":\"text\",\"text\":\"\"}}\n\n" +
+	"event: ping\ndata: {\"type\":\"ping\"}\n\n" +
+	"event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"text_delta\",\"text\":\"Let me \"}}\n\n" +
+	"event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"text_delta\",\"text\":\"check café\"}}\n\n" +
+	"event: content_block_stop\ndata: {\"type\":\"content_block_stop\",\"index\":0}\n\n" +
+	"event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":1,\"content_block\":{\"type\":\"tool_use\",\"id\":\"c1\",\"name\":\"look\",\"input\":{}}}\n\n" +
+	"event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":1,\"delta\":{\"type\":\"input_json_delta\",\"partial_json\":\"{\\\"order\\\":\"}}\n\n" +
+	"event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":1,\"delta\":{\"type\":\"input_json_delta\",\"partial_json\":\"\\\"1\\\"}\"}}\n\n" +
+	"event: content_block_stop\ndata: {\"type\":\"content_block_stop\",\"index\":1}\n\n" +
+	"event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":2,\"content_block\":{\"type\":\"tool_use\",\"id\":\"c2\",\"name\":\"look\",\"input\":{}}}\n\n" +
+	"event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":2,\"delta\":{\"type\":\"input_json_delta\",\"partial_json\":\"{\\\"order\\\":\\\"2\\\"}\"}}\n\n" +
+	"event: content_block_stop\ndata: {\"type\":\"content_block_stop\",\"index\":2}\n\n" +
+	"event: message_delta\ndata: {\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"tool_use\"},\"usage\":{\"output_tokens\":5}}\n\n" +
+	"event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n"
+
+const anthropicStreamText = "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"model\":\"served\",\"usage\":{\"input_tokens\":1}}}\n\n" +
+	"event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":{\"type\":\"text\",\"text\":\"\"}}\n\n" +
+	"event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"text_delta\",\"text\":\"all good\"}}\n\n" +
+	"event: message_delta\ndata: {\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"end_turn\"},\"usage\":{\"output_tokens\":2}}\n\n" +
+	"event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n"
+
+func collect(t *testing.T, ch <-chan StreamEvent) []StreamEvent {
+	t.Helper()
+	var events []StreamEvent
+	for e := range ch {
+		events = append(events, e)
+	}
+	return events
+}
+
+func TestStreamBothStyles(t *testing.T) {
+	tests := []struct {
+		style      Style
+		toolTurn   string
+		textTurn   string
+		wantStream string
+	}{
+		{StyleOpenAI, openAIStreamToolTurn, openAIStreamText, `"stream":true,"stream_options":{"include_usage":true}`},
+		{StyleAnthropic, anthropicStreamToolTurn, anthropicStreamText, `"stream":true`},
+	}
+	for _, tt := range tests {
+		for _, split := range []int{1, 3, 7, 1 << 20} {
+			t.Run(string(tt.style)+"/split"+strconv.Itoa(split), func(t *testing.T) {
+				var c counter
+				m := newScripted(t, tt.style, turn{raw: tt.toolTurn, split: split}, turn{raw: tt.textTurn, split: split})
+				ch, err := m.client(ClientOptions{}).Stream(context.Background(), "check", mustToolkit(t, c.tool("look")))
+				if err != nil {
+					t.Fatal(err)
+				}
+				events := collect(t, ch)
+				var text strings.Builder
+				var kinds []string
+				for _, e := range events {
+					if e.Type == EventText {
+						text.WriteString(e.Delta)
+						continue
+					}
+					kinds = append(kinds, e.Type)
+				}
+				if text.String() != "Let me check caféall good" {
+					t.Fatalf("streamed text = %q", text.String())
+				}
+				want := "usage tool_call tool_result tool_call tool_result usage done"
+				if strings.Join(kinds, " ") != want {
+					t.Fatalf("events = %v, want %s", kinds, want)
+				}
+				res := events[len(events)-1].Result
+				if res.Status != StatusDone || res.Text != "all good" || c.count() != 2 || res.Usage.PromptTokens != 8 {
+					t.Fatalf("result = %+v runs %d", res, c.count())
+				}
+				if c.args[0]["order"] != "1" || c.args[1]["order"] != "2" {
+					t.Fatalf("assembled args = %v", c.args)
+				}
+				if !strings.Contains(m.sent()[0].body.Raw, tt.wantStream) {
+					t.Fatalf("request did not ask for a stream: %s", m.sent()[0].body.Raw)
+				}
+				assertBalanced(t, res.Messages)
+			})
+		}
+	}
+}
+
+func TestStreamCutOffKeepsPartialText(t *testing.T) {
+	cut := openAIStreamToolTurn[:strings.Index(openAIStreamToolTurn, "check café")+8]
+	m := newScripted(t, StyleOpenAI, turn{raw: cut, split: 5})
+	ch, err := m.client(ClientOptions{Retries: -1}).Stream(context.Background(), "check", mustToolkit(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	events := collect(t, ch)
+	last := events[len(events)-1]
+	if last.Type != EventError || last.Err == nil || !strings.Contains(last.Err.Error(), "stream ended before the reply was complete") {
+		t.Fatalf("last event = %+v", last)
+	}
+	if last.Result.Text != "Let me " || len(last.Result.Messages) != 1 {
+		t.Fatalf("partial result = %+v", last.Result)
+	}
+}
+
+func TestStreamPendingBeforeWaitFor(t *testing.T) {
+	for _, style := range []Style{StyleOpenAI, StyleAnthropic} {
+		t.Run(string(style), func(t *testing.T) {
+			var c counter
+			var order []string
+			m := newScripted(t, style, turn{calls: []ToolCall{call("c1", "refund", `{"order":"9"}`)}}, turn{text: "refunded"})
+			client := m.client(ClientOptions{WaitFor: func(r Request) (Answer, error) {
+				order = append(order, "waitFor")
+				return Answer{ID: r.ID, Ok: true}, nil
+			}})
+			ch, err := client.Stream(context.Background(), "refund", mustToolkit(t, RequireApproval(c.tool("refund"))))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var text string
+			for e := range ch {
+				order = append(order, e.Type)
+				if e.Type == EventText {
+					text += e.Delta
+				}
+				if e.Type == EventPending && (e.Request == nil || e.Request.Kind != KindApproval) {
+					t.Fatalf("pending event without the request: %+v", e)
+				}
+			}
+			// The channel is buffered, so "waitFor" may be appended before the
+			// consumer reads the pending event; the loop sends pending first,
+			// which the order of the loop's own events shows.
+			var loopOrder []string
+			for _, o := range order {
+				if o != "waitFor" && o != EventText {
+					loopOrder = append(loopOrder, o)
+				}
+			}
+			got := strings.Join(loopOrder, " ")
+			if got != "usage tool_call pending tool_result usage done" || text != "refunded" || c.count() != 1 {
+				t.Fatalf("events = %s, text %q, runs %d", got, text, c.count())
+			}
+		})
+	}
+}
+
+func TestSSEReader(t *testing.T) {
+	in := ": comment\r\nevent: a\r\ndata: one\r\ndata:two\r\n\r\nid: 7\rdata: three\r\rdata: {\"x\":1}\n\n"
+	s := newSSEReader(strings.NewReader(in), 1<<10)
+	var got []string
+	for {
+		name, data, err := s.next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, name+"|"+string(data))
+	}
+	if strings.Join(got, ";") != `a|one`+"\n"+`two;|three;|{"x":1}` {
+		t.Fatalf("events = %q", got)
+	}
+	if _, _, err := newSSEReader(strings.NewReader("data: half"), 1<<10).next(); err != io.ErrUnexpectedEOF {
+		t.Fatalf("a cut event gave %v", err)
+	}
+	if _, _, err := newSSEReader(strings.NewReader("data: "+strings.Repeat("x", 100)+"\n\n"), 10).next(); err != errEventTooLarge {
+		t.Fatalf("an oversized event gave %v", err)
+	}
+}
