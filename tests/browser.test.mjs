@@ -301,6 +301,37 @@ test("a JS tool that throws: the error result is shown and the run continues", T
   });
 });
 
+test("OpenAI-compatible endpoint: the key goes only to the model, core-side tool errors are shown", T, async () => {
+  await withPage(async (page, problems) => {
+    await openDemo(page);
+    const secret = "sk-test-endpoint-456";
+    await page.getByRole("radio", { name: /OpenAI-compatible/ }).check();
+    await page.getByLabel("Base URL").fill(new URL("/fake/v1", server.url).href);
+    await page.getByRole("textbox", { name: "Model", exact: true }).fill("fake-model-1");
+    await page.getByLabel("API key").fill(secret);
+    const seen = [];
+    await page.route("**/fake/v1/chat/completions", (route) => {
+      const body = JSON.parse(route.request().postData());
+      seen.push({ auth: route.request().headers().authorization, body });
+      const message = seen.length === 1
+        ? { role: "assistant", content: null, tool_calls: [{ id: "x1", type: "function", function: { name: "launch_rockets", arguments: "{}" } }] }
+        : { role: "assistant", content: "I cannot launch rockets." };
+      return route.fulfill({ status: 200, contentType: "application/json",
+        body: JSON.stringify({ choices: [{ index: 0, message, finish_reason: "stop" }], usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 } }) });
+    });
+    await send(page, "launch the rockets");
+    await idle(page);
+    assert.equal(seen.length, 2);
+    assert.ok(seen.every((r) => r.auth === `Bearer ${secret}` && r.body.model === "fake-model-1"));
+    const errors = await page.locator("#transcript .entry.is-error").allTextContents();
+    assert.ok(errors.some((e) => e.includes("launch_rockets")), `unknown tool shown as an error: ${errors}`);
+    assert.match(await log(page).textContent(), /I cannot launch rockets\./);
+    assert.equal(await page.evaluate(() => localStorage.length + sessionStorage.length), 0, "nothing stored");
+    assert.doesNotMatch(await page.content(), new RegExp(secret), "the key is not in the DOM as text");
+    assert.deepEqual(problems, []);
+  });
+});
+
 test("after Go-side errors (HTTP 500, rejected fetch) the page still runs", T, async () => {
   await withPage(async (page, problems) => {
     await openDemo(page);

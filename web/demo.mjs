@@ -19,7 +19,11 @@ const DEFAULTS = {
 let tnx = null;
 let toolkit = null;
 let history = []; // result.messages of the last finished run: the conversation so far
-let announced = new Set(); // tool calls already shown while waiting for approval
+// Call ids whose call / result is already in the transcript. Tools and waitFor
+// show calls live; after a run, anything the core decided alone (an unknown
+// tool, bad arguments, a timeout) is filled in from result.toolCalls.
+let shownCalls = new Set();
+let shownResults = new Set();
 const approve = approvalDialog();
 
 start();
@@ -44,15 +48,15 @@ function shown(tool) {
   return {
     ...tool,
     async run(args, ctx) {
-      const key = callKey(tool.name, args);
-      if (!announced.delete(key)) entry("tool-call", "Tool call", `${tool.name} ${compact(args)}`);
+      const id = ctx?.callId;
+      if (!shownCalls.has(id)) showCall(id, tool.name, args);
       try {
         const out = await tool.run(args, ctx);
         const isError = typeof out === "object" && out !== null && out.isError === true;
-        entry("tool-result", isError ? "Tool error" : "Tool result", resultText(out), isError);
+        showResult(id, resultText(out), isError);
         return out;
       } catch (err) {
-        entry("tool-result", "Tool error", err?.message ?? String(err), true);
+        showResult(id, err?.message ?? String(err), true);
         throw err; // the core turns the throw into an error result and the run goes on
       }
     },
@@ -62,17 +66,11 @@ function shown(tool) {
 // waitFor shows the call, asks the person, and records a decline in the transcript.
 async function waitFor(request) {
   const data = request?.data ?? {};
-  if (typeof data.tool === "string") {
-    announced.add(callKey(data.tool, data.args));
-    entry("tool-call", "Tool call · needs approval", `${data.tool} ${compact(data.args)}`);
-  }
+  if (typeof data.tool === "string") showCall(data.callId, data.tool, data.args, " · needs approval");
   ui.busy.textContent = "Waiting for your approval…";
   const answer = await approve(request);
   ui.busy.textContent = "Working…";
-  if (!answer.ok) {
-    announced.delete(callKey(data.tool, data.args));
-    entry("tool-result", "Tool declined", `declined: ${answer.reason}`, true);
-  }
+  if (!answer.ok) showResult(data.callId, `declined: ${answer.reason}`, true, "Tool declined");
   return answer;
 }
 
@@ -108,6 +106,10 @@ ui.form.addEventListener("submit", async (e) => {
   try {
     const result = await (await client()).run(prompt, toolkit, { history });
     history = result.messages ?? history;
+    for (const call of result.toolCalls ?? []) {
+      if (!shownCalls.has(call.id)) showCall(call.id, call.name, call.args);
+      if (!shownResults.has(call.id)) showResult(call.id, call.output, call.isError);
+    }
     if (result.text) entry("assistant", "Assistant", result.text);
     if (result.status === "incomplete") entry("error", "Note", `The run stopped early (${result.limit || "turn limit"}).`, true);
     if (result.status === "pending") entry("error", "Note", "The run is waiting on a request this page cannot answer.", true);
@@ -115,7 +117,8 @@ ui.form.addEventListener("submit", async (e) => {
     // The conversation stays as it was before this message, so the next send works.
     entry("error", "Error", err?.message ?? String(err), true);
   } finally {
-    announced = new Set();
+    shownCalls = new Set();
+    shownResults = new Set();
     setBusy(false);
   }
 });
@@ -162,8 +165,14 @@ function entry(kind, who, text, isError = false) {
   ui.transcript.scrollTop = ui.transcript.scrollHeight;
 }
 
-function callKey(name, args) {
-  return `${name} ${compact(args)}`;
+function showCall(id, name, args, note = "") {
+  if (id) shownCalls.add(id);
+  entry("tool-call", `Tool call${note}`, `${name} ${compact(args)}`);
+}
+
+function showResult(id, text, isError, label) {
+  if (id) shownResults.add(id);
+  entry("tool-result", label ?? (isError ? "Tool error" : "Tool result"), text, isError);
 }
 
 function compact(v) {
