@@ -42,13 +42,22 @@ func TestDefaultTools(t *testing.T) {
 // and settings, so a tool can call out through the Worker's fetch.
 func TestToolsGetTheirEnv(t *testing.T) {
 	hs := newHarness(t, func(env map[string]string) { env["WEATHER_KEY"] = "w-key" })
+	sentinel := &sentinelTransport{}
+	hs.h.opts.Transport = sentinel
 	var got ToolEnv
 	hs.h.opts.Tools = func(env ToolEnv) []core.Tool {
 		got = env
 		return DefaultTools(env)
 	}
 	hs.do("GET", "/v1/tools", "")
-	if got.Getenv == nil || got.Getenv("WEATHER_KEY") != "w-key" || got.Transport != hs.h.opts.Transport {
+	if got.Getenv == nil || got.Getenv("WEATHER_KEY") != "w-key" || got.Transport != core.Transport(sentinel) {
 		t.Fatalf("tool env = %+v", got)
 	}
+}
+
+// sentinelTransport is a comparable Transport that is never called.
+type sentinelTransport struct{}
+
+func (*sentinelTransport) Do(context.Context, *core.HTTPRequest) (*core.HTTPResponse, error) {
+	panic("sentinelTransport called")
 }
