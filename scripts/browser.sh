@@ -18,7 +18,7 @@ wasm_exec_js() {
 # run on the left of &&, so a failed go build would otherwise go unnoticed.
 build_browser() {
   echo "== building the browser bundle into $DIST/web"
-  mkdir -p "$DIST/web" || return 1
+  rm -rf "$DIST/web" && mkdir -p "$DIST/web" || return 1  # no stale files from an older web/
   GOOS=js GOARCH=wasm go build -trimpath -ldflags='-s -w' -o "$DIST/web/toolnexus.wasm" ./wasm/browser || return 1
   cp -R "$ROOT/web/." "$DIST/web/" || return 1
   local exec_js
