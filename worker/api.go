@@ -161,6 +161,7 @@ func (h *Handler) runAgent(ctx context.Context, w http.ResponseWriter, cfg Confi
 		APIKey:       cfg.APIKey,
 		SystemPrompt: cfg.SystemPrompt,
 		MaxTurns:     cfg.MaxTurns,
+		Retries:      cfg.Retries,
 		Transport:    h.opts.Transport,
 	})
 	res, err := step(client, tk)

@@ -125,6 +125,21 @@ func TestUpstreamFailureIs502(t *testing.T) {
 	}
 }
 
+func TestRetriesSetting(t *testing.T) {
+	for _, tt := range []struct {
+		setting string
+		calls   int
+	}{{"0", 1}, {"1", 2}} {
+		hs := newHarness(t, func(env map[string]string) { env["LLM_RETRIES"] = tt.setting })
+		if code, _ := hs.post("/v1/run", map[string]any{"prompt": "please fail"}); code != http.StatusBadGateway {
+			t.Fatalf("LLM_RETRIES=%s: code %d", tt.setting, code)
+		}
+		if n := len(hs.llm.requests()); n != tt.calls {
+			t.Fatalf("LLM_RETRIES=%s: %d model requests, want %d", tt.setting, n, tt.calls)
+		}
+	}
+}
+
 func TestUnreachableUpstreamIs502(t *testing.T) {
 	hs := newHarness(t, func(env map[string]string) { env["LLM_BASE_URL"] = "http://127.0.0.1:1/v1" })
 	code, body := hs.post("/v1/run", map[string]any{"prompt": "hi"})

@@ -37,6 +37,8 @@ type Access struct {
 //	STATE_TTL_SECONDS  optional  how long a pending run may wait (default 3600)
 //	SYSTEM_PROMPT      optional
 //	MAX_TURNS          optional  model turns per request (core's default when unset)
+//	LLM_RETRIES        optional  retries of a failed model request (core's default
+//	                             when unset; 0 never retries)
 //	MAX_BODY_BYTES     optional  request body limit (default 1 MiB)
 type Config struct {
 	Access
@@ -48,6 +50,8 @@ type Config struct {
 	StateTTL     time.Duration
 	SystemPrompt string
 	MaxTurns     int
+	// Retries is passed to core as is: 0 means core's default, -1 never.
+	Retries      int
 	MaxBodyBytes int64
 }
 
@@ -119,6 +123,9 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 	if c.MaxTurns, err = positiveInt(getenv, "MAX_TURNS", 0); err != nil {
 		return Config{}, err
 	}
+	if c.Retries, err = retries(getenv); err != nil {
+		return Config{}, err
+	}
 	if c.MaxBodyBytes, err = MaxBody(getenv); err != nil {
 		return Config{}, err
 	}
@@ -135,6 +142,22 @@ func positiveInt(getenv func(string) string, name string, def int) (int, error) 
 	n, err := strconv.Atoi(s)
 	if err != nil || n <= 0 {
 		return 0, &ConfigError{name, "must be a positive integer"}
+	}
+	return n, nil
+}
+
+// retries reads LLM_RETRIES into core's convention (0 default, -1 never).
+func retries(getenv func(string) string) (int, error) {
+	s := strings.TrimSpace(getenv("LLM_RETRIES"))
+	if s == "" {
+		return 0, nil
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 0 {
+		return 0, &ConfigError{"LLM_RETRIES", "must be a non-negative integer"}
+	}
+	if n == 0 {
+		return -1, nil
 	}
 	return n, nil
 }

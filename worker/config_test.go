@@ -28,6 +28,8 @@ func TestLoadConfig(t *testing.T) {
 		{"bad ttl", map[string]string{"STATE_TTL_SECONDS": "-1"}, "STATE_TTL_SECONDS"},
 		{"bad max turns", map[string]string{"MAX_TURNS": "many"}, "MAX_TURNS"},
 		{"bad body limit", map[string]string{"MAX_BODY_BYTES": "0"}, "MAX_BODY_BYTES"},
+		{"no retries", map[string]string{"LLM_RETRIES": "0"}, ""},
+		{"bad retries", map[string]string{"LLM_RETRIES": "-2"}, "LLM_RETRIES"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

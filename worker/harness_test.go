@@ -46,6 +46,7 @@ func newHarness(t *testing.T, edit func(env map[string]string)) *harness {
 		"LLM_MODEL":    "mock-model",
 		"LLM_API_KEY":  testAPIKey,
 		"STATE_SECRET": testSecret,
+		"LLM_RETRIES":  "0",
 	}
 	if edit != nil {
 		edit(hs.env)
