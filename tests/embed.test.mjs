@@ -327,6 +327,34 @@ test("HTTP tool example page: a relative URL on the page's own server; unknown p
   });
 });
 
+test("local mode: base-url, model, system-prompt, max-turns and el.apiKey reach the provider", T, async () => {
+  const reply = { choices: [{ index: 0, message: { role: "assistant", content: "hello from the fake provider" }, finish_reason: "stop" }],
+    usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 } };
+  const provider = await startHTTP(() => ({ text: JSON.stringify(reply) }));
+  try {
+    await withPage(async (page, problems) => {
+      await openPage(page, `<toolnexus-chat base-url="${provider.url}/v1" model="model-x" system-prompt="Be brief." max-turns="3"></toolnexus-chat>`);
+      const el = chat(page);
+      await el.evaluate((e) => { e.apiKey = "sk-local-experiment"; });
+      assert.equal(await el.getAttribute("api-key"), null);
+      await page.waitForSelector("toolnexus-chat[ready]");
+      await send(page, el, "hi");
+      assert.match(await transcript(el), /hello from the fake provider/);
+      const [call] = provider.seen;
+      assert.equal(call.url, "/v1/chat/completions");
+      assert.equal(call.headers.authorization, "Bearer sk-local-experiment");
+      const body = JSON.parse(call.body);
+      assert.equal(body.model, "model-x");
+      assert.deepEqual(body.messages[0], { role: "system", content: "Be brief." });
+      assert.equal(await el.evaluate((e) => e.apiKey), undefined, "the key cannot be read back");
+      assert.ok(!(await page.content()).includes("sk-local-experiment"));
+      assert.deepEqual(problems, []);
+    });
+  } finally {
+    await provider.close();
+  }
+});
+
 test("remote mode against the Worker on workerd: decline and approve; no wasm downloaded", T, async () => {
   const mock = await startWorkerMock();
   let worker;

@@ -14,6 +14,7 @@
  * (the first tool of a name wins, so a page may override a demo tool).
  */
 export async function localEngine({ wasm, demo, baseURL, model, style, apiKey, systemPrompt, maxTurns, tools = [], variables }) {
+  if (!demo && !baseURL) throw new Error("toolnexus-chat: set the demo attribute, an endpoint, or base-url and model");
   const { load } = await import("./toolnexus.mjs");
   const tnx = await load({ wasm });
   const specs = [...tools];
@@ -22,8 +23,6 @@ export async function localEngine({ wasm, demo, baseURL, model, style, apiKey, s
     const [{ demoModel }, { demoTools }] = await Promise.all([import("./demo-model.mjs"), import("./demo-tools.mjs")]);
     modelOptions = demoModel();
     specs.push(...demoTools());
-  } else if (!baseURL) {
-    throw new Error("toolnexus-chat: set the demo attribute, an endpoint, or base-url and model");
   }
   // Anthropic refuses browser calls unless the page opts in explicitly.
   const headers = modelOptions.style === "anthropic" ? { "anthropic-dangerous-direct-browser-access": "true" } : undefined;
