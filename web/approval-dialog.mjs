@@ -85,6 +85,7 @@ export class ApprovalDialog {
       dialog.showModal();
       decline.focus(); // the safe choice has focus first
 
+      countdown.hidden = expiresAt == null;
       if (expiresAt != null) {
         const tick = () => {
           const left = expiresAt - Date.now();
