@@ -52,11 +52,20 @@ func (c *Client) StreamWithHistory(ctx context.Context, prompt string, tk *Toolk
 	go func() {
 		defer close(ch)
 		res, err := r.loop(ctx, nil)
+		final := StreamEvent{Type: EventDone, Result: &res}
 		if err != nil {
-			r.stream(StreamEvent{Type: EventError, Err: err, Result: &res})
+			final = StreamEvent{Type: EventError, Err: err, Result: &res}
+		}
+		// The last event carries the result, so it waits for the reader;
+		// after a cancellation it is only left in the buffer if there is room.
+		if ctx.Err() == nil {
+			ch <- final
 			return
 		}
-		r.stream(StreamEvent{Type: EventDone, Result: &res})
+		select {
+		case ch <- final:
+		default:
+		}
 	}()
 	return ch, nil
 }

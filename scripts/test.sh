@@ -40,11 +40,19 @@ test_go() {
   PATH="$wasmexec:$PATH" GOOS=js GOARCH=wasm go test -count=1 ./core/... ./jsbridge/...
 }
 
+# test_api runs the JS client API tests (streaming, abort, retries, generate,
+# translate, metrics) under Node against a fresh browser build.
+test_api() {
+  build_browser || return 1
+  echo "== client API tests in Node (tests/client-api.test.mjs)"
+  (cd "$ROOT/tests" && TOOLNEXUS_DIST="$DIST" timeout 180 node --test --test-force-exit client-api.test.mjs)
+}
+
 run_tests() {
   ensure_chromium
   ensure_node_modules
   local area
-  for area in go browser worker embed; do
+  for area in go api browser worker embed; do
     if declare -F "test_$area" >/dev/null; then
       "test_$area"
     fi

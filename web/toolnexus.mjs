@@ -158,15 +158,45 @@ function wrapToolkit(tk) {
 
 function wrapClient(c) {
   return Object.freeze({
-    async run(prompt, toolkit, { history } = {}) {
+    /** Run to the end. signal (an AbortSignal) aborts the in-flight fetch. */
+    async run(prompt, toolkit, { history, signal } = {}) {
       const h = history == null ? undefined : JSON.stringify(history);
-      return parseResult(await call(() => c.run(String(prompt), rawToolkit(toolkit), h)));
+      return parseResult(await call(() => c.run(String(prompt), rawToolkit(toolkit), h, signal)));
     },
-    async runWithAnswer(toolkit, messages, pending, answer) {
+    /**
+     * Stream a run: an async iterator of events ({type: "text", delta},
+     * "tool_call", "tool_result", "pending", "usage"), ending with
+     * {type: "done", result}. A failed run throws from the iterator.
+     */
+    stream(prompt, toolkit, { history, signal } = {}) {
+      const h = history == null ? undefined : JSON.stringify(history);
+      const queue = [];
+      let wake = null;
+      const push = (item) => { queue.push(item); wake?.(); wake = null; };
+      call(() => c.stream(String(prompt), rawToolkit(toolkit), h, signal, (e) => push({ event: JSON.parse(e) })))
+        .then((text) => push({ event: { type: "done", result: parseResult(text) }, last: true }),
+          (err) => push({ error: err, last: true }));
+      return (async function* events() {
+        for (;;) {
+          if (queue.length === 0) await new Promise((r) => { wake = r; });
+          const item = queue.shift();
+          if (item.error) throw item.error;
+          yield item.event;
+          if (item.last) return;
+        }
+      })();
+    },
+    async runWithAnswer(toolkit, messages, pending, answer, { signal } = {}) {
       const text = await call(() => c.runWithAnswer(rawToolkit(toolkit),
-        JSON.stringify(messages ?? []), JSON.stringify(pending), JSON.stringify(answer)));
+        JSON.stringify(messages ?? []), JSON.stringify(pending), JSON.stringify(answer), signal));
       return parseResult(text);
     },
+    /** One provider call, no loop: OpenAI-shaped {messages, tools?, model?} in and out. */
+    async translate(request, { signal } = {}) {
+      return parseResult(await call(() => c.translate(JSON.stringify(request), signal)));
+    },
+    /** The client's counters in the Prometheus text format. */
+    metrics: () => call(() => c.metrics()),
   });
 }
 

@@ -1,0 +1,228 @@
+//go:build js && wasm
+
+package jsbridge
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"syscall/js"
+
+	"github.com/toolnexus/wasm/core"
+)
+
+// createClient builds a client handle from JS options. With options.generate
+// (an async function) the model runs in the page: core.CreateInProcessClient.
+func createClient(args []js.Value) (any, error) {
+	o := argAt(args, 0)
+	if o.Type() != js.TypeObject {
+		return nil, errors.New("createClient: options must be an object")
+	}
+	opts := core.ClientOptions{
+		BaseURL:       str(o, "baseURL"),
+		Style:         core.Style(str(o, "style")),
+		Model:         str(o, "model"),
+		APIKey:        str(o, "apiKey"),
+		SystemPrompt:  str(o, "systemPrompt"),
+		MaxTurns:      intProp(o, "maxTurns"),
+		MaxTokens:     intProp(o, "maxTokens"),
+		ToolTimeoutMs: intProp(o, "toolTimeoutMs"),
+		TimeoutMs:     intProp(o, "timeoutMs"),
+		Retries:       intProp(o, "retries"),
+		RetryBaseMs:   intProp(o, "retryBaseMs"),
+	}
+	if h := o.Get("headers"); h.Type() == js.TypeObject {
+		if err := fromJS(h, &opts.Headers); err != nil {
+			return nil, fmt.Errorf("createClient: headers must map names to strings: %w", err)
+		}
+	}
+	if p := o.Get("requestParams"); p.Type() == js.TypeObject {
+		if err := fromJS(p, &opts.RequestParams); err != nil {
+			return nil, fmt.Errorf("createClient: requestParams: %w", err)
+		}
+	}
+	if w := o.Get("waitFor"); isFunc(w) {
+		opts.WaitFor = WaitFor(w)
+	}
+	var c *core.Client
+	if gen := o.Get("generate"); isFunc(gen) {
+		c = core.CreateInProcessClient(generateFunc(gen), opts)
+	} else {
+		if opts.BaseURL == "" {
+			return nil, errors.New("createClient: baseURL is required (or pass generate)")
+		}
+		t, err := NewFetchTransport(o.Get("fetch"))
+		if err != nil {
+			return nil, fmt.Errorf("createClient: %w", err)
+		}
+		opts.Transport = t
+		c = core.CreateClient(opts)
+	}
+	return clientHandle(c), nil
+}
+
+func clientHandle(c *core.Client) js.Value {
+	h := jsObject.New()
+	// run(prompt, tk, historyJSON?, signal?)
+	h.Set("run", asyncMethod(func(args []js.Value) (any, error) {
+		prompt, tk, history, err := runArgs(args)
+		if err != nil {
+			return nil, fmt.Errorf("run: %w", err)
+		}
+		ctx, stop := contextFor(argAt(args, 3))
+		defer stop()
+		return resultJSON(c.RunWithHistory(ctx, prompt, tk, history))
+	}))
+	// stream(prompt, tk, historyJSON?, signal?, onEvent) resolves to the
+	// RunResult JSON after calling onEvent(eventJSON) for each event.
+	h.Set("stream", asyncMethod(func(args []js.Value) (any, error) {
+		prompt, tk, history, err := runArgs(args)
+		if err != nil {
+			return nil, fmt.Errorf("stream: %w", err)
+		}
+		onEvent := argAt(args, 4)
+		if !isFunc(onEvent) {
+			return nil, errors.New("stream: onEvent must be a function")
+		}
+		ctx, stop := contextFor(argAt(args, 3))
+		defer stop()
+		events, err := c.StreamWithHistory(ctx, prompt, tk, history)
+		if err != nil {
+			return nil, err
+		}
+		var last core.StreamEvent
+		for e := range events {
+			last = e
+			if e.Type == core.EventDone || e.Type == core.EventError {
+				continue // the final result settles the Promise instead
+			}
+			b, _ := json.Marshal(e)
+			_, _ = call(onEvent, string(b))
+		}
+		if last.Result == nil {
+			if ctx.Err() != nil {
+				return nil, fmt.Errorf("stream cancelled: %w", ctx.Err())
+			}
+			return nil, errors.New("stream ended without a result")
+		}
+		return resultJSON(*last.Result, last.Err)
+	}))
+	// runWithAnswer(tk, messagesJSON, pendingJSON, answerJSON, signal?)
+	h.Set("runWithAnswer", asyncMethod(func(args []js.Value) (any, error) {
+		tk, err := toolkitOf(argAt(args, 0))
+		if err != nil {
+			return nil, fmt.Errorf("runWithAnswer: %w", err)
+		}
+		history, err := messagesFromJSON(argAt(args, 1), "messages")
+		if err != nil {
+			return nil, fmt.Errorf("runWithAnswer: %w", err)
+		}
+		var pending core.Request
+		var answer core.Answer
+		if err := json.Unmarshal([]byte(jsString(argAt(args, 2))), &pending); err != nil {
+			return nil, fmt.Errorf("runWithAnswer: pending is not a Request: %w", err)
+		}
+		if err := json.Unmarshal([]byte(jsString(argAt(args, 3))), &answer); err != nil {
+			return nil, fmt.Errorf("runWithAnswer: answer is not an Answer: %w", err)
+		}
+		ctx, stop := contextFor(argAt(args, 4))
+		defer stop()
+		return resultJSON(c.RunWithAnswer(ctx, tk, history, pending, answer))
+	}))
+	// translate(requestJSON, signal?) resolves to the TranslateResponse JSON.
+	h.Set("translate", asyncMethod(func(args []js.Value) (any, error) {
+		var req core.TranslateRequest
+		if err := json.Unmarshal([]byte(jsString(argAt(args, 0))), &req); err != nil {
+			return nil, fmt.Errorf("translate: request: %w", err)
+		}
+		ctx, stop := contextFor(argAt(args, 1))
+		defer stop()
+		res, err := c.Translate(ctx, req)
+		if err != nil {
+			return nil, err
+		}
+		b, err := json.Marshal(res)
+		return string(b), err
+	}))
+	h.Set("metrics", asyncMethod(func([]js.Value) (any, error) { return c.Metrics(), nil }))
+	return h
+}
+
+// runArgs reads (prompt, toolkit, historyJSON).
+func runArgs(args []js.Value) (string, *core.Toolkit, []any, error) {
+	prompt := argAt(args, 0)
+	if prompt.Type() != js.TypeString {
+		return "", nil, nil, errors.New("prompt must be a string")
+	}
+	tk, err := toolkitOf(argAt(args, 1))
+	if err != nil {
+		return "", nil, nil, err
+	}
+	history, err := messagesFromJSON(argAt(args, 2), "history")
+	if err != nil {
+		return "", nil, nil, err
+	}
+	return prompt.String(), tk, history, nil
+}
+
+// contextFor returns a context cancelled when the AbortSignal aborts (or a
+// plain context when there is no signal), and a stop func that removes the
+// listener.
+func contextFor(signal js.Value) (context.Context, func()) {
+	ctx, cancel := context.WithCancel(context.Background())
+	if signal.Type() != js.TypeObject || !isFunc(signal.Get("addEventListener")) {
+		return ctx, cancel
+	}
+	if signal.Get("aborted").Truthy() {
+		cancel()
+		return ctx, cancel
+	}
+	onAbort := js.FuncOf(func(js.Value, []js.Value) any {
+		cancel() // does not block
+		return nil
+	})
+	signal.Call("addEventListener", "abort", onAbort)
+	return ctx, func() {
+		cancel()
+		signal.Call("removeEventListener", "abort", onAbort)
+		onAbort.Release()
+	}
+}
+
+// generateFunc adapts an async JS generate(request) => {text, toolCalls,
+// usage} to core.GenerateFunc.
+func generateFunc(fn js.Value) core.GenerateFunc {
+	return func(ctx context.Context, req core.GenerateRequest) (core.GenerateResponse, error) {
+		p, err := call(fn, toJS(req))
+		if err != nil {
+			return core.GenerateResponse{}, fmt.Errorf("generate threw: %w", err)
+		}
+		v, err := await(ctx, p)
+		if err != nil {
+			return core.GenerateResponse{}, fmt.Errorf("generate failed: %w", err)
+		}
+		var out struct {
+			Text      string `json:"text"`
+			ToolCalls []struct {
+				ID        string `json:"id"`
+				Name      string `json:"name"`
+				Arguments any    `json:"arguments"`
+			} `json:"toolCalls"`
+			Usage core.Usage `json:"usage"`
+		}
+		if err := fromJS(v, &out); err != nil {
+			return core.GenerateResponse{}, fmt.Errorf("generate returned %w", err)
+		}
+		res := core.GenerateResponse{Text: out.Text, Usage: out.Usage}
+		for _, tc := range out.ToolCalls {
+			args, ok := tc.Arguments.(string)
+			if !ok && tc.Arguments != nil {
+				b, _ := json.Marshal(tc.Arguments)
+				args = string(b)
+			}
+			res.ToolCalls = append(res.ToolCalls, core.ToolCall{ID: tc.ID, Name: tc.Name, Arguments: args})
+		}
+		return res, nil
+	}
+}

@@ -1,0 +1,153 @@
+// client-api.test.mjs — the client features beyond run() through the real
+// wasm under Node 20: streaming as an async iterator, AbortSignal
+// cancellation, retries, in-process models, translate and metrics.
+//
+//   ./build.sh && cd tests && timeout 120 node --test client-api.test.mjs
+
+import { before, test } from "node:test";
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+
+const here = fileURLToPath(new URL(".", import.meta.url));
+const WEB = process.env.TOOLNEXUS_WEB ?? join(process.env.TOOLNEXUS_DIST ?? join(here, "..", "dist"), "web");
+const T = { timeout: 30_000 };
+
+let tnx;
+let demoModel;
+before(async () => {
+  const mod = await import(pathToFileURL(join(WEB, "toolnexus.mjs")).href);
+  ({ demoModel } = await import(pathToFileURL(join(WEB, "demo-model.mjs")).href));
+  tnx = await mod.load({ wasm: join(WEB, "toolnexus.wasm") });
+});
+
+const addTool = () => tnx.defineTool({
+  name: "add",
+  description: "add a and b",
+  inputSchema: { type: "object", properties: { a: { type: "number" }, b: { type: "number" } }, required: ["a", "b"] },
+  run: ({ a, b }) => String(a + b),
+});
+
+// sse builds a streamed chat-completions reply from data payloads.
+function sse(...chunks) {
+  return new Response(chunks.map((c) => `data: ${typeof c === "string" ? c : JSON.stringify(c)}\n\n`).join(""),
+    { headers: { "content-type": "text/event-stream" } });
+}
+
+test("stream yields text deltas as they arrive, tool events, and a final result", T, async () => {
+  const tk = await tnx.createToolkit({ tools: [addTool()] });
+  let turn = 0;
+  const bodies = [];
+  const fetch = async (url, init) => {
+    bodies.push(JSON.parse(new TextDecoder().decode(init.body)));
+    if (turn++ === 0) {
+      return sse({ choices: [{ delta: { tool_calls: [{ index: 0, id: "c1", function: { name: "add", arguments: '{"a":2,' } }] } }] },
+        { choices: [{ delta: { tool_calls: [{ index: 0, function: { arguments: '"b":3}' } }] }, finish_reason: "tool_calls" }] }, "[DONE]");
+    }
+    return sse({ choices: [{ delta: { content: "2 + 3 " } }] }, { choices: [{ delta: { content: "= 5" }, finish_reason: "stop" }] },
+      { choices: [], usage: { prompt_tokens: 9, completion_tokens: 4, total_tokens: 13 } }, "[DONE]");
+  };
+  const client = await tnx.createClient({ baseURL: "https://model.test/v1", model: "m", fetch });
+  const seen = [];
+  let result;
+  for await (const e of client.stream("what is 2+3", tk)) {
+    seen.push(e.type === "text" ? `text:${e.delta}` : e.type);
+    if (e.type === "tool_result") assert.equal(e.output, "5");
+    if (e.type === "done") result = e.result;
+  }
+  assert.deepEqual(seen, ["usage", "tool_call", "tool_result", "text:2 + 3 ", "text:= 5", "usage", "done"]);
+  assert.equal(result.text, "2 + 3 = 5");
+  assert.equal(result.usage.totalTokens, 13);
+  assert.equal(bodies[0].stream, true);
+  assert.deepEqual(bodies[0].stream_options, { include_usage: true });
+});
+
+test("the demo model streams through the same fetch path", T, async () => {
+  const tk = await tnx.createToolkit({ tools: [addTool()] });
+  const client = await tnx.createClient(demoModel());
+  let text = "";
+  let deltas = 0;
+  for await (const e of client.stream("what is 2+3", tk)) {
+    if (e.type === "text") { text += e.delta; deltas++; }
+  }
+  assert.match(text, /5/);
+  assert.ok(deltas > 1, `expected several deltas, got ${deltas}`);
+});
+
+test("an AbortSignal aborts the in-flight fetch, for run and for stream", T, async () => {
+  const tk = await tnx.createToolkit({ tools: [] });
+  let aborted = 0;
+  const hanging = (url, init) => new Promise((_, reject) => {
+    init.signal.addEventListener("abort", () => { aborted++; reject(new DOMException("aborted", "AbortError")); });
+  });
+  const client = await tnx.createClient({ baseURL: "https://model.test", model: "m", fetch: hanging });
+  const ac = new AbortController();
+  setTimeout(() => ac.abort(), 30);
+  await assert.rejects(client.run("hi", tk, { signal: ac.signal }), (err) => {
+    assert.match(err.message, /cancel/);
+    assert.equal(err.result.status, "incomplete");
+    assert.equal(err.result.messages.length, 1, "the user turn is kept");
+    return true;
+  });
+  await assert.rejects(async () => {
+    for await (const _ of client.stream("hi", tk, { signal: AbortSignal.timeout(30) })) { /* nothing arrives */ }
+  }, /cancel/);
+  assert.equal(aborted, 2, "each abort reached the fetch");
+});
+
+test("429 then 200: retried once, honouring Retry-After: 0", T, async () => {
+  const tk = await tnx.createToolkit({ tools: [] });
+  let calls = 0;
+  const fetch = async () => (calls++ === 0
+    ? new Response("slow down", { status: 429, headers: { "retry-after": "0" } })
+    : Response.json({ choices: [{ message: { role: "assistant", content: "ok" } }] }));
+  const client = await tnx.createClient({ baseURL: "https://model.test", model: "m", fetch, retryBaseMs: 60_000 });
+  const t0 = performance.now();
+  assert.equal((await client.run("hi", tk)).text, "ok");
+  assert.equal(calls, 2);
+  assert.ok(performance.now() - t0 < 5_000, "Retry-After: 0 must not wait for the backoff");
+});
+
+test("generate runs the model in the page; its failure is final", T, async () => {
+  const tk = await tnx.createToolkit({ tools: [addTool()] });
+  const requests = [];
+  const client = await tnx.createClient({
+    model: "local",
+    generate: async (req) => {
+      requests.push(req);
+      return req.messages.length === 1
+        ? { toolCalls: [{ name: "add", arguments: { a: 1, b: 2 } }] }
+        : { text: `sum is ${req.messages.at(-1).content}` };
+    },
+  });
+  assert.equal((await client.run("add 1 and 2", tk)).text, "sum is 3");
+  assert.equal(requests[0].tools[0].function.name, "add");
+  let tries = 0;
+  const failing = await tnx.createClient({ generate: async () => { tries++; throw new Error("model crashed"); } });
+  await assert.rejects(failing.run("x", tk), /model crashed/);
+  assert.equal(tries, 1);
+});
+
+test("translate makes one call and returns OpenAI-shaped output", T, async () => {
+  const bodies = [];
+  const fetch = async (url, init) => {
+    bodies.push({ url: String(url), body: JSON.parse(new TextDecoder().decode(init.body)) });
+    return Response.json({ model: "claude-x", content: [{ type: "text", text: "hi" }, { type: "tool_use", id: "tu1", name: "add", input: { a: 1 } }], stop_reason: "tool_use", usage: { input_tokens: 3, output_tokens: 2 } });
+  };
+  const client = await tnx.createClient({ baseURL: "https://anthropic.test", style: "anthropic", model: "claude-x", apiKey: "k", fetch });
+  const out = await client.translate({ messages: [{ role: "system", content: "brief" }, { role: "user", content: "hi" }] });
+  assert.deepEqual(out.toolCalls, [{ id: "tu1", name: "add", arguments: '{"a":1}' }]);
+  assert.equal(out.text, "hi");
+  assert.equal(bodies.length, 1);
+  assert.equal(bodies[0].url, "https://anthropic.test/v1/messages");
+  assert.equal(bodies[0].body.system, "brief");
+});
+
+test("metrics count requests and tool calls in the Prometheus format", T, async () => {
+  const tk = await tnx.createToolkit({ tools: [addTool()] });
+  const client = await tnx.createClient(demoModel());
+  await client.run("what is 2+3", tk);
+  const text = await client.metrics();
+  assert.match(text, /toolnexus_llm_requests_total\{model="toolnexus-demo",status="200"\} 2/);
+  assert.match(text, /toolnexus_tool_calls_total\{tool="add",source="js",is_error="false"\} 1/);
+});
