@@ -3,6 +3,9 @@ package core
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
+
+	"github.com/tidwall/gjson"
 )
 
 // stringify renders a value as tool-output text: strings as they are, nil as
@@ -44,3 +47,32 @@ func appendJSONString(dst []byte, s string) []byte {
 	b, _ := marshalJSON(s) // a string always encodes
 	return append(dst, b...)
 }
+
+// decodeJSON parses JSON text into plain Go values (map[string]any, []any,
+// float64, string, bool, nil) with gjson, the same shapes encoding/json
+// produces for an `any` target. Core decodes through here so that the wasm
+// build does not need encoding/json's reflection-based decoder.
+func decodeJSON(data []byte) (any, error) {
+	if !gjson.ValidBytes(data) {
+		return nil, errInvalidJSON
+	}
+	return gjson.ParseBytes(data).Value(), nil
+}
+
+// decodeObject is decodeJSON for text that must hold a JSON object.
+func decodeObject(data []byte) (map[string]any, error) {
+	v, err := decodeJSON(data)
+	if err != nil {
+		return nil, err
+	}
+	m, ok := v.(map[string]any)
+	if !ok {
+		return nil, errNotObject
+	}
+	return m, nil
+}
+
+var (
+	errInvalidJSON = errors.New("invalid JSON")
+	errNotObject   = errors.New("not a JSON object")
+)
