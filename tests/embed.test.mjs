@@ -327,7 +327,7 @@ test("HTTP tool example page: a relative URL on the page's own server; unknown p
   });
 });
 
-test("local mode: base-url, model, system-prompt, max-turns and el.apiKey reach the provider", T, async () => {
+test("local mode: base-url, model, system-prompt, el.apiKey and the history reach the provider", T, async () => {
   const reply = { choices: [{ index: 0, message: { role: "assistant", content: "hello from the fake provider" }, finish_reason: "stop" }],
     usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 } };
   const provider = await startHTTP(() => ({ text: JSON.stringify(reply) }));
@@ -339,7 +339,10 @@ test("local mode: base-url, model, system-prompt, max-turns and el.apiKey reach 
       assert.equal(await el.getAttribute("api-key"), null);
       await page.waitForSelector("toolnexus-chat[ready]");
       await send(page, el, "hi");
+      await send(page, el, "and again");
       assert.match(await transcript(el), /hello from the fake provider/);
+      const second = JSON.parse(provider.seen[1].body).messages.map((m) => m.content);
+      assert.deepEqual(second, ["Be brief.", "hi", "hello from the fake provider", "and again"], "the history rides along");
       const [call] = provider.seen;
       assert.equal(call.url, "/v1/chat/completions");
       assert.equal(call.headers.authorization, "Bearer sk-local-experiment");
@@ -348,6 +351,30 @@ test("local mode: base-url, model, system-prompt, max-turns and el.apiKey reach 
       assert.deepEqual(body.messages[0], { role: "system", content: "Be brief." });
       assert.equal(await el.evaluate((e) => e.apiKey), undefined, "the key cannot be read back");
       assert.ok(!(await page.content()).includes("sk-local-experiment"));
+      assert.deepEqual(problems, []);
+    });
+  } finally {
+    await provider.close();
+  }
+});
+
+test("max-turns caps the loop and the transcript says why", T, async () => {
+  const call = { choices: [{ index: 0, finish_reason: "tool_calls", message: { role: "assistant", content: null,
+    tool_calls: [{ id: "c1", type: "function", function: { name: "noop", arguments: "{}" } }] } }] };
+  const provider = await startHTTP(() => ({ text: JSON.stringify(call) }));
+  try {
+    await withPage(async (page, problems) => {
+      await openPage(page, `<toolnexus-chat base-url="${provider.url}/v1" model="m" max-turns="2"></toolnexus-chat>`);
+      const el = chat(page);
+      await el.evaluate(async (e) => {
+        const { defineTool } = await import("../toolnexus.mjs");
+        e.tools = [defineTool({ name: "noop", description: "does nothing", run: () => "ok" })];
+      });
+      await page.waitForSelector("toolnexus-chat[ready]");
+      await send(page, el, "loop forever");
+      assert.equal(provider.seen.length, 2);
+      assert.match(await transcript(el), /The run stopped early \(maxTurns\)/);
+      assert.equal((await events(page, "toolnexus:done"))[0].detail.result.status, "incomplete");
       assert.deepEqual(problems, []);
     });
   } finally {
@@ -390,6 +417,8 @@ test("remote mode against the Worker on workerd: decline and approve; no wasm do
       assert.equal(done[1].detail.result.status, "done");
       assert.equal(done[1].detail.result.state, undefined);
       assert.deepEqual(wasm, [], "remote mode loads no wasm");
+      const sent = JSON.stringify(mock.requests.at(-2).body.messages);
+      assert.match(sent, /past the refund window/, "the first exchange went back as history");
       assert.ok(!text.includes("sk-embed-test-key"));
       assert.deepEqual(problems, []);
     });

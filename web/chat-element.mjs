@@ -33,7 +33,13 @@ export class ToolnexusChatElement extends HTMLElement {
   #variables = {};
   #apiKey = undefined;
   #ask = null;      // this element's approval dialog (one queue per element)
-  #onSubmit = (e) => { e.preventDefault(); this.send(this.#ui.input.value).catch(() => {}); };
+  #onSubmit = (e) => {
+    e.preventDefault();
+    if (this.#busy) return; // keep the draft until the run ends
+    const text = this.#ui.input.value;
+    this.#ui.input.value = "";
+    this.send(text).catch(() => {}); // reported in the transcript and as toolnexus:error
+  };
 
   constructor() {
     super();
@@ -43,7 +49,6 @@ export class ToolnexusChatElement extends HTMLElement {
 
   connectedCallback() {
     this.#ui.form.addEventListener("submit", this.#onSubmit);
-    this.#ui.input.placeholder = this.demo ? "Try: refund order 42 · add 2 and 3" : "Ask something…";
     this.#queueWarm();
   }
 
@@ -96,7 +101,6 @@ export class ToolnexusChatElement extends HTMLElement {
   async send(text) {
     const prompt = String(text ?? "").trim();
     if (!prompt || this.#busy) return null;
-    this.#ui.input.value = "";
     this.#entry("user", "You", prompt);
     this.#setBusy(true, "Working…");
     let engine = null;
@@ -146,6 +150,7 @@ export class ToolnexusChatElement extends HTMLElement {
     queueMicrotask(() => {
       this.#warmQueued = false;
       if (!this.isConnected) return;
+      this.#ui.input.placeholder = this.demo ? "Try: refund order 42 · add 2 and 3" : "Ask something…";
       const engine = this.#currentEngine();
       engine.promise.then(() => {
         if (this.#engine === engine) this.toggleAttribute("ready", true);
@@ -254,8 +259,9 @@ export class ToolnexusChatElement extends HTMLElement {
   // #entry appends one transcript line; text goes through textContent only.
   #entry(kind, who, text, isError = false) {
     const div = document.createElement("div");
-    div.className = `entry ${kind}${isError ? " error" : ""}`;
-    div.setAttribute("part", `entry entry-${kind}${isError ? " entry-error" : ""}`);
+    const marked = isError && kind !== "error";
+    div.className = `entry ${kind}${marked ? " error" : ""}`;
+    div.setAttribute("part", `entry entry-${kind}${marked ? " entry-error" : ""}`);
     const label = document.createElement("span");
     label.className = "who";
     label.setAttribute("part", "who");
