@@ -461,6 +461,20 @@ test("two elements on one page keep separate tools, dialogs and transcripts", T,
   });
 });
 
+test("properties set before the element is defined still take effect", T, async () => {
+  await withPage(async (page, problems) => {
+    // A classic script runs during parsing, before the module defines the element.
+    await openPage(page, `<toolnexus-chat demo></toolnexus-chat>
+<script>document.querySelector("toolnexus-chat").tools = [{ name: "time", description: "the time",
+  inputSchema: { type: "object", properties: {} }, run: () => "too early to tell" }];</script>`);
+    const el = chat(page);
+    assert.equal(await el.evaluate((e) => Object.hasOwn(e, "tools")), false, "the own property was moved to the accessor");
+    await send(page, el, "what time is it");
+    assert.match(await transcript(el), /It is too early to tell\./);
+    assert.deepEqual(problems, []);
+  });
+});
+
 test("a tool result containing HTML is shown as text and runs no script", T, async () => {
   await withPage(async (page, problems) => {
     await openPage(page, `<toolnexus-chat demo></toolnexus-chat>`);

@@ -13,6 +13,7 @@ import { httpToolSpecs, localEngine, remoteEngine } from "./chat-engine.mjs";
 
 const ATTRS = ["model", "base-url", "style", "system-prompt", "max-turns", "endpoint", "demo", "wasm"];
 const WIRE_STYLES = new Set(["openai", "anthropic"]);
+const PROPS = ["model", "baseUrl", "apiStyle", "systemPrompt", "maxTurns", "endpoint", "demo", "wasm", "tools", "variables", "apiKey"];
 const DEFAULT_WASM = new URL("./toolnexus.wasm", import.meta.url);
 
 export class ToolnexusChatElement extends HTMLElement {
@@ -48,6 +49,15 @@ export class ToolnexusChatElement extends HTMLElement {
   }
 
   connectedCallback() {
+    // A page may set properties before the element was defined: those landed
+    // on the instance itself and would hide the accessors, so re-set them.
+    for (const p of PROPS) {
+      if (Object.hasOwn(this, p)) {
+        const v = this[p];
+        delete this[p];
+        this[p] = v;
+      }
+    }
     this.#ui.form.addEventListener("submit", this.#onSubmit);
     this.#queueWarm();
   }
@@ -102,13 +112,14 @@ export class ToolnexusChatElement extends HTMLElement {
     const prompt = String(text ?? "").trim();
     if (!prompt || this.#busy) return null;
     this.#entry("user", "You", prompt);
-    this.#setBusy(true, "Working…");
     let engine = null;
+    const seen = new Set(); // tool calls already shown during this message
     try {
       engine = this.#currentEngine();
       engine.running++;
+      this.#setBusy(true, engine.ready ? "Working…" : "Loading the agent…");
       const ready = await engine.promise;
-      const seen = new Set(); // tool calls already shown during this message
+      this.#setBusy(true, "Working…");
       const result = await ready.run(prompt, engine.history, {
         waitFor: (request) => this.#waitFor(request),
         onStep: (step) => this.#showToolCalls(step, seen),
@@ -121,6 +132,7 @@ export class ToolnexusChatElement extends HTMLElement {
       return result;
     } catch (err) {
       const message = err?.message ?? String(err);
+      if (err?.result) this.#showToolCalls(err.result, seen); // what ran before the failure
       this.#entry("error", "Error", message, true);
       if (engine) this.#dropFailed(engine);
       this.#emit("toolnexus:error", { message, result: err?.result });
@@ -187,14 +199,9 @@ export class ToolnexusChatElement extends HTMLElement {
     if (old.running === 0) closeEngine(old);
   }
 
-  #build() {
-    if (this.endpoint) return Promise.resolve(remoteEngine({ endpoint: this.endpoint }));
-    let config;
-    try {
-      config = this.#jsonConfig();
-    } catch (err) {
-      return Promise.reject(err);
-    }
+  async #build() {
+    if (this.endpoint) return remoteEngine({ endpoint: this.endpoint });
+    const config = this.#jsonConfig();
     const wasm = this.wasm ? new URL(this.wasm, document.baseURI) : DEFAULT_WASM;
     return localEngine({
       wasm,
