@@ -67,7 +67,14 @@ async function send(page, text) {
 
 // idle waits until the run has finished: the Send button is usable again.
 async function idle(page) {
-  await page.waitForFunction(() => !document.getElementById("send").disabled && !document.querySelector("dialog[open]"));
+  await page.waitForFunction(() => !document.getElementById("send").disabled && !document.querySelector("dialog[open]"),
+    null, { timeout: 30_000 });
+}
+
+// dialogReady waits until the dialog is open and has put focus on Decline.
+async function dialogReady(page) {
+  await page.getByRole("dialog").waitFor();
+  await page.waitForFunction(() => document.activeElement?.matches("dialog[open] button.tnx-decline"));
 }
 
 const log = (page) => page.getByRole("log");
@@ -132,7 +139,7 @@ test("refund: Escape declines with reason cancelled", T, async () => {
   await withPage(async (page, problems) => {
     await openDemo(page);
     await send(page, "refund order 7");
-    await page.getByRole("dialog").waitFor();
+    await dialogReady(page);
     await page.keyboard.press("Escape");
     await idle(page);
     assert.match(await log(page).textContent(), /I did not refund order 7: "cancelled"/);
