@@ -1,0 +1,87 @@
+// profile.mjs — where our loop spends its time: CPU profiles of the Node
+// contender (node --cpu-prof, over an unstripped wasm so Go function names
+// show) with and without history, and of core's native BenchmarkLoop
+// (go test -cpuprofile). Prints self time by function and by area.
+//
+//   node bench/profile.mjs          (after ./build.sh build; ./build.sh bench profile)
+
+import { execFileSync } from "node:child_process";
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { basename, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { spawnOne } from "./loop.mjs";
+
+const here = fileURLToPath(new URL(".", import.meta.url));
+const root = join(here, "..");
+const dist = process.env.TOOLNEXUS_DIST ?? join(root, "dist");
+const TOP = Number(process.env.PROFILE_TOP ?? 25);
+
+function area(frame) {
+  const { url, functionName } = frame;
+  if (url.startsWith("wasm://")) return functionName.startsWith("runtime.") || functionName.startsWith("runtime/") ? "Go runtime (wasm)" : "Go code (wasm)";
+  if (url.endsWith("wasm_exec.js")) return "wasm_exec.js (JS⇄Go glue)";
+  if (url.includes("/web/")) return "toolnexus.mjs";
+  if (url.includes("/bench/")) return "bench harness + fake model";
+  if (url.startsWith("node:") || url === "") return functionName.startsWith("(") ? functionName : "Node internals (Response, streams, promises)";
+  return "other JS";
+}
+
+// summarize reads a .cpuprofile and returns self-time shares by function and by area.
+function summarize(file) {
+  const prof = JSON.parse(readFileSync(file, "utf8"));
+  const byId = new Map(prof.nodes.map((n) => [n.id, n]));
+  const self = new Map();
+  prof.samples.forEach((id, i) => self.set(id, (self.get(id) ?? 0) + (prof.timeDeltas[i] ?? 0)));
+  const fns = new Map(), areas = new Map();
+  let total = 0;
+  for (const [id, us] of self) {
+    const f = byId.get(id).callFrame;
+    if (f.functionName === "(idle)") continue;
+    total += us;
+    const key = `${f.functionName || "(anonymous)"} ${f.url ? basename(f.url) : ""}${f.url && !f.url.startsWith("wasm") ? `:${f.lineNumber + 1}` : ""}`;
+    fns.set(key, (fns.get(key) ?? 0) + us);
+    areas.set(area(f), (areas.get(area(f)) ?? 0) + us);
+  }
+  // Inclusive time: each sample counts once for every function on its stack.
+  const parent = new Map();
+  for (const n of prof.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  const incl = new Map();
+  prof.samples.forEach((id, i) => {
+    if (byId.get(id).callFrame.functionName === "(idle)") return;
+    const seen = new Set();
+    for (let n = id; n != null; n = parent.get(n)) {
+      const name = byId.get(n).callFrame.functionName;
+      if (name && !seen.has(name)) { seen.add(name); incl.set(name, (incl.get(name) ?? 0) + (prof.timeDeltas[i] ?? 0)); }
+    }
+  });
+  const pct = (m) => [...m].sort((a, b) => b[1] - a[1]).map(([k, us]) => `${(100 * us / total).toFixed(1).padStart(5)}%  ${k}`);
+  const goIncl = new Map([...incl].filter(([k]) => /^(github\.com_toolnexus|syscall_js|encoding_json|github\.com_tidwall)/.test(k)));
+  return { areas: pct(areas), top: pct(fns).slice(0, TOP), inclusive: pct(goIncl).slice(0, TOP) };
+}
+
+const tmp = mkdtempSync(join(tmpdir(), "bench-prof-"));
+try {
+  // An unstripped copy of the browser wasm, so the profile names Go functions.
+  cpSync(join(dist, "web"), join(tmp, "web"), { recursive: true });
+  execFileSync("go", ["build", "-trimpath", "-o", join(tmp, "web", "toolnexus.wasm"), "./wasm/browser"],
+    { cwd: root, env: { ...process.env, GOOS: "js", GOARCH: "wasm" }, stdio: "inherit" });
+  process.env.TOOLNEXUS_DIST = tmp;
+  for (const h of [0, 200]) {
+    const dir = join(tmp, `prof-${h}`);
+    const res = await spawnOne("ours", h, ["--cpu-prof", "--cpu-prof-dir", dir, "--cpu-prof-interval", "100"]);
+    const { areas, top, inclusive } = summarize(join(dir, readdirSync(dir)[0]));
+    console.log(`\n== Node, ours, history ${h}: ${res.msPerTurn.toFixed(3)} ms/turn (unstripped wasm; whole process incl. warm-up)`);
+    console.log("-- self time by area\n" + areas.join("\n"));
+    console.log(`-- self time, top ${TOP} functions\n` + top.join("\n"));
+    console.log(`-- inclusive time, top ${TOP} Go functions of this module, syscall/js, encoding/json, gjson\n` + inclusive.join("\n"));
+  }
+  for (const h of [0, 200]) {
+    const cpu = join(tmp, `go-${h}.prof`), bin = join(tmp, "core.test");
+    execFileSync("go", ["test", "-run", "^$", "-bench", `BenchmarkLoop/history=${h}$`, "-benchtime", "2000x", "-cpuprofile", cpu, "-o", bin, "./core"], { cwd: root, stdio: "ignore" });
+    console.log(`\n== native Go, BenchmarkLoop/history=${h}: pprof -top (cumulative)`);
+    console.log(execFileSync("go", ["tool", "pprof", "-top", "-cum", `-nodecount=${TOP + 10}`, bin, cpu], { cwd: root, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }));
+  }
+} finally {
+  rmSync(tmp, { recursive: true, force: true });
+}

@@ -1,0 +1,98 @@
+// size.mjs — what users download: the wasm builds raw / gzip -9 / brotli, the
+// bytes a page fetches for the demo and for the chat element (each file
+// gzipped on its own, as a server sends them), and the peers' minified
+// browser bundles for the same loop, built here with esbuild.
+//
+//   node bench/size.mjs        (after ./build.sh build and ./build.sh worker)
+
+import { execFileSync } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { brotliCompressSync, constants, gzipSync } from "node:zlib";
+import { build } from "esbuild";
+
+const here = fileURLToPath(new URL(".", import.meta.url));
+const dist = process.env.TOOLNEXUS_DIST ?? join(here, "..", "dist");
+const web = join(dist, "web");
+
+// gzip9 is the size `gzip -9` makes (node's zlib level 9 when there is no gzip).
+function gzip9(bytes) {
+  try {
+    return execFileSync("gzip", ["-9", "-c", "-n"], { input: bytes, maxBuffer: 1 << 26 }).length;
+  } catch {
+    return gzipSync(bytes, { level: 9 }).length;
+  }
+}
+
+export const sizes = (bytes) => ({
+  raw: bytes.length,
+  gzip: gzip9(bytes),
+  brotli: brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length } }).length,
+});
+
+// moduleGraph lists the files reachable from entries through relative
+// static and dynamic imports (skipping files matched by skip).
+function moduleGraph(entries, skip = /^$/) {
+  const seen = new Set();
+  const visit = (f) => {
+    if (seen.has(f) || skip.test(f) || !existsSync(join(web, f))) return;
+    seen.add(f);
+    const src = readFileSync(join(web, f), "utf8");
+    for (const m of src.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*)["']\.\/([\w.-]+\.mjs)["']/g)) visit(m[1]);
+  };
+  entries.forEach(visit);
+  return [...seen];
+}
+
+function pageBytes(files) {
+  let raw = 0, gzip = 0;
+  for (const f of files) {
+    const b = readFileSync(join(web, f));
+    raw += b.length;
+    gzip += gzip9(b);
+  }
+  return { files, raw, gzip };
+}
+
+// Each peer's browser bundle holds what the loop in contenders.mjs uses.
+const PEER_ENTRIES = {
+  "ai-sdk": `export { generateText, stepCountIs, tool } from "ai"; export { createOpenAICompatible } from "@ai-sdk/openai-compatible"; export { z } from "zod";`,
+  agents: `export { Agent, run, tool, user, assistant, setTracingDisabled, OpenAIChatCompletionsModel } from "@openai/agents"; export { default as OpenAI } from "openai"; export { z } from "zod";`,
+  "ours (toolnexus.mjs only)": `export { load, defineTool } from ${JSON.stringify(join(web, "toolnexus.mjs"))};`,
+};
+
+async function bundle(contents) {
+  const out = await build({
+    stdin: { contents, resolveDir: here, sourcefile: "entry.mjs", loader: "js" },
+    bundle: true, minify: true, format: "esm", platform: "browser", target: "es2022",
+    write: false, logLevel: "silent", external: ["./wasm_exec.js", "node:*"], // toolnexus.mjs imports node:fs only under Node
+  });
+  return Buffer.from(out.outputFiles[0].contents);
+}
+
+export async function measureSize() {
+  const wasm = { browser: sizes(readFileSync(join(web, "toolnexus.wasm"))), worker: sizes(readFileSync(join(dist, "worker", "build", "app.wasm"))) };
+  const common = ["wasm_exec.js", "toolnexus.wasm"];
+  const demo = pageBytes(["index.html", "demo.css", ...moduleGraph(["demo.mjs"]), ...common]);
+  const chatEntry = existsSync(join(web, "toolnexus-chat.mjs")) ? "toolnexus-chat.mjs" : null;
+  // Without the element yet, the set it needs: the engine and what it loads (the demo model excluded).
+  const chat = pageBytes([...moduleGraph(chatEntry ? [chatEntry] : ["chat-engine.mjs"], /^demo-/), ...common]);
+  chat.note = chatEntry ? "toolnexus-chat.mjs and its imports (demo model excluded)" : "no toolnexus-chat.mjs yet: chat-engine.mjs and its imports (demo model excluded)";
+  const peers = {};
+  for (const [name, entry] of Object.entries(PEER_ENTRIES)) {
+    const b = await bundle(entry);
+    peers[name] = { raw: b.length, gzip: gzip9(b) };
+  }
+  // Ours needs the wasm and Go's glue next to its module.
+  const glue = readFileSync(join(web, "wasm_exec.js"));
+  const o = peers["ours (toolnexus.mjs only)"];
+  peers["ours: toolnexus.mjs bundle + wasm_exec.js + toolnexus.wasm"] = {
+    raw: o.raw + glue.length + wasm.browser.raw, gzip: o.gzip + gzip9(glue) + wasm.browser.gzip,
+  };
+  return { wasm, demo, chat, peers };
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  console.log(JSON.stringify(await measureSize(), null, 2));
+}

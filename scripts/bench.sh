@@ -1,0 +1,54 @@
+# scripts/bench.sh — `./build.sh bench`: the benchmarks of issue 7 (not part of
+# `./build.sh test`). Sourced by build.sh, which sets ROOT and DIST and runs
+# with `set -euo pipefail`.
+#
+#   ./build.sh bench [rounds=3]   build, measure everything, write bench/RESULTS.md
+#   ./build.sh bench profile      CPU profiles of our loop (Node and native Go)
+
+# ensure_bench_modules installs the pinned peers from bench/package-lock.json.
+ensure_bench_modules() {
+  local stamp="$ROOT/bench/node_modules/.package-lock.json"
+  if [ -f "$stamp" ] && [ ! "$ROOT/bench/package-lock.json" -nt "$stamp" ]; then
+    return 0
+  fi
+  echo "== installing the benchmark's npm packages (bench/package-lock.json)"
+  (cd "$ROOT/bench" && npm ci --no-audit --no-fund --loglevel=error)
+}
+
+# ensure_wrk installs Debian's wrk when it is missing.
+ensure_wrk() {
+  if command -v wrk >/dev/null; then return 0; fi
+  echo "== installing Debian wrk"
+  local sudo=""
+  [ "$(id -u)" = 0 ] || sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq wrk >/dev/null
+}
+
+# bench_snapshot copies the fresh builds aside, so that a build running in
+# parallel cannot swap the wasm under a measurement; it prints the folder.
+bench_snapshot() {
+  local snap="$DIST/bench"
+  rm -rf "$snap"
+  mkdir -p "$snap/worker"
+  cp -r "$DIST/web" "$snap/web"
+  cp -r "$DIST/worker/build" "$DIST/worker/wrangler.jsonc" "$snap/worker/"
+  echo "$snap"
+}
+
+run_bench() {
+  ensure_chromium
+  ensure_node_modules
+  ensure_bench_modules
+  ensure_wrk
+  build_browser
+  build_worker
+  local snap
+  snap=$(bench_snapshot)
+  if [ "${1:-}" = profile ]; then
+    TOOLNEXUS_DIST="$snap" timeout 900 node "$ROOT/bench/profile.mjs"
+    return
+  fi
+  echo "== benchmarks (load average: $(cut -d' ' -f1-3 /proc/loadavg)); writes bench/RESULTS.md"
+  TOOLNEXUS_DIST="$snap" timeout 3600 node "$ROOT/bench/run.mjs" "${1:-3}"
+}
