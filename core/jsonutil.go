@@ -50,8 +50,8 @@ func appendJSONString(dst []byte, s string) []byte {
 
 // decodeJSON parses JSON text into plain Go values (map[string]any, []any,
 // float64, string, bool, nil) with gjson, the same shapes encoding/json
-// produces for an `any` target. Core decodes through here so that the wasm
-// build does not need encoding/json's reflection-based decoder.
+// produces for an `any` target, without reflection. (encoding/json itself
+// stays linked in the wasm builds: gjson's pretty-printer calls it.)
 func decodeJSON(data []byte) (any, error) {
 	if !gjson.ValidBytes(data) {
 		return nil, errInvalidJSON
