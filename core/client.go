@@ -25,6 +25,10 @@ type ClientOptions struct {
 	// WaitFor resolves a suspended tool call inline. Without it a suspension
 	// halts the run with Status "pending"; resume with RunWithAnswer.
 	WaitFor func(Request) (Answer, error)
+	// WaitForContext is WaitFor with the run's context, for hosts that can
+	// withdraw the question (close a dialog) when the run is cancelled. It
+	// is used instead of WaitFor when set.
+	WaitForContext func(ctx context.Context, req Request) (Answer, error)
 	Hooks   Hooks
 	// TimeoutMs bounds a whole run (0: no limit beyond ctx).
 	TimeoutMs int

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 )
 
 func refundScript(t *testing.T, style Style) *scriptedModel {
@@ -292,5 +293,51 @@ func TestSuspensionSkipsAfterTool(t *testing.T) {
 	res, _ := m.client(ClientOptions{Hooks: hooks}).Run(context.Background(), "refund", mustToolkit(t, RequireApproval(c.tool("refund"))))
 	if res.Status != StatusPending || seen != 0 || res.ToolCallCount != 0 {
 		t.Fatalf("status %s AfterTool calls %d records %d", res.Status, seen, res.ToolCallCount)
+	}
+}
+
+// TestCancelWhileWaiting: a run whose WaitFor never answers still ends when
+// its context does, and WaitForContext sees the cancellation.
+func TestCancelWhileWaiting(t *testing.T) {
+	for _, withCtx := range []bool{false, true} {
+		var c counter
+		m := refundScript(t, StyleOpenAI)
+		withdrawn := make(chan struct{})
+		opts := ClientOptions{}
+		if withCtx {
+			opts.WaitForContext = func(ctx context.Context, r Request) (Answer, error) {
+				<-ctx.Done()
+				close(withdrawn)
+				return Answer{}, ctx.Err()
+			}
+		} else {
+			opts.WaitFor = func(r Request) (Answer, error) { select {} }
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Millisecond)
+		res, err := m.client(opts).Run(ctx, "refund", mustToolkit(t, RequireApproval(c.tool("refund"))))
+		cancel()
+		if !errors.Is(err, context.DeadlineExceeded) || res.Status != StatusIncomplete || c.count() != 0 {
+			t.Fatalf("withCtx=%v: res %+v err %v runs %d", withCtx, res, err, c.count())
+		}
+		if withCtx {
+			select {
+			case <-withdrawn:
+			case <-time.After(time.Second):
+				t.Fatal("WaitForContext never saw the cancellation")
+			}
+		}
+	}
+}
+
+func TestWaitForPanicIsADecline(t *testing.T) {
+	var c counter
+	m := refundScript(t, StyleOpenAI)
+	res, err := m.client(ClientOptions{WaitFor: func(Request) (Answer, error) { panic("dialog bug") }}).
+		Run(context.Background(), "refund", mustToolkit(t, RequireApproval(c.tool("refund"))))
+	if err != nil || res.Status != StatusDone || c.count() != 0 {
+		t.Fatalf("res %+v err %v", res, err)
+	}
+	if got := m.toolResults(2); !strings.Contains(got[0], "declined: WaitFor panicked: dialog bug") {
+		t.Fatalf("result = %q", got)
 	}
 }

@@ -56,14 +56,17 @@ func (r *run) runTools(ctx context.Context, ph *toolPhase) (*Request, error) {
 			group = r.gatherRelayCalls(ctx, ph, i, req)
 		}
 		r.emitEvent(StreamEvent{Type: EventPending, Request: req})
-		if r.c.opts.WaitFor == nil {
+		if !r.c.hasWaitFor() {
 			halt = req
 			for _, g := range group {
 				ph.results[g] = &toolOutcome{id: ph.calls[g].ID, content: pendingPlaceholder(req.ID), isError: true}
 			}
 			break
 		}
-		ans, err := r.c.opts.WaitFor(*req)
+		ans, err := r.c.waitFor(ctx, *req)
+		if ctxErr := ctx.Err(); ctxErr != nil {
+			return nil, fmt.Errorf("core: run cancelled while waiting for an answer: %w", ctxErr)
+		}
 		if err != nil {
 			ans = AnswerDeclined(req.ID, err.Error())
 		}
@@ -254,4 +257,37 @@ func declinedResult(name, reason string) ToolResult {
 		reason = "declined"
 	}
 	return ToolResult{Output: fmt.Sprintf("tool %q was not run: declined: %s", name, reason), IsError: true}
+}
+
+func (c *Client) hasWaitFor() bool { return c.opts.WaitFor != nil || c.opts.WaitForContext != nil }
+
+// waitFor asks the host for an answer, but gives up when ctx ends: a person
+// who never answers must not keep a cancelled run alive. WaitFor itself
+// cannot be interrupted, so it is left to finish on its own goroutine.
+func (c *Client) waitFor(ctx context.Context, req Request) (Answer, error) {
+	type reply struct {
+		ans Answer
+		err error
+	}
+	done := make(chan reply, 1)
+	go func() {
+		var r reply
+		defer func() {
+			if p := recover(); p != nil {
+				r = reply{err: fmt.Errorf("WaitFor panicked: %v", p)}
+			}
+			done <- r
+		}()
+		if c.opts.WaitForContext != nil {
+			r.ans, r.err = c.opts.WaitForContext(ctx, req)
+		} else {
+			r.ans, r.err = c.opts.WaitFor(req)
+		}
+	}()
+	select {
+	case r := <-done:
+		return r.ans, r.err
+	case <-ctx.Done():
+		return Answer{}, ctx.Err()
+	}
 }

@@ -43,7 +43,7 @@ func createClient(args []js.Value) (any, error) {
 		}
 	}
 	if w := o.Get("waitFor"); isFunc(w) {
-		opts.WaitFor = WaitFor(w)
+		opts.WaitForContext = WaitFor(w)
 	}
 	var c *core.Client
 	if gen := o.Get("generate"); isFunc(gen) {
@@ -64,8 +64,13 @@ func createClient(args []js.Value) (any, error) {
 
 func clientHandle(c *core.Client) js.Value {
 	h := jsObject.New()
+	var fns []js.Func
+	set := func(name string, f js.Func) {
+		fns = append(fns, f)
+		h.Set(name, f)
+	}
 	// run(prompt, tk, historyJSON?, signal?)
-	h.Set("run", asyncMethod(func(args []js.Value) (any, error) {
+	set("run", asyncMethod(func(args []js.Value) (any, error) {
 		prompt, tk, history, err := runArgs(args)
 		if err != nil {
 			return nil, fmt.Errorf("run: %w", err)
@@ -76,7 +81,7 @@ func clientHandle(c *core.Client) js.Value {
 	}))
 	// stream(prompt, tk, historyJSON?, signal?, onEvent) resolves to the
 	// RunResult JSON after calling onEvent(eventJSON) for each event.
-	h.Set("stream", asyncMethod(func(args []js.Value) (any, error) {
+	set("stream", asyncMethod(func(args []js.Value) (any, error) {
 		prompt, tk, history, err := runArgs(args)
 		if err != nil {
 			return nil, fmt.Errorf("stream: %w", err)
@@ -109,7 +114,7 @@ func clientHandle(c *core.Client) js.Value {
 		return resultJSON(*last.Result, last.Err)
 	}))
 	// runWithAnswer(tk, messagesJSON, pendingJSON, answerJSON, signal?)
-	h.Set("runWithAnswer", asyncMethod(func(args []js.Value) (any, error) {
+	set("runWithAnswer", asyncMethod(func(args []js.Value) (any, error) {
 		tk, err := toolkitOf(argAt(args, 0))
 		if err != nil {
 			return nil, fmt.Errorf("runWithAnswer: %w", err)
@@ -131,7 +136,7 @@ func clientHandle(c *core.Client) js.Value {
 		return resultJSON(c.RunWithAnswer(ctx, tk, history, pending, answer))
 	}))
 	// translate(requestJSON, signal?) resolves to the TranslateResponse JSON.
-	h.Set("translate", asyncMethod(func(args []js.Value) (any, error) {
+	set("translate", asyncMethod(func(args []js.Value) (any, error) {
 		var req core.TranslateRequest
 		if err := json.Unmarshal([]byte(jsString(argAt(args, 0))), &req); err != nil {
 			return nil, fmt.Errorf("translate: request: %w", err)
@@ -145,7 +150,20 @@ func clientHandle(c *core.Client) js.Value {
 		b, err := json.Marshal(res)
 		return string(b), err
 	}))
-	h.Set("metrics", asyncMethod(func([]js.Value) (any, error) { return c.Metrics(), nil }))
+	set("metrics", asyncMethod(func([]js.Value) (any, error) { return c.Metrics(), nil }))
+	// close releases the handle's functions; calling any of them afterwards
+	// throws in JS instead of reaching Go.
+	set("close", asyncMethod(func([]js.Value) (any, error) {
+		for _, name := range []string{"run", "stream", "runWithAnswer", "translate", "metrics", "close"} {
+			h.Delete(name)
+		}
+		go func() {
+			for _, f := range fns {
+				f.Release()
+			}
+		}()
+		return nil, nil
+	}))
 	return h
 }
 

@@ -48,22 +48,37 @@
 //	tk.execute(name, args) Promise<{output, isError, metadata?}>
 //	tk.close()             Promise<void>
 //
+// tk.execute runs one tool directly, outside a model loop: approval is the
+// loop's job, so a needsApproval tool runs without asking.
+//
 // options for createClient:
 //
 //	{baseURL, style: "openai"|"anthropic", model, apiKey?, headers?, systemPrompt?,
-//	 maxTurns?, maxTokens?, toolTimeoutMs?, fetch?, waitFor?}
+//	 maxTurns?, maxTokens?, toolTimeoutMs?, timeoutMs?, retries?, retryBaseMs?,
+//	 requestParams?, fetch?, waitFor?, generate?}
 //
 // fetch defaults to globalThis.fetch and is called as fetch(url, {method, headers,
 // body: Uint8Array, signal}); the response body is read as a stream.
-// waitFor(request) is called when a tool call suspends; it returns or resolves to
-// an Answer {id, ok, data?, reason?}. A throw or rejection counts as a decline
-// with the error message as reason. Without waitFor a suspension halts the run
-// with status "pending".
+// waitFor(request, {signal}) is called when a tool call suspends; it returns or
+// resolves to an Answer {id, ok, data?, reason?}; signal aborts when the run is
+// cancelled. A throw or rejection counts as a decline with the error message as
+// reason. Without waitFor a suspension halts the run with status "pending".
+// generate(request) — an async function of {model, messages, tools} returning
+// {text, toolCalls: [{id?, name, arguments}], usage} — runs the model in the page
+// instead of calling baseURL; its failures are not retried.
 //
-// Client:
+// Client (signal is an optional AbortSignal that cancels the run and aborts
+// the in-flight fetch):
 //
-//	c.run(prompt, tk, historyJSON?)                          Promise<string>  RunResult JSON
-//	c.runWithAnswer(tk, messagesJSON, pendingJSON, answerJSON) Promise<string>  RunResult JSON
+//	c.run(prompt, tk, historyJSON?, signal?)                          Promise<string>  RunResult JSON
+//	c.stream(prompt, tk, historyJSON?, signal?, onEvent)              Promise<string>  RunResult JSON
+//	c.runWithAnswer(tk, messagesJSON, pendingJSON, answerJSON, signal?) Promise<string>  RunResult JSON
+//	c.translate(requestJSON, signal?)                                  Promise<string>  {text, toolCalls, finishReason, usage, model}
+//	c.metrics()                                                        Promise<string>  Prometheus text
+//	c.close()                                                          Promise<void>    releases the handle
+//
+// stream calls onEvent(eventJSON) for each StreamEvent (text, tool_call,
+// tool_result, pending, usage) and resolves with the result.
 //
 // Plain JSON crosses the boundary as text so that long transcripts are neither
 // walked value by value through syscall/js nor re-encoded.

@@ -11,17 +11,25 @@ import (
 	"github.com/toolnexus/wasm/core"
 )
 
-// WaitFor adapts a JS function (request) => Answer | Promise<Answer> to
-// core's WaitFor. A throw or a rejection comes back as an error, which the
-// loop turns into a decline carrying the message: a broken dialog never
-// hangs the run or approves anything.
-func WaitFor(fn js.Value) func(core.Request) (core.Answer, error) {
-	return func(req core.Request) (core.Answer, error) {
-		p, err := call(fn, toJS(req))
+// WaitFor adapts a JS function (request, {signal}) => Answer |
+// Promise<Answer> to core's WaitForContext. The signal aborts when the run is
+// cancelled, so a dialog can close itself. A throw or a rejection comes back
+// as an error, which the loop turns into a decline carrying the message: a
+// broken dialog never hangs the run or approves anything.
+func WaitFor(fn js.Value) func(context.Context, core.Request) (core.Answer, error) {
+	return func(ctx context.Context, req core.Request) (core.Answer, error) {
+		opts := jsObject.New()
+		if !abortControllerMissing {
+			ctrl := jsAbortController.New()
+			opts.Set("signal", ctrl.Get("signal"))
+			stop := context.AfterFunc(ctx, func() { ctrl.Call("abort") })
+			defer stop()
+		}
+		p, err := call(fn, toJS(req), opts)
 		if err != nil {
 			return core.Answer{}, err
 		}
-		v, err := await(context.Background(), p)
+		v, err := await(ctx, p)
 		if err != nil {
 			return core.Answer{}, err
 		}

@@ -151,3 +151,22 @@ test("metrics count requests and tool calls in the Prometheus format", T, async 
   assert.match(text, /toolnexus_llm_requests_total\{model="toolnexus-demo",status="200"\} 2/);
   assert.match(text, /toolnexus_tool_calls_total\{tool="add",source="js",is_error="false"\} 1/);
 });
+
+test("cancelling a run closes a waitFor that never answers; the runtime stays usable", T, async () => {
+  const tk = await tnx.createToolkit({ tools: [tnx.defineTool({ name: "refund", needsApproval: true, run: () => "refunded" })] });
+  let withdrawn = false;
+  const waitFor = (req, { signal }) => new Promise((_, reject) => {
+    signal.addEventListener("abort", () => { withdrawn = true; reject(new Error("withdrawn")); });
+  });
+  let turn = 0;
+  const fetch = async () => Response.json(turn++ === 0
+    ? { choices: [{ message: { role: "assistant", tool_calls: [{ id: "c1", type: "function", function: { name: "refund", arguments: "{}" } }] } }] }
+    : { choices: [{ message: { role: "assistant", content: "done" } }] });
+  const client = await tnx.createClient({ baseURL: "https://model.test", model: "m", fetch, waitFor });
+  await assert.rejects(client.run("refund", tk, { signal: AbortSignal.timeout(50) }), /cancel/);
+  assert.ok(withdrawn, "waitFor saw its signal abort");
+  const other = await tnx.createClient(demoModel());
+  assert.match((await other.run("what is 2+3", await tnx.createToolkit({ tools: [addTool()] }))).text, /5/);
+  await other.close();
+  await assert.rejects(other.run("again", tk), /not a function|closed/);
+});

@@ -197,6 +197,8 @@ function wrapClient(c) {
     },
     /** The client's counters in the Prometheus text format. */
     metrics: () => call(() => c.metrics()),
+    /** Release the client; it cannot be used afterwards. */
+    close: () => call(() => c.close()),
   });
 }
 
