@@ -29,7 +29,7 @@ type ClientOptions struct {
 	// withdraw the question (close a dialog) when the run is cancelled. It
 	// is used instead of WaitFor when set.
 	WaitForContext func(ctx context.Context, req Request) (Answer, error)
-	Hooks   Hooks
+	Hooks          Hooks
 	// TimeoutMs bounds a whole run (0: no limit beyond ctx).
 	TimeoutMs int
 	// ToolTimeoutMs bounds each tool call (default 60000).
