@@ -151,17 +151,23 @@ func reply(status int, body string) *HTTPResponse {
 func openAIReply(tr turn) string {
 	var calls []string
 	for _, c := range tr.calls {
-		calls = append(calls, fmt.Sprintf(`{"id":%q,"type":"function","function":{"name":%q,"arguments":%q}}`, c.ID, c.Name, c.Arguments))
+		calls = append(calls, fmt.Sprintf(`{"id":%s,"type":"function","function":{"name":%s,"arguments":%s}}`, quote(c.ID), quote(c.Name), quote(c.Arguments)))
 	}
 	content := "null"
 	if tr.text != "" {
-		content = fmt.Sprintf("%q", tr.text)
+		content = quote(tr.text)
 	}
 	tc := ""
 	if len(calls) > 0 {
 		tc = `,"tool_calls":[` + strings.Join(calls, ",") + `]`
 	}
 	return `{"model":"served-model","choices":[{"message":{"role":"assistant","content":` + content + tc + `},"finish_reason":"stop"}],"usage":{"prompt_tokens":3,"completion_tokens":2,"total_tokens":5}}`
+}
+
+// quote encodes s as a JSON string (Go's %q is not JSON for bytes such as \xff).
+func quote(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
 }
 
 func anthropicReply(tr turn) string {

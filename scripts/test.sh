@@ -38,6 +38,13 @@ test_go() {
   wasmexec="$(go env GOROOT)/lib/wasm"
   [ -x "$wasmexec/go_js_wasm_exec" ] || wasmexec="$(go env GOROOT)/misc/wasm"
   PATH="$wasmexec:$PATH" GOOS=js GOARCH=wasm go test -count=1 ./core/... ./jsbridge/...
+  # A short fuzz run per target (FUZZTIME overrides): bad bytes from a
+  # provider, a stream, a model's arguments or a caller's answer never panic.
+  local target
+  for target in $(grep -ho '^func Fuzz[A-Za-z0-9]*' core/*_test.go | cut -d' ' -f2); do
+    echo "== fuzz core $target (${FUZZTIME:-5s})"
+    go test -run='^$' -fuzz="^${target}\$" -fuzztime="${FUZZTIME:-5s}" ./core
+  done
 }
 
 # test_api runs the JS client API tests (streaming, abort, retries, generate,
