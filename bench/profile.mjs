@@ -1,7 +1,9 @@
 // profile.mjs — where our loop spends its time: CPU profiles of the Node
 // contender (node --cpu-prof, over an unstripped wasm so Go function names
 // show) with and without history, and of core's native BenchmarkLoop
-// (go test -cpuprofile). Prints self time by function and by area.
+// (go test -cpuprofile). Prints self time by function and by area, and the
+// code bytes of the browser and Worker wasm by Go package (from the wasm's
+// name section: `go tool nm` cannot read wasm).
 //
 //   node bench/profile.mjs          (after ./build.sh build; ./build.sh bench profile)
 
@@ -60,6 +62,43 @@ function summarize(file) {
   return { areas: pct(areas), top: pct(fns).slice(0, TOP), inclusive: pct(goIncl).slice(0, TOP) };
 }
 
+// codeByPackage sums the code-section bytes of each Go package's functions.
+export function codeByPackage(bytes) {
+  let p = 0;
+  const leb = (b) => { let r = 0, s = 0, x; do { x = b[p++]; r += (x & 0x7f) * 2 ** s; s += 7; } while (x & 0x80); return r; };
+  const mod = new WebAssembly.Module(bytes);
+  const imported = WebAssembly.Module.imports(mod).filter((i) => i.kind === "function").length;
+  const names = new Map();
+  const ns = new Uint8Array(WebAssembly.Module.customSections(mod, "name")[0] ?? new ArrayBuffer(0));
+  for (p = 0; p < ns.length;) {
+    const id = ns[p++], end = leb(ns) + p;
+    if (id === 1) {
+      for (let n = leb(ns); n > 0; n--) {
+        const idx = leb(ns), len = leb(ns);
+        names.set(idx, Buffer.from(ns.subarray(p, p + len)).toString());
+        p += len;
+      }
+    }
+    p = end;
+  }
+  const sections = {};
+  for (p = 8; p < bytes.length;) {
+    const id = bytes[p++], len = leb(bytes);
+    sections[id] = { start: p, len };
+    p += len;
+  }
+  const pkgs = new Map();
+  p = sections[10].start;
+  for (let i = 0, n = leb(bytes); i < n; i++) {
+    const size = leb(bytes);
+    p += size;
+    const name = names.get(imported + i) ?? "?"; // e.g. github.com_tidwall_gjson.parseObject
+    const pkg = name.match(/^((?:[a-z0-9-]+\.[a-z]+_)?[^.]+)\./)?.[1] ?? name;
+    pkgs.set(pkg, (pkgs.get(pkg) ?? 0) + size);
+  }
+  return { code: sections[10].len, data: sections[11]?.len ?? 0, pkgs: [...pkgs].sort((a, b) => b[1] - a[1]) };
+}
+
 const tmp = mkdtempSync(join(tmpdir(), "bench-prof-"));
 try {
   // An unstripped copy of the browser wasm, so the profile names Go functions.
@@ -67,6 +106,13 @@ try {
   execFileSync("go", ["build", "-trimpath", "-o", join(tmp, "web", "toolnexus.wasm"), "./wasm/browser"],
     { cwd: root, env: { ...process.env, GOOS: "js", GOARCH: "wasm" }, stdio: "inherit" });
   process.env.TOOLNEXUS_DIST = tmp;
+  execFileSync("go", ["build", "-trimpath", "-o", join(tmp, "worker.wasm"), "./wasm/worker"],
+    { cwd: root, env: { ...process.env, GOOS: "js", GOARCH: "wasm" }, stdio: "inherit" });
+  for (const [what, file] of [["browser", join(tmp, "web", "toolnexus.wasm")], ["Worker", join(tmp, "worker.wasm")]]) {
+    const { code, data, pkgs } = codeByPackage(readFileSync(file));
+    console.log(`\n== ${what} wasm: code section ${code} bytes, data section ${data} bytes; code bytes by Go package (top ${TOP})`);
+    console.log(pkgs.slice(0, TOP).map(([k, v]) => `${String(v).padStart(9)}  ${k}`).join("\n"));
+  }
   for (const h of [0, 200]) {
     const dir = join(tmp, `prof-${h}`);
     const res = await spawnOne("ours", h, ["--cpu-prof", "--cpu-prof-dir", dir, "--cpu-prof-interval", "100"]);

@@ -1,7 +1,7 @@
 // run.mjs — runs every measurement and writes bench/RESULTS.md.
 // ./build.sh bench builds dist/web and dist/worker, then runs this.
 //
-//   node bench/run.mjs [rounds=3]
+//   node bench/run.mjs [rounds=5]
 
 import { execFileSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
@@ -15,7 +15,7 @@ import { measureWorker } from "./worker.mjs";
 
 const here = fileURLToPath(new URL(".", import.meta.url));
 const root = join(here, "..");
-const rounds = Number(process.argv[2] ?? process.env.BENCH_ROUNDS ?? 3);
+const rounds = Number(process.argv[2] ?? process.env.BENCH_ROUNDS ?? 5);
 const log = (s) => console.error(s);
 
 const sh = (cmd, args, opts = {}) => execFileSync(cmd, args, { encoding: "utf8", cwd: root, maxBuffer: 1 << 24, ...opts });
@@ -24,6 +24,8 @@ const version = (p) => JSON.parse(readFileSync(join(here, "node_modules", p, "pa
 function machine() {
   const cpu = readFileSync("/proc/cpuinfo", "utf8").match(/model name\s*:\s*(.+)/)?.[1] ?? cpus()[0]?.model;
   return {
+    commit: sh("git", ["rev-parse", "--short", "HEAD"]).trim() +
+      (sh("git", ["status", "--porcelain", "--", "core", "jsbridge", "wasm", "web", "worker"]).trim() ? " (with uncommitted changes in core/jsbridge/wasm/web/worker)" : ""),
     nproc: sh("nproc", []).trim(), cpu, memGiB: (totalmem() / 2 ** 30).toFixed(1),
     node: process.version, go: sh("go", ["env", "GOVERSION"]).trim(),
     peers: ["ai", "@ai-sdk/openai-compatible", "@openai/agents", "openai", "zod", "esbuild"].map((p) => `${p} ${version(p)}`).join(", "),
@@ -64,6 +66,7 @@ function report({ started, load0, load1, m, loop, go, size, chromium, node, work
   L.push("| | |", "|---|---|");
   row("Date (UTC)", started);
   row("Command", "`./build.sh bench` (loop: " + `${rounds} rounds × ${loop[0].runs} timed runs after ${loop[0].warmup} warm-up runs)`);
+  row("Code measured", `commit ${m.commit}`);
   row("Machine", `${m.nproc} CPUs, ${m.cpu}, ${m.memGiB} GiB RAM`);
   row("Load average (1 min) at start / end", `${f(load0, 2)} / ${f(load1, 2)}${load0 > 0.5 || load1 > 0.5 ? " — other work was running on this machine during the run, so the numbers are noisy" : ""}`);
   row("Software", `Node ${m.node}, ${m.go}, ${m.peers}`);

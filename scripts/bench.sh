@@ -2,17 +2,20 @@
 # `./build.sh test`). Sourced by build.sh, which sets ROOT and DIST and runs
 # with `set -euo pipefail`.
 #
-#   ./build.sh bench [rounds=3]   build, measure everything, write bench/RESULTS.md
+#   ./build.sh bench [rounds=5]   build, measure everything, write bench/RESULTS.md
 #   ./build.sh bench profile      CPU profiles of our loop (Node and native Go)
 
-# ensure_bench_modules installs the pinned peers from bench/package-lock.json.
+# ensure_bench_modules installs the pinned peers from bench/package-lock.json
+# (again whenever the lock file changes).
 ensure_bench_modules() {
-  local stamp="$ROOT/bench/node_modules/.package-lock.json"
-  if [ -f "$stamp" ] && [ ! "$ROOT/bench/package-lock.json" -nt "$stamp" ]; then
+  local stamp="$ROOT/bench/node_modules/.bench-lock.sha256" want
+  want=$(sha256sum "$ROOT/bench/package-lock.json" | cut -d' ' -f1)
+  if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then
     return 0
   fi
   echo "== installing the benchmark's npm packages (bench/package-lock.json)"
   (cd "$ROOT/bench" && npm ci --no-audit --no-fund --loglevel=error)
+  echo "$want" >"$stamp"
 }
 
 # ensure_wrk installs Debian's wrk when it is missing.
@@ -50,5 +53,5 @@ run_bench() {
     return
   fi
   echo "== benchmarks (load average: $(cut -d' ' -f1-3 /proc/loadavg)); writes bench/RESULTS.md"
-  TOOLNEXUS_DIST="$snap" timeout 3600 node "$ROOT/bench/run.mjs" "${1:-3}"
+  TOOLNEXUS_DIST="$snap" timeout 3600 node "$ROOT/bench/run.mjs" "${1:-5}"
 }
