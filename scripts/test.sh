@@ -55,11 +55,18 @@ test_api() {
   (cd "$ROOT/tests" && TOOLNEXUS_DIST="$DIST" timeout 180 node --test --test-force-exit client-api.test.mjs)
 }
 
+# test_readme runs the README's JavaScript and Go examples as written.
+test_readme() {
+  build_browser || return 1
+  echo "== README examples (tests/readme.test.mjs)"
+  (cd "$ROOT/tests" && timeout 300 node --test --test-force-exit readme.test.mjs)
+}
+
 run_tests() {
   ensure_chromium
   ensure_node_modules
   local area
-  for area in go api browser worker embed; do
+  for area in go api readme browser worker embed; do
     if declare -F "test_$area" >/dev/null; then
       "test_$area"
     fi

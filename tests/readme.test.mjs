@@ -1,0 +1,47 @@
+// readme.test.mjs — the README's examples run as written. Each code block
+// after a `<!-- readme-test: node -->` or `<!-- readme-test: go -->` marker
+// is extracted, run from the repository root, and its output checked.
+//
+//   ./build.sh && cd tests && timeout 300 node --test readme.test.mjs
+
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { execFile } from "node:child_process";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+
+const run = promisify(execFile);
+const root = fileURLToPath(new URL("..", import.meta.url));
+const readme = readFileSync(join(root, "README.md"), "utf8");
+
+// snippet returns the fenced block that follows the marker.
+function snippet(kind) {
+  const m = readme.match(new RegExp(`<!-- readme-test: ${kind} -->\\n\`\`\`[a-z]*\\n([\\s\\S]*?)\\n\`\`\``));
+  assert.ok(m, `README has no ${kind} example`);
+  return m[1];
+}
+
+test("the README's JavaScript example runs and approves, then declines", { timeout: 120_000 }, async () => {
+  const dir = join(root, "dist", "readme");
+  mkdirSync(dir, { recursive: true });
+  // The example imports ./dist/web/… from the repository root; its file
+  // lives in dist/readme, so only the import specifiers move.
+  const file = join(dir, "example.mjs");
+  writeFileSync(file, snippet("node").replaceAll('from "./dist/web/', 'from "../web/'));
+  const { stdout } = await run(process.execPath, [file], { cwd: root, timeout: 60_000 });
+  const [first, second] = stdout.trim().split("\n");
+  assert.match(first, /^done — .*refunded order 42/);
+  assert.match(second, /only order 42 today/);
+});
+
+test("the README's Go example runs: halts pending, resumes declined", { timeout: 180_000 }, async () => {
+  const dir = join(root, "dist", "readme-go");
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, "main.go"), snippet("go"));
+  const { stdout } = await run("go", ["run", "./dist/readme-go"], { cwd: root, timeout: 150_000 });
+  const lines = stdout.trim().split("\n");
+  assert.equal(lines[0], "pending approval map[order:42]");
+  assert.equal(lines[1], 'done — The tool said: tool "refund" was not run: declined: amount exceeds refund policy');
+});
