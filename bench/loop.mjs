@@ -66,7 +66,7 @@ async function measureOne(name, historyLength) {
 export function spawnOne(name, historyLength, execArgv = []) {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [...execArgv, fileURLToPath(import.meta.url), "one", name, String(historyLength)], {
-      stdio: ["ignore", "pipe", "inherit"],
+      stdio: ["ignore", "pipe", "inherit"], timeout: 600_000,
     });
     let out = "";
     child.stdout.on("data", (c) => { out += c; });
@@ -86,7 +86,12 @@ export async function measureAll(rounds = 3, log = console.error) {
   for (let r = 0; r < rounds; r++) {
     const order = jobs.map((_, i) => jobs[(i + r * 3) % jobs.length]);
     for (const [n, h] of order) {
-      const res = await spawnOne(n, h);
+      const res = await spawnOne(n, h).catch((err) => ({ name: n, history: h, error: err.message }));
+      if (res.error) {
+        log(`   round ${r + 1}/${rounds} ${n} history ${h}: FAILED: ${res.error}`);
+        all.push(res);
+        continue;
+      }
       log(`   round ${r + 1}/${rounds} ${n.padEnd(6)} history ${String(h).padStart(3)}: ${res.msPerTurn.toFixed(3)} ms/turn, ${res.cpuMsPerRun.toFixed(2)} CPU ms/run, ${res.peakRssMB.toFixed(0)} MB`);
       all.push(res);
     }
@@ -94,12 +99,14 @@ export async function measureAll(rounds = 3, log = console.error) {
   const out = [];
   for (const h of HISTORIES) {
     for (const n of NAMES) {
-      const mine = all.filter((x) => x.name === n && x.history === h);
+      const mine = all.filter((x) => x.name === n && x.history === h && !x.error);
+      const failed = all.filter((x) => x.name === n && x.history === h && x.error);
       out.push({
+        failed: failed.length, error: failed[0]?.error,
         name: n, history: h, rounds, runs: RUNS, warmup: WARMUP,
         msPerTurn: median(mine.map((x) => x.msPerTurn)),
         cpuMsPerRun: median(mine.map((x) => x.cpuMsPerRun)),
-        peakRssMB: Math.max(...mine.map((x) => x.peakRssMB)),
+        peakRssMB: mine.length ? Math.max(...mine.map((x) => x.peakRssMB)) : NaN,
       });
     }
   }

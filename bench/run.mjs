@@ -65,7 +65,7 @@ function report({ started, load0, load1, m, loop, go, size, chromium, node, work
     "the profile of the misses and what would close them is in [PROFILE.md](PROFILE.md).", "");
   L.push("| | |", "|---|---|");
   row("Date (UTC)", started);
-  row("Command", "`./build.sh bench` (loop: " + `${rounds} rounds × ${loop[0].runs} timed runs after ${loop[0].warmup} warm-up runs)`);
+  row("Command", "`./build.sh bench" + (process.argv[2] ? ` ${process.argv[2]}` : "") + "` (loop: " + `${rounds} rounds × ${loop[0].runs} timed runs after ${loop[0].warmup} warm-up runs)`);
   row("Code measured", `commit ${m.commit}`);
   row("Machine", `${m.nproc} CPUs, ${m.cpu}, ${m.memGiB} GiB RAM`);
   row("Load average (1 min) at start / end", `${f(load0, 2)} / ${f(load1, 2)}${load0 > 0.5 || load1 > 0.5 ? " — other work was running on this machine during the run, so the numbers are noisy" : ""}`);
@@ -81,6 +81,7 @@ function report({ started, load0, load1, m, loop, go, size, chromium, node, work
     "(CPU time is the steadier of the two when other work shares the machine). Peak RSS is the process's maximum resident set.", "");
   L.push("| Contender | History | ms per turn | CPU ms per run | Peak RSS | Ratio to ours (wall) | Ratio to ours (CPU) |", "|---|---:|---:|---:|---:|---:|---:|");
   const label = { ours: "ours (toolnexus.mjs + wasm)", "ai-sdk": "Vercel AI SDK (generateText + stopWhen)", agents: "OpenAI Agents SDK (run, chat completions)", floor: "hand-written loop (floor)" };
+  for (const r of loop.filter((x) => x.failed)) L.push(`**${label[r.name]}, history ${r.history}: ${r.failed} of ${rounds} processes failed** (${r.error}); its cells use the others.`, "");
   for (const r of loop) row(label[r.name], r.history, f(r.msPerTurn, 3), f(r.cpuMsPerRun, 2), `${f(r.peakRssMB, 0)} MB`, f(r.msPerTurn / ours(r.history).msPerTurn, 2), f(r.cpuMsPerRun / ours(r.history).cpuMsPerRun, 2));
   L.push("");
 
