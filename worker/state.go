@@ -14,6 +14,10 @@ import (
 	"github.com/toolnexus/wasm/core"
 )
 
+// strictB64 refuses non-zero padding bits, so that no two token strings
+// carry the same bytes.
+var strictB64 = base64.RawURLEncoding.Strict()
+
 // stateVersion prefixes every sealed token. A new token layout gets a new
 // prefix, so that old tokens are refused by name instead of misread.
 const stateVersion = "tn1"
@@ -118,14 +122,14 @@ func (s *Sealer) Open(style, token string) (State, error) {
 	if parts[0] != stateVersion {
 		return State{}, errStateVersion
 	}
-	sig, err := base64.RawURLEncoding.DecodeString(parts[2])
+	sig, err := strictB64.DecodeString(parts[2])
 	if err != nil {
 		return State{}, errStateMalformed
 	}
 	if !hmac.Equal(sig, s.mac(parts[0]+"."+parts[1])) {
 		return State{}, errStateForged
 	}
-	payload, err := base64.RawURLEncoding.DecodeString(parts[1])
+	payload, err := strictB64.DecodeString(parts[1])
 	if err != nil {
 		return State{}, errStateMalformed
 	}

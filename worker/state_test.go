@@ -90,3 +90,43 @@ func flipLast(s string) string {
 	}
 	return s[:len(s)-1] + string(c)
 }
+
+// TestEveryCharacterIsSealed: changing any one character of a token
+// makes it refused.
+func TestEveryCharacterIsSealed(t *testing.T) {
+	s := NewSealer(testSecret, nil)
+	token, _, err := s.Seal("openai", core.Request{ID: "req_1"}, []any{json.RawMessage(`{"role":"user","content":"hi"}`)}, time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range token {
+		for _, c := range []byte{'A', 'B', '.', '-'} {
+			if token[i] == c {
+				continue
+			}
+			edited := token[:i] + string(c) + token[i+1:]
+			if _, err := s.Open("openai", edited); err == nil {
+				t.Fatalf("token with %q at %d opened", c, i)
+			}
+		}
+	}
+}
+
+// FuzzOpen: no input makes Open panic, and what opens is a whole State.
+func FuzzOpen(f *testing.F) {
+	now := time.Unix(1_800_000_000, 0)
+	s := NewSealer(testSecret, func() time.Time { return now })
+	token, _, err := s.Seal("openai", core.Request{ID: "req_1"}, []any{json.RawMessage(`{"role":"user","content":"hi"}`)}, time.Minute)
+	if err != nil {
+		f.Fatal(err)
+	}
+	for _, seed := range []string{token, "", "tn1..", "tn1.e30.", token + "x", strings.ToUpper(token)} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		st, err := s.Open("openai", in)
+		if err == nil && (st.ID == "" || st.Pending.ID == "" || st.Style != "openai" || st.ExpiresAt <= now.Unix()) {
+			t.Fatalf("opened an incomplete state: %q -> %+v", in, st)
+		}
+	})
+}
