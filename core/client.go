@@ -30,6 +30,10 @@ type ClientOptions struct {
 	// is used instead of WaitFor when set.
 	WaitForContext func(ctx context.Context, req Request) (Answer, error)
 	Hooks          Hooks
+	// LockApprovedArgs refuses approval answers that carry edited arguments
+	// (Data["args"]): the call then fails with an error result. Set it when
+	// the approver should only say yes or no to exactly what the model asked.
+	LockApprovedArgs bool
 	// TimeoutMs bounds a whole run (0: no limit beyond ctx).
 	TimeoutMs int
 	// ToolTimeoutMs bounds each tool call (default 60000).

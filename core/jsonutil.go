@@ -1,11 +1,10 @@
 package core
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 
 	"github.com/tidwall/gjson"
+	"github.com/toolnexus/wasm/internal/jsonx"
 )
 
 // stringify renders a value as tool-output text: strings as they are, nil as
@@ -30,23 +29,12 @@ func mustJSON(v any) string {
 	return string(b)
 }
 
-// marshalJSON is json.Marshal without escaping <, > and &: the bytes go to a
-// model, not into HTML, and escaping would only inflate them.
-func marshalJSON(v any) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
-}
+// marshalJSON encodes v without escaping <, > and &: the bytes go to a
+// model, not into HTML. Plain values take internal/jsonx's fast path.
+func marshalJSON(v any) ([]byte, error) { return jsonx.Marshal(v) }
 
 // appendJSONString appends s as a JSON string literal.
-func appendJSONString(dst []byte, s string) []byte {
-	b, _ := marshalJSON(s) // a string always encodes
-	return append(dst, b...)
-}
+func appendJSONString(dst []byte, s string) []byte { return jsonx.AppendString(dst, s) }
 
 // decodeJSON parses JSON text into plain Go values (map[string]any, []any,
 // float64, string, bool, nil) with gjson, the same shapes encoding/json

@@ -65,10 +65,26 @@ func labels(kv ...string) string {
 		}
 		b.WriteString(kv[i])
 		b.WriteString(`="`)
-		b.WriteString(strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\n`).Replace(kv[i+1]))
+		writeLabelValue(&b, kv[i+1])
 		b.WriteByte('"')
 	}
 	return b.String()
+}
+
+// writeLabelValue escapes \, " and newlines as the text format requires.
+// By hand: a strings.Replacer per label was a quarter of the loop's CPU.
+func writeLabelValue(b *strings.Builder, v string) {
+	for i := 0; i < len(v); i++ {
+		switch c := v[i]; c {
+		case '\\', '"':
+			b.WriteByte('\\')
+			b.WriteByte(c)
+		case '\n':
+			b.WriteString(`\n`)
+		default:
+			b.WriteByte(c)
+		}
+	}
 }
 
 func (m *metricsRegistry) add(name, lbl string, v float64) {

@@ -122,3 +122,42 @@ func TestAskKeepsConversations(t *testing.T) {
 		t.Fatal("Ask without an id must fail")
 	}
 }
+
+func TestLabelEscaping(t *testing.T) {
+	if got := labels("tool", "a\"b\\c\nd"); got != `tool="a\"b\\c\nd"` {
+		t.Fatalf("labels = %s", got)
+	}
+}
+
+func TestRedactKey(t *testing.T) {
+	key := "sk-proj-abcdef1234567890"
+	tests := []struct{ in, want string }{
+		{"bad key " + key + ".", "bad key [redacted]."},
+		{`{"error":"Incorrect API key provided: sk-proj-***7890"}`, `{"error":"Incorrect API key provided: [redacted]"}`},
+		{"nothing secret here", "nothing secret here"},
+	}
+	for _, tt := range tests {
+		if got := redactKey(tt.in, key); got != tt.want {
+			t.Errorf("redactKey(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+	if got := withoutQuery("https://x.test/v1/models?key=secret"); got != "https://x.test/v1/models?…" {
+		t.Errorf("withoutQuery = %s", got)
+	}
+}
+
+func TestTypedErrors(t *testing.T) {
+	m := newScripted(t, StyleOpenAI, turn{err: errors.New("connection reset by peer")})
+	_, err := m.client(ClientOptions{Retries: -1}).Run(context.Background(), "x", mustToolkit(t))
+	if !errors.Is(err, ErrTransport) {
+		t.Fatalf("a transport failure must match ErrTransport: %v", err)
+	}
+	_, err = m.client(ClientOptions{}).RunWithAnswer(context.Background(), mustToolkit(t), nil, Request{ID: "a"}, Answer{ID: "b"})
+	if !errors.Is(err, ErrCannotResume) {
+		t.Fatalf("a refused answer must match ErrCannotResume: %v", err)
+	}
+	res, _ := newScripted(t, StyleOpenAI, turn{text: "x"}).client(ClientOptions{}).Run(context.Background(), "x", mustToolkit(t))
+	if b, _ := marshalJSON(res); !strings.Contains(string(b), `"toolCalls":[]`) {
+		t.Fatalf("toolCalls must encode as [] when no tool ran: %s", b)
+	}
+}

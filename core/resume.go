@@ -2,9 +2,16 @@ package core
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 )
+
+// ErrCannotResume is what errors.Is finds when RunWithAnswer refuses an
+// answer: its id does not echo the request, no call waits on the request
+// (answered already, or a forged request), or the transcript has no halted
+// turn. Nothing ran.
+var ErrCannotResume = errors.New("core: cannot resume")
 
 // RunWithAnswer resumes a run that halted with Status "pending". history is
 // the halted run's Messages, pending its Pending request, and answer the
@@ -25,18 +32,18 @@ func (c *Client) RunWithAnswer(ctx context.Context, tk *Toolkit, history []any, 
 		return RunResult{Status: StatusIncomplete, Limit: "error", Messages: history, Pending: &pending}, err
 	}
 	if pending.ID == "" {
-		return fail(fmt.Errorf("core: cannot resume: the pending request has no id"))
+		return fail(fmt.Errorf("%w: the pending request has no id", ErrCannotResume))
 	}
 	if answer.ID != pending.ID {
-		return fail(fmt.Errorf("core: cannot resume: answer id %q does not echo the pending request id %q", answer.ID, pending.ID))
+		return fail(fmt.Errorf("%w: answer id %q does not echo the pending request id %q", ErrCannotResume, answer.ID, pending.ID))
 	}
 	r, err := c.newRun(tk, history)
 	if err != nil {
-		return fail(err)
+		return fail(fmt.Errorf("%w: %w", ErrCannotResume, err))
 	}
 	idx, calls, results := c.wire.haltedTurn(r.tr.msgs)
 	if idx < 0 {
-		return fail(fmt.Errorf("core: cannot resume: the transcript does not end in a turn with tool calls"))
+		return fail(fmt.Errorf("%w: the transcript does not end in a turn with tool calls", ErrCannotResume))
 	}
 	ph := r.newToolPhase(calls)
 	var group []int
@@ -51,7 +58,7 @@ func (c *Client) RunWithAnswer(ctx context.Context, tk *Toolkit, history []any, 
 		}
 	}
 	if len(group) == 0 {
-		return fail(fmt.Errorf("core: cannot resume: no tool call in the transcript waits on request %q (was it answered already?)", pending.ID))
+		return fail(fmt.Errorf("%w: no tool call in the transcript waits on request %q (was it answered already?)", ErrCannotResume, pending.ID))
 	}
 	r.tr.truncate(idx + 1)
 	r.resolve(ctx, ph, group, answer)

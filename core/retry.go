@@ -39,11 +39,17 @@ func retryable(err error) bool {
 	return errors.As(err, &ne)
 }
 
+// ErrTransport is what errors.Is finds in a run's error when the request
+// never got an HTTP reply (connection refused or reset, DNS, a fetch that
+// rejected).
+var ErrTransport = errors.New("core: transport failed")
+
 // networkError marks a failure to exchange bytes with the provider.
 type networkError struct{ err error }
 
-func (e *networkError) Error() string { return e.err.Error() }
-func (e *networkError) Unwrap() error { return e.err }
+func (e *networkError) Error() string        { return e.err.Error() }
+func (e *networkError) Unwrap() error        { return e.err }
+func (e *networkError) Is(target error) bool { return target == ErrTransport }
 
 // retryAfter reads a Retry-After header in its delay-seconds form only
 // (digits, 0 allowed). Anything else — a date, a fraction, garbage — gives

@@ -34,6 +34,7 @@ func (c *Client) newRun(tk *Toolkit, history []any) (*run, error) {
 		r.tr.add(m)
 	}
 	r.result.Model = c.opts.Model
+	r.result.ToolCalls = []ToolRecord{} // [] rather than null in JSON
 	return r, nil
 }
 
@@ -204,7 +205,7 @@ func (r *run) send(ctx context.Context, body []byte) (*HTTPResponse, error) {
 			r.c.emit(MetricEvent{Kind: "llm", Model: o.Model, Status: "cancelled", Duration: time.Since(start), Err: ctx.Err().Error()})
 			return nil, fmt.Errorf("core: model request: %w", ctx.Err())
 		case err != nil:
-			err = &networkError{fmt.Errorf("core: model request to %s: %s", req.URL, r.redact(err.Error()))}
+			err = &networkError{fmt.Errorf("core: model request to %s: %s", withoutQuery(req.URL), r.redact(err.Error()))}
 			r.c.emit(MetricEvent{Kind: "llm", Model: o.Model, Status: "error", Duration: time.Since(start), Err: err.Error()})
 		case resp.Status < 200 || resp.Status > 299:
 			data, _ := io.ReadAll(io.LimitReader(resp.Body, 4096))
@@ -246,13 +247,45 @@ func errText(err error) string {
 	return err.Error()
 }
 
-// redact removes the API key from text that may reach a log or a caller:
-// some providers echo part of a bad key in their error body.
-func (r *run) redact(s string) string {
-	if k := r.c.opts.APIKey; len(k) >= 4 {
-		s = strings.ReplaceAll(s, k, "[redacted]")
+// redact removes the API key from text that may reach a log or a caller.
+// Providers echo a bad key back, whole or masked ("sk-abc1***wxyz"), so a
+// word that starts with the key's first 8 characters goes too.
+func (r *run) redact(s string) string { return redactKey(s, r.c.opts.APIKey) }
+
+func redactKey(s, key string) string {
+	if len(key) < 4 {
+		return s
 	}
-	return s
+	s = strings.ReplaceAll(s, key, "[redacted]")
+	if len(key) < 12 {
+		return s
+	}
+	prefix := key[:8]
+	var b strings.Builder
+	for {
+		i := strings.Index(s, prefix)
+		if i < 0 {
+			break
+		}
+		end := i + len(prefix)
+		for end < len(s) && !strings.ContainsRune(" \t\n\"',;)}]", rune(s[end])) {
+			end++
+		}
+		b.WriteString(s[:i])
+		b.WriteString("[redacted]")
+		s = s[end:]
+	}
+	b.WriteString(s)
+	return b.String()
+}
+
+// withoutQuery drops a URL's query string from messages: some providers
+// take the key as a query parameter.
+func withoutQuery(u string) string {
+	if i := strings.IndexByte(u, '?'); i >= 0 {
+		return u[:i] + "?…"
+	}
+	return u
 }
 
 func truncate(s string, n int) string {

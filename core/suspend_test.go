@@ -341,3 +341,18 @@ func TestWaitForPanicIsADecline(t *testing.T) {
 		t.Fatalf("result = %q", got)
 	}
 }
+
+func TestLockApprovedArgs(t *testing.T) {
+	var c counter
+	m := refundScript(t, StyleOpenAI)
+	wait := func(r Request) (Answer, error) {
+		return Answer{ID: r.ID, Ok: true, Data: map[string]any{"args": map[string]any{"order": "43"}}}, nil
+	}
+	res, err := m.client(ClientOptions{WaitFor: wait, LockApprovedArgs: true}).Run(context.Background(), "refund", mustToolkit(t, RequireApproval(c.tool("refund"))))
+	if err != nil || res.Status != StatusDone || c.count() != 0 {
+		t.Fatalf("res %+v err %v runs %d", res, err, c.count())
+	}
+	if got := m.toolResults(2); !strings.Contains(got[0], "changed its arguments") {
+		t.Fatalf("result = %q", got)
+	}
+}

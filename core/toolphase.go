@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/tidwall/gjson"
 )
 
 // toolPhase is the tool-running half of one assistant turn: its calls and
@@ -184,6 +186,9 @@ func (r *run) execCall(ctx context.Context, call ToolCall, answer *Answer) (Tool
 			req := approvalRequest(t, call.ID, args)
 			return ToolResult{}, &req
 		}
+		if _, edited := answer.Data["args"]; edited && r.c.opts.LockApprovedArgs {
+			return ToolResult{Output: fmt.Sprintf("tool %q was not run: the approval changed its arguments, which this host does not accept", call.Name), IsError: true}, nil
+		}
 		if args, err = approvedArgs(t, args, answer); err != nil {
 			return ToolResult{Output: fmt.Sprintf("tool %q was not run: %v", call.Name, err), IsError: true}, nil
 		}
@@ -217,7 +222,7 @@ func (r *run) afterTool(ctx context.Context, call ToolCall, res ToolResult) Tool
 
 func (r *run) record(call ToolCall, res ToolResult) {
 	args := json.RawMessage(call.Arguments)
-	if !json.Valid(args) {
+	if !gjson.ValidBytes(args) {
 		args, _ = marshalJSON(call.Arguments)
 	}
 	r.result.ToolCalls = append(r.result.ToolCalls, ToolRecord{ID: call.ID, Name: call.Name, Args: args, Output: res.Output, IsError: res.IsError})

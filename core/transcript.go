@@ -3,6 +3,8 @@ package core
 import (
 	"encoding/json"
 	"fmt"
+
+	"github.com/tidwall/gjson"
 )
 
 // transcript holds the messages of a run as encoded JSON, plus the same
@@ -58,7 +60,7 @@ func encodeHistory(history []any) ([]json.RawMessage, error) {
 			}
 			raw = b
 		}
-		if !json.Valid(raw) || len(raw) == 0 || raw[0] != '{' {
+		if len(raw) == 0 || raw[0] != '{' || !gjson.ValidBytes(raw) {
 			return nil, fmt.Errorf("core: history[%d] is not a JSON object", i)
 		}
 		out = append(out, json.RawMessage(raw))

@@ -178,7 +178,7 @@ func messagesFromJSON(v js.Value, what string) ([]any, error) {
 // resultJSON encodes a RunResult for JS; a failed run rejects with the
 // partial result attached as err.resultJSON.
 func resultJSON(res core.RunResult, runErr error) (any, error) {
-	b, err := json.Marshal(res)
+	b, err := appendRunResult(nil, res)
 	if err != nil {
 		return nil, fmt.Errorf("encode result: %w", err)
 	}

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"syscall/js"
 
+	"github.com/tidwall/gjson"
 	"github.com/toolnexus/wasm/core"
 )
 
@@ -68,12 +69,14 @@ func (t *FetchTransport) Do(ctx context.Context, req *core.HTTPRequest) (*core.H
 		return nil, errors.New("fetch resolved to something that is not a Response")
 	}
 	out := &core.HTTPResponse{Status: res.Get("status").Int(), Header: responseHeaders(res)}
+	// Event streams are read chunk by chunk as they arrive; any other body
+	// is read whole, which costs one round trip through the event loop
+	// instead of one per chunk plus one for the end.
 	body := res.Get("body")
-	if body.Type() == js.TypeObject && isFunc(body.Get("getReader")) {
+	if strings.HasPrefix(out.Header["content-type"], "text/event-stream") && body.Type() == js.TypeObject && isFunc(body.Get("getReader")) {
 		out.Body = &streamBody{ctx: ctx, reader: body.Call("getReader"), abort: abort}
 		return out, nil
 	}
-	// No stream (older hosts, some polyfills): read the whole body.
 	buf, err := await(ctx, res.Call("arrayBuffer"))
 	if err != nil {
 		return nil, fmt.Errorf("read response body: %w", err)
@@ -84,22 +87,22 @@ func (t *FetchTransport) Do(ctx context.Context, req *core.HTTPRequest) (*core.H
 	return out, nil
 }
 
-// responseHeaders copies a Response's headers into a map with lower-case keys.
+// responseHeaders copies a Response's headers into a map with lower-case
+// keys, in one crossing: JSON.stringify(Object.fromEntries(headers)).
 func responseHeaders(res js.Value) map[string]string {
 	h := map[string]string{}
 	headers := res.Get("headers")
-	if headers.Type() != js.TypeObject || !isFunc(headers.Get("forEach")) {
+	if headers.Type() != js.TypeObject || !isFunc(headers.Get("entries")) {
 		return h
 	}
-	// forEach calls back synchronously and the callback does not block.
-	cb := js.FuncOf(func(_ js.Value, args []js.Value) any {
-		if len(args) >= 2 {
-			h[strings.ToLower(args[1].String())] = args[0].String()
-		}
-		return nil
+	text, err := jsonOf(jsObject.Call("fromEntries", headers))
+	if err != nil {
+		return h
+	}
+	gjson.Parse(text).ForEach(func(k, v gjson.Result) bool {
+		h[strings.ToLower(k.String())] = v.String()
+		return true
 	})
-	defer cb.Release()
-	headers.Call("forEach", cb)
 	return h
 }
 

@@ -9,6 +9,8 @@ import (
 	"fmt"
 	"strings"
 	"syscall/js"
+
+	"github.com/toolnexus/wasm/internal/jsonx"
 )
 
 // JS classes and helpers, looked up once. abortControllerMissing is true on
@@ -30,7 +32,7 @@ const errPrefix = "toolnexus: "
 // toJS converts a plain Go value to JS by way of JSON: one JSON.parse is far
 // cheaper than walking the value through syscall/js field by field.
 func toJS(v any) js.Value {
-	b, err := json.Marshal(v)
+	b, err := jsonx.Marshal(v)
 	if err != nil {
 		return js.Null()
 	}
@@ -85,6 +87,11 @@ func intProp(v js.Value, key string) int {
 		return 0
 	}
 	return p.Int()
+}
+
+// isThenable reports whether v is a Promise or another thenable.
+func isThenable(v js.Value) bool {
+	return v.Type() == js.TypeObject && isFunc(v.Get("then"))
 }
 
 // isFunc reports whether v is callable.

@@ -87,13 +87,14 @@ func jsExecute(name string, run js.Value) func(map[string]any, *core.ToolContext
 		} else {
 			ctx.Set("answer", js.Null())
 		}
-		p, err := call(run, toJS(args), ctx)
+		v, err := call(run, toJS(args), ctx)
 		if err != nil {
 			return core.ToolResult{Output: err.Error(), IsError: true}, nil
 		}
-		v, err := await(tctx.Ctx, p)
-		if err != nil {
-			return core.ToolResult{Output: err.Error(), IsError: true}, nil
+		if isThenable(v) { // a synchronous result needs no trip through the event loop
+			if v, err = await(tctx.Ctx, v); err != nil {
+				return core.ToolResult{Output: err.Error(), IsError: true}, nil
+			}
 		}
 		return resultFromJS(v)
 	}

@@ -1,0 +1,79 @@
+//go:build js && wasm
+
+package jsbridge
+
+import (
+	"encoding/json"
+	"strconv"
+
+	"github.com/toolnexus/wasm/core"
+	"github.com/toolnexus/wasm/internal/jsonx"
+)
+
+// appendRunResult writes a RunResult as JSON by hand, with the same keys as
+// core's struct tags. The transcript's messages are raw JSON already and are
+// copied, not re-encoded: encoding/json would validate and compact every
+// message of a long history on each run.
+func appendRunResult(b []byte, r core.RunResult) ([]byte, error) {
+	b = append(b, `{"text":`...)
+	b = jsonx.AppendString(b, r.Text)
+	b = append(b, `,"messages":[`...)
+	for i, m := range r.Messages {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		var err error
+		if raw, ok := m.(json.RawMessage); ok {
+			b = append(b, raw...)
+		} else if b, err = jsonx.Append(b, m); err != nil {
+			return nil, err
+		}
+	}
+	b = append(b, `],"toolCalls":[`...)
+	for i, tc := range r.ToolCalls {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, `{"id":`...)
+		b = jsonx.AppendString(b, tc.ID)
+		b = append(b, `,"name":`...)
+		b = jsonx.AppendString(b, tc.Name)
+		b = append(b, `,"args":`...)
+		if len(tc.Args) == 0 {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, tc.Args...)
+		}
+		b = append(b, `,"output":`...)
+		b = jsonx.AppendString(b, tc.Output)
+		b = append(b, `,"isError":`...)
+		b = strconv.AppendBool(b, tc.IsError)
+		b = append(b, '}')
+	}
+	b = append(b, `],"toolCallCount":`...)
+	b = strconv.AppendInt(b, int64(r.ToolCallCount), 10)
+	b = append(b, `,"turns":`...)
+	b = strconv.AppendInt(b, int64(r.Turns), 10)
+	b = append(b, `,"usage":{"promptTokens":`...)
+	b = strconv.AppendInt(b, int64(r.Usage.PromptTokens), 10)
+	b = append(b, `,"completionTokens":`...)
+	b = strconv.AppendInt(b, int64(r.Usage.CompletionTokens), 10)
+	b = append(b, `,"totalTokens":`...)
+	b = strconv.AppendInt(b, int64(r.Usage.TotalTokens), 10)
+	b = append(b, `},"model":`...)
+	b = jsonx.AppendString(b, r.Model)
+	b = append(b, `,"status":`...)
+	b = jsonx.AppendString(b, r.Status)
+	if r.Limit != "" {
+		b = append(b, `,"limit":`...)
+		b = jsonx.AppendString(b, r.Limit)
+	}
+	if r.Pending != nil {
+		b = append(b, `,"pending":`...)
+		var err error
+		if b, err = jsonx.Append(b, *r.Pending); err != nil {
+			return nil, err
+		}
+	}
+	return append(b, '}'), nil
+}
