@@ -37,7 +37,7 @@ test_go() {
   local wasmexec
   wasmexec="$(go env GOROOT)/lib/wasm"
   [ -x "$wasmexec/go_js_wasm_exec" ] || wasmexec="$(go env GOROOT)/misc/wasm"
-  PATH="$wasmexec:$PATH" GOOS=js GOARCH=wasm go test -count=1 ./core/... ./jsbridge/...
+  PATH="$wasmexec:$PATH" GOOS=js GOARCH=wasm go test -count=1 ./core/... ./jsbridge/... ./internal/... ./worker/...
   # A short fuzz run per target (FUZZTIME overrides): bad bytes from a
   # provider, a stream, a model's arguments or a caller's answer never panic.
   local target
