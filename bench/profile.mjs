@@ -12,6 +12,7 @@ import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { serve } from "../scripts/serve.mjs";
 import { spawnOne } from "./loop.mjs";
 
 const here = fileURLToPath(new URL(".", import.meta.url));
@@ -21,17 +22,42 @@ const TOP = Number(process.env.PROFILE_TOP ?? 25);
 
 function area(frame) {
   const { url, functionName } = frame;
-  if (url.startsWith("wasm://")) return functionName.startsWith("runtime.") || functionName.startsWith("runtime/") ? "Go runtime (wasm)" : "Go code (wasm)";
+  if (url.startsWith("wasm://") || url.endsWith(".wasm")) return functionName.startsWith("runtime.") || functionName.startsWith("runtime/") ? "Go runtime (wasm)" : "Go code (wasm)";
   if (url.endsWith("wasm_exec.js")) return "wasm_exec.js (JS⇄Go glue)";
-  if (url.includes("/web/")) return "toolnexus.mjs";
+  if (url.includes("/web/") || /\/toolnexus\.mjs$/.test(url)) return "toolnexus.mjs";
+  if (/\/(demo|demo-[a-z]+|approval-dialog)\.mjs$/.test(url)) return "demo page modules";
   if (url.includes("/bench/")) return "bench harness + fake model";
-  if (url.startsWith("node:") || url === "") return functionName.startsWith("(") ? functionName : "Node internals (Response, streams, promises)";
+  if (url.startsWith("node:") || url === "") return functionName.startsWith("(") ? functionName : "engine internals (Node: Response, streams, promises)";
   return "other JS";
+}
+
+// chromiumProfile loads the demo page (from dir) in headless chromium under
+// the CDP sampling profiler and returns the profile of navigation → ready.
+async function chromiumProfile(dir) {
+  const { chromium } = await import(join(root, "tests", "node_modules", "playwright-core", "index.mjs"));
+  const server = await serve({ root: dir, port: 0 });
+  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium", headless: true,
+    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"] });
+  try {
+    const page = await (await browser.newContext()).newPage();
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send("Profiler.enable");
+    await cdp.send("Profiler.setSamplingInterval", { interval: 100 });
+    await cdp.send("Profiler.start");
+    await page.goto(server.url);
+    await page.waitForSelector("html[data-ready='1']", { timeout: 30_000 });
+    const span = await page.evaluate(() => performance.getEntriesByName("toolnexus:ready")[0].startTime - performance.getEntriesByName("toolnexus:wasm-loaded")[0].startTime);
+    const { profile } = await cdp.send("Profiler.stop");
+    return { profile, span };
+  } finally {
+    await browser.close();
+    await server.close();
+  }
 }
 
 // summarize reads a .cpuprofile and returns self-time shares by function and by area.
 function summarize(file) {
-  const prof = JSON.parse(readFileSync(file, "utf8"));
+  const prof = typeof file === "string" ? JSON.parse(readFileSync(file, "utf8")) : file;
   const byId = new Map(prof.nodes.map((n) => [n.id, n]));
   const self = new Map();
   prof.samples.forEach((id, i) => self.set(id, (self.get(id) ?? 0) + (prof.timeDeltas[i] ?? 0)));
@@ -113,6 +139,11 @@ try {
     console.log(`\n== ${what} wasm: code section ${code} bytes, data section ${data} bytes; code bytes by Go package (top ${TOP})`);
     console.log(pkgs.slice(0, TOP).map(([k, v]) => `${String(v).padStart(9)}  ${k}`).join("\n"));
   }
+  const { profile, span } = await chromiumProfile(join(tmp, "web"));
+  const start = summarize(profile);
+  console.log(`\n== chromium, demo page, navigation → ready (unstripped wasm; wasm loaded → ready took ${span.toFixed(1)} ms in this load; "(program)" includes wasm compilation)`);
+  console.log("-- self time by area\n" + start.areas.join("\n"));
+  console.log(`-- self time, top ${TOP} functions\n` + start.top.join("\n"));
   for (const h of [0, 200]) {
     const dir = join(tmp, `prof-${h}`);
     const res = await spawnOne("ours", h, ["--cpu-prof", "--cpu-prof-dir", dir, "--cpu-prof-interval", "100"]);
