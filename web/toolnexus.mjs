@@ -130,9 +130,11 @@ function wrapApi(api) {
     approvalDialog,
     // createToolkit({tools, variables?, fetch?}) or createToolkit([...tools]):
     // variables fill ${NAME} in http tool headers; fetch carries http tool requests.
+    // createToolkit({tools, variables, fetch, mcpServers, waitFor, builtins, skills}):
+    // every option is handed to Go as is (see jsbridge/doc.go).
     async createToolkit(options = {}) {
-      const { tools = [], variables, fetch } = Array.isArray(options) ? { tools: options } : options;
-      return wrapToolkit(await call(() => api.createToolkit(clientOptions({ tools, variables, fetch }))));
+      const opts = Array.isArray(options) ? { tools: options } : { ...options, tools: options.tools ?? [] };
+      return wrapToolkit(await call(() => api.createToolkit(clientOptions(opts))));
     },
     async createClient(options = {}) {
       return wrapClient(await call(() => api.createClient(clientOptions(options))));
@@ -152,6 +154,8 @@ function wrapToolkit(tk) {
     raw: tk, // the low-level handle the client passes back to Go
     tools: () => call(() => tk.tools()),
     execute: (name, args = {}) => call(() => tk.execute(name, args)),
+    /** Per MCP server: {status: "connected"|"disabled"|"failed", error?, tools?}. */
+    mcpStatus: () => (typeof tk.mcpStatus === "function" ? call(() => tk.mcpStatus()) : Promise.resolve({})),
     close: () => call(() => tk.close()),
   });
 }
