@@ -13,6 +13,20 @@ type Options struct {
 	Builtins bool
 	// ExtraTools are added in order; the first tool of a name wins.
 	ExtraTools []Tool
+	// MCP is an MCP configuration (see ParseMCPConfig). Its servers' tools
+	// are added after ExtraTools; a server that fails is reported by
+	// McpStatus and left out.
+	MCP []byte
+	// Variables fill ${NAME} in MCP header values (only from this map).
+	Variables map[string]string
+	// Transport carries MCP requests (default DefaultTransport()).
+	Transport Transport
+	// WaitFor answers MCP elicitation requests; without it (and without
+	// WaitForContext) the toolkit does not advertise elicitation.
+	WaitFor func(Request) (Answer, error)
+	// WaitForContext is WaitFor with the tool call's context; it is used
+	// instead of WaitFor when set.
+	WaitForContext func(ctx context.Context, req Request) (Answer, error)
 }
 
 // Toolkit is an ordered set of tools with unique names. It is safe for
@@ -25,6 +39,8 @@ type Toolkit struct {
 	// wire caches each provider's encoding of the tool list: it is sent on
 	// every turn and only changes when a tool is registered.
 	wire map[string][]byte
+	// mcp holds the MCP sessions (mcpclient.go).
+	mcp []*mcpServer
 }
 
 // validToolName applies the providers' rule ^[a-zA-Z0-9_-]{1,64}$ by hand:
@@ -54,6 +70,9 @@ func CreateToolkit(ctx context.Context, opts Options) (*Toolkit, error) {
 		if err := tk.Register(t); err != nil {
 			return nil, fmt.Errorf("core: create toolkit: %w", err)
 		}
+	}
+	if err := tk.addMCP(ctx, opts); err != nil {
+		return nil, fmt.Errorf("core: create toolkit: %w", err)
 	}
 	return tk, nil
 }
@@ -136,6 +155,7 @@ func (tk *Toolkit) Close() error {
 	tk.mu.Lock()
 	tk.closed = true
 	tk.mu.Unlock()
+	tk.closeMCP()
 	return nil
 }
 

@@ -70,7 +70,12 @@ func createToolkit(args []js.Value) (any, error) {
 			tools = append(tools, t)
 		}
 	}
-	tk, err := core.CreateToolkit(context.Background(), core.Options{ExtraTools: tools})
+	opts, err := mcpOptions(argAt(args, 0), env)
+	if err != nil {
+		return nil, err
+	}
+	opts.ExtraTools = tools
+	tk, err := core.CreateToolkit(context.Background(), opts)
 	if err != nil {
 		return nil, err
 	}
@@ -118,6 +123,7 @@ func toolkitHandle(id int, tk *core.Toolkit) js.Value {
 		}
 		return toJS(res), nil
 	})
+	method("mcpStatus", mcpStatus(tk))
 	method("close", func([]js.Value) (any, error) {
 		toolkitsMu.Lock()
 		delete(toolkits, id)

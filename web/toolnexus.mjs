@@ -99,11 +99,27 @@ function keepAliveWhileBusy(go) {
     schedule(sp);
     if (busy === 0) setRef(false);
   };
+  // While a call is in flight the process must stay alive even when Go has
+  // no timer pending (it may be waiting on a promise whose own timer is
+  // unref'd, like AbortSignal.timeout's): hold a handle of our own.
+  let hold = null;
   return {
-    enter() { if (busy++ === 0) setRef(true); },
-    leave() { if (--busy === 0) setRef(false); },
+    enter() {
+      if (busy++ === 0) {
+        setRef(true);
+        hold = setInterval(() => {}, 2 ** 30);
+      }
+    },
+    leave() {
+      if (--busy === 0) {
+        setRef(false);
+        clearInterval(hold);
+        hold = null;
+      }
+    },
   };
 }
+
 
 // toURL parses absolute URLs; a bare path (Node) returns null.
 function toURL(s) {

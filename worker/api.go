@@ -49,7 +49,7 @@ type toolInfo struct {
 }
 
 func (h *Handler) serveTools(w http.ResponseWriter, r *http.Request) {
-	tk, err := core.CreateToolkit(r.Context(), core.Options{ExtraTools: h.tools()})
+	tk, err := h.newToolkit(r.Context())
 	if err != nil {
 		h.internalError(w, fmt.Errorf("build toolkit: %w", err))
 		return
@@ -148,7 +148,7 @@ func (h *Handler) tools() []core.Tool {
 // runAgent builds the toolkit and client for cfg, runs step, and writes the
 // result: the RunResult (sealed into a state token when pending) or a 502.
 func (h *Handler) runAgent(ctx context.Context, w http.ResponseWriter, cfg Config, endpoint string, step func(*core.Client, *core.Toolkit) (core.RunResult, error)) {
-	tk, err := core.CreateToolkit(ctx, core.Options{ExtraTools: h.tools()})
+	tk, err := h.newToolkit(ctx)
 	if err != nil {
 		h.internalError(w, fmt.Errorf("build toolkit: %w", err))
 		return

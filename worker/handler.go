@@ -72,6 +72,7 @@ func NewHandler(opts Options) *Handler {
 		"/v1/tools":  {name: "tools", methods: map[string]http.HandlerFunc{http.MethodGet: h.serveTools}, allow: "GET, HEAD, OPTIONS", api: true},
 		"/v1/run":    {name: "run", methods: map[string]http.HandlerFunc{http.MethodPost: h.serveRun}, allow: "POST, OPTIONS", api: true},
 		"/v1/resume": {name: "resume", methods: map[string]http.HandlerFunc{http.MethodPost: h.serveResume}, allow: "POST, OPTIONS", api: true},
+		"/mcp":       {name: "mcp", methods: map[string]http.HandlerFunc{http.MethodPost: h.serveMCP, http.MethodDelete: h.serveMCPDelete}, allow: "POST, DELETE, OPTIONS", api: true},
 	}
 	return h
 }

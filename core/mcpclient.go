@@ -1,0 +1,314 @@
+package core
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/tidwall/gjson"
+)
+
+// MCPStatus is one configured MCP server's state, as McpStatus reports it.
+type MCPStatus struct {
+	// Status is "connected", "disabled" or "failed".
+	Status string `json:"status"`
+	// Reason says why a server failed. It never holds header values.
+	Reason string `json:"reason,omitempty"`
+	// Tools counts the server's tools added to the toolkit.
+	Tools int `json:"tools"`
+	// Transport is "streamable-http" or "sse" (the older HTTP+SSE) once
+	// connected.
+	Transport string `json:"transport,omitempty"`
+}
+
+// The values of MCPStatus.Status.
+const (
+	MCPConnected = "connected"
+	MCPDisabled  = "disabled"
+	MCPFailed    = "failed"
+)
+
+// SourceMCP marks tools that come from a remote MCP server.
+const SourceMCP ToolSource = "mcp"
+
+// mcpServer is one JSON-RPC session with a configured server.
+type mcpServer struct {
+	cfg     MCPServerConfig
+	conn    mcpConn
+	status  MCPStatus
+	tools   []Tool
+	waitFor func(context.Context, Request) (Answer, error)
+	nextID  atomic.Int64
+	asks    atomic.Int64 // elicitation requests seen, for Request ids
+	// closeOnce ends the session once, however often Close is called.
+	closeOnce sync.Once
+}
+
+func (s *mcpServer) timeout() time.Duration {
+	return time.Duration(s.cfg.TimeoutMs) * time.Millisecond
+}
+
+// fail records a failed server; err is wrapped with the phase it ended in.
+func (s *mcpServer) fail(phase string, err error) {
+	if errors.Is(err, context.DeadlineExceeded) {
+		err = fmt.Errorf("timed out after %d ms", s.cfg.TimeoutMs)
+	}
+	s.status = MCPStatus{Status: MCPFailed, Reason: phase + ": " + err.Error()}
+	if s.conn != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), s.timeout())
+		s.conn.close(ctx)
+		cancel()
+		s.conn = nil
+	}
+}
+
+// connect runs the handshake: initialize (falling back to HTTP+SSE when the
+// server refuses a streamable POST), notifications/initialized, and the
+// paged tools/list. Each phase is bounded by the server's timeout.
+func (s *mcpServer) connect(parent context.Context, tr Transport, vars map[string]string) {
+	switch {
+	case s.cfg.Disabled:
+		s.status = MCPStatus{Status: MCPDisabled}
+		return
+	case !s.cfg.Remote:
+		s.status = MCPStatus{Status: MCPFailed, Reason: "local (stdio) servers cannot run here: give the server a url (remote MCP)"}
+		return
+	case !httpScheme(s.cfg.URL):
+		s.status = MCPStatus{Status: MCPFailed, Reason: fmt.Sprintf("invalid url %q (want http or https)", s.cfg.URL)}
+		return
+	}
+	headers := make(map[string]string, len(s.cfg.Headers))
+	for k, v := range s.cfg.Headers {
+		filled, err := fillVariables(v, vars)
+		if err != nil {
+			s.fail("config", fmt.Errorf("header %s: %w", k, err))
+			return
+		}
+		headers[k] = filled
+	}
+	phase := func() (context.Context, context.CancelFunc) { return context.WithTimeout(parent, s.timeout()) }
+
+	var initResult gjson.Result
+	var err error
+	if !s.cfg.LegacySSE {
+		st := &mcpStreamable{tr: tr, url: s.cfg.URL, headers: headers, serve: s.serve}
+		s.conn, s.status.Transport = st, "streamable-http"
+		ctx, cancel := phase()
+		initResult, err = s.initialize(ctx)
+		cancel()
+		var he *mcpHTTPError
+		if err == nil {
+			st.mu.Lock()
+			st.protocol = initResult.Get("protocolVersion").String()
+			st.mu.Unlock()
+		} else if errors.As(err, &he) && (he.Status == 400 || he.Status == 404 || he.Status == 405) {
+			// A server of the 2024-11-05 protocol answers the POST with a
+			// 4xx: try its GET event stream.
+			s.conn = nil
+			if initResult, err = s.dialLegacy(phase, tr, headers); err != nil {
+				err = fmt.Errorf("streamable HTTP: %v; HTTP+SSE fallback: %w", he, err)
+			}
+		}
+	} else {
+		initResult, err = s.dialLegacy(phase, tr, headers)
+	}
+	if err != nil {
+		s.fail("initialize", err)
+		return
+	}
+	_ = initResult
+	ctx, cancel := phase()
+	err = s.conn.send(ctx, mcpMessage(0, "notifications/initialized", nil))
+	cancel()
+	if err != nil {
+		s.fail("initialized notification", err)
+		return
+	}
+	ctx, cancel = phase()
+	defer cancel()
+	if err := s.listTools(ctx); err != nil {
+		s.fail("tools/list", err)
+		return
+	}
+	s.status.Status = MCPConnected
+	s.status.Tools = len(s.tools)
+}
+
+func (s *mcpServer) dialLegacy(phase func() (context.Context, context.CancelFunc), tr Transport, headers map[string]string) (gjson.Result, error) {
+	ctx, cancel := phase()
+	defer cancel()
+	lc, err := dialLegacy(ctx, tr, s.cfg.URL, headers, s.serve)
+	if err != nil {
+		return gjson.Result{}, err
+	}
+	s.conn, s.status.Transport = lc, "sse"
+	return s.initialize(ctx)
+}
+
+func (s *mcpServer) initialize(ctx context.Context) (gjson.Result, error) {
+	caps := map[string]any{}
+	if s.waitFor != nil {
+		caps["elicitation"] = map[string]any{"form": map[string]any{}, "url": map[string]any{}}
+	}
+	return s.call(ctx, "initialize", map[string]any{
+		"protocolVersion": mcpProtocol,
+		"capabilities":    caps,
+		"clientInfo":      map[string]any{"name": "toolnexus-wasm", "version": "0.1.0"},
+	})
+}
+
+// call sends one request and returns its result, or the JSON-RPC error as
+// a Go error.
+func (s *mcpServer) call(ctx context.Context, method string, params any) (gjson.Result, error) {
+	if s.conn == nil {
+		return gjson.Result{}, errors.New("not connected")
+	}
+	id := s.nextID.Add(1)
+	m, err := s.conn.request(ctx, id, mcpMessage(id, method, params))
+	if err != nil {
+		return gjson.Result{}, err
+	}
+	if e := m.Get("error"); e.Exists() {
+		return gjson.Result{}, fmt.Errorf("MCP error %d: %s", e.Get("code").Int(), e.Get("message").String())
+	}
+	return m.Get("result"), nil
+}
+
+// mcpMessage encodes a JSON-RPC request, or a notification when id is 0.
+func mcpMessage(id int64, method string, params any) []byte {
+	m := map[string]any{"jsonrpc": "2.0", "method": method}
+	if id != 0 {
+		m["id"] = id
+	}
+	if params != nil {
+		m["params"] = params
+	}
+	b, _ := marshalJSON(m) // plain maps, strings and numbers always encode
+	return b
+}
+
+// mcpReply encodes the reply to a server request with the given id.
+func mcpReply(id gjson.Result, result any, errCode int, errMessage string) []byte {
+	m := map[string]any{"jsonrpc": "2.0", "id": id.Value()}
+	if errMessage != "" {
+		m["error"] = map[string]any{"code": errCode, "message": errMessage}
+	} else {
+		m["result"] = result
+	}
+	b, _ := marshalJSON(m)
+	return b
+}
+
+// serve answers the server's own requests: ping, elicitation/create.
+func (s *mcpServer) serve(ctx context.Context, m gjson.Result) []byte {
+	id := m.Get("id")
+	switch m.Get("method").String() {
+	case "ping":
+		return mcpReply(id, map[string]any{}, 0, "")
+	case "elicitation/create":
+		if s.waitFor == nil {
+			return mcpReply(id, nil, -32601, "this client does not support elicitation")
+		}
+		return mcpReply(id, s.elicit(ctx, m.Get("params")), 0, "")
+	}
+	return mcpReply(id, nil, -32601, "method not found: "+m.Get("method").String())
+}
+
+// addMCP connects the servers of opts.MCP in parallel and registers their
+// tools after the ones already there, in configuration order. Only an
+// invalid configuration is an error: a server that fails is reported by
+// McpStatus and the toolkit builds without it.
+func (tk *Toolkit) addMCP(ctx context.Context, opts Options) error {
+	cfgs, err := parseMCPConfig(opts.MCP)
+	if err != nil || len(cfgs) == 0 {
+		return err
+	}
+	tr := opts.Transport
+	if tr == nil {
+		tr = DefaultTransport()
+	}
+	if opts.WaitForContext == nil && opts.WaitFor != nil {
+		opts.WaitForContext = func(_ context.Context, r Request) (Answer, error) { return opts.WaitFor(r) }
+	}
+	servers := make([]*mcpServer, len(cfgs))
+	var wg sync.WaitGroup
+	for i, cfg := range cfgs {
+		s := &mcpServer{cfg: cfg, waitFor: opts.WaitForContext}
+		servers[i] = s
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer func() {
+				if p := recover(); p != nil {
+					s.fail("connect", fmt.Errorf("internal error: %v", p))
+				}
+			}()
+			s.connect(ctx, tr, opts.Variables)
+		}()
+	}
+	wg.Wait()
+	for _, s := range servers {
+		added := 0
+		for _, t := range s.tools {
+			if _, dup := tk.Get(t.Name); dup {
+				continue
+			}
+			if tk.Register(t) == nil {
+				added++
+			}
+		}
+		if s.status.Status == MCPConnected {
+			s.status.Tools = added
+		}
+	}
+	tk.mu.Lock()
+	tk.mcp = append(tk.mcp, servers...)
+	tk.mu.Unlock()
+	return nil
+}
+
+// McpStatus reports each configured MCP server by name: "connected" (with
+// its tool count), "disabled", or "failed" with the reason.
+//
+//	tk, _ := CreateToolkit(ctx, Options{MCP: []byte(`{"mcpServers": {"docs": {"url": "https://example.com/mcp"}}}`)})
+//	tk.McpStatus() // {"docs": {Status: "connected", Tools: 3, Transport: "streamable-http"}}
+func (tk *Toolkit) McpStatus() map[string]MCPStatus {
+	out := map[string]MCPStatus{}
+	if tk == nil {
+		return out
+	}
+	tk.mu.RLock()
+	defer tk.mu.RUnlock()
+	for _, s := range tk.mcp {
+		out[s.cfg.Name] = s.status
+	}
+	return out
+}
+
+// closeMCP ends every MCP session, in parallel, each bounded by its
+// server's timeout.
+func (tk *Toolkit) closeMCP() {
+	tk.mu.RLock()
+	servers := tk.mcp
+	tk.mu.RUnlock()
+	var wg sync.WaitGroup
+	for _, s := range servers {
+		if s.conn == nil {
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer func() { _ = recover() }()
+			s.closeOnce.Do(func() {
+				ctx, cancel := context.WithTimeout(context.Background(), s.timeout())
+				defer cancel()
+				s.conn.close(ctx)
+			})
+		}()
+	}
+	wg.Wait()
+}

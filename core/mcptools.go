@@ -1,0 +1,118 @@
+package core
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/tidwall/gjson"
+)
+
+// mcpMaxPages stops a server whose nextCursor never ends.
+const mcpMaxPages = 100
+
+// listTools pages through tools/list and adapts every tool.
+func (s *mcpServer) listTools(ctx context.Context) error {
+	cursor := ""
+	for page := 0; ; page++ {
+		if page == mcpMaxPages {
+			return fmt.Errorf("more than %d pages of tools", mcpMaxPages)
+		}
+		var params any
+		if cursor != "" {
+			params = map[string]any{"cursor": cursor}
+		}
+		res, err := s.call(ctx, "tools/list", params)
+		if err != nil {
+			return err
+		}
+		var bad error
+		res.Get("tools").ForEach(func(_, t gjson.Result) bool {
+			tool, err := s.adaptTool(t)
+			if err != nil {
+				bad = err
+				return false
+			}
+			s.tools = append(s.tools, tool)
+			return true
+		})
+		if bad != nil {
+			return bad
+		}
+		next := res.Get("nextCursor").String()
+		if next == "" || next == cursor {
+			return nil
+		}
+		cursor = next
+	}
+}
+
+// adaptTool turns one entry of tools/list into a Tool named
+// sanitize(server)_sanitize(tool), whose Execute calls tools/call.
+func (s *mcpServer) adaptTool(t gjson.Result) (Tool, error) {
+	remote := t.Get("name").String()
+	if remote == "" {
+		return Tool{}, fmt.Errorf("a tool has no name")
+	}
+	schema := JSONSchema{"type": "object", "properties": map[string]any{}}
+	if in := t.Get("inputSchema"); in.IsObject() {
+		if m, ok := in.Value().(map[string]any); ok {
+			schema = m
+		}
+	}
+	desc := t.Get("description").String()
+	if desc == "" {
+		desc = t.Get("title").String()
+	}
+	return Tool{
+		Name:        mcpToolName(s.cfg.Name, remote),
+		Description: desc,
+		InputSchema: schema,
+		Source:      SourceMCP,
+		Execute: func(args map[string]any, tctx *ToolContext) (ToolResult, error) {
+			ctx := context.Background()
+			if tctx != nil && tctx.Ctx != nil {
+				ctx = tctx.Ctx
+			}
+			if _, has := ctx.Deadline(); !has {
+				var cancel context.CancelFunc
+				ctx, cancel = context.WithTimeout(ctx, s.timeout())
+				defer cancel()
+			}
+			if args == nil {
+				args = map[string]any{}
+			}
+			res, err := s.call(ctx, "tools/call", map[string]any{"name": remote, "arguments": args})
+			if err != nil {
+				if ctx.Err() == context.DeadlineExceeded {
+					err = fmt.Errorf("timed out: %w", err)
+				}
+				return ToolResult{Output: fmt.Sprintf("mcp server %q: tools/call %s: %v", s.cfg.Name, remote, err), IsError: true}, nil
+			}
+			return mcpToolResult(res), nil
+		},
+	}, nil
+}
+
+// mcpToolResult maps a CallToolResult: isError ⇒ an error result with the
+// joined text; structuredContent ⇒ its JSON; else the joined text parts.
+func mcpToolResult(res gjson.Result) ToolResult {
+	var texts []string
+	res.Get("content").ForEach(func(_, c gjson.Result) bool {
+		if c.Get("type").String() == "text" {
+			texts = append(texts, c.Get("text").String())
+		}
+		return true
+	})
+	text := strings.Join(texts, "\n")
+	if res.Get("isError").Bool() {
+		if text == "" {
+			text = "the tool reported an error"
+		}
+		return ToolResult{Output: text, IsError: true}
+	}
+	if sc := res.Get("structuredContent"); sc.Exists() && sc.Type != gjson.Null {
+		return ToolResult{Output: sc.Get("@ugly").Raw}
+	}
+	return ToolResult{Output: text}
+}

@@ -1,0 +1,54 @@
+//go:build js && wasm
+
+package jsbridge
+
+import (
+	"fmt"
+	"syscall/js"
+
+	"github.com/tidwall/gjson"
+	"github.com/toolnexus/wasm/core"
+)
+
+// mcpOptions reads the MCP part of createToolkit's options:
+//
+//	{mcpServers: {name: {url, type?, headers?, timeout?, enabled?, disabled?}} | {mcpServers: {...}},
+//	 variables: {NAME: "value"}, waitFor: async (request) => answer}
+//
+// mcpServers may also be a whole Claude-desktop config (an object with a
+// top-level mcpServers, servers or mcp key). variables fill ${NAME} in
+// header values; waitFor answers elicitation requests (form ⇒ kind "input"
+// with data.schema, URL ⇒ kind "authorization"). env supplies the fetch
+// transport and the variables createToolkit already read.
+func mcpOptions(opts js.Value, env ToolEnv) (core.Options, error) {
+	out := core.Options{Variables: env.Variables, Transport: env.Transport}
+	if opts.Type() != js.TypeObject {
+		return out, nil
+	}
+	if f := opts.Get("waitFor"); isFunc(f) {
+		out.WaitForContext = WaitFor(f)
+	}
+	servers := opts.Get("mcpServers")
+	if servers.IsUndefined() || servers.IsNull() {
+		return out, nil
+	}
+	if servers.Type() != js.TypeObject {
+		return out, fmt.Errorf("createToolkit: mcpServers must be an object of name ⇒ server")
+	}
+	text, err := jsonOf(servers)
+	if err != nil {
+		return out, fmt.Errorf("createToolkit: mcpServers: %w", err)
+	}
+	doc := gjson.Parse(text)
+	if doc.Get("mcpServers").IsObject() || doc.Get("servers").IsObject() || doc.Get("mcp").IsObject() {
+		out.MCP = []byte(text)
+	} else {
+		out.MCP = []byte(`{"mcpServers":` + text + `}`)
+	}
+	return out, nil
+}
+
+// mcpStatus is toolkit.mcpStatus(): {name: {status, reason?, tools, transport?}}.
+func mcpStatus(tk *core.Toolkit) func([]js.Value) (any, error) {
+	return func([]js.Value) (any, error) { return toJS(tk.McpStatus()), nil }
+}

@@ -1,0 +1,308 @@
+// mcp.test.mjs — remote MCP end to end, against a server built with the
+// official SDK (tests/mcp-server.mjs) and the Worker's own /mcp:
+//
+//   1. Go natively: `go test -run TestMCPAgainstOfficialSDK ./core` with the
+//      server's URL in TOOLNEXUS_MCP_URL.
+//   2. The browser bundle under Node: createToolkit({mcpServers, waitFor}),
+//      with a dead URL, a slow server and a stdio server beside it.
+//   3. The browser bundle in headless chromium, answering the elicitation
+//      with web/elicit-form.mjs.
+//   4. The Worker on workerd (Miniflare) using the server through MCP_CONFIG.
+//   5. The SDK's client against the Worker's POST /mcp (list, call, approval
+//      by elicitation, API_TOKEN).
+//
+//   ./build.sh test runs it (test_mcp in scripts/mcp.sh); alone, after ./build.sh and
+//   ./build.sh worker: cd tests && timeout 600 node --test --test-force-exit mcp.test.mjs
+
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { createServer } from "node:http";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { chromium } from "playwright-core";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { startMcpServer } from "./mcp-server.mjs";
+import { serve } from "../scripts/serve.mjs";
+import { startWorker, workerDir } from "./worker-harness.mjs";
+
+const here = fileURLToPath(new URL(".", import.meta.url));
+const ROOT = join(here, "..");
+const WEB = process.env.TOOLNEXUS_WEB ?? join(process.env.TOOLNEXUS_DIST ?? join(ROOT, "dist"), "web");
+const T = { timeout: 60_000 };
+const DEAD = "http://127.0.0.1:9/mcp"; // the discard port: nothing listens
+
+let sdk; // the official-SDK server
+let slow; // accepts connections and never answers
+
+before(async () => {
+  sdk = await startMcpServer();
+  const hung = new Set();
+  const server = createServer((req, res) => { hung.add(res); });
+  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+  slow = {
+    url: `http://127.0.0.1:${server.address().port}/mcp`,
+    close: () => new Promise((resolve) => {
+      for (const res of hung) res.destroy();
+      server.closeAllConnections?.();
+      server.close(() => resolve());
+    }),
+  };
+});
+
+after(async () => {
+  try { await sdk?.close(); } finally { await slow?.close(); }
+});
+
+// mcpServers is the browser-side config the Node and chromium tests share.
+const mcpServers = () => ({
+  sdk: { type: "remote", url: sdk.url, timeout: 10_000 },
+  dead: { url: DEAD, timeout: 2_000 },
+  slow: { url: slow.url, timeout: 500 },
+  local: { command: "npx", args: ["some-mcp-server"] },
+  off: { url: sdk.url, enabled: false },
+});
+
+function checkStatus(st) {
+  assert.equal(st.sdk.status, "connected");
+  assert.equal(st.sdk.tools, 4);
+  assert.equal(st.sdk.transport, "streamable-http");
+  assert.equal(st.dead.status, "failed");
+  assert.equal(st.slow.status, "failed");
+  assert.match(st.slow.reason, /timed out after 500 ms/);
+  assert.equal(st.local.status, "failed");
+  assert.match(st.local.reason, /stdio/);
+  assert.equal(st.off.status, "disabled");
+}
+
+test("Go natively: TestMCPAgainstOfficialSDK against the SDK server", { timeout: 300_000 }, async () => {
+  const out = await new Promise((resolve, reject) => {
+    const p = spawn("go", ["test", "-count=1", "-run", "^TestMCPAgainstOfficialSDK$", "-v", "./core"], {
+      cwd: ROOT, env: { ...process.env, TOOLNEXUS_MCP_URL: sdk.url }, stdio: ["ignore", "pipe", "pipe"],
+    });
+    let text = "";
+    p.stdout.on("data", (c) => { text += c; });
+    p.stderr.on("data", (c) => { text += c; });
+    const timer = setTimeout(() => p.kill("SIGKILL"), 280_000);
+    p.on("error", reject);
+    p.on("close", (code) => { clearTimeout(timer); resolve({ code, text }); });
+  });
+  assert.equal(out.code, 0, out.text);
+  assert.match(out.text, /--- PASS: TestMCPAgainstOfficialSDK/);
+  assert.doesNotMatch(out.text, /SKIP/);
+});
+
+test("Node: the browser bundle uses the SDK server as a tool source", T, async () => {
+  assert.ok(existsSync(join(WEB, "toolnexus.wasm")), `no build in ${WEB}: run ./build.sh first`);
+  const mod = await import(pathToFileURL(join(WEB, "toolnexus.mjs")).href);
+  const tnx = await mod.load({ wasm: join(WEB, "toolnexus.wasm") });
+  const asked = [];
+  const closedBefore = sdk.stats.closed;
+  const start = Date.now();
+  const tk = await tnx.createToolkit({
+    tools: [mod.defineTool({ name: "local_echo", description: "a JS tool", run: () => "js" })],
+    mcpServers: mcpServers(),
+    waitFor: async (request) => { asked.push(request); return { id: request.id, ok: true, data: { name: "Ada" } }; },
+  });
+  try {
+    const took = Date.now() - start;
+    assert.ok(took < 4_000, `createToolkit took ${took} ms: the dead and slow servers' timeouts must bound it`);
+    checkStatus(await tk.mcpStatus());
+    const tools = await tk.tools();
+    assert.deepEqual(tools.map((t) => `${t.name}:${t.source}`),
+      ["local_echo:js", "sdk_weather:mcp", "sdk_explode:mcp", "sdk_greet:mcp", "sdk_echo:mcp"]);
+    assert.deepEqual(tools[1].inputSchema.required, ["city"]);
+
+    const weather = await tk.execute("sdk_weather", { city: "Oslo" });
+    assert.deepEqual(JSON.parse(weather.output), { city: "Oslo", tempC: 21, sky: "clear" });
+    assert.equal(weather.isError, false);
+    const boom = await tk.execute("sdk_explode", {});
+    assert.equal(boom.isError, true);
+    assert.equal(boom.output, "the volcano erupted\ntry again later");
+    const hello = await tk.execute("sdk_greet", {});
+    assert.equal(hello.output, "Hello, Ada!");
+    assert.equal(asked.length, 1);
+    assert.equal(asked[0].kind, "input");
+    assert.equal(asked[0].prompt, "What is your name?");
+    assert.equal(asked[0].data.schema.properties.name.type, "string");
+  } finally {
+    await tk.close();
+  }
+  assert.equal(sdk.stats.closed, closedBefore + 1, "close() ends the session with DELETE");
+});
+
+test("Node: a declined elicitation reaches the server as decline", T, async () => {
+  const mod = await import(pathToFileURL(join(WEB, "toolnexus.mjs")).href);
+  const tnx = await mod.load({ wasm: join(WEB, "toolnexus.wasm") });
+  const tk = await tnx.createToolkit({
+    mcpServers: { sdk: { url: sdk.url } },
+    waitFor: async (request) => mod.answerDeclined(request.id, "no thanks"),
+  });
+  try {
+    assert.equal((await tk.execute("sdk_greet", {})).output, "No name (decline)");
+  } finally {
+    await tk.close();
+  }
+  const bare = await tnx.createToolkit({ mcpServers: { sdk: { url: sdk.url } } });
+  try {
+    const r = await bare.execute("sdk_greet", {});
+    assert.equal(r.isError, true, "without waitFor the client cannot answer an elicitation");
+  } finally {
+    await bare.close();
+  }
+});
+
+const LAUNCH = {
+  executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
+  headless: true,
+  args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+};
+
+test("chromium: the browser build calls the SDK server and answers with the elicit form", { timeout: 90_000 }, async () => {
+  const site = await serve({ root: WEB, port: 0 });
+  const browser = await chromium.launch(LAUNCH);
+  try {
+    const context = await browser.newContext();
+    context.setDefaultTimeout(20_000);
+    const page = await context.newPage();
+    const problems = [];
+    page.on("pageerror", (e) => problems.push(e.message));
+    await page.goto(site.url);
+    await page.evaluate(async (servers) => {
+      const mod = await import("/toolnexus.mjs");
+      const { elicitForm } = await import("/elicit-form.mjs");
+      const tnx = await mod.load();
+      // waitFor shows a small dialog with the elicit form; the test fills it.
+      const waitFor = (request) => new Promise((resolve) => {
+        const dialog = document.createElement("dialog");
+        dialog.setAttribute("aria-label", request.prompt);
+        const form = elicitForm(request.data.schema, { document });
+        const submit = document.createElement("button");
+        submit.textContent = "Submit";
+        submit.addEventListener("click", () => {
+          const r = form.read();
+          if (!r.ok) { r.input?.focus(); return; }
+          dialog.close(); dialog.remove();
+          resolve({ id: request.id, ok: true, data: r.data });
+        });
+        dialog.append(form.element, submit);
+        document.body.append(dialog);
+        dialog.showModal();
+      });
+      const tk = await tnx.createToolkit({ mcpServers: servers, waitFor });
+      window.tk = tk;
+      window.mcpStat = await tk.mcpStatus();
+      window.weather = await tk.execute("sdk_weather", { city: "Lima" });
+      window.greeting = tk.execute("sdk_greet", {}); // waits for the form
+    }, mcpServers());
+    checkStatus(await page.evaluate(() => window.mcpStat));
+    const weather = await page.evaluate(() => window.weather);
+    assert.deepEqual(JSON.parse(weather.output), { city: "Lima", tempC: 21, sky: "clear" });
+
+    const dialog = page.getByRole("dialog", { name: "What is your name?" });
+    await dialog.waitFor();
+    assert.equal(await dialog.locator("input[type=password]").count(), 0);
+    await page.getByRole("button", { name: "Submit" }).click(); // empty: required
+    assert.equal(await page.evaluate(() => document.activeElement?.dataset?.name), "name");
+    await page.getByLabel("Name", { exact: true }).fill("Grace <b>Hopper</b>");
+    await page.getByRole("button", { name: "Submit" }).click();
+    const greeting = await page.evaluate(async () => { const r = await window.greeting; await window.tk.close(); return r; });
+    assert.equal(greeting.output, "Hello, Grace <b>Hopper</b>!");
+    assert.deepEqual(problems, []);
+  } finally {
+    await browser.close();
+    await site.close();
+  }
+});
+
+test("workerd: the Worker uses the SDK server through MCP_CONFIG", { timeout: 120_000 }, async () => {
+  assert.ok(existsSync(join(workerDir, "build", "app.wasm")), `no Worker build in ${workerDir}: run ./build.sh worker`);
+  const w = await startWorker({
+    MCP_CONFIG: JSON.stringify({ mcpServers: {
+      sdk: { url: sdk.url, headers: { "x-test": "${SDK_KEY}" }, timeout: 10_000 },
+      dead: { url: DEAD, timeout: 2_000 },
+    } }),
+    SDK_KEY: "not-a-real-key",
+  });
+  try {
+    const r = await w.call("GET", "/v1/tools");
+    assert.equal(r.status, 200, r.text);
+    assert.deepEqual(r.json.tools.map((t) => `${t.name}:${t.source}`),
+      ["add:native", "refund:native", "sdk_weather:mcp", "sdk_explode:mcp", "sdk_greet:mcp", "sdk_echo:mcp"]);
+    assert.ok(w.output.join("").includes("mcp server dead failed"), w.output.join(""));
+    assert.ok(!w.output.join("").includes("not-a-real-key"), "header values are never logged");
+
+    // And through the Worker's own /mcp: the SDK client → Worker → SDK server.
+    const client = new Client({ name: "toolnexus-test", version: "1.0.0" });
+    await client.connect(new StreamableHTTPClientTransport(new URL("/mcp", w.url)));
+    try {
+      const res = await client.callTool({ name: "sdk_weather", arguments: { city: "Quito" } });
+      assert.deepEqual(JSON.parse(res.content[0].text), { city: "Quito", tempC: 21, sky: "clear" });
+      const bad = await client.callTool({ name: "sdk_explode", arguments: {} });
+      assert.equal(bad.isError, true);
+      assert.equal(bad.content[0].text, "the volcano erupted\ntry again later");
+    } finally {
+      await client.close();
+    }
+  } finally {
+    await w.dispose();
+  }
+});
+
+test("the SDK's client against the Worker's /mcp: list, call, approval by elicitation, API_TOKEN", { timeout: 120_000 }, async () => {
+  const token = "mcp-test-token-123";
+  const w = await startWorker({ API_TOKEN: token });
+  const connect = async (elicit) => {
+    const client = new Client({ name: "toolnexus-test", version: "1.0.0" }, elicit ? { capabilities: { elicitation: { form: {} } } } : {});
+    if (elicit) client.setRequestHandler(ElicitRequestSchema, elicit);
+    await client.connect(new StreamableHTTPClientTransport(new URL("/mcp", w.url), {
+      requestInit: { headers: { authorization: `Bearer ${token}` } },
+    }));
+    return client;
+  };
+  try {
+    const anon = new Client({ name: "anon", version: "1.0.0" });
+    await assert.rejects(anon.connect(new StreamableHTTPClientTransport(new URL("/mcp", w.url))), /401|unauthorized|bearer/i);
+
+    const asked = [];
+    const client = await connect(async (req) => { asked.push(req.params); return { action: "accept", content: {} }; });
+    try {
+      const { tools } = await client.listTools();
+      assert.deepEqual(tools.map((t) => t.name), ["add", "refund"]);
+      assert.deepEqual(tools[0].inputSchema.required, ["a", "b"]);
+      const sum = await client.callTool({ name: "add", arguments: { a: 2, b: 3 } });
+      assert.equal(sum.content[0].text, "5");
+      const refund = await client.callTool({ name: "refund", arguments: { order: 42 } });
+      assert.equal(refund.content[0].text, "refunded order 42");
+      assert.equal(asked.length, 1);
+      assert.match(asked[0].message, /refund/);
+      assert.match(asked[0].message, /"order":42/);
+    } finally {
+      await client.close();
+    }
+
+    const decliner = await connect(async () => ({ action: "decline" }));
+    try {
+      const r = await decliner.callTool({ name: "refund", arguments: { order: 7 } });
+      assert.equal(r.isError, true);
+      assert.match(r.content[0].text, /declined/);
+    } finally {
+      await decliner.close();
+    }
+
+    const plain = await connect(null);
+    try {
+      const r = await plain.callTool({ name: "refund", arguments: { order: 7 } });
+      assert.equal(r.isError, true);
+      assert.match(r.content[0].text, /approval is required/);
+    } finally {
+      await plain.close();
+    }
+  } finally {
+    await w.dispose();
+  }
+});

@@ -1,0 +1,42 @@
+package worker
+
+import (
+	"context"
+	"sync"
+)
+
+// mcpElicitPrefix starts the id of every elicitation request the Worker
+// sends, and so the mailbox key of its answer.
+const mcpElicitPrefix = "tnx-elicit-"
+
+// mailbox hands a client's answer to an elicitation from the request that
+// brings it to the request waiting for it (possibly another instance).
+type mailbox interface {
+	Put(ctx context.Context, key string, value []byte) error
+	// Take returns and removes the value under key, if there is one.
+	Take(ctx context.Context, key string) ([]byte, bool, error)
+}
+
+// memoryMailbox serves one process (native builds and tests).
+type memoryMailbox struct {
+	mu sync.Mutex
+	m  map[string][]byte
+}
+
+func (b *memoryMailbox) Put(_ context.Context, key string, value []byte) error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.m == nil {
+		b.m = map[string][]byte{}
+	}
+	b.m[key] = value
+	return nil
+}
+
+func (b *memoryMailbox) Take(_ context.Context, key string) ([]byte, bool, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	v, ok := b.m[key]
+	delete(b.m, key)
+	return v, ok, nil
+}

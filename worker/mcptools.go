@@ -1,0 +1,72 @@
+package worker
+
+import (
+	"context"
+	"strings"
+
+	"github.com/toolnexus/wasm/core"
+)
+
+// toolkitOptions is what every request builds its toolkit from: the tools
+// of Options.Tools, then the tools of the MCP servers in MCP_CONFIG.
+//
+// MCP_CONFIG holds an MCP configuration (core.ParseMCPConfig), e.g.
+//
+//	{"mcpServers": {"docs": {"url": "https://docs.example/mcp",
+//	  "headers": {"authorization": "Bearer ${DOCS_TOKEN}"}, "timeout": 10000}}}
+//
+// ${NAME} in a header value is filled from the Worker's environment (a var
+// or a secret); an unset name fails that server. The servers are contacted
+// on every request that builds a toolkit (the Worker keeps nothing between
+// requests), over streamable HTTP only: the Worker's fetch reads a reply
+// whole, so the older HTTP+SSE transport's endless stream cannot work and
+// such a server fails after its timeout. A server that fails is left out
+// and logged; the request goes on without its tools.
+func (h *Handler) toolkitOptions() core.Options {
+	opts := core.Options{ExtraTools: h.tools()}
+	cfg := strings.TrimSpace(h.opts.Getenv("MCP_CONFIG"))
+	if cfg == "" {
+		return opts
+	}
+	opts.MCP = []byte(cfg)
+	opts.Transport = h.opts.Transport
+	opts.Variables = map[string]string{}
+	for _, name := range variableNames(cfg) {
+		if v := h.opts.Getenv(name); v != "" {
+			opts.Variables[name] = v
+		}
+	}
+	return opts
+}
+
+// variableNames lists the NAME of every ${NAME} in s.
+func variableNames(s string) []string {
+	var out []string
+	for {
+		i := strings.Index(s, "${")
+		if i < 0 {
+			return out
+		}
+		j := strings.IndexByte(s[i:], '}')
+		if j < 0 {
+			return out
+		}
+		out = append(out, s[i+2:i+j])
+		s = s[i+j+1:]
+	}
+}
+
+// newToolkit builds one request's toolkit (see toolkitOptions) and logs
+// each MCP server that failed (reasons never carry header values).
+func (h *Handler) newToolkit(ctx context.Context) (*core.Toolkit, error) {
+	tk, err := core.CreateToolkit(ctx, h.toolkitOptions())
+	if err != nil {
+		return nil, err
+	}
+	for name, st := range tk.McpStatus() {
+		if st.Status == core.MCPFailed {
+			h.opts.Logf("worker: mcp server %s failed: %s", name, st.Reason)
+		}
+	}
+	return tk, nil
+}
