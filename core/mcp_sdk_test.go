@@ -81,6 +81,9 @@ func TestMCPAgainstOfficialSDK(t *testing.T) {
 		MCP: []byte(`{"mcpServers":{"sdk":{"url":"` + url + `","timeout":10000},"dead":{"url":"http://127.0.0.1:9/mcp","timeout":1000}}}`),
 		WaitFor: func(r Request) (Answer, error) {
 			asked = append(asked, r)
+			if r.Prompt == "How do you like it?" {
+				return Answer{ID: r.ID, Ok: true, Data: map[string]any{"rating": "great", "stars": 5, "again": true}}, nil
+			}
 			return Answer{ID: r.ID, Ok: true, Data: map[string]any{"name": "Ada"}}, nil
 		},
 	})
@@ -88,7 +91,7 @@ func TestMCPAgainstOfficialSDK(t *testing.T) {
 		t.Fatal(err)
 	}
 	st := tk.McpStatus()
-	if st["sdk"].Status != MCPConnected || st["sdk"].Tools != 4 || st["sdk"].Transport != "streamable-http" {
+	if st["sdk"].Status != MCPConnected || st["sdk"].Tools != 5 || st["sdk"].Transport != "streamable-http" {
 		t.Fatalf("sdk status %+v", st["sdk"])
 	}
 	if st["dead"].Status != MCPFailed {
@@ -104,7 +107,8 @@ func TestMCPAgainstOfficialSDK(t *testing.T) {
 		{"sdk_explode", nil, "the volcano erupted\ntry again later", true},
 		{"sdk_echo", map[string]any{"text": "hi there"}, "hi there", false},
 		{"sdk_greet", nil, "Hello, Ada!", false},
-		{"sdk_weather", map[string]any{"city": 5}, "", true}, // the SDK rejects the arguments
+		{"sdk_survey", nil, `accept: {"again":true,"rating":"great","stars":5}`, false}, // on the GET stream
+		{"sdk_weather", map[string]any{"city": 5}, "", true},                            // the SDK rejects the arguments
 	}
 	for _, tc := range tests {
 		res, err := tk.Execute(ctx, tc.tool, tc.args)
@@ -112,7 +116,7 @@ func TestMCPAgainstOfficialSDK(t *testing.T) {
 			t.Errorf("%s(%v): %+v %v", tc.tool, tc.args, res, err)
 		}
 	}
-	if len(asked) != 1 || asked[0].Kind != "input" || asked[0].Prompt != "What is your name?" {
+	if len(asked) != 2 || asked[0].Kind != "input" || asked[0].Prompt != "What is your name?" {
 		t.Errorf("elicitation requests: %+v", asked)
 	} else if s, _ := asked[0].Data["schema"].(map[string]any); s == nil || mustJSON(s["required"]) != `["name"]` {
 		t.Errorf("schema: %+v", asked[0].Data)

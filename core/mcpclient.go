@@ -135,6 +135,9 @@ func (s *mcpServer) connect(parent context.Context, tr Transport, vars map[strin
 	}
 	s.status.Status = MCPConnected
 	s.status.Tools = len(s.tools)
+	if st, ok := s.conn.(*mcpStreamable); ok && s.waitFor != nil {
+		st.listen(s.timeout())
+	}
 }
 
 func (s *mcpServer) dialLegacy(phase func() (context.Context, context.CancelFunc), tr Transport, headers map[string]string) (gjson.Result, error) {

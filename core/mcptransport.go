@@ -7,6 +7,7 @@ import (
 	"io"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/tidwall/gjson"
 )
@@ -78,6 +79,7 @@ type mcpStreamable struct {
 	mu        sync.Mutex
 	sessionID string
 	protocol  string
+	stop      func() // ends the listen stream
 }
 
 func (c *mcpStreamable) header(accept string) map[string]string {
@@ -184,10 +186,71 @@ func each(v gjson.Result, fn func(gjson.Result)) {
 	fn(v)
 }
 
+// listen opens the optional GET event stream, on which a server sends the
+// requests that belong to no POST (an elicitation that is not on its
+// tools/call's own stream). Opening it is bounded by timeout; a server
+// without one answers 405, and any failure only means there is no stream.
+func (c *mcpStreamable) listen(timeout time.Duration) {
+	ctx, cancel := context.WithCancel(context.Background())
+	var body io.Closer
+	// stop closes the body before it cancels: an open stream then ends
+	// quietly, where an aborted fetch would leave a rejected promise in JS.
+	stop := func() {
+		c.mu.Lock()
+		b := body
+		c.mu.Unlock()
+		if b != nil {
+			b.Close()
+		}
+		cancel()
+	}
+	c.mu.Lock()
+	c.stop = stop
+	c.mu.Unlock()
+	go func() {
+		defer cancel()
+		timer := time.AfterFunc(timeout, cancel)
+		resp, err := c.tr.Do(ctx, &HTTPRequest{Method: "GET", URL: c.url, Header: c.header("text/event-stream")})
+		timer.Stop()
+		if err != nil {
+			return
+		}
+		c.mu.Lock()
+		body = resp.Body
+		c.mu.Unlock()
+		defer resp.Body.Close()
+		if !ok2xx(resp.Status) || !strings.HasPrefix(strings.ToLower(resp.Header["content-type"]), "text/event-stream") {
+			return
+		}
+		sse := newSSEReader(resp.Body, mcpMaxMessage)
+		for {
+			_, data, err := sse.next()
+			if err != nil {
+				return
+			}
+			if !gjson.ValidBytes(data) {
+				continue
+			}
+			each(gjson.ParseBytes(data), func(m gjson.Result) {
+				if isServerRequest(m) {
+					go func() {
+						if reply := c.serve(ctx, m); reply != nil {
+							_ = c.send(ctx, reply)
+						}
+					}()
+				}
+			})
+		}
+	}()
+}
+
 func (c *mcpStreamable) close(ctx context.Context) {
 	c.mu.Lock()
-	sid := c.sessionID
+	sid, stop := c.sessionID, c.stop
 	c.mu.Unlock()
+	if stop != nil {
+		stop()
+	}
 	if sid == "" {
 		return
 	}

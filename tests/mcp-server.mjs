@@ -12,6 +12,8 @@
 //   explode {}      ⇒ an error result (isError) with two text parts
 //   greet {}        ⇒ asks the client for a name (elicitation, form mode) and
 //                     answers "Hello, <name>!" or "No name (<action>)"
+//   survey {}       ⇒ the same on the session's GET stream (the SDK's default
+//                     for a request sent without relatedRequestId)
 //   echo {text}     ⇒ the text back
 // s.stats counts sessions opened and closed (DELETE).
 
@@ -48,6 +50,23 @@ function buildServer() {
     }, { relatedRequestId: extra.requestId });
     const text = r.action === "accept" ? `Hello, ${r.content?.name}!` : `No name (${r.action})`;
     return { content: [{ type: "text", text }] };
+  });
+  // The common form: no relatedRequestId, so the SDK sends the question on
+  // the session's standalone GET stream.
+  server.registerTool("survey", { description: "Asks how you like it (on the GET stream)." }, async () => {
+    const r = await server.server.elicitInput({
+      message: "How do you like it?",
+      requestedSchema: {
+        type: "object",
+        properties: {
+          rating: { type: "string", enum: ["great", "fine", "bad"] },
+          stars: { type: "integer", minimum: 1, maximum: 5 },
+          again: { type: "boolean" },
+        },
+        required: ["rating"],
+      },
+    });
+    return { content: [{ type: "text", text: `${r.action}: ${JSON.stringify(r.content ?? {})}` }] };
   });
   server.registerTool("echo", {
     description: "Echo the text.",

@@ -68,7 +68,7 @@ const mcpServers = () => ({
 
 function checkStatus(st) {
   assert.equal(st.sdk.status, "connected");
-  assert.equal(st.sdk.tools, 4);
+  assert.equal(st.sdk.tools, 5);
   assert.equal(st.sdk.transport, "streamable-http");
   assert.equal(st.dead.status, "failed");
   assert.equal(st.slow.status, "failed");
@@ -105,7 +105,11 @@ test("Node: the browser bundle uses the SDK server as a tool source", T, async (
   const tk = await tnx.createToolkit({
     tools: [mod.defineTool({ name: "local_echo", description: "a JS tool", run: () => "js" })],
     mcpServers: mcpServers(),
-    waitFor: async (request) => { asked.push(request); return { id: request.id, ok: true, data: { name: "Ada" } }; },
+    waitFor: async (request) => {
+      asked.push(request);
+      const data = request.prompt === "How do you like it?" ? { rating: "fine", again: false } : { name: "Ada" };
+      return { id: request.id, ok: true, data };
+    },
   });
   try {
     const took = Date.now() - start;
@@ -113,7 +117,7 @@ test("Node: the browser bundle uses the SDK server as a tool source", T, async (
     checkStatus(await tk.mcpStatus());
     const tools = await tk.tools();
     assert.deepEqual(tools.map((t) => `${t.name}:${t.source}`),
-      ["local_echo:js", "sdk_weather:mcp", "sdk_explode:mcp", "sdk_greet:mcp", "sdk_echo:mcp"]);
+      ["local_echo:js", "sdk_weather:mcp", "sdk_explode:mcp", "sdk_greet:mcp", "sdk_survey:mcp", "sdk_echo:mcp"]);
     assert.deepEqual(tools[1].inputSchema.required, ["city"]);
 
     const weather = await tk.execute("sdk_weather", { city: "Oslo" });
@@ -128,6 +132,9 @@ test("Node: the browser bundle uses the SDK server as a tool source", T, async (
     assert.equal(asked[0].kind, "input");
     assert.equal(asked[0].prompt, "What is your name?");
     assert.equal(asked[0].data.schema.properties.name.type, "string");
+    // survey's question comes on the session's GET stream, not the POST's.
+    assert.equal((await tk.execute("sdk_survey", {})).output, 'accept: {"again":false,"rating":"fine"}');
+    assert.equal(asked.length, 2);
   } finally {
     await tk.close();
   }
@@ -210,8 +217,21 @@ test("chromium: the browser build calls the SDK server and answers with the elic
     assert.equal(await page.evaluate(() => document.activeElement?.dataset?.name), "name");
     await page.getByLabel("Name", { exact: true }).fill("Grace <b>Hopper</b>");
     await page.getByRole("button", { name: "Submit" }).click();
-    const greeting = await page.evaluate(async () => { const r = await window.greeting; await window.tk.close(); return r; });
+    const greeting = await page.evaluate(async () => window.greeting);
     assert.equal(greeting.output, "Hello, Grace <b>Hopper</b>!");
+
+    // select, number and checkbox fields, asked on the GET stream
+    await page.evaluate(() => { window.survey = window.tk.execute("sdk_survey", {}); });
+    await page.getByRole("dialog", { name: "How do you like it?" }).waitFor();
+    await page.getByLabel("rating", { exact: true }).selectOption({ label: "great" });
+    await page.getByLabel("stars", { exact: true }).fill("9");
+    await page.getByRole("button", { name: "Submit" }).click(); // 9 > maximum 5: refused
+    assert.equal(await page.evaluate(() => document.activeElement?.dataset?.name), "stars");
+    await page.getByLabel("stars", { exact: true }).fill("4");
+    await page.getByLabel("again", { exact: true }).check();
+    await page.getByRole("button", { name: "Submit" }).click();
+    const survey = await page.evaluate(async () => { const r = await window.survey; await window.tk.close(); return r; });
+    assert.equal(survey.output, 'accept: {"again":true,"rating":"great","stars":4}');
     assert.deepEqual(problems, []);
   } finally {
     await browser.close();
@@ -232,7 +252,7 @@ test("workerd: the Worker uses the SDK server through MCP_CONFIG", { timeout: 12
     const r = await w.call("GET", "/v1/tools");
     assert.equal(r.status, 200, r.text);
     assert.deepEqual(r.json.tools.map((t) => `${t.name}:${t.source}`),
-      ["add:native", "refund:native", "sdk_weather:mcp", "sdk_explode:mcp", "sdk_greet:mcp", "sdk_echo:mcp"]);
+      ["add:native", "refund:native", "sdk_weather:mcp", "sdk_explode:mcp", "sdk_greet:mcp", "sdk_survey:mcp", "sdk_echo:mcp"]);
     assert.ok(w.output.join("").includes("mcp server dead failed"), w.output.join(""));
     assert.ok(!w.output.join("").includes("not-a-real-key"), "header values are never logged");
 
