@@ -3,7 +3,8 @@
 # with `set -euo pipefail`.
 #
 #   ./build.sh bench [rounds=5]   build, measure everything, write bench/RESULTS.md
-#   ./build.sh bench profile      CPU profiles of our loop (Node and native Go)
+#   ./build.sh bench profile      where the time and bytes go: CPU profiles of our loop
+#                                 (Node, native Go), chromium start-up, wasm code by package
 
 # ensure_bench_modules installs the pinned peers from bench/package-lock.json
 # (again whenever the lock file changes).
