@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -121,7 +122,7 @@ func (s *mcpServer) connect(parent context.Context, tr Transport, vars map[strin
 	}
 	_ = initResult
 	ctx, cancel := phase()
-	err = s.conn.send(ctx, mcpMessage(0, "notifications/initialized", nil))
+	err = s.conn.send(ctx, mcpMessage(0, "notifications/initialized", ""))
 	cancel()
 	if err != nil {
 		s.fail("initialized notification", err)
@@ -152,20 +153,16 @@ func (s *mcpServer) dialLegacy(phase func() (context.Context, context.CancelFunc
 }
 
 func (s *mcpServer) initialize(ctx context.Context) (gjson.Result, error) {
-	caps := map[string]any{}
+	caps := "{}"
 	if s.waitFor != nil {
-		caps["elicitation"] = map[string]any{"form": map[string]any{}, "url": map[string]any{}}
+		caps = `{"elicitation":{"form":{},"url":{}}}`
 	}
-	return s.call(ctx, "initialize", map[string]any{
-		"protocolVersion": mcpProtocol,
-		"capabilities":    caps,
-		"clientInfo":      map[string]any{"name": "toolnexus-wasm", "version": "0.1.0"},
-	})
+	return s.call(ctx, "initialize", `{"protocolVersion":"`+mcpProtocol+`","capabilities":`+caps+`,"clientInfo":{"name":"toolnexus-wasm","version":"0.1.0"}}`)
 }
 
-// call sends one request and returns its result, or the JSON-RPC error as
-// a Go error.
-func (s *mcpServer) call(ctx context.Context, method string, params any) (gjson.Result, error) {
+// call sends one request (params is JSON text, "" for none) and returns its
+// result, or the JSON-RPC error as a Go error.
+func (s *mcpServer) call(ctx context.Context, method, params string) (gjson.Result, error) {
 	if s.conn == nil {
 		return gjson.Result{}, errors.New("not connected")
 	}
@@ -180,29 +177,37 @@ func (s *mcpServer) call(ctx context.Context, method string, params any) (gjson.
 	return m.Get("result"), nil
 }
 
-// mcpMessage encodes a JSON-RPC request, or a notification when id is 0.
-func mcpMessage(id int64, method string, params any) []byte {
-	m := map[string]any{"jsonrpc": "2.0", "method": method}
+// mcpMessage encodes a JSON-RPC request, or a notification when id is 0;
+// params is JSON text ("" for none). Built by hand: the messages are small
+// and fixed, and map literals cost the wasm build more than this.
+func mcpMessage(id int64, method, params string) []byte {
+	b := []byte(`{"jsonrpc":"2.0",`)
 	if id != 0 {
-		m["id"] = id
+		b = append(b, `"id":`...)
+		b = strconv.AppendInt(b, id, 10)
+		b = append(b, ',')
 	}
-	if params != nil {
-		m["params"] = params
+	b = append(b, `"method":`...)
+	b = appendJSONString(b, method)
+	if params != "" {
+		b = append(b, `,"params":`...)
+		b = append(b, params...)
 	}
-	b, _ := marshalJSON(m) // plain maps, strings and numbers always encode
-	return b
+	return append(b, '}')
 }
 
-// mcpReply encodes the reply to a server request with the given id.
-func mcpReply(id gjson.Result, result any, errCode int, errMessage string) []byte {
-	m := map[string]any{"jsonrpc": "2.0", "id": id.Value()}
+// mcpReply encodes the reply to a server request: result (JSON text) or,
+// when errMessage is set, a method-not-found error.
+func mcpReply(id gjson.Result, result, errMessage string) []byte {
+	b := append([]byte(`{"jsonrpc":"2.0","id":`), id.Raw...)
 	if errMessage != "" {
-		m["error"] = map[string]any{"code": errCode, "message": errMessage}
-	} else {
-		m["result"] = result
+		b = append(b, `,"error":{"code":-32601,"message":`...)
+		b = appendJSONString(b, errMessage)
+		return append(b, "}}"...)
 	}
-	b, _ := marshalJSON(m)
-	return b
+	b = append(b, `,"result":`...)
+	b = append(b, result...)
+	return append(b, '}')
 }
 
 // serve answers the server's own requests: ping, elicitation/create.
@@ -210,14 +215,14 @@ func (s *mcpServer) serve(ctx context.Context, m gjson.Result) []byte {
 	id := m.Get("id")
 	switch m.Get("method").String() {
 	case "ping":
-		return mcpReply(id, map[string]any{}, 0, "")
+		return mcpReply(id, "{}", "")
 	case "elicitation/create":
 		if s.waitFor == nil {
-			return mcpReply(id, nil, -32601, "this client does not support elicitation")
+			return mcpReply(id, "", "this client does not support elicitation")
 		}
-		return mcpReply(id, s.elicit(ctx, m.Get("params")), 0, "")
+		return mcpReply(id, s.elicit(ctx, m.Get("params")), "")
 	}
-	return mcpReply(id, nil, -32601, "method not found: "+m.Get("method").String())
+	return mcpReply(id, "", "method not found: "+m.Get("method").String())
 }
 
 // addMCP connects the servers of opts.MCP in parallel and registers their

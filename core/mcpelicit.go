@@ -2,7 +2,7 @@ package core
 
 import (
 	"context"
-	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/tidwall/gjson"
@@ -18,10 +18,11 @@ import (
 // An Ok Answer accepts (form mode sends Answer.Data as the content); an
 // Answer with Ok false declines, unless its reason is "cancel" or
 // "cancelled"; a WaitFor error (no answer at all) cancels.
-func (s *mcpServer) elicit(ctx context.Context, params gjson.Result) map[string]any {
+func (s *mcpServer) elicit(ctx context.Context, params gjson.Result) string {
+	const decline, cancel = `{"action":"decline"}`, `{"action":"cancel"}`
 	n := s.asks.Add(1)
 	req := Request{
-		ID:     fmt.Sprintf("mcp_%s_elicit_%d", sanitizeToolPart(s.cfg.Name), n),
+		ID:     "mcp_" + sanitizeToolPart(s.cfg.Name) + "_elicit_" + strconv.FormatInt(n, 10),
 		Kind:   "input",
 		Prompt: params.Get("message").String(),
 		Data:   map[string]any{"server": s.cfg.Name},
@@ -31,31 +32,35 @@ func (s *mcpServer) elicit(ctx context.Context, params gjson.Result) map[string]
 		req.Kind = "authorization"
 		req.URL = params.Get("url").String()
 		if !httpScheme(req.URL) {
-			return map[string]any{"action": "decline"}
+			return decline
 		}
 	} else {
 		schema, _ := params.Get("requestedSchema").Value().(map[string]any)
 		if schema == nil {
-			schema = map[string]any{"type": "object", "properties": map[string]any{}}
+			schema = JSONSchema{"type": "object", "properties": map[string]any{}}
 		}
 		req.Data["schema"] = schema
 	}
 	ans, err := s.waitFor(ctx, req)
 	switch {
 	case err != nil:
-		return map[string]any{"action": "cancel"}
+		return cancel
 	case !ans.Ok:
 		switch strings.ToLower(ans.Reason) {
 		case "cancel", "cancelled", "canceled":
-			return map[string]any{"action": "cancel"}
+			return cancel
 		}
-		return map[string]any{"action": "decline"}
+		return decline
 	case urlMode:
-		return map[string]any{"action": "accept"}
+		return `{"action":"accept"}`
 	}
-	content := ans.Data
-	if content == nil {
-		content = map[string]any{}
+	content := "{}"
+	if ans.Data != nil {
+		b, err := marshalJSON(ans.Data)
+		if err != nil {
+			return cancel
+		}
+		content = string(b)
 	}
-	return map[string]any{"action": "accept", "content": content}
+	return `{"action":"accept","content":` + content + `}`
 }

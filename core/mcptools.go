@@ -18,26 +18,20 @@ func (s *mcpServer) listTools(ctx context.Context) error {
 		if page == mcpMaxPages {
 			return fmt.Errorf("more than %d pages of tools", mcpMaxPages)
 		}
-		var params any
+		params := ""
 		if cursor != "" {
-			params = map[string]any{"cursor": cursor}
+			params = `{"cursor":` + string(appendJSONString(nil, cursor)) + `}`
 		}
 		res, err := s.call(ctx, "tools/list", params)
 		if err != nil {
 			return err
 		}
-		var bad error
-		res.Get("tools").ForEach(func(_, t gjson.Result) bool {
+		for _, t := range res.Get("tools").Array() {
 			tool, err := s.adaptTool(t)
 			if err != nil {
-				bad = err
-				return false
+				return err
 			}
 			s.tools = append(s.tools, tool)
-			return true
-		})
-		if bad != nil {
-			return bad
 		}
 		next := res.Get("nextCursor").String()
 		if next == "" || next == cursor {
@@ -82,7 +76,11 @@ func (s *mcpServer) adaptTool(t gjson.Result) (Tool, error) {
 			if args == nil {
 				args = map[string]any{}
 			}
-			res, err := s.call(ctx, "tools/call", map[string]any{"name": remote, "arguments": args})
+			argsJSON, err := marshalJSON(args)
+			if err != nil {
+				return ToolResult{Output: fmt.Sprintf("tool %q: arguments: %v", remote, err), IsError: true}, nil
+			}
+			res, err := s.call(ctx, "tools/call", `{"name":`+string(appendJSONString(nil, remote))+`,"arguments":`+string(argsJSON)+`}`)
 			if err != nil {
 				if ctx.Err() == context.DeadlineExceeded {
 					err = fmt.Errorf("timed out: %w", err)
@@ -98,12 +96,11 @@ func (s *mcpServer) adaptTool(t gjson.Result) (Tool, error) {
 // joined text; structuredContent ⇒ its JSON; else the joined text parts.
 func mcpToolResult(res gjson.Result) ToolResult {
 	var texts []string
-	res.Get("content").ForEach(func(_, c gjson.Result) bool {
+	for _, c := range res.Get("content").Array() {
 		if c.Get("type").String() == "text" {
 			texts = append(texts, c.Get("text").String())
 		}
-		return true
-	})
+	}
 	text := strings.Join(texts, "\n")
 	if res.Get("isError").Bool() {
 		if text == "" {

@@ -29,9 +29,8 @@ type mcpConn interface {
 type mcpServe func(ctx context.Context, msg gjson.Result) []byte
 
 const (
-	mcpMaxMessage   = 8 << 20
-	mcpProtocol     = "2025-11-25"
-	mcpAcceptHeader = "application/json, text/event-stream"
+	mcpMaxMessage = 8 << 20
+	mcpProtocol   = "2025-11-25"
 )
 
 // mcpHTTPError is a non-2xx reply; Status decides the legacy fallback.
@@ -47,13 +46,36 @@ func (e *mcpHTTPError) Error() string {
 	return fmt.Sprintf("HTTP %d: %s", e.Status, e.Body)
 }
 
-// httpStatusError reads a short excerpt of a failed reply's body.
-func httpStatusError(resp *HTTPResponse) error {
-	b, _ := io.ReadAll(io.LimitReader(resp.Body, 300))
-	return &mcpHTTPError{Status: resp.Status, Body: strings.TrimSpace(string(b))}
+func ok2xx(status int) bool { return status >= 200 && status <= 299 }
+
+func isEventStream(resp *HTTPResponse) bool {
+	return strings.HasPrefix(strings.ToLower(resp.Header["content-type"]), "text/event-stream")
 }
 
-func ok2xx(status int) bool { return status >= 200 && status <= 299 }
+// mcpDo sends one request with the configured headers plus extra, and
+// turns a non-2xx reply into an *mcpHTTPError (with a short excerpt of its
+// body).
+func mcpDo(ctx context.Context, tr Transport, method, url string, headers map[string]string, extra []string, body []byte) (*HTTPResponse, error) {
+	h := make(map[string]string, len(headers)+len(extra)/2)
+	for k, v := range headers {
+		h[k] = v
+	}
+	for i := 0; i+1 < len(extra); i += 2 {
+		if extra[i+1] != "" {
+			h[extra[i]] = extra[i+1]
+		}
+	}
+	resp, err := tr.Do(ctx, &HTTPRequest{Method: method, URL: url, Header: h, Body: body})
+	if err != nil {
+		return nil, fmt.Errorf("%s %s: %w", method, url, err)
+	}
+	if !ok2xx(resp.Status) {
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(io.LimitReader(resp.Body, 300))
+		return nil, &mcpHTTPError{Status: resp.Status, Body: strings.TrimSpace(string(b))}
+	}
+	return resp, nil
+}
 
 // isResponseTo reports whether m is the response (result or error) to id.
 func isResponseTo(m gjson.Result, id int64) bool {
@@ -65,6 +87,56 @@ func isResponseTo(m gjson.Result, id int64) bool {
 // opposed to a notification or a response.
 func isServerRequest(m gjson.Result) bool {
 	return m.Get("method").Exists() && m.Get("id").Exists()
+}
+
+// eachMessage calls fn for each JSON-RPC message in data (one, or a batch)
+// until fn returns true; it reports whether fn did.
+func eachMessage(data []byte, fn func(gjson.Result) bool) bool {
+	if !gjson.ValidBytes(data) {
+		return false
+	}
+	v := gjson.ParseBytes(data)
+	if !v.IsArray() {
+		return fn(v)
+	}
+	for _, m := range v.Array() {
+		if fn(m) {
+			return true
+		}
+	}
+	return false
+}
+
+// readEvents reads an event stream until fn returns true for a message
+// (nil) or the stream ends (its error). The "endpoint" event of the
+// HTTP+SSE transport comes to fn as a string Result named by event.
+func readEvents(body io.Reader, fn func(event string, m gjson.Result) bool) error {
+	sse := newSSEReader(body, mcpMaxMessage)
+	for {
+		event, data, err := sse.next()
+		if err != nil {
+			return err
+		}
+		if event == "endpoint" {
+			if fn(event, gjson.Result{Type: gjson.String, Str: strings.TrimSpace(string(data))}) {
+				return nil
+			}
+			continue
+		}
+		if eachMessage(data, func(m gjson.Result) bool { return fn("message", m) }) {
+			return nil
+		}
+	}
+}
+
+// answer serves a server request on its own goroutine (its answer may wait
+// for a person) and sends the reply.
+func answer(ctx context.Context, serve mcpServe, send func(context.Context, []byte) error, m gjson.Result) {
+	go func() {
+		if reply := serve(ctx, m); reply != nil {
+			_ = send(ctx, reply)
+		}
+	}()
 }
 
 // mcpStreamable is the streamable HTTP transport: every message is a POST
@@ -82,47 +154,23 @@ type mcpStreamable struct {
 	stop      func() // ends the listen stream
 }
 
-func (c *mcpStreamable) header(accept string) map[string]string {
-	h := make(map[string]string, len(c.headers)+4)
-	for k, v := range c.headers {
-		h[k] = v
-	}
-	h["content-type"] = "application/json"
-	h["accept"] = accept
+func (c *mcpStreamable) do(ctx context.Context, method, accept string, body []byte) (*HTTPResponse, error) {
 	c.mu.Lock()
-	if c.sessionID != "" {
-		h["mcp-session-id"] = c.sessionID
-	}
-	if c.protocol != "" {
-		h["mcp-protocol-version"] = c.protocol
-	}
+	extra := []string{"content-type", "application/json", "accept", accept, "mcp-session-id", c.sessionID, "mcp-protocol-version", c.protocol}
 	c.mu.Unlock()
-	return h
-}
-
-func (c *mcpStreamable) post(ctx context.Context, body []byte) (*HTTPResponse, error) {
-	resp, err := c.tr.Do(ctx, &HTTPRequest{Method: "POST", URL: c.url, Header: c.header(mcpAcceptHeader), Body: body})
-	if err != nil {
-		return nil, fmt.Errorf("POST %s: %w", c.url, err)
-	}
-	if !ok2xx(resp.Status) {
-		defer resp.Body.Close()
-		return nil, httpStatusError(resp)
-	}
-	return resp, nil
+	return mcpDo(ctx, c.tr, method, c.url, c.headers, extra, body)
 }
 
 func (c *mcpStreamable) send(ctx context.Context, msg []byte) error {
-	resp, err := c.post(ctx, msg)
+	resp, err := c.do(ctx, "POST", "application/json, text/event-stream", msg)
 	if err != nil {
 		return err
 	}
-	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, mcpMaxMessage))
 	return resp.Body.Close()
 }
 
 func (c *mcpStreamable) request(ctx context.Context, id int64, msg []byte) (gjson.Result, error) {
-	resp, err := c.post(ctx, msg)
+	resp, err := c.do(ctx, "POST", "application/json, text/event-stream", msg)
 	if err != nil {
 		return gjson.Result{}, err
 	}
@@ -132,58 +180,34 @@ func (c *mcpStreamable) request(ctx context.Context, id int64, msg []byte) (gjso
 		c.sessionID = sid
 		c.mu.Unlock()
 	}
-	if strings.HasPrefix(strings.ToLower(resp.Header["content-type"]), "text/event-stream") {
-		sse := newSSEReader(resp.Body, mcpMaxMessage)
-		for {
-			_, data, err := sse.next()
-			if err != nil {
-				if err == io.EOF || err == io.ErrUnexpectedEOF {
-					err = errors.New("the event stream ended before the response")
-				}
-				return gjson.Result{}, fmt.Errorf("read event stream: %w", err)
-			}
-			if m, done := c.handle(ctx, data, id); done {
-				return m, nil
-			}
+	var found gjson.Result
+	handle := func(_ string, m gjson.Result) bool {
+		if isResponseTo(m, id) {
+			found = m
+			return true
 		}
+		if isServerRequest(m) {
+			answer(ctx, c.serve, c.send, m)
+		}
+		return false
+	}
+	if isEventStream(resp) {
+		if err := readEvents(resp.Body, handle); err != nil {
+			if err == io.EOF || err == io.ErrUnexpectedEOF {
+				err = errors.New("the event stream ended before the response")
+			}
+			return gjson.Result{}, fmt.Errorf("read event stream: %w", err)
+		}
+		return found, nil
 	}
 	body, err := io.ReadAll(io.LimitReader(resp.Body, mcpMaxMessage))
 	if err != nil {
 		return gjson.Result{}, fmt.Errorf("read reply: %w", err)
 	}
-	if m, done := c.handle(ctx, body, id); done {
-		return m, nil
+	if !eachMessage(body, func(m gjson.Result) bool { return handle("", m) }) {
+		return gjson.Result{}, fmt.Errorf("the reply holds no response to request %d", id)
 	}
-	return gjson.Result{}, fmt.Errorf("the reply holds no response to request %d", id)
-}
-
-// handle looks at one message (or batch) of a reply: it serves server
-// requests and reports the response to id when it is there.
-func (c *mcpStreamable) handle(ctx context.Context, data []byte, id int64) (gjson.Result, bool) {
-	if !gjson.ValidBytes(data) {
-		return gjson.Result{}, false
-	}
-	var found gjson.Result
-	each(gjson.ParseBytes(data), func(m gjson.Result) {
-		switch {
-		case isResponseTo(m, id):
-			found = m
-		case isServerRequest(m):
-			if reply := c.serve(ctx, m); reply != nil {
-				_ = c.send(ctx, reply)
-			}
-		}
-	})
-	return found, found.Exists()
-}
-
-// each calls fn for v, or for each element when v is a batch.
-func each(v gjson.Result, fn func(gjson.Result)) {
-	if v.IsArray() {
-		v.ForEach(func(_, m gjson.Result) bool { fn(m); return true })
-		return
-	}
-	fn(v)
+	return found, nil
 }
 
 // listen opens the optional GET event stream, on which a server sends the
@@ -210,7 +234,7 @@ func (c *mcpStreamable) listen(timeout time.Duration) {
 	go func() {
 		defer cancel()
 		timer := time.AfterFunc(timeout, cancel)
-		resp, err := c.tr.Do(ctx, &HTTPRequest{Method: "GET", URL: c.url, Header: c.header("text/event-stream")})
+		resp, err := c.do(ctx, "GET", "text/event-stream", nil)
 		timer.Stop()
 		if err != nil {
 			return
@@ -219,26 +243,12 @@ func (c *mcpStreamable) listen(timeout time.Duration) {
 		body = resp.Body
 		c.mu.Unlock()
 		defer resp.Body.Close()
-		if !ok2xx(resp.Status) || !strings.HasPrefix(strings.ToLower(resp.Header["content-type"]), "text/event-stream") {
-			return
-		}
-		sse := newSSEReader(resp.Body, mcpMaxMessage)
-		for {
-			_, data, err := sse.next()
-			if err != nil {
-				return
-			}
-			if !gjson.ValidBytes(data) {
-				continue
-			}
-			each(gjson.ParseBytes(data), func(m gjson.Result) {
+		if isEventStream(resp) {
+			_ = readEvents(resp.Body, func(_ string, m gjson.Result) bool {
 				if isServerRequest(m) {
-					go func() {
-						if reply := c.serve(ctx, m); reply != nil {
-							_ = c.send(ctx, reply)
-						}
-					}()
+					answer(ctx, c.serve, c.send, m)
 				}
+				return false
 			})
 		}
 	}()
@@ -254,8 +264,7 @@ func (c *mcpStreamable) close(ctx context.Context) {
 	if sid == "" {
 		return
 	}
-	resp, err := c.tr.Do(ctx, &HTTPRequest{Method: "DELETE", URL: c.url, Header: c.header(mcpAcceptHeader)})
-	if err == nil {
+	if resp, err := c.do(ctx, "DELETE", "application/json", nil); err == nil {
 		resp.Body.Close()
 	}
 }
@@ -279,39 +288,19 @@ type mcpLegacy struct {
 func dialLegacy(ctx context.Context, tr Transport, url string, headers map[string]string, serve mcpServe) (*mcpLegacy, error) {
 	streamCtx, cancel := context.WithCancel(context.Background())
 	c := &mcpLegacy{tr: tr, headers: headers, serve: serve, cancel: cancel, pending: map[int64]chan gjson.Result{}}
-	h := make(map[string]string, len(headers)+1)
-	for k, v := range headers {
-		h[k] = v
+	// The stream outlives ctx, but opening it must not: detach once open.
+	detach := context.AfterFunc(ctx, cancel)
+	resp, err := mcpDo(streamCtx, tr, "GET", url, headers, []string{"accept", "text/event-stream"}, nil)
+	if err == nil && !isEventStream(resp) {
+		resp.Body.Close()
+		err = fmt.Errorf("GET %s: not an event stream", url)
 	}
-	h["accept"] = "text/event-stream"
-	type opened struct {
-		resp *HTTPResponse
-		err  error
-	}
-	openc := make(chan opened, 1)
-	go func() {
-		resp, err := tr.Do(streamCtx, &HTTPRequest{Method: "GET", URL: url, Header: h})
-		openc <- opened{resp, err}
-	}()
-	var resp *HTTPResponse
-	select {
-	case o := <-openc:
-		if o.err != nil {
-			cancel()
-			return nil, fmt.Errorf("GET %s: %w", url, o.err)
-		}
-		resp = o.resp
-	case <-ctx.Done():
+	if err != nil {
 		cancel()
-		return nil, ctx.Err()
-	}
-	if !ok2xx(resp.Status) || !strings.HasPrefix(strings.ToLower(resp.Header["content-type"]), "text/event-stream") {
-		defer resp.Body.Close()
-		cancel()
-		if ok2xx(resp.Status) {
-			return nil, fmt.Errorf("GET %s: not an event stream", url)
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
 		}
-		return nil, httpStatusError(resp)
+		return nil, err
 	}
 	endpoint := make(chan string, 1)
 	go c.read(streamCtx, resp.Body, url, endpoint)
@@ -319,6 +308,9 @@ func dialLegacy(ctx context.Context, tr Transport, url string, headers map[strin
 	case ep, ok := <-endpoint:
 		if !ok {
 			return nil, fmt.Errorf("the event stream ended before the endpoint event: %v", c.streamErr())
+		}
+		if !detach() {
+			return nil, ctx.Err()
 		}
 		c.endpoint = ep
 		return c, nil
@@ -331,45 +323,27 @@ func dialLegacy(ctx context.Context, tr Transport, url string, headers map[strin
 // read dispatches the stream's events until it ends.
 func (c *mcpLegacy) read(ctx context.Context, body io.ReadCloser, base string, endpoint chan<- string) {
 	defer body.Close()
-	sse := newSSEReader(body, mcpMaxMessage)
 	sent := false
-	var err error
-	for {
-		var ev string
-		var data []byte
-		if ev, data, err = sse.next(); err != nil {
-			break
-		}
-		if ev == "endpoint" {
+	err := readEvents(body, func(event string, m gjson.Result) bool {
+		switch {
+		case event == "endpoint":
 			if !sent {
-				endpoint <- resolveURL(base, strings.TrimSpace(string(data)))
+				endpoint <- resolveURL(base, m.Str)
 				sent = true
 			}
-			continue
-		}
-		if !gjson.ValidBytes(data) {
-			continue
-		}
-		each(gjson.ParseBytes(data), func(m gjson.Result) {
-			if isServerRequest(m) {
-				go func() {
-					if reply := c.serve(ctx, m); reply != nil {
-						_ = c.send(ctx, reply)
-					}
-				}()
-				return
+		case isServerRequest(m):
+			answer(ctx, c.serve, c.send, m)
+		case m.Get("id").Type == gjson.Number:
+			c.mu.Lock()
+			ch := c.pending[m.Get("id").Int()]
+			delete(c.pending, m.Get("id").Int())
+			c.mu.Unlock()
+			if ch != nil {
+				ch <- m
 			}
-			if id := m.Get("id"); id.Type == gjson.Number && !m.Get("method").Exists() {
-				c.mu.Lock()
-				ch := c.pending[id.Int()]
-				delete(c.pending, id.Int())
-				c.mu.Unlock()
-				if ch != nil {
-					ch <- m
-				}
-			}
-		})
-	}
+		}
+		return false
+	})
 	if err == io.EOF {
 		err = errors.New("the server closed the event stream")
 	}
@@ -392,20 +366,11 @@ func (c *mcpLegacy) streamErr() error {
 }
 
 func (c *mcpLegacy) send(ctx context.Context, msg []byte) error {
-	h := make(map[string]string, len(c.headers)+1)
-	for k, v := range c.headers {
-		h[k] = v
-	}
-	h["content-type"] = "application/json"
-	resp, err := c.tr.Do(ctx, &HTTPRequest{Method: "POST", URL: c.endpoint, Header: h, Body: msg})
+	resp, err := mcpDo(ctx, c.tr, "POST", c.endpoint, c.headers, []string{"content-type", "application/json"}, msg)
 	if err != nil {
-		return fmt.Errorf("POST %s: %w", c.endpoint, err)
+		return err
 	}
-	defer resp.Body.Close()
-	if !ok2xx(resp.Status) {
-		return httpStatusError(resp)
-	}
-	return nil
+	return resp.Body.Close()
 }
 
 func (c *mcpLegacy) request(ctx context.Context, id int64, msg []byte) (gjson.Result, error) {
@@ -417,25 +382,22 @@ func (c *mcpLegacy) request(ctx context.Context, id int64, msg []byte) (gjson.Re
 	}
 	c.pending[id] = ch
 	c.mu.Unlock()
-	forget := func() {
-		c.mu.Lock()
-		delete(c.pending, id)
-		c.mu.Unlock()
-	}
-	if err := c.send(ctx, msg); err != nil {
-		forget()
-		return gjson.Result{}, err
-	}
-	select {
-	case m, ok := <-ch:
-		if !ok {
-			return gjson.Result{}, c.streamErr()
+	err := c.send(ctx, msg)
+	if err == nil {
+		select {
+		case m, ok := <-ch:
+			if !ok {
+				return gjson.Result{}, c.streamErr()
+			}
+			return m, nil
+		case <-ctx.Done():
+			err = ctx.Err()
 		}
-		return m, nil
-	case <-ctx.Done():
-		forget()
-		return gjson.Result{}, ctx.Err()
 	}
+	c.mu.Lock()
+	delete(c.pending, id)
+	c.mu.Unlock()
+	return gjson.Result{}, err
 }
 
 func (c *mcpLegacy) close(context.Context) { c.cancel() }
