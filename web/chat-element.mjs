@@ -2,22 +2,38 @@
 // (toolnexus-chat.mjs does, guarded); it fetches nothing until an element connects.
 //
 // Configuration: attributes (mirrored as properties) model, base-url, style,
-// system-prompt, max-turns, endpoint, demo, wasm; a <script type="application/json">
-// child {tools: [http tools], variables}; JS-only properties tools (function
-// tools), variables and apiKey. Events (bubbling, composed CustomEvents):
-// toolnexus:tool-call, toolnexus:pending, toolnexus:done, toolnexus:error.
+// system-prompt, max-turns, endpoint, demo, wasm, stream, persist, wait-limit;
+// a <script type="application/json"> child {tools: [http tools], variables};
+// JS-only properties tools (function tools), variables and apiKey. Events
+// (bubbling, composed CustomEvents): toolnexus:tool-call, toolnexus:pending,
+// toolnexus:done, toolnexus:error.
 // Anything a model or a tool wrote reaches the page through textContent only.
+//
+// - Local runs stream: text appears as the model writes it, tool calls and
+//   results as they happen. The demo model always streams; a base-url
+//   provider streams when the `stream` attribute is set (it must then answer
+//   stream:true with server-sent events). Remote mode (endpoint) does not stream.
+// - persist="key" keeps the conversation in this browser (IndexedDB, else
+//   localStorage: web/store.mjs) so a reload shows it again and continues it.
+//   In local mode it also makes approvals durable (web/durable-wait.mjs): a
+//   request still unanswered when the page is hidden or unloaded, or after
+//   wait-limit seconds, halts the run and is saved; the same dialog is offered
+//   again when the page is visible again or on the next load, and the run
+//   resumes with the person's answer. Nothing secret is stored (not apiKey).
 
 import { approvalDialog } from "./approval-dialog.mjs";
 import { httpToolSpecs, localEngine, remoteEngine } from "./chat-engine.mjs";
 
-const ATTRS = ["model", "base-url", "style", "system-prompt", "max-turns", "endpoint", "demo", "wasm"];
+const ATTRS = ["model", "base-url", "style", "system-prompt", "max-turns", "endpoint", "demo", "wasm", "stream"];
+// Read when used, so changing them does not rebuild the engine.
+const LIVE_ATTRS = ["persist", "wait-limit"];
 const WIRE_STYLES = new Set(["openai", "anthropic"]);
-const PROPS = ["model", "baseUrl", "apiStyle", "systemPrompt", "maxTurns", "endpoint", "demo", "wasm", "tools", "variables", "apiKey"];
+const PROPS = ["model", "baseUrl", "apiStyle", "systemPrompt", "maxTurns", "endpoint", "demo", "wasm", "stream", "persist",
+  "waitLimit", "tools", "variables", "apiKey"];
 const DEFAULT_WASM = new URL("./toolnexus.wasm", import.meta.url);
 
 export class ToolnexusChatElement extends HTMLElement {
-  static get observedAttributes() { return ATTRS; }
+  static get observedAttributes() { return [...ATTRS, ...LIVE_ATTRS]; }
 
   /** Register the element under tag (once; a second call is a no-op). */
   static define(tag = "toolnexus-chat", registry = globalThis.customElements) {
@@ -34,12 +50,22 @@ export class ToolnexusChatElement extends HTMLElement {
   #variables = {};
   #apiKey = undefined;
   #ask = null;      // this element's approval dialog (one queue per element)
+  #view = [];       // what the transcript shows, as data: saved with the conversation
+  #restored = null; // a saved history waiting for the first run to pick it up
+  #halted = null;   // {messages, pending}: a run saved while waiting for an answer
+  #durable = null;  // {key, wait}: durableWait for the current persist key
+  #restoring = null; // Promise of the restore started on the first connect
+  #restoreDone = false;
   #onSubmit = (e) => {
     e.preventDefault();
     if (this.#busy) return; // keep the draft until the run ends
     const text = this.#ui.input.value;
     this.#ui.input.value = "";
     this.send(text).catch(() => {}); // reported in the transcript and as toolnexus:error
+  };
+  // Coming back to the page offers a request that was saved while it was hidden.
+  #onVisible = () => {
+    if (document.visibilityState === "visible" && this.#halted && !this.#busy) this.#resumeHalted().catch(() => {});
   };
 
   constructor() {
@@ -59,17 +85,21 @@ export class ToolnexusChatElement extends HTMLElement {
       }
     }
     this.#ui.form.addEventListener("submit", this.#onSubmit);
+    document.addEventListener("visibilitychange", this.#onVisible);
     this.#queueWarm();
+    if (this.persist && !this.#restoring) this.#restoring = this.#restore();
   }
 
   disconnectedCallback() {
     this.#ui.form.removeEventListener("submit", this.#onSubmit);
+    document.removeEventListener("visibilitychange", this.#onVisible);
     // A move (disconnect then connect in one task) keeps the engine; removal frees it.
     queueMicrotask(() => { if (!this.isConnected) this.#retire(); });
   }
 
   attributeChangedCallback(name, oldValue, newValue) {
     if (oldValue === newValue) return;
+    if (LIVE_ATTRS.includes(name)) return; // read when used
     if (name === "style" && !WIRE_STYLES.has(newValue ?? "") && !WIRE_STYLES.has(oldValue ?? "")) return; // inline CSS
     this.#changed();
   }
@@ -93,6 +123,14 @@ export class ToolnexusChatElement extends HTMLElement {
   set demo(v) { this.toggleAttribute("demo", !!v); }
   get wasm() { return this.getAttribute("wasm") ?? ""; }
   set wasm(v) { this.setAttribute("wasm", v); }
+  get stream() { return this.hasAttribute("stream"); }
+  set stream(v) { this.toggleAttribute("stream", !!v); }
+  /** The key the conversation is saved under in this browser ("" = not saved). Read on connect. */
+  get persist() { return this.getAttribute("persist") ?? ""; }
+  set persist(v) { if (v) this.setAttribute("persist", v); else this.removeAttribute("persist"); }
+  /** Seconds an approval waits inline before the run is saved and halted (0 = no limit). */
+  get waitLimit() { const n = Number(this.getAttribute("wait-limit") ?? ""); return Number.isFinite(n) && n > 0 ? n : 0; }
+  set waitLimit(v) { this.setAttribute("wait-limit", String(v)); }
 
   /** Function tools (defineTool specs: {name, description, inputSchema, run, needsApproval}). */
   get tools() { return [...this.#tools]; }
@@ -107,32 +145,64 @@ export class ToolnexusChatElement extends HTMLElement {
 
   get busy() { return this.#busy; }
 
-  /** Send a message as if typed; resolves to the RunResult (rejects on failure). */
+  /**
+   * Send a message as if typed; resolves to the RunResult (rejects on failure).
+   * A request saved while waiting for an answer is offered first.
+   */
   async send(text) {
     const prompt = String(text ?? "").trim();
     if (!prompt || this.#busy) return null;
+    if (this.#restoring && !this.#restoreDone) await this.#restoring;
+    if (this.#halted) {
+      await this.#resumeHalted().catch(() => {});
+      if (this.#halted || this.#busy) return null; // still waiting: the message is not sent
+    }
     this.#entry("user", "You", prompt);
+    return this.#drive((ready, engine, opts) => ready.run(prompt, engine.history, opts));
+  }
+
+  // #drive runs one step (a new message, or a resumed run) on the current
+  // engine and shows what happens as it happens. callShown: ids of calls the
+  // transcript already shows (a resumed call), so only their results are added.
+  async #drive(step, { callShown = [] } = {}) {
     let engine = null;
-    const seen = new Set(); // tool calls already shown during this message
+    const seen = new Set(); // tool calls already shown during this run
+    const live = { entry: null, text: false, args: new Map(callShown.map((id) => [id, undefined])) };
     try {
       engine = this.#currentEngine();
       engine.running++;
+      if (this.#restored) {
+        engine.history = this.#restored;
+        this.#restored = null;
+      }
       this.#setBusy(true, engine.ready ? "Working…" : "Loading the agent…");
       const ready = await engine.promise;
       this.#setBusy(true, "Working…");
-      const result = await ready.run(prompt, engine.history, {
-        waitFor: (request) => this.#waitFor(request),
-        onStep: (step) => this.#showToolCalls(step, seen),
-      });
+      const opts = {
+        waitFor: (request, o) => this.#waitFor(request, o),
+        onStep: (s) => this.#showToolCalls(s, seen, live.args),
+        onEvent: (e) => this.#onEvent(e, live, seen),
+      };
+      const wait = await this.#durableFor(engine);
+      const result = wait
+        ? await wait.run((signal) => step(ready, engine, { ...opts, signal }))
+        : await step(ready, engine, opts);
       if (Array.isArray(result.messages)) engine.history = result.messages;
-      if (result.text) this.#entry("assistant", "Assistant", result.text);
-      if (result.status === "incomplete") this.#entry("note", "Note", `The run stopped early (${result.limit || "turn limit"}).`, true);
+      if (result.durable) {
+        this.#halted = { messages: result.messages, pending: result.pending };
+        this.#entry("note", "Note", "A request is waiting for your answer. It is saved and will be offered again.");
+        this.#save(engine.history, { pending: result.pending });
+      } else {
+        if (result.text && !live.text) this.#entry("assistant", "Assistant", result.text);
+        if (result.status === "incomplete") this.#entry("note", "Note", `The run stopped early (${result.limit || "turn limit"}).`, true);
+        this.#save(engine.history);
+      }
       const { state, ...detail } = result; // a sealed state token is nobody's business after the run
       this.#emit("toolnexus:done", { result: detail });
       return result;
     } catch (err) {
       const message = err?.message ?? String(err);
-      if (err?.result) this.#showToolCalls(err.result, seen); // what ran before the failure
+      if (err?.result) this.#showToolCalls(err.result, seen, live.args); // what ran before the failure
       this.#entry("error", "Error", message, true);
       if (engine) this.#dropFailed(engine);
       this.#emit("toolnexus:error", { message, result: err?.result });
@@ -140,13 +210,104 @@ export class ToolnexusChatElement extends HTMLElement {
     } finally {
       if (engine && --engine.running === 0 && engine.retired) closeEngine(engine);
       this.#setBusy(false);
+      if (this.#halted) this.#ui.status.textContent = "Waiting for your answer (saved).";
     }
   }
 
-  /** Start a new conversation: clear the transcript and the history. */
+  /** Start a new conversation: clear the transcript and the history (and what persist saved). */
   reset() {
     if (this.#engine) this.#engine.history = [];
+    this.#restored = null;
+    this.#halted = null;
+    this.#view = [];
     this.#ui.log.replaceChildren();
+    if (this.persist) this.#store().then((s) => s.clear(this.#storeKey())).catch(() => {});
+  }
+
+  // --- persistence (persist="key") ---
+
+  #storeKey() { return `toolnexus-chat:${this.persist}`; }
+
+  #store() {
+    storePromise ??= import("./store.mjs").then((m) => m.browserStore());
+    return storePromise;
+  }
+
+  // #restore shows the saved conversation and offers a saved request again.
+  async #restore() {
+    try {
+      const saved = await (await this.#store()).get(this.#storeKey());
+      if (!saved) return;
+      for (const v of Array.isArray(saved.view) ? saved.view : []) {
+        if (v && typeof v === "object") this.#entry(String(v.kind), String(v.who), String(v.text ?? ""), !!v.isError);
+      }
+      if (saved.messages.length > 0) this.#restored = saved.messages;
+      if (saved.pending && typeof saved.pending === "object" && !this.endpoint) {
+        this.#halted = { messages: saved.messages, pending: saved.pending };
+        this.#ui.status.textContent = "Waiting for your answer (saved).";
+        if (document.visibilityState === "visible") queueMicrotask(() => this.#resumeHalted().catch(() => {}));
+      }
+    } catch (err) {
+      this.#entry("error", "Error", `The saved conversation could not be read: ${err?.message ?? err}`, true);
+    } finally {
+      this.#restoreDone = true;
+    }
+  }
+
+  // #save writes the conversation, if this element persists it.
+  #save(messages, extra = {}) {
+    if (!this.persist) return;
+    const key = this.#storeKey();
+    const view = this.#view.map((v) => ({ ...v }));
+    this.#store().then((s) => s.save(key, messages ?? [], { ...extra, view })).catch(() => {});
+  }
+
+  // #durableFor gives local runs of a persisting element the durable waitFor.
+  async #durableFor(engine) {
+    if (!this.persist || this.endpoint || !engine) return null;
+    const { durableWait } = await (durablePromise ??= import("./durable-wait.mjs"));
+    const key = this.#storeKey();
+    const limitMs = this.waitLimit * 1000;
+    if (this.#durable?.key === key && this.#durable.limitMs === limitMs) return this.#durable.wait;
+    this.#durable = { key, limitMs, wait: null };
+    // store.mjs is loaded by #restore on connect; the wrapper saves through it.
+    const store = { save: (id, messages, extra, opts) => this.#store().then((s) => s.save(id, messages, extra, opts)) };
+    this.#durable.wait = durableWait({
+      ask: (request, opts) => this.#askDialog(request, opts),
+      store, id: key, limitMs,
+      extra: () => ({ view: this.#view.map((v) => ({ ...v })) }),
+    });
+    return this.#durable.wait;
+  }
+
+  // #resumeHalted offers the saved request again (the same dialog) and
+  // resumes the halted run with the person's answer.
+  async #resumeHalted() {
+    const halted = this.#halted;
+    if (!halted || this.#busy) return null;
+    this.#busy = true; // claimed while the dialog is open
+    let answer;
+    try {
+      this.#setBusy(true, "Waiting for your approval…");
+      this.#emit("toolnexus:pending", { request: halted.pending });
+      answer = await this.#askDialog(halted.pending);
+    } catch (err) {
+      answer = { id: halted.pending.id, ok: false, reason: err?.message ?? String(err) };
+    } finally {
+      this.#setBusy(false);
+    }
+    if (this.#halted !== halted) return null; // reset meanwhile
+    // The answer is used once: a reload from here on must not run the tool again.
+    this.#halted = null;
+    this.#restored = null;
+    this.#save(halted.messages);
+    const engine = this.#currentEngine();
+    engine.history = halted.messages;
+    const waiting = [halted.pending.data?.callId, ...(halted.pending.data?.calls ?? []).map((c) => c?.id)];
+    return this.#drive((ready, eng, opts) => {
+      if (typeof ready.resume !== "function") throw new Error("toolnexus-chat: this engine cannot resume a saved run");
+      return ready.resume(halted.messages, halted.pending, { ...answer, id: halted.pending.id }, opts);
+    }, { callShown: waiting.filter((id) => typeof id === "string") });
   }
 
   // #changed marks the configuration stale; bursts become one rebuild.
@@ -212,6 +373,7 @@ export class ToolnexusChatElement extends HTMLElement {
       apiKey: this.#apiKey,
       systemPrompt: this.systemPrompt || undefined,
       maxTurns: this.maxTurns,
+      stream: this.stream,
       tools: [...httpToolSpecs(config, document.baseURI), ...this.#tools],
       variables: { ...config.variables, ...this.#variables },
     });
@@ -229,23 +391,62 @@ export class ToolnexusChatElement extends HTMLElement {
     }
   }
 
-  async #waitFor(request) {
+  async #waitFor(request, { signal } = {}) {
     this.#emit("toolnexus:pending", { request });
     this.#setBusy(true, "Waiting for your approval…");
-    this.#ask ??= approvalDialog();
     try {
-      return await this.#ask(request);
+      const wait = this.#durable?.key === this.#storeKey() && this.persist && !this.endpoint ? this.#durable.wait : null;
+      return await (wait ? wait.waitFor(request, { signal }) : this.#askDialog(request, { signal }));
     } finally {
       this.#setBusy(true, "Working…");
     }
   }
 
-  #showToolCalls(result, seen) {
+  #askDialog(request, opts) {
+    this.#ask ??= approvalDialog();
+    return this.#ask(request, opts);
+  }
+
+  // #onEvent shows a streamed run as it happens: text grows in one entry per
+  // model turn, tool calls and results appear as they start and finish.
+  #onEvent(e, live, seen) {
+    switch (e?.type) {
+      case "text":
+        if (!e.delta) return;
+        if (!live.entry) live.entry = this.#entry("assistant", "Assistant", "");
+        live.entry.append(e.delta);
+        live.text = true;
+        this.#ui.log.scrollTop = this.#ui.log.scrollHeight;
+        return;
+      case "tool_call":
+        live.entry = null;
+        live.args.set(e.id, e.args);
+        this.#entry("tool-call", "Tool call", `${e.name} ${compact(e.args)}`);
+        return;
+      case "tool_result": {
+        live.entry = null;
+        if (seen.has(e.id)) return;
+        seen.add(e.id);
+        if (!live.args.has(e.id)) this.#entry("tool-call", "Tool call", String(e.name ?? ""));
+        this.#entry("tool-result", e.isError ? "Tool error" : "Tool result", String(e.output ?? ""), !!e.isError);
+        let args = live.args.get(e.id);
+        try { args = JSON.parse(args); } catch { /* keep the text */ }
+        this.#emit("toolnexus:tool-call", { id: e.id, name: e.name, args, output: e.output ?? "", isError: !!e.isError });
+        return;
+      }
+      default:
+        live.entry = null;
+    }
+  }
+
+  // #showToolCalls adds the calls of result not shown yet; shown (a Map keyed
+  // by call id) lists calls whose call line is already in the transcript.
+  #showToolCalls(result, seen, shown = new Map()) {
     for (const call of result?.toolCalls ?? []) {
       const key = call.id || `${call.name} ${compact(call.args)} ${seen.size}`;
       if (seen.has(key)) continue;
       seen.add(key);
-      this.#entry("tool-call", "Tool call", `${call.name} ${compact(call.args)}`);
+      if (!shown.has(call.id)) this.#entry("tool-call", "Tool call", `${call.name} ${compact(call.args)}`);
       this.#entry("tool-result", call.isError ? "Tool error" : "Tool result", String(call.output ?? ""), !!call.isError);
       this.#emit("toolnexus:tool-call", { id: call.id, name: call.name, args: call.args, output: call.output, isError: !!call.isError });
     }
@@ -255,6 +456,9 @@ export class ToolnexusChatElement extends HTMLElement {
     const { log, send, status, input } = this.#ui;
     const hadFocus = this.shadowRoot.activeElement != null;
     this.#busy = on;
+    // A focused Send button that becomes disabled would drop focus to the
+    // body, and the dialog would then give it back there: keep it in the element.
+    if (on && this.shadowRoot.activeElement === send) input.focus();
     this.toggleAttribute("busy", on);
     log.setAttribute("aria-busy", String(on));
     send.disabled = on;
@@ -264,6 +468,7 @@ export class ToolnexusChatElement extends HTMLElement {
   }
 
   // #entry appends one transcript line; text goes through textContent only.
+  // It returns a handle whose append(text) grows the line (streamed text).
   #entry(kind, who, text, isError = false) {
     const div = document.createElement("div");
     const marked = isError && kind !== "error";
@@ -280,12 +485,23 @@ export class ToolnexusChatElement extends HTMLElement {
     div.append(label, body);
     this.#ui.log.append(div);
     this.#ui.log.scrollTop = this.#ui.log.scrollHeight;
+    const view = { kind, who, text: String(text), isError: !!isError };
+    if (kind !== "error") this.#view.push(view); // errors are about this visit, not the conversation
+    return {
+      append(more) {
+        body.textContent += more;
+        view.text += more;
+      },
+    };
   }
 
   #emit(type, detail) {
     this.dispatchEvent(new CustomEvent(type, { bubbles: true, composed: true, detail }));
   }
 }
+
+let storePromise = null; // the page's one browserStore(), loaded on first use
+let durablePromise = null; // durable-wait.mjs, loaded by the first persisting element
 
 function closeEngine(engine) {
   engine.promise.then((e) => e.close(), () => {});

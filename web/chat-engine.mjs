@@ -1,19 +1,25 @@
 // chat-engine.mjs — what <toolnexus-chat> talks to: the agent loop in the page
 // (the wasm) or a toolnexus Worker over HTTP. Both engines expose
 //
-//   engine.run(prompt, history, {waitFor, onStep}) → Promise<RunResult>
+//   engine.run(prompt, history, {waitFor, onStep, onEvent, signal}) → Promise<RunResult>
+//   engine.resume(history, pending, answer, {waitFor, signal}) → Promise<RunResult>   (local only)
 //   engine.close()
 //
 // waitFor(request) → Promise<Answer> asks the person; onStep(result) sees every
-// RunResult as it arrives (a remote run that halts for approval yields two).
+// RunResult as it arrives (a remote run that halts for approval yields two);
+// onEvent(event), when given, makes a local run stream (client.stream) and sees
+// each event — text deltas, tool_call, tool_result, pending — as it happens;
+// signal (an AbortSignal) cancels a local run.
 // No DOM here; importing it loads nothing (the wasm is fetched by localEngine).
 
 /**
  * The loop runs in this page. `wasm` is where the wasm lives; `demo` swaps in
  * the offline demo model and adds the demo tools after the page's own tools
  * (the first tool of a name wins, so a page may override a demo tool).
+ * `stream` lets a run with onEvent stream from the provider (the provider
+ * must answer stream:true with server-sent events); the demo model always can.
  */
-export async function localEngine({ wasm, demo, baseURL, model, style, apiKey, systemPrompt, maxTurns, tools = [], variables }) {
+export async function localEngine({ wasm, demo, baseURL, model, style, apiKey, systemPrompt, maxTurns, tools = [], variables, stream = false }) {
   if (!demo && !baseURL) throw new Error("toolnexus-chat: set the demo attribute, an endpoint, or base-url and model");
   const { load } = await import("./toolnexus.mjs");
   const tnx = await load({ wasm });
@@ -21,7 +27,8 @@ export async function localEngine({ wasm, demo, baseURL, model, style, apiKey, s
   let modelOptions = { baseURL, model, style, apiKey };
   if (demo) {
     const [{ demoModel }, { demoTools }] = await Promise.all([import("./demo-model.mjs"), import("./demo-tools.mjs")]);
-    modelOptions = demoModel();
+    const m = demoModel();
+    modelOptions = { ...m, fetch: pacedFetch(m.fetch) };
     specs.push(...demoTools());
   }
   // Anthropic refuses browser calls unless the page opts in explicitly.
@@ -33,17 +40,36 @@ export async function localEngine({ wasm, demo, baseURL, model, style, apiKey, s
   try {
     client = await tnx.createClient({
       ...modelOptions, headers, systemPrompt, maxTurns,
-      waitFor: (request) => (current ? current(request) : { id: request?.id, ok: false, reason: "no one to ask" }),
+      waitFor: (request, opts) => (current ? current(request, opts) : { id: request?.id, ok: false, reason: "no one to ask" }),
     });
   } catch (err) {
     toolkit.close().catch(() => {});
     throw err;
   }
+  const streams = !!(demo || stream);
   return {
-    async run(prompt, history, { waitFor, onStep }) {
+    async run(prompt, history, { waitFor, onStep, onEvent, signal }) {
       current = waitFor;
       try {
-        const result = await client.run(prompt, toolkit, { history });
+        let result;
+        if (onEvent && streams) {
+          for await (const event of client.stream(prompt, toolkit, { history, signal })) {
+            if (event.type === "done") result = event.result;
+            else onEvent(event);
+          }
+        } else {
+          result = await client.run(prompt, toolkit, { history, signal });
+        }
+        onStep?.(result);
+        return result;
+      } finally {
+        current = null;
+      }
+    },
+    async resume(history, pending, answer, { waitFor, onStep, signal }) {
+      current = waitFor;
+      try {
+        const result = await client.runWithAnswer(toolkit, history, pending, answer, { signal });
         onStep?.(result);
         return result;
       } finally {
@@ -51,6 +77,32 @@ export async function localEngine({ wasm, demo, baseURL, model, style, apiKey, s
       }
     },
     close: () => toolkit.close().catch(() => {}),
+  };
+}
+
+/**
+ * pacedFetch wraps a fetch whose server-sent-event replies arrive all at once
+ * (the offline demo model builds each reply in memory) so that their events
+ * arrive one by one, ms apart, as a real provider's would: the text visibly
+ * streams. Other replies pass through untouched.
+ */
+export function pacedFetch(fetchFn, ms = 0) {
+  return async (url, init) => {
+    const res = await fetchFn(url, init);
+    if (!(res.headers.get("content-type") ?? "").startsWith("text/event-stream") || !res.body) return res;
+    const events = (await res.text()).split(/(?<=\n\n)/);
+    const enc = new TextEncoder();
+    const signal = init?.signal;
+    const body = new ReadableStream({
+      async pull(ctrl) {
+        if (signal?.aborted) return ctrl.error(signal.reason ?? new DOMException("aborted", "AbortError"));
+        const next = events.shift();
+        if (next === undefined) return ctrl.close();
+        await new Promise((r) => setTimeout(r, ms));
+        ctrl.enqueue(enc.encode(next));
+      },
+    });
+    return new Response(body, { status: res.status, headers: res.headers });
   };
 }
 

@@ -1,30 +1,54 @@
 // demo.mjs — wires the demo page: model picker, composer, transcript.
 // Every string from the model or a tool reaches the page through textContent.
+//
+// - Replies stream: text grows as the model writes it, tool calls and results
+//   appear as they happen (client.stream). The offline demo model always
+//   streams; an endpoint streams when "Stream replies" is ticked.
+// - The conversation is kept in this browser (web/store.mjs), so a reload
+//   shows it again and continues it. The API key is never stored.
+// - Approvals are durable (web/durable-wait.mjs): a request still unanswered
+//   when the page is hidden or unloaded, or after the wait limit (5 minutes,
+//   or ?wait-limit=<seconds>), halts the run and is saved; the same dialog
+//   comes back when the page is visible again or on the next load, and the
+//   run resumes with the answer (client.runWithAnswer).
 
 import { load, approvalDialog } from "./toolnexus.mjs";
 import { demoModel } from "./demo-model.mjs";
 import { demoTools } from "./demo-tools.mjs";
+import { pacedFetch } from "./chat-engine.mjs";
+import { browserStore } from "./store.mjs";
+import { durableWait } from "./durable-wait.mjs";
 
 const $ = (id) => document.getElementById(id);
 const ui = {
   transcript: $("transcript"), busy: $("busy"), form: $("composer"), message: $("message"),
-  send: $("send"), reset: $("reset"), endpoint: $("endpoint"), baseURL: $("base-url"),
-  model: $("model-name"), apiKey: $("api-key"),
+  send: $("send"), reset: $("reset"), answer: $("answer"), endpoint: $("endpoint"), baseURL: $("base-url"),
+  model: $("model-name"), apiKey: $("api-key"), stream: $("stream"),
 };
 const DEFAULTS = {
   openai: { baseURL: "https://api.openai.com/v1", model: "gpt-4o-mini" },
   anthropic: { baseURL: "https://api.anthropic.com", model: "claude-3-5-haiku-latest" },
 };
+const STORE_ID = "demo";
+const WAIT_LIMIT_MS = (Number(new URLSearchParams(location.search).get("wait-limit")) || 300) * 1000;
 
 let tnx = null;
 let toolkit = null;
 let history = []; // result.messages of the last finished run: the conversation so far
-// Call ids whose call / result is already in the transcript. Tools and waitFor
-// show calls live; after a run, anything the core decided alone (an unknown
-// tool, bad arguments, a timeout) is filled in from result.toolCalls.
+let view = [];    // the transcript as data ({kind, who, text, isError}), saved with the conversation
+let halted = null; // {messages, pending}: a run saved while waiting for an answer
+let busy = false;
+// Call ids whose call / result is already in the transcript. Events, tools and
+// waitFor show calls live; after a run, anything the core decided alone (an
+// unknown tool, bad arguments, a timeout) is filled in from result.toolCalls.
 let shownCalls = new Set();
 let shownResults = new Set();
 const approve = approvalDialog();
+const store = browserStore();
+const durable = durableWait({
+  ask: approve, store, id: STORE_ID, limitMs: WAIT_LIMIT_MS,
+  extra: () => ({ view, settings: settings() }),
+});
 
 start();
 
@@ -36,11 +60,44 @@ async function start() {
     entry("error", "Error", `Could not start the agent: ${err.message}`, true);
     return;
   }
+  await restore();
   performance.mark("toolnexus:ready");
   document.documentElement.dataset.ready = "1";
   ui.message.disabled = false;
   ui.send.disabled = false;
   ui.message.focus();
+  if (halted && document.visibilityState === "visible") offerHalted();
+}
+
+// restore shows the saved conversation, if any, and remembers a saved request.
+async function restore() {
+  const saved = await store.get(STORE_ID).catch(() => null);
+  if (!saved) return;
+  const s = saved.settings ?? {};
+  const radio = document.querySelector(`input[name="provider"][value="${s.kind === "openai" || s.kind === "anthropic" ? s.kind : "demo"}"]`);
+  radio.checked = true;
+  ui.endpoint.hidden = radio.value === "demo";
+  if (radio.value !== "demo") {
+    ui.baseURL.value = typeof s.baseURL === "string" ? s.baseURL : DEFAULTS[radio.value].baseURL;
+    ui.model.value = typeof s.model === "string" ? s.model : DEFAULTS[radio.value].model;
+    ui.stream.checked = !!s.stream;
+  }
+  history = saved.messages;
+  for (const v of Array.isArray(saved.view) ? saved.view : []) {
+    if (v && typeof v === "object") entry(String(v.kind), String(v.who), String(v.text ?? ""), !!v.isError);
+  }
+  if (saved.pending && typeof saved.pending === "object") setHalted({ messages: saved.messages, pending: saved.pending });
+}
+
+// settings is what is saved about the model: never the key.
+function settings() {
+  const kind = document.querySelector('input[name="provider"]:checked')?.value ?? "demo";
+  return kind === "demo" ? { kind } : { kind, baseURL: ui.baseURL.value.trim(), model: ui.model.value.trim(), stream: ui.stream.checked };
+}
+
+function save() {
+  return store.save(STORE_ID, history, { view, settings: settings(), ...(halted ? { pending: halted.pending } : {}) })
+    .catch((err) => console.warn("toolnexus demo: the conversation was not saved:", err));
 }
 
 // shown wraps a tool so its call and result appear in the transcript as they happen.
@@ -63,13 +120,17 @@ function shown(tool) {
   };
 }
 
-// waitFor shows the call, asks the person, and records a decline in the transcript.
-async function waitFor(request) {
+// waitFor shows the call, asks the person (durably), and records a decline in the transcript.
+async function waitFor(request, opts) {
   const data = request?.data ?? {};
-  if (typeof data.tool === "string") showCall(data.callId, data.tool, data.args, " · needs approval");
+  if (typeof data.tool === "string" && !shownCalls.has(data.callId)) showCall(data.callId, data.tool, data.args, " · needs approval");
   ui.busy.textContent = "Waiting for your approval…";
-  const answer = await approve(request);
-  ui.busy.textContent = "Working…";
+  let answer;
+  try {
+    answer = await durable.waitFor(request, opts); // throws when the run was halted and saved instead
+  } finally {
+    ui.busy.textContent = "Working…";
+  }
   if (!answer.ok) showResult(data.callId, `declined: ${answer.reason}`, true, "Tool declined");
   return answer;
 }
@@ -79,18 +140,21 @@ async function waitFor(request) {
 let cached = { key: "", client: null };
 function client() {
   const kind = document.querySelector('input[name="provider"]:checked')?.value ?? "demo";
-  const settings = kind === "demo" ? { kind } : {
+  const s = kind === "demo" ? { kind } : {
     kind, baseURL: ui.baseURL.value.trim(), model: ui.model.value.trim(), apiKey: ui.apiKey.value,
   };
-  const key = JSON.stringify(settings);
-  if (cached.key !== key || !cached.client) cached = { key, client: makeClient(settings) };
+  const key = JSON.stringify(s);
+  if (cached.key !== key || !cached.client) cached = { key, client: makeClient(s) };
   cached.client.catch(() => { if (cached.key === key) cached = { key: "", client: null }; });
   return cached.client;
 }
 
 function makeClient({ kind, baseURL, model, apiKey }) {
   const common = { waitFor, systemPrompt: "You are a helpful assistant. Use the tools when they help.", maxTurns: 8 };
-  if (kind === "demo") return tnx.createClient({ ...demoModel(), ...common });
+  if (kind === "demo") {
+    const m = demoModel();
+    return tnx.createClient({ ...m, fetch: pacedFetch(m.fetch), ...common });
+  }
   // Anthropic refuses browser calls unless the page opts in explicitly.
   const headers = kind === "anthropic" ? { "anthropic-dangerous-direct-browser-access": "true" } : undefined;
   return tnx.createClient({ ...common, style: kind, headers, baseURL, model, apiKey });
@@ -98,21 +162,20 @@ function makeClient({ kind, baseURL, model, apiKey }) {
 
 ui.form.addEventListener("submit", async (e) => {
   e.preventDefault();
+  if (halted && !busy) return offerHalted(); // the waiting request comes first; the draft stays
   const prompt = ui.message.value.trim();
   if (!prompt || !toolkit || ui.send.disabled) return;
   ui.message.value = "";
   entry("user", "You", prompt);
   setBusy(true);
+  const live = { entry: null, text: false };
   try {
-    const result = await (await client()).run(prompt, toolkit, { history });
-    history = result.messages ?? history;
-    for (const call of result.toolCalls ?? []) {
-      if (!shownCalls.has(call.id)) showCall(call.id, call.name, call.args);
-      if (!shownResults.has(call.id)) showResult(call.id, call.output, call.isError);
-    }
-    if (result.text) entry("assistant", "Assistant", result.text);
-    if (result.status === "incomplete") entry("error", "Note", `The run stopped early (${result.limit || "turn limit"}).`, true);
-    if (result.status === "pending") entry("error", "Note", "The run is waiting on a request this page cannot answer.", true);
+    const c = await client();
+    const streaming = settings().kind === "demo" || ui.stream.checked;
+    const result = await durable.run(
+      (signal) => (streaming ? c.stream(prompt, toolkit, { history, signal }) : c.run(prompt, toolkit, { history, signal })),
+      { onEvent: (ev) => onEvent(ev, live) });
+    finishRun(result, live);
   } catch (err) {
     // The conversation stays as it was before this message, so the next send works.
     entry("error", "Error", err?.message ?? String(err), true);
@@ -123,8 +186,98 @@ ui.form.addEventListener("submit", async (e) => {
   }
 });
 
+// onEvent shows a streamed run as it happens.
+function onEvent(e, live) {
+  switch (e?.type) {
+    case "text":
+      if (!e.delta) return;
+      live.entry ??= entry("assistant", "Assistant", "");
+      live.entry.append(e.delta);
+      live.text = true;
+      return;
+    case "tool_call":
+      live.entry = null;
+      if (!shownCalls.has(e.id)) showCall(e.id, e.name, e.args);
+      return;
+    case "tool_result":
+      live.entry = null;
+      if (!shownCalls.has(e.id)) showCall(e.id, e.name, "");
+      if (!shownResults.has(e.id)) showResult(e.id, e.output ?? "", !!e.isError);
+      return;
+    default:
+      live.entry = null;
+  }
+}
+
+function finishRun(result, live) {
+  history = result.messages ?? history;
+  for (const call of result.toolCalls ?? []) {
+    if (!shownCalls.has(call.id)) showCall(call.id, call.name, call.args);
+    if (!shownResults.has(call.id)) showResult(call.id, call.output, call.isError);
+  }
+  if (result.durable) {
+    entry("note", "Note", "Your approval is still needed. The request is saved: it comes back when you return to this page.");
+    setHalted({ messages: result.messages, pending: result.pending });
+  } else {
+    if (result.text && !live.text) entry("assistant", "Assistant", result.text);
+    if (result.status === "incomplete") entry("error", "Note", `The run stopped early (${result.limit || "turn limit"}).`, true);
+    if (result.status === "pending") entry("error", "Note", "The run is waiting on a request this page cannot answer.", true);
+  }
+  save();
+}
+
+function setHalted(h) {
+  halted = h;
+  ui.answer.hidden = !h;
+}
+
+// offerHalted shows the saved request again (the same dialog) and resumes the
+// halted run with the person's answer.
+async function offerHalted() {
+  const h = halted;
+  if (!h || busy || !toolkit) return;
+  setBusy(true);
+  ui.busy.textContent = "Waiting for your approval…";
+  try {
+    let answer;
+    try {
+      answer = await approve(h.pending);
+    } catch (err) {
+      answer = { ok: false, reason: err?.message ?? String(err) };
+    }
+    if (halted !== h) return; // a new conversation started meanwhile
+    answer = { ...answer, id: h.pending.id };
+    // The answer is used once: from here on a reload must not run the tool again.
+    setHalted(null);
+    await save();
+    const callId = h.pending.data?.callId;
+    if (callId) shownCalls.add(callId); // the saved transcript shows the call already
+    if (!answer.ok) showResult(callId, `declined: ${answer.reason}`, true, "Tool declined");
+    ui.busy.textContent = "Working…";
+    const c = await client();
+    const result = await durable.run((signal) => c.runWithAnswer(toolkit, h.messages, h.pending, answer, { signal }));
+    finishRun(result, { text: false });
+  } catch (err) {
+    entry("error", "Error", err?.message ?? String(err), true);
+  } finally {
+    shownCalls = new Set();
+    shownResults = new Set();
+    setBusy(false);
+  }
+}
+
+ui.answer.addEventListener("click", () => offerHalted());
+
+// Coming back to the page brings a request saved while it was hidden.
+document.addEventListener("visibilitychange", () => {
+  if (document.visibilityState === "visible" && halted && !busy && document.documentElement.dataset.ready) offerHalted();
+});
+
 ui.reset.addEventListener("click", () => {
   history = [];
+  view = [];
+  setHalted(null);
+  store.clear(STORE_ID).catch(() => {});
   ui.transcript.replaceChildren();
   ui.message.focus();
 });
@@ -144,14 +297,18 @@ for (const radio of document.querySelectorAll('input[name="provider"]')) {
 
 function setBusy(on) {
   // Nothing that changes the conversation may happen while a run is using it.
+  busy = on;
   ui.send.disabled = on;
   ui.reset.disabled = on;
+  ui.answer.disabled = on;
   document.getElementById("picker").disabled = on;
   ui.transcript.setAttribute("aria-busy", String(on));
-  ui.busy.textContent = on ? "Working…" : "";
+  ui.busy.textContent = on ? "Working…" : halted ? "A request is waiting for your approval (saved)." : "";
   if (!on) ui.message.focus();
 }
 
+// entry appends one transcript line and returns a handle whose append(text)
+// grows it (streamed text).
 function entry(kind, who, text, isError = false) {
   const div = document.createElement("div");
   div.className = `entry ${kind}${isError ? " is-error" : ""}`;
@@ -163,6 +320,15 @@ function entry(kind, who, text, isError = false) {
   div.append(label, body);
   ui.transcript.append(div);
   ui.transcript.scrollTop = ui.transcript.scrollHeight;
+  const item = { kind, who, text: String(text), isError: !!isError };
+  if (kind !== "error" || who !== "Error") view.push(item); // errors are about this visit, not the conversation
+  return {
+    append(more) {
+      body.textContent += more;
+      item.text += more;
+      ui.transcript.scrollTop = ui.transcript.scrollHeight;
+    },
+  };
 }
 
 function showCall(id, name, args, note = "") {
