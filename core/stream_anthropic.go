@@ -10,7 +10,9 @@ import (
 // anthropicStream assembles a messages stream: message_start, content
 // blocks (text deltas, tool input JSON deltas), message_delta, message_stop.
 type anthropicStream struct {
-	blocks    []anthropicBlock
+	// blocks are pointers: a block holds strings.Builders, which must not
+	// be copied when the slice grows (found by FuzzStream).
+	blocks    []*anthropicBlock
 	model     string
 	finish    string
 	usage     Usage
@@ -86,9 +88,9 @@ func (s *anthropicStream) block(ev gjson.Result) (*anthropicBlock, error) {
 		return nil, fmt.Errorf("core: stream content block index %d out of range", i)
 	}
 	for len(s.blocks) <= i {
-		s.blocks = append(s.blocks, anthropicBlock{})
+		s.blocks = append(s.blocks, &anthropicBlock{})
 	}
-	return &s.blocks[i], nil
+	return s.blocks[i], nil
 }
 
 func (s *anthropicStream) complete() bool { return s.completed }
@@ -97,8 +99,7 @@ func (s *anthropicStream) response() LLMResponse {
 	r := LLMResponse{Model: s.model, FinishReason: s.finish, Usage: s.usage}
 	r.Usage.TotalTokens = r.Usage.PromptTokens + r.Usage.CompletionTokens
 	var text strings.Builder
-	for i := range s.blocks {
-		b := &s.blocks[i]
+	for _, b := range s.blocks {
 		switch b.kind {
 		case "text":
 			text.WriteString(b.text.String())
