@@ -162,6 +162,9 @@ export function durableWait({ ask, store, id, limitMs = 0, extra = () => ({}),
 export function haltedRun(result, request) {
   const messages = Array.isArray(result?.messages) ? [...result.messages] : null;
   if (!messages || messages.length === 0 || !request?.id) return null;
+  // A core that halts a run cancelled mid-wait itself (status "pending",
+  // pending set, placeholders written) needs no rebuilding.
+  if (result.status === "pending" && result.pending?.id === request.id) return { messages, pending: result.pending };
   const last = messages[messages.length - 1];
   if (last?.role !== "assistant") return null; // the turn already has its results
   const anthropic = Array.isArray(last.content);
