@@ -92,35 +92,28 @@ func (s *mcpServer) connect(parent context.Context, tr Transport, vars map[strin
 	}
 	phase := func() (context.Context, context.CancelFunc) { return context.WithTimeout(parent, s.timeout()) }
 
-	var initResult gjson.Result
 	var err error
 	if !s.cfg.LegacySSE {
-		st := &mcpStreamable{tr: tr, url: s.cfg.URL, headers: headers, serve: s.serve}
-		s.conn, s.status.Transport = st, "streamable-http"
+		s.conn, s.status.Transport = &mcpStreamable{tr: tr, url: s.cfg.URL, headers: headers, serve: s.serve}, "streamable-http"
 		ctx, cancel := phase()
-		initResult, err = s.initialize(ctx)
+		err = s.initialize(ctx)
 		cancel()
 		var he *mcpHTTPError
-		if err == nil {
-			st.mu.Lock()
-			st.protocol = initResult.Get("protocolVersion").String()
-			st.mu.Unlock()
-		} else if errors.As(err, &he) && (he.Status == 400 || he.Status == 404 || he.Status == 405) {
+		if errors.As(err, &he) && (he.Status == 400 || he.Status == 404 || he.Status == 405) {
 			// A server of the 2024-11-05 protocol answers the POST with a
 			// 4xx: try its GET event stream.
 			s.conn = nil
-			if initResult, err = s.dialLegacy(phase, tr, headers); err != nil {
+			if err = s.dialLegacy(phase, tr, headers); err != nil {
 				err = fmt.Errorf("streamable HTTP: %v; HTTP+SSE fallback: %w", he, err)
 			}
 		}
 	} else {
-		initResult, err = s.dialLegacy(phase, tr, headers)
+		err = s.dialLegacy(phase, tr, headers)
 	}
 	if err != nil {
 		s.fail("initialize", err)
 		return
 	}
-	_ = initResult
 	ctx, cancel := phase()
 	err = s.conn.send(ctx, mcpMessage(0, "notifications/initialized", ""))
 	cancel()
@@ -141,23 +134,31 @@ func (s *mcpServer) connect(parent context.Context, tr Transport, vars map[strin
 	}
 }
 
-func (s *mcpServer) dialLegacy(phase func() (context.Context, context.CancelFunc), tr Transport, headers map[string]string) (gjson.Result, error) {
+func (s *mcpServer) dialLegacy(phase func() (context.Context, context.CancelFunc), tr Transport, headers map[string]string) error {
 	ctx, cancel := phase()
 	defer cancel()
 	lc, err := dialLegacy(ctx, tr, s.cfg.URL, headers, s.serve)
 	if err != nil {
-		return gjson.Result{}, err
+		return err
 	}
 	s.conn, s.status.Transport = lc, "sse"
 	return s.initialize(ctx)
 }
 
-func (s *mcpServer) initialize(ctx context.Context) (gjson.Result, error) {
+// initialize opens the session; on streamable HTTP the negotiated version
+// then rides every request as Mcp-Protocol-Version.
+func (s *mcpServer) initialize(ctx context.Context) error {
 	caps := "{}"
 	if s.waitFor != nil {
 		caps = `{"elicitation":{"form":{},"url":{}}}`
 	}
-	return s.call(ctx, "initialize", `{"protocolVersion":"`+mcpProtocol+`","capabilities":`+caps+`,"clientInfo":{"name":"toolnexus-wasm","version":"0.1.0"}}`)
+	res, err := s.call(ctx, "initialize", `{"protocolVersion":"`+mcpProtocol+`","capabilities":`+caps+`,"clientInfo":{"name":"toolnexus-wasm","version":"0.1.0"}}`)
+	if st, ok := s.conn.(*mcpStreamable); ok && err == nil {
+		st.mu.Lock()
+		st.protocol = res.Get("protocolVersion").String()
+		st.mu.Unlock()
+	}
+	return err
 }
 
 // call sends one request (params is JSON text, "" for none) and returns its
@@ -168,6 +169,19 @@ func (s *mcpServer) call(ctx context.Context, method, params string) (gjson.Resu
 	}
 	id := s.nextID.Add(1)
 	m, err := s.conn.request(ctx, id, mcpMessage(id, method, params))
+	if st, ok := s.conn.(*mcpStreamable); ok && method != "initialize" && st.expired(err) {
+		// The server forgot the session (a restart, say): start a new
+		// one and send the request again, once.
+		if err = s.initialize(ctx); err == nil {
+			if err = s.conn.send(ctx, mcpMessage(0, "notifications/initialized", "")); err == nil {
+				if s.waitFor != nil {
+					st.listen(s.timeout())
+				}
+				id = s.nextID.Add(1)
+				m, err = s.conn.request(ctx, id, mcpMessage(id, method, params))
+			}
+		}
+	}
 	if err != nil {
 		return gjson.Result{}, err
 	}

@@ -254,6 +254,25 @@ func (c *mcpStreamable) listen(timeout time.Duration) {
 	}()
 }
 
+// expired reports whether err says the server no longer knows the session
+// (404 to a request that carried Mcp-Session-Id); it then forgets the
+// session and stops its listen stream, so that the next initialize starts
+// afresh.
+func (c *mcpStreamable) expired(err error) bool {
+	var he *mcpHTTPError
+	if !errors.As(err, &he) || he.Status != 404 {
+		return false
+	}
+	c.mu.Lock()
+	had, stop := c.sessionID != "", c.stop
+	c.sessionID, c.protocol, c.stop = "", "", nil
+	c.mu.Unlock()
+	if stop != nil {
+		stop()
+	}
+	return had
+}
+
 func (c *mcpStreamable) close(ctx context.Context) {
 	c.mu.Lock()
 	sid, stop := c.sessionID, c.stop

@@ -1,0 +1,42 @@
+//go:build !js
+
+package core
+
+import (
+	"context"
+	"strings"
+	"testing"
+)
+
+// TestMCPSessionExpired: a server that forgets the session (a restart)
+// answers 404; the client starts a new session and retries once.
+func TestMCPSessionExpired(t *testing.T) {
+	m := mockMCP{sse: true, sessionID: "s-old"}
+	srv := newMockMCP(t, &m)
+	tk, err := CreateToolkit(context.Background(), Options{
+		MCP: mcpConfig(`"r":{"url":"` + srv.URL + `/mcp"}`),
+		WaitFor: func(r Request) (Answer, error) {
+			return Answer{ID: r.ID, Ok: true, Data: map[string]any{"name": "Bo"}}, nil
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tk.Close()
+	m.mu.Lock()
+	m.sessionID = "s-new" // the server restarted
+	m.mu.Unlock()
+	tests := []struct{ tool, want string }{
+		{"r_echo", "you said\nagain"},
+		{"r_ask_name", "action=accept name=Bo"},
+	}
+	for _, tc := range tests {
+		res, _ := tk.Execute(context.Background(), tc.tool, map[string]any{"text": "again"})
+		if res.Output != tc.want || res.IsError {
+			t.Errorf("%s after the restart: %+v", tc.tool, res)
+		}
+	}
+	if got := strings.Count(strings.Join(m.seen(), ","), "initialize,"); got != 2 {
+		t.Errorf("want one new initialize, saw %d in %v", got, m.seen())
+	}
+}
