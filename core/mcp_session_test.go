@@ -40,3 +40,22 @@ func TestMCPSessionExpired(t *testing.T) {
 		t.Errorf("want one new initialize, saw %d in %v", got, m.seen())
 	}
 }
+
+// TestMCPCallAfterClose: Close ends the session, and a later call is an
+// error result rather than a new session.
+func TestMCPCallAfterClose(t *testing.T) {
+	m := mockMCP{sessionID: "s-1"}
+	srv := newMockMCP(t, &m)
+	tk, err := CreateToolkit(context.Background(), Options{MCP: mcpConfig(`"c":{"url":"` + srv.URL + `/mcp"}`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tk.Close()
+	res, _ := tk.Execute(context.Background(), "c_echo", map[string]any{"text": "x"})
+	if !res.IsError || !strings.Contains(res.Output, "closed") {
+		t.Errorf("after Close: %+v", res)
+	}
+	if n := strings.Count(strings.Join(m.seen(), ","), "initialize,"); n != 1 {
+		t.Errorf("initialize sent %d times", n)
+	}
+}

@@ -44,8 +44,10 @@ type mcpServer struct {
 	waitFor func(context.Context, Request) (Answer, error)
 	nextID  atomic.Int64
 	asks    atomic.Int64 // elicitation requests seen, for Request ids
-	// closeOnce ends the session once, however often Close is called.
+	// closeOnce ends the session once, however often Close is called;
+	// closed then refuses calls (rather than opening a new session).
 	closeOnce sync.Once
+	closed    atomic.Bool
 }
 
 func (s *mcpServer) timeout() time.Duration {
@@ -164,6 +166,9 @@ func (s *mcpServer) initialize(ctx context.Context) error {
 // call sends one request (params is JSON text, "" for none) and returns its
 // result, or the JSON-RPC error as a Go error.
 func (s *mcpServer) call(ctx context.Context, method, params string) (gjson.Result, error) {
+	if s.closed.Load() {
+		return gjson.Result{}, errors.New("the toolkit was closed")
+	}
 	if s.conn == nil {
 		return gjson.Result{}, errors.New("not connected")
 	}
@@ -326,6 +331,7 @@ func (tk *Toolkit) closeMCP() {
 			defer wg.Done()
 			defer func() { _ = recover() }()
 			s.closeOnce.Do(func() {
+				s.closed.Store(true)
 				ctx, cancel := context.WithTimeout(context.Background(), s.timeout())
 				defer cancel()
 				s.conn.close(ctx)

@@ -17,6 +17,10 @@ type mailbox interface {
 	Take(ctx context.Context, key string) ([]byte, bool, error)
 }
 
+// mailboxCap bounds the answers kept in memory: an answer nobody waits
+// for any more (its tools/call gave up) is dropped when the cap is reached.
+const mailboxCap = 256
+
 // memoryMailbox serves one process (native builds and tests).
 type memoryMailbox struct {
 	mu sync.Mutex
@@ -26,7 +30,7 @@ type memoryMailbox struct {
 func (b *memoryMailbox) Put(_ context.Context, key string, value []byte) error {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if b.m == nil {
+	if b.m == nil || len(b.m) >= mailboxCap {
 		b.m = map[string][]byte{}
 	}
 	b.m[key] = value

@@ -36,7 +36,11 @@ func isolateMap() js.Value {
 }
 
 func (b jsMailbox) Put(ctx context.Context, key string, value []byte) error {
-	isolateMap().Call("set", key, string(value))
+	m := isolateMap()
+	if m.Get("size").Int() >= mailboxCap {
+		m.Call("clear")
+	}
+	m.Call("set", key, string(value))
 	if b.kv.IsUndefined() {
 		return nil
 	}
