@@ -145,7 +145,11 @@ func anthropicSSE(tr turn) string {
 }
 
 func reply(status int, body string) *HTTPResponse {
-	return &HTTPResponse{Status: status, Header: map[string]string{"content-type": "application/json"}, Body: io.NopCloser(strings.NewReader(body))}
+	ct := "application/json"
+	if strings.HasPrefix(body, "data:") || strings.HasPrefix(body, "event:") || strings.HasPrefix(body, ":") {
+		ct = "text/event-stream"
+	}
+	return &HTTPResponse{Status: status, Header: map[string]string{"content-type": ct}, Body: io.NopCloser(strings.NewReader(body))}
 }
 
 func openAIReply(tr turn) string {
@@ -237,7 +241,7 @@ func (c *counter) count() int {
 
 func mustToolkit(t *testing.T, tools ...Tool) *Toolkit {
 	t.Helper()
-	tk, err := CreateToolkit(context.Background(), Options{ExtraTools: tools})
+	tk, err := CreateToolkit(context.Background(), Options{Builtins: false, ExtraTools: tools})
 	if err != nil {
 		t.Fatal(err)
 	}

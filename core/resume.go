@@ -28,22 +28,48 @@ var ErrCannotResume = errors.New("core: cannot resume")
 //	res, err := client.RunWithAnswer(ctx, tk, halted.Messages, *halted.Pending,
 //		AnswerDeclined(halted.Pending.ID, "amount exceeds refund policy"))
 func (c *Client) RunWithAnswer(ctx context.Context, tk *Toolkit, history []any, pending Request, answer Answer) (RunResult, error) {
-	fail := func(err error) (RunResult, error) {
+	r, ph, group, err := c.prepareResume(tk, history, pending)
+	if err != nil {
 		return RunResult{Status: StatusIncomplete, Limit: "error", Messages: history, Pending: &pending}, err
 	}
-	if pending.ID == "" {
-		return fail(fmt.Errorf("%w: the pending request has no id", ErrCannotResume))
+	if answer.ID != pending.ID {
+		return RunResult{Status: StatusIncomplete, Limit: "error", Messages: history, Pending: &pending},
+			fmt.Errorf("%w: answer id %q does not echo the pending request id %q", ErrCannotResume, answer.ID, pending.ID)
+	}
+	r.resolve(ctx, ph, group, answer)
+	return r.loop(ctx, ph)
+}
+
+// StreamWithAnswer is RunWithAnswer reporting progress as Stream does. The
+// answer is checked before the channel is returned, so a refused answer is
+// the error here and nothing runs.
+func (c *Client) StreamWithAnswer(ctx context.Context, tk *Toolkit, history []any, pending Request, answer Answer) (<-chan StreamEvent, error) {
+	r, ph, group, err := c.prepareResume(tk, history, pending)
+	if err != nil {
+		return nil, err
 	}
 	if answer.ID != pending.ID {
-		return fail(fmt.Errorf("%w: answer id %q does not echo the pending request id %q", ErrCannotResume, answer.ID, pending.ID))
+		return nil, fmt.Errorf("%w: answer id %q does not echo the pending request id %q", ErrCannotResume, answer.ID, pending.ID)
+	}
+	return r.startStream(ctx, func() (RunResult, error) {
+		r.resolve(ctx, ph, group, answer)
+		return r.loop(ctx, ph)
+	}), nil
+}
+
+// prepareResume finds the halted turn of history and the calls that wait on
+// pending, and cuts the transcript back to that turn. Nothing runs.
+func (c *Client) prepareResume(tk *Toolkit, history []any, pending Request) (*run, *toolPhase, []int, error) {
+	if pending.ID == "" {
+		return nil, nil, nil, fmt.Errorf("%w: the pending request has no id", ErrCannotResume)
 	}
 	r, err := c.newRun(tk, history)
 	if err != nil {
-		return fail(fmt.Errorf("%w: %w", ErrCannotResume, err))
+		return nil, nil, nil, fmt.Errorf("%w: %w", ErrCannotResume, err)
 	}
 	idx, calls, results := c.wire.haltedTurn(r.tr.msgs)
 	if idx < 0 {
-		return fail(fmt.Errorf("%w: the transcript does not end in a turn with tool calls", ErrCannotResume))
+		return nil, nil, nil, fmt.Errorf("%w: the transcript does not end in a turn with tool calls", ErrCannotResume)
 	}
 	ph := r.newToolPhase(calls)
 	var group []int
@@ -58,9 +84,8 @@ func (c *Client) RunWithAnswer(ctx context.Context, tk *Toolkit, history []any, 
 		}
 	}
 	if len(group) == 0 {
-		return fail(fmt.Errorf("%w: no tool call in the transcript waits on request %q (was it answered already?)", ErrCannotResume, pending.ID))
+		return nil, nil, nil, fmt.Errorf("%w: no tool call in the transcript waits on request %q (was it answered already?)", ErrCannotResume, pending.ID)
 	}
 	r.tr.truncate(idx + 1)
-	r.resolve(ctx, ph, group, answer)
-	return r.loop(ctx, ph)
+	return r, ph, group, nil
 }

@@ -85,12 +85,12 @@ func (r *run) turns(ctx context.Context, resume *toolPhase) (res RunResult, err 
 		}
 		halt, err := r.runTools(ctx, resume)
 		resume = nil
-		if err != nil {
-			return r.finish(StatusIncomplete, "error"), err
-		}
 		if halt != nil {
 			r.result.Pending = halt
-			return r.finish(StatusPending, ""), nil
+			return r.finish(StatusPending, ""), err
+		}
+		if err != nil {
+			return r.finish(StatusIncomplete, "error"), err
 		}
 	}
 }
@@ -154,9 +154,16 @@ func (r *run) request(ctx context.Context, body []byte) (LLMResponse, error) {
 	}
 	defer resp.Body.Close()
 	var parsed LLMResponse
-	if r.stream != nil {
+	switch {
+	case r.stream != nil && strings.HasPrefix(resp.Header["content-type"], "text/event-stream"):
 		parsed, err = r.readStream(resp.Body)
-	} else {
+	case r.stream != nil:
+		// Asked to stream, answered whole (some OpenAI-compatible servers
+		// ignore "stream"): read it as one reply and stream it as one delta.
+		if parsed, err = r.readWhole(resp.Body); err == nil && parsed.Text != "" {
+			r.emitEvent(StreamEvent{Type: EventText, Delta: parsed.Text})
+		}
+	default:
 		parsed, err = r.readWhole(resp.Body)
 	}
 	status := strconv.Itoa(resp.Status)

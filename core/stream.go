@@ -42,6 +42,12 @@ func (c *Client) StreamWithHistory(ctx context.Context, prompt string, tk *Toolk
 		return nil, err
 	}
 	r.appendMessage(c.wire.userMessage(prompt))
+	return r.startStream(ctx, func() (RunResult, error) { return r.loop(ctx, nil) }), nil
+}
+
+// startStream runs body on a goroutine with the run's events going to the
+// returned channel, which ends with one "done" or "error" event.
+func (r *run) startStream(ctx context.Context, body func() (RunResult, error)) <-chan StreamEvent {
 	ch := make(chan StreamEvent, 64)
 	r.stream = func(e StreamEvent) {
 		select {
@@ -51,7 +57,7 @@ func (c *Client) StreamWithHistory(ctx context.Context, prompt string, tk *Toolk
 	}
 	go func() {
 		defer close(ch)
-		res, err := r.loop(ctx, nil)
+		res, err := body()
 		final := StreamEvent{Type: EventDone, Result: &res}
 		if err != nil {
 			final = StreamEvent{Type: EventError, Err: err, Result: &res}
@@ -67,7 +73,7 @@ func (c *Client) StreamWithHistory(ctx context.Context, prompt string, tk *Toolk
 		default:
 		}
 	}()
-	return ch, nil
+	return ch
 }
 
 // emitEvent sends e to the stream, if the run streams.

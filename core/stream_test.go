@@ -2,6 +2,7 @@ package core
 
 import (
 	"context"
+	"errors"
 	"io"
 	"strconv"
 	"strings"
@@ -187,5 +188,56 @@ func TestSSEReader(t *testing.T) {
 	}
 	if _, _, err := newSSEReader(strings.NewReader("data: "+strings.Repeat("x", 100)+"\n\n"), 10).next(); err != errEventTooLarge {
 		t.Fatalf("an oversized event gave %v", err)
+	}
+}
+
+// A server that ignores "stream" and answers with plain JSON still works:
+// the reply is read whole and streamed as one delta.
+func TestStreamAcceptsAWholeReply(t *testing.T) {
+	m := newScripted(t, StyleOpenAI, turn{raw: openAIReply(turn{text: "all at once"})})
+	ch, err := m.client(ClientOptions{}).Stream(context.Background(), "hi", mustToolkit(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var text []string
+	var last StreamEvent
+	for e := range ch {
+		if e.Type == EventText {
+			text = append(text, e.Delta)
+		}
+		last = e
+	}
+	if strings.Join(text, "|") != "all at once" || last.Type != EventDone || last.Result.Text != "all at once" {
+		t.Fatalf("deltas %q, last %+v", text, last)
+	}
+}
+
+func TestStreamWithAnswer(t *testing.T) {
+	var c counter
+	m := newScripted(t, StyleAnthropic, turn{calls: []ToolCall{call("c1", "refund", `{"order":"5"}`)}}, turn{text: "refunded order 5"})
+	client := m.client(ClientOptions{})
+	tk := mustToolkit(t, RequireApproval(c.tool("refund")))
+	halted, err := client.Run(context.Background(), "refund order 5", tk)
+	if err != nil || halted.Status != StatusPending {
+		t.Fatalf("halted %+v err %v", halted, err)
+	}
+	if _, err := client.StreamWithAnswer(context.Background(), tk, halted.Messages, *halted.Pending, Answer{ID: "other", Ok: true}); !errors.Is(err, ErrCannotResume) || c.count() != 0 {
+		t.Fatalf("a mismatched answer must be refused before streaming: %v", err)
+	}
+	ch, err := client.StreamWithAnswer(context.Background(), tk, halted.Messages, *halted.Pending, Answer{ID: halted.Pending.ID, Ok: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var kinds []string
+	var text string
+	for e := range ch {
+		if e.Type == EventText {
+			text += e.Delta
+			continue
+		}
+		kinds = append(kinds, e.Type)
+	}
+	if strings.Join(kinds, " ") != "tool_result usage done" || text != "refunded order 5" || c.count() != 1 {
+		t.Fatalf("events %v text %q runs %d", kinds, text, c.count())
 	}
 }

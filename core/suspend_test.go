@@ -314,10 +314,21 @@ func TestCancelWhileWaiting(t *testing.T) {
 			opts.WaitFor = func(r Request) (Answer, error) { select {} }
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Millisecond)
-		res, err := m.client(opts).Run(ctx, "refund", mustToolkit(t, RequireApproval(c.tool("refund"))))
+		client := m.client(opts)
+		tk := mustToolkit(t, RequireApproval(c.tool("refund")))
+		res, err := client.Run(ctx, "refund", tk)
 		cancel()
-		if !errors.Is(err, context.DeadlineExceeded) || res.Status != StatusIncomplete || c.count() != 0 {
-			t.Fatalf("withCtx=%v: res %+v err %v runs %d", withCtx, res, err, c.count())
+		if !errors.Is(err, context.DeadlineExceeded) || !errors.Is(err, ErrWaitCancelled) || c.count() != 0 {
+			t.Fatalf("withCtx=%v: err %v runs %d", withCtx, err, c.count())
+		}
+		// The cancelled wait leaves a durable halt: resuming it later works.
+		if res.Status != StatusPending || res.Pending == nil || res.Pending.Kind != KindApproval {
+			t.Fatalf("withCtx=%v: result %+v", withCtx, res)
+		}
+		assertBalanced(t, res.Messages)
+		done, err := client.RunWithAnswer(context.Background(), tk, res.Messages, *res.Pending, Answer{ID: res.Pending.ID, Ok: true})
+		if err != nil || done.Status != StatusDone || c.count() != 1 {
+			t.Fatalf("withCtx=%v: resumed %+v err %v runs %d", withCtx, done, err, c.count())
 		}
 		if withCtx {
 			select {

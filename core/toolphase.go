@@ -3,6 +3,7 @@ package core
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -38,9 +39,12 @@ func isPlaceholder(content string) bool {
 
 // runTools runs every undecided call of the phase in order and appends the
 // turn's results to the transcript. It returns the Request to halt on when a
-// call suspends and there is no WaitFor.
+// call suspends and there is no WaitFor — or when the run is cancelled while
+// WaitFor waits: then the halt comes with an error matching
+// ErrWaitCancelled, and the transcript is the same resumable one.
 func (r *run) runTools(ctx context.Context, ph *toolPhase) (*Request, error) {
 	var halt *Request
+	var haltErr error
 	for i := 0; i < len(ph.calls) && halt == nil; i++ {
 		if ph.results[i] != nil {
 			continue
@@ -58,16 +62,20 @@ func (r *run) runTools(ctx context.Context, ph *toolPhase) (*Request, error) {
 			group = r.gatherRelayCalls(ctx, ph, i, req)
 		}
 		r.emitEvent(StreamEvent{Type: EventPending, Request: req})
-		if !r.c.hasWaitFor() {
+		var ans Answer
+		var err error
+		if r.c.hasWaitFor() {
+			ans, err = r.c.waitFor(ctx, *req)
+			if ctxErr := ctx.Err(); ctxErr != nil {
+				haltErr = fmt.Errorf("%w: %w", ErrWaitCancelled, ctxErr)
+			}
+		}
+		if !r.c.hasWaitFor() || haltErr != nil {
 			halt = req
 			for _, g := range group {
 				ph.results[g] = &toolOutcome{id: ph.calls[g].ID, content: pendingPlaceholder(req.ID), isError: true}
 			}
 			break
-		}
-		ans, err := r.c.waitFor(ctx, *req)
-		if ctxErr := ctx.Err(); ctxErr != nil {
-			return nil, fmt.Errorf("core: run cancelled while waiting for an answer: %w", ctxErr)
 		}
 		if err != nil {
 			ans = AnswerDeclined(req.ID, err.Error())
@@ -95,8 +103,14 @@ func (r *run) runTools(ctx context.Context, ph *toolPhase) (*Request, error) {
 	for _, m := range r.c.wire.toolResults(outcomes) {
 		r.appendMessage(m)
 	}
-	return halt, nil
+	return halt, haltErr
 }
+
+// ErrWaitCancelled is what errors.Is finds when a run was cancelled while
+// WaitFor waited for an answer. The run's result is then a durable halt,
+// exactly as without WaitFor — Status "pending", Pending set, Messages
+// ready for RunWithAnswer — so a host can keep the question for later.
+var ErrWaitCancelled = errors.New("core: run cancelled while waiting for an answer")
 
 // finishCall records a call's final result and reports it.
 func (r *run) finishCall(ph *toolPhase, i int, res ToolResult) {

@@ -96,40 +96,31 @@ func clientHandle(c *core.Client) js.Value {
 		if err != nil {
 			return nil, err
 		}
-		var last core.StreamEvent
-		for e := range events {
-			last = e
-			if e.Type == core.EventDone || e.Type == core.EventError {
-				continue // the final result settles the Promise instead
-			}
-			b, _ := json.Marshal(e)
-			_, _ = call(onEvent, string(b))
+		return drain(ctx, events, onEvent)
+	}))
+	// streamWithAnswer(tk, messagesJSON, pendingJSON, answerJSON, signal?, onEvent)
+	set("streamWithAnswer", asyncMethod(func(args []js.Value) (any, error) {
+		tk, history, pending, answer, err := resumeArgs(args)
+		if err != nil {
+			return nil, fmt.Errorf("streamWithAnswer: %w", err)
 		}
-		if last.Result == nil {
-			if ctx.Err() != nil {
-				return nil, fmt.Errorf("stream cancelled: %w", ctx.Err())
-			}
-			return nil, errors.New("stream ended without a result")
+		onEvent := argAt(args, 5)
+		if !isFunc(onEvent) {
+			return nil, errors.New("streamWithAnswer: onEvent must be a function")
 		}
-		return resultJSON(*last.Result, last.Err)
+		ctx, stop := contextFor(argAt(args, 4))
+		defer stop()
+		events, err := c.StreamWithAnswer(ctx, tk, history, pending, answer)
+		if err != nil {
+			return nil, err
+		}
+		return drain(ctx, events, onEvent)
 	}))
 	// runWithAnswer(tk, messagesJSON, pendingJSON, answerJSON, signal?)
 	set("runWithAnswer", asyncMethod(func(args []js.Value) (any, error) {
-		tk, err := toolkitOf(argAt(args, 0))
+		tk, history, pending, answer, err := resumeArgs(args)
 		if err != nil {
 			return nil, fmt.Errorf("runWithAnswer: %w", err)
-		}
-		history, err := messagesFromJSON(argAt(args, 1), "messages")
-		if err != nil {
-			return nil, fmt.Errorf("runWithAnswer: %w", err)
-		}
-		var pending core.Request
-		var answer core.Answer
-		if err := json.Unmarshal([]byte(jsString(argAt(args, 2))), &pending); err != nil {
-			return nil, fmt.Errorf("runWithAnswer: pending is not a Request: %w", err)
-		}
-		if err := json.Unmarshal([]byte(jsString(argAt(args, 3))), &answer); err != nil {
-			return nil, fmt.Errorf("runWithAnswer: answer is not an Answer: %w", err)
 		}
 		ctx, stop := contextFor(argAt(args, 4))
 		defer stop()
@@ -154,7 +145,7 @@ func clientHandle(c *core.Client) js.Value {
 	// close releases the handle's functions; calling any of them afterwards
 	// throws in JS instead of reaching Go.
 	set("close", asyncMethod(func([]js.Value) (any, error) {
-		for _, name := range []string{"run", "stream", "runWithAnswer", "translate", "metrics", "close"} {
+		for _, name := range []string{"run", "stream", "runWithAnswer", "streamWithAnswer", "translate", "metrics", "close"} {
 			h.Delete(name)
 		}
 		go func() {
@@ -165,6 +156,48 @@ func clientHandle(c *core.Client) js.Value {
 		return nil, nil
 	}))
 	return h
+}
+
+// drain hands every event but the last to onEvent(eventJSON) and returns
+// the final result as the Promise's value (or its rejection).
+func drain(ctx context.Context, events <-chan core.StreamEvent, onEvent js.Value) (any, error) {
+	var last core.StreamEvent
+	for e := range events {
+		last = e
+		if e.Type == core.EventDone || e.Type == core.EventError {
+			continue // the final result settles the Promise instead
+		}
+		b, _ := json.Marshal(e)
+		_, _ = call(onEvent, string(b))
+	}
+	if last.Result == nil {
+		if ctx.Err() != nil {
+			return nil, fmt.Errorf("stream cancelled: %w", ctx.Err())
+		}
+		return nil, errors.New("stream ended without a result")
+	}
+	return resultJSON(*last.Result, last.Err)
+}
+
+// resumeArgs reads (toolkit, messagesJSON, pendingJSON, answerJSON).
+func resumeArgs(args []js.Value) (*core.Toolkit, []any, core.Request, core.Answer, error) {
+	var pending core.Request
+	var answer core.Answer
+	tk, err := toolkitOf(argAt(args, 0))
+	if err != nil {
+		return nil, nil, pending, answer, err
+	}
+	history, err := messagesFromJSON(argAt(args, 1), "messages")
+	if err != nil {
+		return nil, nil, pending, answer, err
+	}
+	if err := json.Unmarshal([]byte(jsString(argAt(args, 2))), &pending); err != nil {
+		return nil, nil, pending, answer, fmt.Errorf("pending is not a Request: %w", err)
+	}
+	if err := json.Unmarshal([]byte(jsString(argAt(args, 3))), &answer); err != nil {
+		return nil, nil, pending, answer, fmt.Errorf("answer is not an Answer: %w", err)
+	}
+	return tk, history, pending, answer, nil
 }
 
 // runArgs reads (prompt, toolkit, historyJSON).

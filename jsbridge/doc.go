@@ -73,11 +73,16 @@
 //	c.run(prompt, tk, historyJSON?, signal?)                          Promise<string>  RunResult JSON
 //	c.stream(prompt, tk, historyJSON?, signal?, onEvent)              Promise<string>  RunResult JSON
 //	c.runWithAnswer(tk, messagesJSON, pendingJSON, answerJSON, signal?) Promise<string>  RunResult JSON
+//	c.streamWithAnswer(tk, messagesJSON, pendingJSON, answerJSON, signal?, onEvent) Promise<string>
 //	c.translate(requestJSON, signal?)                                  Promise<string>  {text, toolCalls, finishReason, usage, model}
 //	c.metrics()                                                        Promise<string>  Prometheus text
 //	c.close()                                                          Promise<void>    releases the handle
 //
-// stream calls onEvent(eventJSON) for each StreamEvent (text, tool_call,
+// A run cancelled while waitFor waits rejects with the partial result in
+// err.resultJSON: a durable halt (status "pending", pending set) that
+// runWithAnswer resumes.
+//
+// stream and streamWithAnswer call onEvent(eventJSON) for each StreamEvent (text, tool_call,
 // tool_result, pending, usage) and resolves with the result.
 //
 // Plain JSON crosses the boundary as text so that long transcripts are neither

@@ -170,3 +170,28 @@ test("cancelling a run closes a waitFor that never answers; the runtime stays us
   await other.close();
   await assert.rejects(other.run("again", tk), /not a function|closed/);
 });
+
+test("a wait cancelled by the page leaves a durable halt that streamWithAnswer resumes", T, async () => {
+  let ran = 0;
+  const tk = await tnx.createToolkit({ tools: [tnx.defineTool({ name: "refund", needsApproval: true, run: ({ order }) => { ran++; return `refunded order ${order}`; } })] });
+  let turn = 0;
+  const fetch = async () => (turn++ === 0
+    ? Response.json({ choices: [{ message: { role: "assistant", tool_calls: [{ id: "c1", type: "function", function: { name: "refund", arguments: '{"order":"9"}' } }] } }] })
+    : sse({ choices: [{ delta: { content: "refunded " } }] }, { choices: [{ delta: { content: "order 9" }, finish_reason: "stop" }] }, "[DONE]"));
+  const never = (req, { signal }) => new Promise((_, reject) => signal.addEventListener("abort", () => reject(new Error("page hidden"))));
+  const client = await tnx.createClient({ baseURL: "https://model.test", model: "m", fetch, waitFor: never });
+  const err = await client.run("refund order 9", tk, { signal: AbortSignal.timeout(50) }).then(() => null, (e) => e);
+  assert.ok(err, "the cancelled run rejects");
+  assert.equal(err.result.status, "pending");
+  assert.equal(err.result.pending.data.tool, "refund");
+  assert.equal(ran, 0);
+  const deltas = [];
+  let result;
+  for await (const e of client.streamWithAnswer(tk, err.result.messages, err.result.pending, { id: err.result.pending.id, ok: true })) {
+    if (e.type === "text") deltas.push(e.delta);
+    if (e.type === "done") result = e.result;
+  }
+  assert.deepEqual(deltas, ["refunded ", "order 9"]);
+  assert.equal(result.status, "done");
+  assert.equal(ran, 1);
+});

@@ -190,21 +190,12 @@ function wrapClient(c) {
      */
     stream(prompt, toolkit, { history, signal } = {}) {
       const h = history == null ? undefined : JSON.stringify(history);
-      const queue = [];
-      let wake = null;
-      const push = (item) => { queue.push(item); wake?.(); wake = null; };
-      call(() => c.stream(String(prompt), rawToolkit(toolkit), h, signal, (e) => push({ event: JSON.parse(e) })))
-        .then((text) => push({ event: { type: "done", result: parseResult(text) }, last: true }),
-          (err) => push({ error: err, last: true }));
-      return (async function* events() {
-        for (;;) {
-          if (queue.length === 0) await new Promise((r) => { wake = r; });
-          const item = queue.shift();
-          if (item.error) throw item.error;
-          yield item.event;
-          if (item.last) return;
-        }
-      })();
+      return events((onEvent) => c.stream(String(prompt), rawToolkit(toolkit), h, signal, onEvent));
+    },
+    /** runWithAnswer as an async iterator of events, like stream. */
+    streamWithAnswer(toolkit, messages, pending, answer, { signal } = {}) {
+      return events((onEvent) => c.streamWithAnswer(rawToolkit(toolkit), JSON.stringify(messages ?? []),
+        JSON.stringify(pending), JSON.stringify(answer), signal, onEvent));
     },
     async runWithAnswer(toolkit, messages, pending, answer, { signal } = {}) {
       const text = await call(() => c.runWithAnswer(rawToolkit(toolkit),
@@ -220,6 +211,27 @@ function wrapClient(c) {
     /** Release the client; it cannot be used afterwards. */
     close: () => call(() => c.close()),
   });
+}
+
+// events turns a low-level streaming call (which reports each event to a
+// callback and resolves with the result) into an async iterator ending with
+// {type: "done", result}; a failed run throws from the iterator.
+function events(start) {
+  const queue = [];
+  let wake = null;
+  const push = (item) => { queue.push(item); wake?.(); wake = null; };
+  call(() => start((e) => push({ event: JSON.parse(e) })))
+    .then((text) => push({ event: { type: "done", result: parseResult(text) }, last: true }),
+      (err) => push({ error: err, last: true }));
+  return (async function* iterate() {
+    for (;;) {
+      if (queue.length === 0) await new Promise((r) => { wake = r; });
+      const item = queue.shift();
+      if (item.error) throw item.error;
+      yield item.event;
+      if (item.last) return;
+    }
+  })();
 }
 
 function rawToolkit(tk) {
