@@ -87,7 +87,7 @@ func benchLoop(b *testing.B, history []any) {
 		executed++
 		return strconv.FormatFloat(args["a"].(float64)+args["b"].(float64), 'f', -1, 64), nil
 	})
-	tk, err := core.CreateToolkit(ctx, core.Options{ExtraTools: []core.Tool{add}})
+	tk, err := core.CreateToolkit(ctx, core.Options{Builtins: false, ExtraTools: []core.Tool{add}})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -249,6 +249,7 @@ func TestMCPToolSource(t *testing.T) {
 			srv := newMockMCP(t, &m)
 			var asked []Request
 			tk, err := CreateToolkit(context.Background(), Options{
+				Builtins:   false,
 				ExtraTools: []Tool{NativeTool("docs_echo", "wins over the MCP tool", nil, func(context.Context, map[string]any) (string, error) { return "native", nil })},
 				MCP:        mcpConfig(`"docs":{"url":"` + srv.URL + `/mcp","headers":{"Authorization":"Bearer ${TOKEN}"},"timeout":5000}`),
 				Variables:  map[string]string{"TOKEN": "t0k"},
@@ -360,7 +361,7 @@ func TestMCPFailuresStillBuild(t *testing.T) {
 		`"good":{"url":"`+okSrv.URL+`/mcp"}`,
 	)
 	start := time.Now()
-	tk, err := CreateToolkit(context.Background(), Options{MCP: cfg})
+	tk, err := CreateToolkit(context.Background(), Options{Builtins: false, MCP: cfg})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,14 +3,30 @@ package core
 import (
 	"context"
 	"fmt"
+	"io/fs"
 	"sync"
 )
 
 // Options configures CreateToolkit.
 type Options struct {
-	// Builtins asks for the built-in tools. This build ships none yet; the
-	// field exists so code written for the Go port compiles unchanged.
-	Builtins bool
+	// Builtins chooses the built-in tools (builtins.go; BuiltinNames lists
+	// them). They are on by default:
+	//
+	//	nil (unset), true   all of them, default settings
+	//	false               none
+	//	map[string]bool     all but those mapped to false
+	//	BuiltinsConfig      per tool, plus the file system, webfetch's
+	//	                    transport and size cap, approvals
+	//
+	// Any other value is an error. A built-in whose name an earlier tool
+	// already has (ExtraTools, MCP, skill) is left out. The default js/wasm
+	// build links neither built-ins nor skills (see ToolsLinked).
+	Builtins any
+	// Skills is where SKILL.md files are discovered (LoadSkills); their
+	// "skill" tool is added after ExtraTools and MCP, before the built-ins.
+	// Toolkit.SkillsPrompt lists them; Toolkit.Skills().Problems reports the
+	// ones skipped.
+	Skills fs.FS
 	// ExtraTools are added in order; the first tool of a name wins.
 	ExtraTools []Tool
 	// MCP is an MCP configuration (see ParseMCPConfig). Its servers' tools
@@ -41,6 +57,8 @@ type Toolkit struct {
 	wire map[string][]byte
 	// mcp holds the MCP sessions (mcpclient.go).
 	mcp []*mcpServer
+	// skills is what Options.Skills held (skills.go).
+	skills *SkillSet
 }
 
 // validToolName applies the providers' rule ^[a-zA-Z0-9_-]{1,64}$ by hand:
@@ -72,6 +90,9 @@ func CreateToolkit(ctx context.Context, opts Options) (*Toolkit, error) {
 		}
 	}
 	if err := tk.addMCP(ctx, opts); err != nil {
+		return nil, fmt.Errorf("core: create toolkit: %w", err)
+	}
+	if err := tk.addSkillsAndBuiltins(opts); err != nil {
 		return nil, fmt.Errorf("core: create toolkit: %w", err)
 	}
 	return tk, nil
@@ -143,9 +164,9 @@ func (tk *Toolkit) Execute(ctx context.Context, name string, args map[string]any
 	return safeExecute(t, args, &ToolContext{Ctx: ctx}), nil
 }
 
-// SkillsPrompt is the system-prompt section describing the toolkit's skills.
-// This build has no skill source yet, so it is empty.
-func (tk *Toolkit) SkillsPrompt() string { return "" }
+// SkillsPrompt is the system-prompt section listing the toolkit's skills
+// that have a description ("" when there are none); see SkillSet.Prompt.
+func (tk *Toolkit) SkillsPrompt() string { return tk.Skills().Prompt() }
 
 // Close releases the toolkit's resources. It is safe to call twice.
 func (tk *Toolkit) Close() error {

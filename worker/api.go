@@ -159,7 +159,7 @@ func (h *Handler) runAgent(ctx context.Context, w http.ResponseWriter, cfg Confi
 		Style:        core.Style(cfg.Style),
 		Model:        cfg.Model,
 		APIKey:       cfg.APIKey,
-		SystemPrompt: cfg.SystemPrompt,
+		SystemPrompt: withSkills(cfg.SystemPrompt, tk),
 		MaxTurns:     cfg.MaxTurns,
 		Retries:      cfg.Retries,
 		Transport:    h.opts.Transport,

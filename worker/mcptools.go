@@ -23,7 +23,10 @@ import (
 // such a server fails after its timeout. A server that fails is left out
 // and logged; the request goes on without its tools.
 func (h *Handler) toolkitOptions() core.Options {
-	opts := core.Options{ExtraTools: h.tools()}
+	// Built-ins stay off: a request starts with nothing in memory, so their
+	// file system would be empty every time. SKILLS=on adds the bundled
+	// skills (skills.go).
+	opts := core.Options{ExtraTools: h.tools(), Builtins: false, Skills: h.skills()}
 	cfg := strings.TrimSpace(h.opts.Getenv("MCP_CONFIG"))
 	if cfg == "" {
 		return opts

@@ -1,0 +1,290 @@
+package core
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"path"
+	"strings"
+	"unicode/utf8"
+)
+
+// The file built-ins work on a FileSystem (see BuiltinsConfig.Files). Their
+// input schemas are those of the Go port's built-ins.
+
+func readTool(files FileSystem) Tool {
+	return builtin("read",
+		"Read a text file from the virtual file system. With offset (1-based line) and limit, only that window of lines.",
+		objectSchema(map[string]any{
+			"path":   prop("string", "Path of the file"),
+			"offset": prop("number", "First line to return, counting from 1"),
+			"limit":  prop("number", "How many lines to return"),
+		}, "path"),
+		func(args map[string]any, _ *ToolContext) (ToolResult, error) {
+			p, err := requireStr(args, "path")
+			if err != nil {
+				return ToolResult{}, err
+			}
+			b, err := files.ReadFile(p)
+			if err != nil {
+				return ToolResult{}, fileErr(p, err)
+			}
+			if !utf8.Valid(b) {
+				return ToolResult{}, fmt.Errorf("%s is not UTF-8 text", p)
+			}
+			text := string(b)
+			_, hasOff := args["offset"]
+			_, hasLim := args["limit"]
+			if !hasOff && !hasLim {
+				return ToolResult{Output: text}, nil
+			}
+			lines := strings.Split(text, "\n")
+			start := max(argInt(args, "offset", 1), 1) - 1
+			start = min(start, len(lines))
+			end := len(lines)
+			if hasLim {
+				end = min(start+max(argInt(args, "limit", 0), 0), len(lines))
+			}
+			return ToolResult{Output: strings.Join(lines[start:end], "\n")}, nil
+		})
+}
+
+func writeTool(files FileSystem) Tool {
+	return builtin("write",
+		"Create or overwrite a file in the virtual file system with the given content.",
+		objectSchema(map[string]any{
+			"path":    prop("string", "Path of the file"),
+			"content": prop("string", "The whole new content"),
+		}, "path", "content"),
+		func(args map[string]any, _ *ToolContext) (ToolResult, error) {
+			p, err := requireStr(args, "path")
+			if err != nil {
+				return ToolResult{}, err
+			}
+			content, ok := args["content"].(string)
+			if !ok {
+				return ToolResult{}, errors.New("content is required (a string)")
+			}
+			if err := files.WriteFile(p, []byte(content)); err != nil {
+				return ToolResult{}, fileErr(p, err)
+			}
+			return ToolResult{Output: fmt.Sprintf("Wrote %s to %s", plural(len(content), "byte"), p), Metadata: map[string]any{"path": p, "bytes": len(content)}}, nil
+		})
+}
+
+func editTool(files FileSystem) Tool {
+	return builtin("edit",
+		"Replace exact text in a file. oldString must occur exactly once unless replaceAll is true.",
+		objectSchema(map[string]any{
+			"path":       prop("string", "Path of the file"),
+			"oldString":  prop("string", "The exact text to replace"),
+			"newString":  prop("string", "The text to put in its place"),
+			"replaceAll": prop("boolean", "Replace every occurrence"),
+		}, "path", "oldString", "newString"),
+		func(args map[string]any, _ *ToolContext) (ToolResult, error) {
+			p, err := requireStr(args, "path")
+			if err != nil {
+				return ToolResult{}, err
+			}
+			oldS, err := requireStr(args, "oldString")
+			if err != nil {
+				return ToolResult{}, err
+			}
+			newS, ok := args["newString"].(string)
+			if !ok {
+				return ToolResult{}, errors.New("newString is required (a string)")
+			}
+			b, err := files.ReadFile(p)
+			if err != nil {
+				return ToolResult{}, fileErr(p, err)
+			}
+			text := string(b)
+			n := strings.Count(text, oldS)
+			all, _ := args["replaceAll"].(bool)
+			switch {
+			case n == 0:
+				return ToolResult{}, fmt.Errorf("oldString does not occur in %s", p)
+			case n > 1 && !all:
+				return ToolResult{}, fmt.Errorf("oldString occurs %d times in %s; give more context or set replaceAll", n, p)
+			}
+			if !all {
+				n = 1
+			}
+			if err := files.WriteFile(p, []byte(strings.Replace(text, oldS, newS, n))); err != nil {
+				return ToolResult{}, fileErr(p, err)
+			}
+			return ToolResult{Output: fmt.Sprintf("Edited %s (%s)", p, plural(n, "replacement")), Metadata: map[string]any{"path": p, "replacements": n}}, nil
+		})
+}
+
+func globTool(files FileSystem) Tool {
+	return builtin("glob",
+		"List the files whose path matches a glob (* within a name, ** across folders, ?). A pattern without / matches file names. One path per line.",
+		objectSchema(map[string]any{
+			"pattern": prop("string", "The glob, e.g. **/*.md"),
+			"path":    prop("string", "Folder to search in (default: the root)"),
+			"limit":   prop("number", "Most paths to return (default 100)"),
+		}, "pattern"),
+		func(args map[string]any, _ *ToolContext) (ToolResult, error) {
+			pattern, err := requireStr(args, "pattern")
+			if err != nil {
+				return ToolResult{}, err
+			}
+			if _, err := path.Match(strings.ReplaceAll(pattern, "**", "*"), ""); err != nil {
+				return ToolResult{}, fmt.Errorf("bad pattern %q: %w", pattern, err)
+			}
+			rels, err := filesUnder(files, argStr(args, "path"))
+			if err != nil {
+				return ToolResult{}, err
+			}
+			var found []string
+			for _, rel := range rels {
+				if globMatch(pattern, rel) {
+					found = append(found, rel)
+				}
+			}
+			limit := argInt(args, "limit", 100)
+			total := len(found)
+			if limit >= 0 && len(found) > limit {
+				found = found[:limit]
+			}
+			out := strings.Join(found, "\n")
+			if total == 0 {
+				out = "No files match " + pattern
+			}
+			return ToolResult{Output: out, Metadata: map[string]any{"count": len(found), "total": total}}, nil
+		})
+}
+
+func grepTool(files FileSystem, match Matcher) Tool {
+	return builtin("grep",
+		"Search file contents for a regular expression. One match per line as path:line:text.",
+		objectSchema(map[string]any{
+			"pattern": prop("string", "Regular expression to look for"),
+			"path":    prop("string", "Folder to search in (default: the root)"),
+			"include": prop("string", "Glob the file names must match, e.g. *.go"),
+			"limit":   prop("number", "Most matches to return (default 100)"),
+		}, "pattern"),
+		func(args map[string]any, _ *ToolContext) (ToolResult, error) {
+			pattern, err := requireStr(args, "pattern")
+			if err != nil {
+				return ToolResult{}, err
+			}
+			test, err := match(pattern)
+			if err != nil {
+				return ToolResult{}, fmt.Errorf("bad pattern %q: %w", pattern, err)
+			}
+			dir := argStr(args, "path")
+			rels, err := filesUnder(files, dir)
+			if err != nil {
+				return ToolResult{}, err
+			}
+			include := argStr(args, "include")
+			limit := argInt(args, "limit", 100)
+			var hits []string
+			total := 0
+			for _, rel := range rels {
+				if include != "" && !globMatch(include, rel) {
+					continue
+				}
+				b, err := files.ReadFile(joinRel(dir, rel))
+				if err != nil || !utf8.Valid(b) {
+					continue // unreadable or binary: not searchable text
+				}
+				for i, line := range strings.Split(string(b), "\n") {
+					if test(line) {
+						total++
+						if limit < 0 || len(hits) < limit {
+							hits = append(hits, fmt.Sprintf("%s:%d:%s", rel, i+1, line))
+						}
+					}
+				}
+			}
+			out := strings.Join(hits, "\n")
+			if total == 0 {
+				out = "No matches for " + pattern
+			}
+			return ToolResult{Output: out, Metadata: map[string]any{"count": len(hits), "total": total}}, nil
+		})
+}
+
+// filesUnder lists the files below dir ("" or "." is the root), as paths
+// relative to dir, sorted.
+func filesUnder(files FileSystem, dir string) ([]string, error) {
+	all, err := files.List()
+	if err != nil {
+		return nil, fmt.Errorf("list files: %w", err)
+	}
+	prefix := ""
+	if dir != "" && dir != "." && dir != "/" {
+		d, err := CleanPath(dir)
+		if err != nil {
+			return nil, err
+		}
+		prefix = d + "/"
+	}
+	var out []string
+	for _, f := range all {
+		if strings.HasPrefix(f, prefix) {
+			out = append(out, f[len(prefix):])
+		}
+	}
+	return out, nil
+}
+
+func joinRel(dir, rel string) string {
+	if dir == "" || dir == "." || dir == "/" {
+		return rel
+	}
+	return strings.TrimSuffix(dir, "/") + "/" + rel
+}
+
+// globMatch matches a slash-separated path against a glob: "**" as a whole
+// element matches any number of folders, other elements follow path.Match.
+// A glob without "/" is matched against the file name only.
+func globMatch(glob, rel string) bool {
+	if !strings.Contains(glob, "/") {
+		ok, _ := path.Match(glob, path.Base(rel))
+		return ok
+	}
+	return matchElems(strings.Split(glob, "/"), strings.Split(rel, "/"))
+}
+
+func matchElems(g, p []string) bool {
+	for len(g) > 0 {
+		if g[0] == "**" {
+			for i := 0; i <= len(p); i++ {
+				if matchElems(g[1:], p[i:]) {
+					return true
+				}
+			}
+			return false
+		}
+		if len(p) == 0 {
+			return false
+		}
+		ok, _ := path.Match(strings.ReplaceAll(g[0], "**", "*"), p[0])
+		if !ok {
+			return false
+		}
+		g, p = g[1:], p[1:]
+	}
+	return len(p) == 0
+}
+
+// fileErr words a file system error for the model.
+func fileErr(p string, err error) error {
+	if errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("%s does not exist", p)
+	}
+	return fmt.Errorf("%s: %w", p, err)
+}
+
+// literalMatcher is the grep matcher of builds without a regexp engine: it
+// accepts text with no regexp operators and finds it as a substring.
+func literalMatcher(pattern string) (func(string) bool, error) {
+	if strings.ContainsAny(pattern, `\.+*?()|[]{}^$`) {
+		return nil, errors.New("this build matches plain text only (no regexp engine); drop the operators or build with -tags toolnexus_full")
+	}
+	return func(line string) bool { return strings.Contains(line, pattern) }, nil
+}

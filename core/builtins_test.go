@@ -1,0 +1,244 @@
+//go:build !js || !wasm || toolnexus_tools || toolnexus_full
+
+package core
+
+import (
+	"context"
+	"io"
+	"strings"
+	"testing"
+)
+
+func toolNames(tk *Toolkit) string {
+	var names []string
+	for _, t := range tk.Tools() {
+		names = append(names, t.Name)
+	}
+	return strings.Join(names, ",")
+}
+
+func TestBuiltinsOption(t *testing.T) {
+	all := strings.Join(BuiltinNames, ",")
+	host := func(name string) Tool {
+		return NativeTool(name, "host tool", nil, func(context.Context, map[string]any) (string, error) { return "host " + name, nil })
+	}
+	tests := []struct {
+		name    string
+		opts    Options
+		want    string
+		wantErr string
+	}{
+		{"default on", Options{}, all, ""},
+		{"true", Options{Builtins: true}, all, ""},
+		{"false", Options{Builtins: false, ExtraTools: []Tool{host("x")}}, "x", ""},
+		{"map drops one", Options{Builtins: map[string]bool{"webfetch": false, "read": true}}, "question,todowrite,read,write,edit,glob,grep,apply_patch", ""},
+		{"config", Options{Builtins: &BuiltinsConfig{Tools: map[string]bool{"question": false}}}, "webfetch,todowrite,read,write,edit,glob,grep,apply_patch", ""},
+		{"unknown name", Options{Builtins: map[string]bool{"bash": false}}, "", "unknown built-in bash"},
+		{"bad type", Options{Builtins: "yes"}, "", "Builtins must be"},
+		{"host tools first and win", Options{ExtraTools: []Tool{host("bash"), RelayTool("read", "host reads", nil)}},
+			"bash,read,question,webfetch,todowrite,write,edit,glob,grep,apply_patch", ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			tk, err := CreateToolkit(context.Background(), tc.opts)
+			if tc.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+					t.Fatalf("err = %v, want %q", err, tc.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := toolNames(tk); got != tc.want {
+				t.Fatalf("tools = %s, want %s", got, tc.want)
+			}
+		})
+	}
+	tk, _ := CreateToolkit(context.Background(), Options{ExtraTools: []Tool{RelayTool("read", "host reads", nil)}})
+	if r, _ := tk.Get("read"); r.Source != SourceRelay {
+		t.Fatalf("the relay tool named read must be kept, got source %s", r.Source)
+	}
+}
+
+func TestBuiltinApprovalDefaults(t *testing.T) {
+	for _, noApproval := range []bool{false, true} {
+		tk, err := CreateToolkit(context.Background(), Options{Builtins: BuiltinsConfig{NoApproval: noApproval}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, tool := range tk.Tools() {
+			want := !noApproval && (tool.Name == "write" || tool.Name == "edit" || tool.Name == "apply_patch")
+			if tool.NeedsApproval != want || tool.Source != SourceBuiltin {
+				t.Errorf("NoApproval=%v: %s NeedsApproval=%v source=%s", noApproval, tool.Name, tool.NeedsApproval, tool.Source)
+			}
+		}
+	}
+}
+
+func TestQuestionTool(t *testing.T) {
+	tk := builtinKit(t, nil)
+	q, _ := tk.Get("question")
+	args := map[string]any{"questions": []any{
+		map[string]any{"question": "Which color?", "options": []any{"red", "blue"}},
+		map[string]any{"question": "Which sizes?", "options": []any{"S", "M", "L"}, "multiple": true, "header": "Size"},
+		map[string]any{"question": "Anything else?"},
+	}}
+	res, _ := q.Execute(args, &ToolContext{Ctx: context.Background()})
+	req := PendingOf(res)
+	if req == nil || req.Kind != KindQuestion || req.Prompt != "Which color? [red / blue]\nWhich sizes? [S / M / L]\nAnything else?" {
+		t.Fatalf("first call = %+v", res)
+	}
+	qs, _ := req.Data["questions"].([]any)
+	if len(qs) != 3 || qs[1].(map[string]any)["multiple"] != true || qs[1].(map[string]any)["header"] != "Size" {
+		t.Fatalf("data.questions = %v", req.Data["questions"])
+	}
+	answer := &Answer{ID: req.ID, Ok: true, Data: map[string]any{"answers": []any{"blue", []any{"S", "L"}}}}
+	res, _ = q.Execute(args, &ToolContext{Ctx: context.Background(), Answer: answer})
+	if res.IsError || res.Output != "Which color?\n→ blue\nWhich sizes?\n→ S, L\nAnything else?\n→ (no answer)" {
+		t.Fatalf("answered = %+v", res)
+	}
+	res, _ = q.Execute(args, &ToolContext{Answer: &Answer{Ok: true, Data: map[string]any{"output": "just this"}}})
+	if res.Output != "just this" {
+		t.Fatalf("output answer = %q", res.Output)
+	}
+	for _, bad := range []map[string]any{{}, {"questions": []any{}}, {"questions": []any{"text"}}, {"questions": []any{map[string]any{"question": ""}}}} {
+		if res := execTool(t, tk, "question", bad); !res.IsError || PendingOf(res) != nil {
+			t.Errorf("question(%v) = %+v, want an error result", bad, res)
+		}
+	}
+}
+
+// TestQuestionAndWriteInTheLoop plays the demo's scenario: the model asks a
+// question, then writes a file; WaitFor answers the one and approves the other.
+func TestQuestionAndWriteInTheLoop(t *testing.T) {
+	files := memfs(t, nil)
+	tk, err := CreateToolkit(context.Background(), Options{Builtins: BuiltinsConfig{Files: files}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := newScripted(t, StyleOpenAI,
+		turn{calls: []ToolCall{call("c1", "question", `{"questions":[{"question":"Title?","options":["Plan","Notes"]}]}`)}},
+		turn{calls: []ToolCall{call("c2", "write", `{"path":"notes/title.md","content":"# Plan\n"}`)}},
+		turn{text: "saved"})
+	var kinds []string
+	wait := func(r Request) (Answer, error) {
+		kinds = append(kinds, r.Kind)
+		if r.Kind == KindQuestion {
+			return Answer{ID: r.ID, Ok: true, Data: map[string]any{"answers": []any{"Plan"}}}, nil
+		}
+		return Answer{ID: r.ID, Ok: true}, nil
+	}
+	res, err := m.client(ClientOptions{WaitFor: wait}).Run(context.Background(), "make a title", tk)
+	if err != nil || res.Status != StatusDone {
+		t.Fatalf("res %+v err %v", res, err)
+	}
+	if strings.Join(kinds, ",") != "question,approval" {
+		t.Fatalf("requests = %v", kinds)
+	}
+	if got := m.toolResults(3); len(got) != 2 || got[0] != "Title?\n→ Plan" || !strings.Contains(got[1], "Wrote 7 bytes to notes/title.md") {
+		t.Fatalf("tool results = %q", got)
+	}
+	if files.Snapshot()["notes/title.md"] != "# Plan\n" {
+		t.Fatalf("files = %v", files.Snapshot())
+	}
+}
+
+func TestTodowrite(t *testing.T) {
+	tk := builtinKit(t, nil)
+	res := execTool(t, tk, "todowrite", map[string]any{"todos": []any{
+		map[string]any{"id": "1", "text": "plan", "completed": true},
+		map[string]any{"id": "2", "text": "build", "completed": false},
+	}})
+	if res.IsError || res.Output != "[x] plan\n[ ] build\n(1 of 2 done)" {
+		t.Fatalf("todowrite = %+v", res)
+	}
+	res = execTool(t, tk, "todowrite", map[string]any{"todos": []any{}})
+	if res.Output != "(no todos)" || res.Metadata["previous"] != 2 {
+		t.Fatalf("second todowrite = %+v", res)
+	}
+	if res := execTool(t, tk, "todowrite", map[string]any{"todos": "x"}); !res.IsError {
+		t.Fatalf("bad todos = %+v", res)
+	}
+}
+
+type fakeWeb map[string]*HTTPResponse
+
+func (f fakeWeb) Do(_ context.Context, req *HTTPRequest) (*HTTPResponse, error) {
+	r, ok := f[req.URL]
+	if !ok {
+		return nil, io.ErrUnexpectedEOF
+	}
+	return r, nil
+}
+
+func page(status int, ctype, body string) *HTTPResponse {
+	return &HTTPResponse{Status: status, Header: map[string]string{"content-type": ctype}, Body: io.NopCloser(strings.NewReader(body))}
+}
+
+func TestWebfetch(t *testing.T) {
+	html := `<!doctype html><html><head><title>T</title><style>p{}</style></head><body>
+<script>var x = "<p>hidden</p>";</script>
+<h1>Hello &amp; welcome</h1>
+<p>Some <b>bold</b> and <a href="/x">a link</a>.</p>
+<ul><li>one</li><li>two</li></ul>
+<pre>code  kept
+  as is</pre>
+</body></html>`
+	tests := []struct {
+		name    string
+		resp    *HTTPResponse
+		args    map[string]any
+		want    string
+		isError bool
+	}{
+		{"markdown", page(200, "text/html; charset=utf-8", html), nil,
+			"# Hello & welcome\n\nSome **bold** and [a link](/x).\n\n- one\n- two\n\n```\ncode  kept\n  as is\n```", false},
+		{"text", page(200, "text/html", html), map[string]any{"format": "text"},
+			"Hello & welcome\n\nSome bold and a link.\n\n- one\n- two\n\ncode  kept\n  as is", false},
+		{"html", page(200, "text/html", "<p>x</p>"), map[string]any{"format": "html"}, "<p>x</p>", false},
+		{"plain", page(200, "text/plain", "just text"), nil, "just text", false},
+		{"not found", page(404, "text/plain", "gone"), nil, "HTTP 404: gone", true},
+		{"cap", page(200, "text/plain", strings.Repeat("a", 40)), nil, strings.Repeat("a", 32) + "\n\n[cut off: the page is longer than 32 bytes]", false},
+		{"bad format", page(200, "text/plain", ""), map[string]any{"format": "pdf"}, "format must be", true},
+		{"bad scheme", nil, map[string]any{"url": "file:///etc/passwd"}, "want http or https", true},
+		{"transport error", nil, map[string]any{"url": "https://unreachable.test/"}, "GET https://unreachable.test/", true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			web := fakeWeb{"https://site.test/": tc.resp}
+			tk, err := CreateToolkit(context.Background(), Options{Builtins: BuiltinsConfig{Transport: web, MaxFetchBytes: 32 + 1000*boolInt(tc.name != "cap")}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			args := map[string]any{"url": "https://site.test/"}
+			for k, v := range tc.args {
+				args[k] = v
+			}
+			res := execTool(t, tk, "webfetch", args)
+			if res.IsError != tc.isError || !strings.Contains(res.Output, tc.want) {
+				t.Fatalf("webfetch = %q (isError %v), want %q", res.Output, res.IsError, tc.want)
+			}
+			if !tc.isError && tc.name == "markdown" && strings.Contains(res.Output, "hidden") {
+				t.Fatal("script content leaked")
+			}
+		})
+	}
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func TestHTMLToMarkdownOddInput(t *testing.T) {
+	for _, in := range []string{"", "<", "<<>>", "<a href=", "text &amp", "&#99999999;", "<ol><li>a<li>b</ol>", "</ul></ul></pre>", "<!-- unclosed"} {
+		_ = htmlToMarkdown(in, true) // must not panic
+		_ = htmlToMarkdown(in, false)
+	}
+	if got := htmlToMarkdown("<ol><li>a</li><li>b</li></ol><p>x&nbsp;y &#65;&#x42;</p>", true); got != "1. a\n2. b\n\nx y AB" {
+		t.Fatalf("got %q", got)
+	}
+}
