@@ -145,9 +145,16 @@ func (s *streamBody) Read(p []byte) (int, error) {
 	return n, nil
 }
 
+// ignoreRejection is a no-op rejection handler, never released.
+var ignoreRejection = js.FuncOf(func(js.Value, []js.Value) any { return nil })
+
 func (s *streamBody) Close() error {
 	if s.err != io.EOF {
-		_, _ = call(s.reader.Get("cancel").Call("bind", s.reader))
+		// cancel() rejects when the fetch was aborted (a timeout mid-stream):
+		// expected, and left unhandled it would end a Node host.
+		if p, err := call(s.reader.Get("cancel").Call("bind", s.reader)); err == nil && p.Type() == js.TypeObject && isFunc(p.Get("catch")) {
+			p.Call("catch", ignoreRejection)
+		}
 	}
 	s.err = errors.New("read after close")
 	return nil

@@ -163,6 +163,42 @@ test("Node: a declined elicitation reaches the server as decline", T, async () =
   }
 });
 
+test("Node: a tools/call that times out on an open event stream is an error result, with no unhandled rejection", T, async () => {
+  // initialize and tools/list answer; tools/call opens an event stream and never answers.
+  const server = createServer(async (req, res) => {
+    let body = "";
+    for await (const c of req) body += c;
+    const m = body ? JSON.parse(body) : {};
+    const reply = (result) => res.writeHead(200, { "content-type": "application/json", "mcp-session-id": "h1" })
+      .end(JSON.stringify({ jsonrpc: "2.0", id: m.id, result }));
+    if (req.method === "DELETE") return res.writeHead(204).end();
+    if (req.method !== "POST") return res.writeHead(405).end();
+    if (!("id" in m)) return res.writeHead(202).end();
+    if (m.method === "initialize") return reply({ protocolVersion: "2025-06-18", capabilities: { tools: {} }, serverInfo: { name: "hang", version: "1" } });
+    if (m.method === "tools/list") return reply({ tools: [{ name: "hang", inputSchema: { type: "object" } }] });
+    res.writeHead(200, { "content-type": "text/event-stream" });
+    res.write(": working on it\n\n");
+  });
+  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const mod = await import(pathToFileURL(join(WEB, "toolnexus.mjs")).href);
+  const tnx = await mod.load({ wasm: join(WEB, "toolnexus.wasm") });
+  const tk = await tnx.createToolkit({ mcpServers: { h: { url: `http://127.0.0.1:${server.address().port}/mcp`, timeout: 400 } } });
+  try {
+    const start = Date.now();
+    const r = await tk.execute("h_hang", {});
+    assert.equal(r.isError, true);
+    assert.match(r.output, /timed out/);
+    assert.ok(Date.now() - start < 3_000, "bounded by the server's timeout");
+    // An aborted stream's cancel() rejects a moment later: give it the time
+    // to surface (the test runner fails the test on an unhandled rejection).
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  } finally {
+    await tk.close();
+    server.closeAllConnections?.();
+    await new Promise((resolve) => server.close(() => resolve()));
+  }
+});
+
 const LAUNCH = {
   executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
   headless: true,
