@@ -199,6 +199,33 @@ test("Node: a tools/call that times out on an open event stream is an error resu
   }
 });
 
+test("elicit-form: flat fields only, and nothing that looks like a secret", async () => {
+  const { elicitFields, isElicitRequest } = await import(pathToFileURL(join(ROOT, "web", "elicit-form.mjs")).href);
+  const { fields, refused, unsupported } = elicitFields({
+    type: "object",
+    properties: {
+      name: { type: "string", title: "Name" },
+      password: { type: "string" },
+      apiKey: { type: "string" },
+      code: { type: "string", format: "password" },
+      passengers: { type: "integer", minimum: 1 },
+      color: { type: "string", enum: ["r", "g"], enumNames: ["Red", "Green"] },
+      size: { type: "string", oneOf: [{ const: "s", title: "Small" }, { const: "l", title: "Large" }] },
+      ok: { type: "boolean", default: true },
+      address: { type: "object", properties: {} },
+    },
+    required: ["name", "password"],
+  });
+  assert.deepEqual(fields.map((f) => `${f.name}:${f.type}${f.required ? "!" : ""}`),
+    ["name:string!", "passengers:integer", "color:enum", "size:enum", "ok:boolean"]);
+  assert.deepEqual(fields[2].options, [{ value: "r", label: "Red" }, { value: "g", label: "Green" }]);
+  assert.deepEqual(fields[3].options.map((o) => o.label), ["Small", "Large"]);
+  assert.deepEqual(refused, ["password", "apiKey", "code"]);
+  assert.deepEqual(unsupported, ["address"]);
+  assert.equal(isElicitRequest({ kind: "input", data: { schema: { type: "object", properties: {} } } }), true);
+  assert.equal(isElicitRequest({ kind: "approval", data: { tool: "x" } }), false);
+});
+
 const LAUNCH = {
   executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
   headless: true,
