@@ -101,6 +101,18 @@ function num(v) {
   return typeof v === "number" && Number.isFinite(v) ? v : undefined;
 }
 
+// ELICIT_CSS styles the form inside the approval dialog (static text only;
+// the dialog's own stylesheet supplies the colour variables).
+export const ELICIT_CSS = `
+.tnx-approval .tnx-elicit { display: grid; gap: 10px; margin: 8px 0; }
+.tnx-approval .tnx-field { display: grid; gap: 4px; }
+.tnx-approval .tnx-field-boolean { display: flex; align-items: center; gap: 8px; }
+.tnx-approval .tnx-field small, .tnx-approval .tnx-elicit [role=note] { color: var(--tnx-muted); }
+.tnx-approval .tnx-required { color: var(--tnx-danger); }
+.tnx-approval select { font: inherit; color: inherit; background: var(--tnx-bg);
+  border: 1px solid var(--tnx-border); border-radius: 6px; padding: 6px 8px; }
+`;
+
 const INPUT_TYPE = { email: "email", uri: "url", date: "date", "date-time": "datetime-local" };
 let seq = 0;
 
