@@ -63,6 +63,8 @@ build_worker() {
   }
   // To refuse a state token that was already resumed (409), bind a KV namespace:
   // "kv_namespaces": [{ "binding": "STATE_KV", "id": "<namespace id>" }]
+  // Add { "binding": "CONVERSATIONS_KV", "id": "<namespace id>" } to it for the
+  // "conversation" field of /v1/run.
 }
 JSONC
   # `npx wrangler` run in dist/worker finds the pinned wrangler (newer ones need
@@ -144,6 +146,15 @@ test_worker() {
   worker_dry_run
   echo "== worker tests on workerd (tests/worker.test.mjs)"
   (cd "$ROOT/tests" && TOOLNEXUS_DIST="$DIST" timeout 600 node --test --test-force-exit --test-concurrency=1 worker.test.mjs)
+  test_worker_parity
+}
+
+# test_worker_parity runs the streaming, CONVERSATIONS_KV, /v1/chat/completions
+# (with the openai npm client) and /metrics tests on workerd against the build
+# test_worker just made.
+test_worker_parity() {
+  echo "== worker parity tests on workerd (tests/worker-parity.test.mjs)"
+  (cd "$ROOT/tests" && TOOLNEXUS_DIST="$DIST" timeout 300 node --test --test-force-exit --test-concurrency=1 worker-parity.test.mjs)
 }
 
 # bench_worker prints the Worker's upload size and the latency of a

@@ -17,13 +17,20 @@ import (
 type runRequest struct {
 	Prompt   string            `json:"prompt"`
 	Messages []json.RawMessage `json:"messages"`
+	// Stream answers with server-sent events (stream.go).
+	Stream bool `json:"stream"`
+	// Conversation names a transcript kept in CONVERSATIONS_KV (kvstore.go).
+	Conversation string `json:"conversation"`
 }
 
 // resumeRequest is the body of POST /v1/resume. Ok is a pointer so that a
 // missing "ok" is an error rather than a silent decline.
 type resumeRequest struct {
 	State  string `json:"state"`
-	Answer *struct {
+	Stream bool   `json:"stream"`
+	// Conversation saves the resumed transcript back to CONVERSATIONS_KV.
+	Conversation string `json:"conversation"`
+	Answer       *struct {
 		ID     string         `json:"id"`
 		Ok     *bool          `json:"ok"`
 		Data   map[string]any `json:"data"`
@@ -79,6 +86,16 @@ func (h *Handler) serveRun(w http.ResponseWriter, r *http.Request) {
 	for i, m := range req.Messages {
 		history[i] = m
 	}
+	if req.Conversation != "" {
+		h.serveConversation(w, r, cfg, req)
+		return
+	}
+	if req.Stream {
+		h.runAgent(r.Context(), w, cfg, "run", h.streamStep(w, r, cfg, "run", func(ctx context.Context, c *core.Client, tk *core.Toolkit) (<-chan core.StreamEvent, error) {
+			return c.StreamWithHistory(ctx, req.Prompt, tk, history)
+		}, nil))
+		return
+	}
 	h.runAgent(r.Context(), w, cfg, "run", func(c *core.Client, tk *core.Toolkit) (core.RunResult, error) {
 		return c.RunWithHistory(r.Context(), req.Prompt, tk, history)
 	})
@@ -105,6 +122,10 @@ func (h *Handler) serveResume(w http.ResponseWriter, r *http.Request) {
 		return
 	case req.Answer.Ok == nil:
 		writeError(w, http.StatusBadRequest, "missing_field", `"answer.ok" is required (true approves, false declines)`)
+		return
+	}
+	save, ok := h.conversationSaver(w, req.Conversation)
+	if !ok {
 		return
 	}
 	st, err := NewSealer(cfg.StateSecret, h.opts.Now).Open(cfg.Style, req.State)
@@ -135,8 +156,15 @@ func (h *Handler) serveResume(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	answer := core.Answer{ID: req.Answer.ID, Ok: *req.Answer.Ok, Data: req.Answer.Data, Reason: req.Answer.Reason}
+	if req.Stream {
+		h.runAgent(r.Context(), w, cfg, "resume", h.streamStep(w, r, cfg, "resume", func(ctx context.Context, c *core.Client, tk *core.Toolkit) (<-chan core.StreamEvent, error) {
+			return c.StreamWithAnswer(ctx, tk, st.History(), st.Pending, answer)
+		}, save))
+		return
+	}
 	h.runAgent(r.Context(), w, cfg, "resume", func(c *core.Client, tk *core.Toolkit) (core.RunResult, error) {
-		return c.RunWithAnswer(r.Context(), tk, st.History(), st.Pending, answer)
+		res, err := c.RunWithAnswer(r.Context(), tk, st.History(), st.Pending, answer)
+		return res, saveAfter(save, res, err)
 	})
 }
 
@@ -163,13 +191,29 @@ func (h *Handler) runAgent(ctx context.Context, w http.ResponseWriter, cfg Confi
 		MaxTurns:     cfg.MaxTurns,
 		Retries:      cfg.Retries,
 		Transport:    h.opts.Transport,
+		Store:        h.conversationStore(),
 	})
 	res, err := step(client, tk)
+	h.coreMetrics.fold(client.Metrics())
+	if errors.Is(err, errAnswered) {
+		return
+	}
 	if err != nil {
 		h.metrics.run(endpoint, "error")
 		h.runError(w, cfg, res, err)
 		return
 	}
+	out, err := h.runResponse(cfg, endpoint, res)
+	if err != nil {
+		h.internalError(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+// runResponse records a finished run and shapes its response: lists as
+// arrays, and a pending run's transcript sealed into a state token.
+func (h *Handler) runResponse(cfg Config, endpoint string, res core.RunResult) (runResponse, error) {
 	h.metrics.run(endpoint, res.Status)
 	h.opts.Logf("worker: %s status=%s turns=%d toolCalls=%d", endpoint, res.Status, res.Turns, res.ToolCallCount)
 	out := runResponse{RunResult: res}
@@ -184,8 +228,7 @@ func (h *Handler) runAgent(ctx context.Context, w http.ResponseWriter, cfg Confi
 		pending := *res.Pending
 		token, st, err := NewSealer(cfg.StateSecret, h.opts.Now).Seal(cfg.Style, pending, res.Messages, cfg.StateTTL)
 		if err != nil {
-			h.internalError(w, err)
-			return
+			return runResponse{}, err
 		}
 		out.State = token
 		out.StateExpiresAt = time.Unix(st.ExpiresAt, 0).UTC().Format(time.RFC3339)
@@ -194,7 +237,7 @@ func (h *Handler) runAgent(ctx context.Context, w http.ResponseWriter, cfg Confi
 			out.Pending = &pending
 		}
 	}
-	writeJSON(w, http.StatusOK, out)
+	return out, nil
 }
 
 // runError answers a failed run. A provider's non-2xx reply becomes 502
@@ -202,6 +245,12 @@ func (h *Handler) runAgent(ctx context.Context, w http.ResponseWriter, cfg Confi
 // bad key). The partial result goes along so that a caller learns which
 // tools already ran.
 func (h *Handler) runError(w http.ResponseWriter, cfg Config, partial core.RunResult, err error) {
+	status, body := h.runErrorBody(cfg, partial, err)
+	writeJSON(w, status, body)
+}
+
+// runErrorBody is the status and body runError answers.
+func (h *Handler) runErrorBody(cfg Config, partial core.RunResult, err error) (int, errorBody) {
 	body := errorBody{Error: apiError{Code: "upstream_error"}}
 	if len(partial.ToolCalls) > 0 {
 		partial.Pending = nil
@@ -209,7 +258,13 @@ func (h *Handler) runError(w http.ResponseWriter, cfg Config, partial core.RunRe
 	}
 	status := http.StatusBadGateway
 	var pe *core.ProviderError
+	var ce *ConversationError
 	switch {
+	case errors.As(err, &ce):
+		status, body.Error.Code, body.Error.Message = ce.status(), ce.Code, ce.Message
+		if ce.Err != nil {
+			h.opts.Logf("worker: conversation store: %v", ce.Err)
+		}
 	case errors.As(err, &pe):
 		body.Error.UpstreamStatus = pe.Status
 		body.Error.Message = fmt.Sprintf("the LLM provider answered HTTP %d", pe.Status)
@@ -221,7 +276,7 @@ func (h *Handler) runError(w http.ResponseWriter, cfg Config, partial core.RunRe
 		body.Error.Message = "the run failed: " + redact(err.Error(), cfg.APIKey, cfg.StateSecret, cfg.APIToken)
 	}
 	h.opts.Logf("worker: run failed: %s", body.Error.Message)
-	writeJSON(w, status, body)
+	return status, body
 }
 
 func (h *Handler) internalError(w http.ResponseWriter, err error) {

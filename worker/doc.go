@@ -5,11 +5,16 @@
 //
 // # HTTP API (JSON in and out)
 //
-//	POST /v1/run     {"prompt": "...", "messages": [...]?}
+//	POST /v1/run     {"prompt": "...", "messages": [...]?, "stream"?: bool,
+//	                  "conversation"?: "<id>"}
 //	                 ⇒ 200 RunResult; when status is "pending" it also carries
 //	                   "state" (the sealed token) and "stateExpiresAt"
-//	POST /v1/resume  {"state": "...", "answer": {"id", "ok", "data"?, "reason"?}}
+//	POST /v1/resume  {"state": "...", "answer": {"id", "ok", "data"?, "reason"?},
+//	                  "stream"?: bool, "conversation"?: "<id>"}
 //	                 ⇒ 200 RunResult (possibly pending again, with a new state)
+//	POST /v1/chat/completions
+//	                 {"model"?, "messages", "tools"?} (OpenAI-shaped)
+//	                 ⇒ 200 an OpenAI chat.completion
 //	GET  /v1/tools   ⇒ {"tools": [{name, description, inputSchema, source, needsApproval}]}
 //	GET  /metrics    ⇒ Prometheus text
 //	GET  /healthz    ⇒ {"status": "ok"}
@@ -20,17 +25,73 @@
 //
 // Errors are {"error": {"code", "message"}} with a 4xx or 5xx status:
 //
-//	400 bad_json, missing_field, answer_mismatch,
-//	    state_malformed, state_version, state_invalid (edited or another
+//	400 bad_json, missing_field, invalid_field, answer_mismatch,
+//	    conversations_unavailable (no CONVERSATIONS_KV), invalid_request
+//	    (/v1/chat/completions), state_malformed, state_version, state_invalid (edited or another
 //	    STATE_SECRET), state_expired, state_mismatch (another LLM_STYLE)
 //	401 unauthorized (API_TOKEN set and no valid bearer on /v1/*)
 //	403 origin_not_allowed (an Origin not in ALLOWED_ORIGINS)
-//	404 not_found, 405 method_not_allowed, 413 body_too_large
+//	404 not_found, 405 method_not_allowed, 413 body_too_large,
+//	    conversation_too_large (over MAX_CONVERSATION_BYTES; not saved)
 //	409 state_spent (the token was already resumed; needs STATE_KV)
 //	500 config (names the missing or invalid setting), internal
 //	502 upstream_error (upstreamStatus: the provider's HTTP status, when it
 //	    answered; "result": the partial run when tools already ran)
-//	503 state_store, 504 upstream_timeout
+//	503 state_store, conversation_store, 504 upstream_timeout
+//
+// # Streaming
+//
+// With "stream": true, /v1/run and /v1/resume answer text/event-stream:
+// core's StreamEvents as they happen, each as
+//
+//	event: text | tool_call | tool_result | pending | usage
+//	data: {"type", "delta"?, "name"?, "id"?, "args"?, "output"?, "isError"?, "usage"?, "request"?}
+//
+// then one "done" event whose data is the body the same request answers
+// without "stream" (with "state" when pending), or one "error" event whose
+// data is the error body above ({"error": {...}, "result"?}). A request
+// that fails before the run starts (bad JSON, a bad token, no API_TOKEN
+// bearer) is answered as plain JSON with its status. Events reach the
+// client as they are written (syumai/workers hands each write to the
+// response stream; natively each is flushed). A client that disconnects
+// cancels the run when the next event cannot be written.
+//
+// # Conversations
+//
+// When a KV namespace is bound as CONVERSATIONS_KV, "conversation" on
+// /v1/run names a stored transcript (1-128 of A-Z a-z 0-9 . _ : -): the run
+// continues it and saves the result back (core's Client.Ask), also when it
+// halts pending; /v1/resume with the same "conversation" saves the resumed
+// run. "messages" and "conversation" exclude each other. A transcript is
+// capped at MAX_CONVERSATION_BYTES (default 1 MiB) and expires
+// CONVERSATION_TTL_SECONDS (default 30 days; 0 never) after its last save.
+// Without the binding, "conversation" is refused with 400; natively
+// (PlatformOptions) the store is in memory. Anyone holding the API token
+// can continue (and so read) any conversation whose id they know: use
+// unguessable ids.
+//
+// # OpenAI-compatible gateway
+//
+// POST /v1/chat/completions makes one call to the configured model
+// (either LLM_STYLE) through core's Client.Translate: no tools run and
+// SYSTEM_PROMPT is not added. "model" is passed on when given (the
+// configured LLM_MODEL otherwise); other OpenAI fields are ignored, "n"
+// must be 1 and "stream": true is refused (400). The reply is a
+// chat.completion: choices[0].message {role, content, tool_calls[{id,
+// type:"function", function{name, arguments}}]}, finish_reason mapped to
+// OpenAI's (end_turn → stop, tool_use → tool_calls, max_tokens → length),
+// usage {prompt_tokens, completion_tokens, total_tokens}. API_TOKEN
+// applies as on every /v1 route, so an OpenAI client passes it as its API
+// key.
+//
+// # Metrics
+//
+// GET /metrics serves the Worker's counters (toolnexus_worker_*) and the
+// sums of core's Client.Metrics (toolnexus_llm_*, toolnexus_tool_*,
+// toolnexus_run_errors_total) over the requests this instance served. On
+// Workers, syumai/workers runs every request in a fresh Go instance, so the
+// numbers are per instance: /metrics there only ever describes itself. Use
+// them natively, and the log lines or Workers Analytics on Workers.
 //
 // # Halts and state tokens
 //

@@ -1,6 +1,7 @@
 package worker
 
 import (
+	"io"
 	"log"
 	"net/http"
 	"os"
@@ -25,6 +26,10 @@ type Options struct {
 	// Spent returns the store that detects reuse of a state token, or nil
 	// when none is configured (reuse is then not detected).
 	Spent func() SpentStore
+	// Conversations returns the KV namespace that keeps the transcripts of
+	// the "conversation" field of /v1/run, or nil when none is bound (the
+	// field is then refused with 400).
+	Conversations func() KVNamespace
 	// Now is the clock for sealing and expiry. Nil means time.Now.
 	Now func() time.Time
 	// Logf writes one log line. Nil means log.Printf. Lines never contain
@@ -36,7 +41,10 @@ type Options struct {
 type Handler struct {
 	opts    Options
 	metrics *metrics
-	routes  map[string]route
+	// coreMetrics sums the core clients' counters (Client.Metrics) of the
+	// requests this instance served.
+	coreMetrics *promMerge
+	routes      map[string]route
 }
 
 // route is one path: its handlers by method, whether it is under /v1 (and
@@ -59,20 +67,24 @@ func NewHandler(opts Options) *Handler {
 	if opts.Spent == nil {
 		opts.Spent = func() SpentStore { return nil }
 	}
+	if opts.Conversations == nil {
+		opts.Conversations = func() KVNamespace { return nil }
+	}
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
 	if opts.Logf == nil {
 		opts.Logf = log.Printf
 	}
-	h := &Handler{opts: opts, metrics: newMetrics()}
+	h := &Handler{opts: opts, metrics: newMetrics(), coreMetrics: newPromMerge()}
 	h.routes = map[string]route{
-		"/healthz":   {name: "healthz", methods: map[string]http.HandlerFunc{http.MethodGet: h.serveHealth}, allow: "GET, HEAD, OPTIONS"},
-		"/metrics":   {name: "metrics", methods: map[string]http.HandlerFunc{http.MethodGet: h.serveMetrics}, allow: "GET, HEAD, OPTIONS"},
-		"/v1/tools":  {name: "tools", methods: map[string]http.HandlerFunc{http.MethodGet: h.serveTools}, allow: "GET, HEAD, OPTIONS", api: true},
-		"/v1/run":    {name: "run", methods: map[string]http.HandlerFunc{http.MethodPost: h.serveRun}, allow: "POST, OPTIONS", api: true},
-		"/v1/resume": {name: "resume", methods: map[string]http.HandlerFunc{http.MethodPost: h.serveResume}, allow: "POST, OPTIONS", api: true},
-		"/mcp":       {name: "mcp", methods: map[string]http.HandlerFunc{http.MethodPost: h.serveMCP, http.MethodDelete: h.serveMCPDelete}, allow: "POST, DELETE, OPTIONS", api: true},
+		"/healthz":             {name: "healthz", methods: map[string]http.HandlerFunc{http.MethodGet: h.serveHealth}, allow: "GET, HEAD, OPTIONS"},
+		"/metrics":             {name: "metrics", methods: map[string]http.HandlerFunc{http.MethodGet: h.serveMetrics}, allow: "GET, HEAD, OPTIONS"},
+		"/v1/tools":            {name: "tools", methods: map[string]http.HandlerFunc{http.MethodGet: h.serveTools}, allow: "GET, HEAD, OPTIONS", api: true},
+		"/v1/run":              {name: "run", methods: map[string]http.HandlerFunc{http.MethodPost: h.serveRun}, allow: "POST, OPTIONS", api: true},
+		"/v1/resume":           {name: "resume", methods: map[string]http.HandlerFunc{http.MethodPost: h.serveResume}, allow: "POST, OPTIONS", api: true},
+		"/v1/chat/completions": {name: "chat_completions", methods: map[string]http.HandlerFunc{http.MethodPost: h.serveChatCompletions}, allow: "POST, OPTIONS", api: true},
+		"/mcp":                 {name: "mcp", methods: map[string]http.HandlerFunc{http.MethodPost: h.serveMCP, http.MethodDelete: h.serveMCPDelete}, allow: "POST, DELETE, OPTIONS", api: true},
 	}
 	return h
 }
@@ -96,7 +108,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if !known {
-		writeError(sw, http.StatusNotFound, "not_found", "no route "+quoteClip(r.URL.Path)+"; try POST /v1/run, POST /v1/resume, GET /v1/tools, GET /metrics or GET /healthz")
+		writeError(sw, http.StatusNotFound, "not_found", "no route "+quoteClip(r.URL.Path)+"; try POST /v1/run, POST /v1/resume, POST /v1/chat/completions, GET /v1/tools, GET /metrics or GET /healthz")
 		return
 	}
 	if r.Method == http.MethodOptions {
@@ -149,6 +161,10 @@ func (s *statusWriter) Write(b []byte) (int, error) {
 	return s.ResponseWriter.Write(b)
 }
 
+// Unwrap lets http.ResponseController reach the underlying writer (to
+// flush a stream natively).
+func (s *statusWriter) Unwrap() http.ResponseWriter { return s.ResponseWriter }
+
 func (s *statusWriter) code() int {
 	if s.status == 0 {
 		return http.StatusOK
@@ -170,4 +186,5 @@ func (h *Handler) serveMetrics(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-store")
 	h.metrics.writeTo(w)
+	io.WriteString(w, h.coreMetrics.text())
 }

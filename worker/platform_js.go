@@ -8,7 +8,10 @@ const SpentBinding = "STATE_KV"
 
 // PlatformOptions wires the handler to Cloudflare Workers: settings from the
 // Worker environment, outbound HTTP over fetch, and the STATE_KV namespace
-// (when bound) as the spent-token store.
+// (when bound) as the spent-token store. The CONVERSATIONS_KV store is
+// added by wasm/worker (withConversationsKV), which may import
+// syumai/workers' cloudflare/kv: this package must not, or its tests would
+// not load under Node.
 func PlatformOptions() Options {
 	return Options{
 		Getenv:    workersGetenv,

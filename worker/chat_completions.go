@@ -1,0 +1,235 @@
+package worker
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+
+	"github.com/toolnexus/wasm/core"
+)
+
+// chatRequest is the part of an OpenAI chat-completions request the
+// gateway uses. Other fields (temperature, tool_choice, …) are accepted
+// and ignored: the Worker's settings decide how the model is called.
+type chatRequest struct {
+	Model    string            `json:"model"`
+	Messages []json.RawMessage `json:"messages"`
+	Tools    []json.RawMessage `json:"tools"`
+	Stream   bool              `json:"stream"`
+	N        *int              `json:"n"`
+}
+
+// chatCompletion is an OpenAI chat.completion object.
+type chatCompletion struct {
+	ID      string       `json:"id"`
+	Object  string       `json:"object"`
+	Created int64        `json:"created"`
+	Model   string       `json:"model"`
+	Choices []chatChoice `json:"choices"`
+	Usage   chatUsage    `json:"usage"`
+}
+
+type chatChoice struct {
+	Index        int         `json:"index"`
+	Message      chatMessage `json:"message"`
+	FinishReason string      `json:"finish_reason"`
+	Logprobs     any         `json:"logprobs"`
+}
+
+type chatMessage struct {
+	Role      string         `json:"role"`
+	Content   *string        `json:"content"`
+	Refusal   any            `json:"refusal"`
+	ToolCalls []chatToolCall `json:"tool_calls,omitempty"`
+}
+
+type chatToolCall struct {
+	ID       string           `json:"id"`
+	Type     string           `json:"type"`
+	Function chatToolFunction `json:"function"`
+}
+
+type chatToolFunction struct {
+	Name      string `json:"name"`
+	Arguments string `json:"arguments"`
+}
+
+type chatUsage struct {
+	PromptTokens     int `json:"prompt_tokens"`
+	CompletionTokens int `json:"completion_tokens"`
+	TotalTokens      int `json:"total_tokens"`
+}
+
+// chatRoles are the message roles the gateway passes on.
+var chatRoles = map[string]bool{"system": true, "developer": true, "user": true, "assistant": true, "tool": true}
+
+// serveChatCompletions is POST /v1/chat/completions: an OpenAI-compatible
+// front for the configured model (either style) over core's
+// Client.Translate — one model call, no tool runs, no SYSTEM_PROMPT added.
+func (h *Handler) serveChatCompletions(w http.ResponseWriter, r *http.Request) {
+	cfg, ok := h.loadConfig(w)
+	if !ok {
+		return
+	}
+	var req chatRequest
+	if !decodeLenient(w, r, &req) {
+		return
+	}
+	if msg := validateChat(req); msg != "" {
+		writeError(w, http.StatusBadRequest, "invalid_request", msg)
+		return
+	}
+	client := core.CreateClient(core.ClientOptions{
+		BaseURL:   cfg.BaseURL,
+		Style:     core.Style(cfg.Style),
+		Model:     cfg.Model,
+		APIKey:    cfg.APIKey,
+		Retries:   cfg.Retries,
+		Transport: h.opts.Transport,
+	})
+	res, err := client.Translate(r.Context(), core.TranslateRequest{Model: req.Model, Messages: req.Messages, Tools: req.Tools})
+	h.coreMetrics.fold(client.Metrics())
+	if err != nil {
+		h.metrics.run("chat_completions", "error")
+		status, body := h.runErrorBody(cfg, core.RunResult{}, err)
+		writeJSON(w, status, body)
+		return
+	}
+	h.metrics.run("chat_completions", core.StatusDone)
+	writeJSON(w, http.StatusOK, h.chatCompletion(res))
+}
+
+// chatCompletion shapes a translated reply as an OpenAI chat.completion.
+func (h *Handler) chatCompletion(res core.TranslateResponse) chatCompletion {
+	msg := chatMessage{Role: "assistant"}
+	for _, tc := range res.ToolCalls {
+		args := tc.Arguments
+		if strings.TrimSpace(args) == "" {
+			args = "{}"
+		}
+		msg.ToolCalls = append(msg.ToolCalls, chatToolCall{ID: tc.ID, Type: "function", Function: chatToolFunction{Name: tc.Name, Arguments: args}})
+	}
+	if res.Text != "" || len(msg.ToolCalls) == 0 {
+		text := res.Text
+		msg.Content = &text
+	}
+	u := res.Usage
+	if u.TotalTokens == 0 {
+		u.TotalTokens = u.PromptTokens + u.CompletionTokens
+	}
+	return chatCompletion{
+		ID:      "chatcmpl-" + randomHex(12),
+		Object:  "chat.completion",
+		Created: h.opts.Now().Unix(),
+		Model:   res.Model,
+		Choices: []chatChoice{{Index: 0, Message: msg, FinishReason: finishReason(res.FinishReason, len(msg.ToolCalls) > 0)}},
+		Usage:   chatUsage{PromptTokens: u.PromptTokens, CompletionTokens: u.CompletionTokens, TotalTokens: u.TotalTokens},
+	}
+}
+
+// finishReason maps a provider's stop reason to OpenAI's vocabulary.
+func finishReason(reason string, toolCalls bool) string {
+	switch reason {
+	case "stop", "end_turn", "stop_sequence", "pause_turn":
+		return "stop"
+	case "tool_calls", "tool_use", "function_call":
+		return "tool_calls"
+	case "length", "max_tokens", "model_context_window_exceeded":
+		return "length"
+	case "content_filter", "refusal":
+		return "content_filter"
+	case "":
+		if toolCalls {
+			return "tool_calls"
+		}
+		return "stop"
+	}
+	return reason
+}
+
+// validateChat checks what Translate would otherwise reject or pass on
+// broken; it returns the problem or "".
+func validateChat(req chatRequest) string {
+	switch {
+	case req.Stream:
+		return `"stream": true is not supported on /v1/chat/completions; use POST /v1/run with "stream": true for events`
+	case req.N != nil && *req.N != 1:
+		return `only "n": 1 is supported`
+	case len(req.Messages) == 0:
+		return `"messages" is required and must be a non-empty array`
+	}
+	for i, raw := range req.Messages {
+		var m struct {
+			Role      string `json:"role"`
+			ToolCalls []struct {
+				Function struct {
+					Name      string `json:"name"`
+					Arguments string `json:"arguments"`
+				} `json:"function"`
+			} `json:"tool_calls"`
+		}
+		if err := json.Unmarshal(raw, &m); err != nil || !bytes.HasPrefix(bytes.TrimSpace(raw), []byte("{")) {
+			return fmt.Sprintf("messages[%d] must be an object with a string role", i)
+		}
+		if !chatRoles[m.Role] {
+			return fmt.Sprintf("messages[%d] has role %q; use system, developer, user, assistant or tool", i, clip(m.Role, 40))
+		}
+		for j, tc := range m.ToolCalls {
+			if tc.Function.Name == "" {
+				return fmt.Sprintf("messages[%d].tool_calls[%d].function.name is required", i, j)
+			}
+			if a := strings.TrimSpace(tc.Function.Arguments); a != "" && !json.Valid([]byte(a)) {
+				return fmt.Sprintf("messages[%d].tool_calls[%d].function.arguments is not JSON", i, j)
+			}
+		}
+	}
+	for i, raw := range req.Tools {
+		var t struct {
+			Type     string `json:"type"`
+			Function *struct {
+				Name string `json:"name"`
+			} `json:"function"`
+		}
+		if err := json.Unmarshal(raw, &t); err != nil || t.Function == nil || t.Function.Name == "" || (t.Type != "" && t.Type != "function") {
+			return fmt.Sprintf(`tools[%d] must be {"type": "function", "function": {"name", "description"?, "parameters"?}}`, i)
+		}
+	}
+	return ""
+}
+
+// decodeLenient is decodeBody for a body whose unknown fields are ignored.
+func decodeLenient(w http.ResponseWriter, r *http.Request, v any) bool {
+	dec := json.NewDecoder(r.Body)
+	err := dec.Decode(v)
+	if err == nil && dec.More() {
+		err = errors.New("unexpected data after the JSON object")
+	}
+	if err == nil {
+		if _, rerr := io.Copy(io.Discard, r.Body); rerr != nil {
+			err = rerr
+		}
+	}
+	var tooBig *http.MaxBytesError
+	switch {
+	case err == nil:
+		return true
+	case errors.As(err, &tooBig):
+		writeError(w, http.StatusRequestEntityTooLarge, "body_too_large", fmt.Sprintf("request body exceeds %d bytes (MAX_BODY_BYTES)", tooBig.Limit))
+	case errors.Is(err, io.EOF):
+		writeError(w, http.StatusBadRequest, "bad_json", "request body is empty; send a JSON object")
+	default:
+		writeError(w, http.StatusBadRequest, "bad_json", "request body is not valid JSON for this route: "+err.Error())
+	}
+	return false
+}
+
+func clip(s string, n int) string {
+	if len(s) > n {
+		return s[:n] + "…"
+	}
+	return s
+}

@@ -1,0 +1,349 @@
+package worker
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+)
+
+// sseEvent is one parsed server-sent event.
+type sseEvent struct {
+	name string
+	data map[string]any
+}
+
+// parseSSE splits a complete event stream; it fails on a truncated one.
+func parseSSE(t *testing.T, body string) []sseEvent {
+	t.Helper()
+	if !strings.HasSuffix(body, "\n\n") {
+		t.Fatalf("stream does not end with a blank line: %q", body)
+	}
+	var out []sseEvent
+	for _, block := range strings.Split(strings.TrimSuffix(body, "\n\n"), "\n\n") {
+		var e sseEvent
+		var data string
+		for _, line := range strings.Split(block, "\n") {
+			switch {
+			case strings.HasPrefix(line, "event: "):
+				e.name = strings.TrimPrefix(line, "event: ")
+			case strings.HasPrefix(line, "data: "):
+				data = strings.TrimPrefix(line, "data: ")
+			case strings.HasPrefix(line, ":"):
+			default:
+				t.Fatalf("unexpected line %q in %q", line, body)
+			}
+		}
+		if data == "" {
+			continue
+		}
+		if err := json.Unmarshal([]byte(data), &e.data); err != nil {
+			t.Fatalf("event %s data is not JSON: %q", e.name, data)
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
+func eventNames(events []sseEvent) string {
+	var names []string
+	for _, e := range events {
+		names = append(names, e.name)
+	}
+	return strings.Join(names, ",")
+}
+
+func (hs *harness) stream(path string, v any) []sseEvent {
+	hs.t.Helper()
+	b, _ := json.Marshal(v)
+	rec := hs.do(http.MethodPost, path, string(b))
+	if rec.Code != http.StatusOK || !strings.HasPrefix(rec.Header().Get("Content-Type"), "text/event-stream") {
+		hs.t.Fatalf("stream answered %d %s: %s", rec.Code, rec.Header().Get("Content-Type"), rec.Body.String())
+	}
+	return parseSSE(hs.t, rec.Body.String())
+}
+
+func TestStreamRunMatchesPlainRun(t *testing.T) {
+	hs := newHarness(t, nil)
+	events := hs.stream("/v1/run", map[string]any{"prompt": "add 2 and 3", "stream": true})
+	if got := eventNames(events); got != "tool_call,tool_result,usage,text,usage,done" && got != "usage,tool_call,tool_result,text,usage,done" {
+		t.Fatalf("events %s", got)
+	}
+	done := events[len(events)-1].data
+	code, plain := hs.post("/v1/run", map[string]any{"prompt": "add 2 and 3"})
+	if code != http.StatusOK {
+		t.Fatalf("plain run %d", code)
+	}
+	for _, k := range []string{"text", "status", "turns", "toolCallCount", "model"} {
+		if !jsonEqual(done[k], plain[k]) {
+			t.Errorf("done.%s = %v, plain %v", k, done[k], plain[k])
+		}
+	}
+	if len(done) != len(plain) {
+		t.Errorf("done has keys %v, plain %v", keys(done), keys(plain))
+	}
+}
+
+func TestStreamPendingAndResume(t *testing.T) {
+	hs := newHarness(t, nil)
+	events := hs.stream("/v1/run", map[string]any{"prompt": "refund order 42", "stream": true})
+	done := events[len(events)-1]
+	if done.name != "done" || done.data["status"] != "pending" || !strings.HasPrefix(done.data["state"].(string), "tn1.") {
+		t.Fatalf("last event %s %v", done.name, done.data)
+	}
+	if !strings.Contains(eventNames(events), "pending") {
+		t.Fatalf("no pending event: %s", eventNames(events))
+	}
+	resumed := hs.stream("/v1/resume", map[string]any{"state": done.data["state"], "answer": map[string]any{"id": pendingID(done.data), "ok": true}, "stream": true})
+	last := resumed[len(resumed)-1]
+	if last.name != "done" || last.data["text"] != "done: refunded order 42" || hs.refunds.Load() != 1 {
+		t.Fatalf("resume ended %s %v (refunds %d)", last.name, last.data, hs.refunds.Load())
+	}
+}
+
+func TestStreamUpstreamErrorEvent(t *testing.T) {
+	hs := newHarness(t, nil)
+	events := hs.stream("/v1/run", map[string]any{"prompt": "fail please", "stream": true})
+	last := events[len(events)-1]
+	e, _ := last.data["error"].(map[string]any)
+	if last.name != "error" || e["code"] != "upstream_error" || e["upstreamStatus"] != float64(503) {
+		t.Fatalf("last event %s %v", last.name, last.data)
+	}
+	// Input errors come before the stream: plain JSON.
+	code, body := hs.post("/v1/run", map[string]any{"stream": true})
+	if code != http.StatusBadRequest || errCode(body) != "missing_field" {
+		t.Fatalf("%d %v", code, body)
+	}
+}
+
+// failingKV fails every call.
+type failingKV struct{}
+
+func (failingKV) Get(context.Context, string) (string, bool, error) {
+	return "", false, errors.New("kv down")
+}
+func (failingKV) Put(context.Context, string, string, time.Duration) error {
+	return errors.New("kv down")
+}
+
+func TestConversationStore(t *testing.T) {
+	hs := newHarness(t, nil)
+	code, body := hs.post("/v1/run", map[string]any{"prompt": "hi", "conversation": "c1"})
+	if code != http.StatusBadRequest || errCode(body) != "conversations_unavailable" {
+		t.Fatalf("without a namespace: %d %v", code, body)
+	}
+	kv := NewMemoryKV()
+	hs.h.opts.Conversations = func() KVNamespace { return kv }
+	if code, body = hs.post("/v1/run", map[string]any{"prompt": "add 2 and 3", "conversation": "c1"}); code != http.StatusOK || body["text"] != "done: 5" {
+		t.Fatalf("first: %d %v", code, body)
+	}
+	n := len(hs.llm.requests())
+	if code, body = hs.post("/v1/run", map[string]any{"prompt": "and now?", "conversation": "c1"}); code != http.StatusOK {
+		t.Fatalf("second: %d %v", code, body)
+	}
+	sent := hs.llm.requests()[n]
+	for _, want := range []string{"add 2 and 3", `"content":"5"`, "done: 5", "and now?"} {
+		if !strings.Contains(sent, want) {
+			t.Errorf("second request lacks %q: %s", want, sent)
+		}
+	}
+	stored, found, _ := kv.Get(context.Background(), "conv:c1")
+	var sc storedConversation
+	if !found || json.Unmarshal([]byte(stored), &sc) != nil || sc.V != 1 || len(sc.Messages) != 6 {
+		t.Fatalf("stored %q", stored)
+	}
+	// Streamed turns load and save too.
+	events := hs.stream("/v1/run", map[string]any{"prompt": "third", "conversation": "c1", "stream": true})
+	if events[len(events)-1].name != "done" {
+		t.Fatalf("stream: %v", events[len(events)-1])
+	}
+	stored, _, _ = kv.Get(context.Background(), "conv:c1")
+	if json.Unmarshal([]byte(stored), &sc) != nil || len(sc.Messages) != 8 {
+		t.Fatalf("after the stream: %q", stored)
+	}
+	// A conversation that halts is saved halted; resuming with the id saves
+	// the resumed transcript back.
+	code, body = hs.post("/v1/run", map[string]any{"prompt": "refund order 42", "conversation": "r1"})
+	if code != http.StatusOK || body["status"] != "pending" {
+		t.Fatalf("halt: %d %v", code, body)
+	}
+	code, body = hs.post("/v1/resume", map[string]any{"state": body["state"], "answer": map[string]any{"id": pendingID(body), "ok": true}, "conversation": "r1"})
+	if code != http.StatusOK || body["text"] != "done: refunded order 42" {
+		t.Fatalf("resume: %d %v", code, body)
+	}
+	stored, _, _ = kv.Get(context.Background(), "conv:r1")
+	if !strings.Contains(stored, "done: refunded order 42") {
+		t.Fatalf("resumed conversation not saved: %s", stored)
+	}
+	if code, body = hs.post("/v1/resume", map[string]any{"state": "x", "answer": map[string]any{"id": "y", "ok": true}, "conversation": "bad id"}); code != http.StatusBadRequest || errCode(body) != "invalid_field" {
+		t.Fatalf("resume with a bad id: %d %v", code, body)
+	}
+	for _, tc := range []struct {
+		body map[string]any
+		code string
+	}{
+		{map[string]any{"prompt": "x", "conversation": "a/b"}, "invalid_field"},
+		{map[string]any{"prompt": "x", "conversation": strings.Repeat("a", 129)}, "invalid_field"},
+		{map[string]any{"prompt": "x", "conversation": "c1", "messages": []any{map[string]any{"role": "user", "content": "y"}}}, "invalid_field"},
+	} {
+		if code, body := hs.post("/v1/run", tc.body); code != http.StatusBadRequest || errCode(body) != tc.code {
+			t.Errorf("%v: %d %v", tc.body, code, body)
+		}
+	}
+	// The cap: a transcript over MAX_CONVERSATION_BYTES is not saved (413).
+	hs.env["MAX_CONVERSATION_BYTES"] = "1024"
+	code, body = hs.post("/v1/run", map[string]any{"prompt": strings.Repeat("long ", 300), "conversation": "big"})
+	if code != http.StatusRequestEntityTooLarge || errCode(body) != "conversation_too_large" {
+		t.Fatalf("cap: %d %v", code, body)
+	}
+	if _, found, _ := kv.Get(context.Background(), "conv:big"); found {
+		t.Fatal("an oversized conversation was saved")
+	}
+	hs.env["MAX_CONVERSATION_BYTES"] = "ten"
+	if code, body = hs.post("/v1/run", map[string]any{"prompt": "x", "conversation": "c2"}); code != http.StatusInternalServerError || errCode(body) != "config" {
+		t.Fatalf("bad setting: %d %v", code, body)
+	}
+	delete(hs.env, "MAX_CONVERSATION_BYTES")
+	// A failing namespace is a 503 naming the store, not the provider.
+	hs.h.opts.Conversations = func() KVNamespace { return failingKV{} }
+	if code, body = hs.post("/v1/run", map[string]any{"prompt": "x", "conversation": "c1"}); code != http.StatusServiceUnavailable || errCode(body) != "conversation_store" {
+		t.Fatalf("failing kv: %d %v", code, body)
+	}
+}
+
+func TestChatCompletionsAnthropic(t *testing.T) {
+	hs := newHarness(t, func(env map[string]string) {
+		env["LLM_STYLE"] = "anthropic"
+		env["LLM_BASE_URL"] = strings.TrimSuffix(env["LLM_BASE_URL"], "/v1")
+	})
+	tools := []any{map[string]any{"type": "function", "function": map[string]any{"name": "add", "parameters": map[string]any{"type": "object"}}}}
+	code, body := hs.post("/v1/chat/completions", map[string]any{"model": "claude-x", "messages": []any{
+		map[string]any{"role": "system", "content": "be brief"},
+		map[string]any{"role": "user", "content": "add 2 and 3"},
+	}, "tools": tools, "temperature": 0.2})
+	if code != http.StatusOK {
+		t.Fatalf("%d %v", code, body)
+	}
+	choice := body["choices"].([]any)[0].(map[string]any)
+	msg := choice["message"].(map[string]any)
+	calls, _ := msg["tool_calls"].([]any)
+	if body["object"] != "chat.completion" || choice["finish_reason"] != "tool_calls" || len(calls) != 1 || msg["content"] != nil {
+		t.Fatalf("%v", body)
+	}
+	fn := calls[0].(map[string]any)["function"].(map[string]any)
+	if fn["name"] != "add" || fn["arguments"] != `{"a":2,"b":3}` {
+		t.Fatalf("call %v", calls[0])
+	}
+	usage := body["usage"].(map[string]any)
+	if usage["prompt_tokens"] != float64(10) || usage["completion_tokens"] != float64(5) || usage["total_tokens"] != float64(15) {
+		t.Fatalf("usage %v", usage)
+	}
+	sent := hs.llm.requests()[0]
+	if !strings.Contains(sent, `"system":"be brief"`) || !strings.Contains(sent, `"model":"claude-x"`) || !strings.Contains(sent, `"input_schema"`) {
+		t.Fatalf("sent %s", sent)
+	}
+	code, body = hs.post("/v1/chat/completions", map[string]any{"messages": []any{
+		map[string]any{"role": "user", "content": "add 2 and 3"},
+		msg,
+		map[string]any{"role": "tool", "tool_call_id": calls[0].(map[string]any)["id"], "content": "5"},
+	}})
+	choice = body["choices"].([]any)[0].(map[string]any)
+	if code != http.StatusOK || choice["finish_reason"] != "stop" || choice["message"].(map[string]any)["content"] != "done: 5" {
+		t.Fatalf("%d %v", code, body)
+	}
+	for _, bad := range []map[string]any{
+		{},
+		{"messages": []any{}},
+		{"messages": []any{"hi"}},
+		{"messages": []any{map[string]any{"role": "robot", "content": "x"}}},
+		{"messages": []any{map[string]any{"role": "user", "content": "x"}}, "stream": true},
+		{"messages": []any{map[string]any{"role": "user", "content": "x"}}, "n": 2},
+		{"messages": []any{map[string]any{"role": "user", "content": "x"}}, "tools": []any{map[string]any{"type": "function"}}},
+		{"messages": []any{map[string]any{"role": "assistant", "tool_calls": []any{map[string]any{"function": map[string]any{"name": "f", "arguments": "{oops"}}}}}},
+	} {
+		if code, body := hs.post("/v1/chat/completions", bad); code != http.StatusBadRequest || errCode(body) != "invalid_request" {
+			t.Errorf("%v: %d %v", bad, code, body)
+		}
+	}
+	if code, body := hs.post("/v1/chat/completions", map[string]any{"messages": []any{map[string]any{"role": "user", "content": "fail"}}}); code != http.StatusBadGateway || errCode(body) != "upstream_error" {
+		t.Errorf("upstream: %d %v", code, body)
+	}
+}
+
+func TestChatCompletionsNeedsToken(t *testing.T) {
+	hs := newHarness(t, func(env map[string]string) { env["API_TOKEN"] = testAPIToken })
+	body := `{"messages":[{"role":"user","content":"hi"}]}`
+	if rec := hs.do(http.MethodPost, "/v1/chat/completions", body); rec.Code != http.StatusUnauthorized {
+		t.Fatalf("without a token: %d", rec.Code)
+	}
+	if rec := hs.do(http.MethodPost, "/v1/chat/completions", body, "Authorization", "Bearer "+testAPIToken); rec.Code != http.StatusOK {
+		t.Fatalf("with the token: %d %s", rec.Code, rec.Body)
+	}
+}
+
+func TestMetricsIncludeCoreClients(t *testing.T) {
+	hs := newHarness(t, nil)
+	for i := 0; i < 2; i++ {
+		if code, body := hs.post("/v1/run", map[string]any{"prompt": "add 2 and 3"}); code != http.StatusOK {
+			t.Fatalf("%d %v", code, body)
+		}
+	}
+	hs.post("/v1/chat/completions", map[string]any{"messages": []any{map[string]any{"role": "user", "content": "hi"}}})
+	text := hs.do(http.MethodGet, "/metrics", "").Body.String()
+	for _, want := range []string{
+		`toolnexus_worker_runs_total{endpoint="run",status="done"} 2`,
+		`toolnexus_llm_requests_total{model="mock-model",status="200"} 5`,
+		`toolnexus_tool_calls_total{tool="add",source="native",is_error="false"} 2`,
+		`toolnexus_llm_tokens_total{type="prompt"} 50`,
+		`toolnexus_llm_request_duration_seconds_count{model="mock-model"} 5`,
+		`toolnexus_worker_runs_total{endpoint="chat_completions",status="done"} 1`,
+	} {
+		if !strings.Contains(text, want+"\n") {
+			t.Errorf("metrics lack %q:\n%s", want, text)
+		}
+	}
+	if n := strings.Count(text, "# TYPE toolnexus_llm_requests_total counter"); n != 1 {
+		t.Errorf("the family header appears %d times", n)
+	}
+}
+
+func TestPromMerge(t *testing.T) {
+	m := newPromMerge()
+	a := "# HELP x_total X.\n# TYPE x_total counter\nx_total{a=\"1\"} 2\n# HELP h_seconds H.\n# TYPE h_seconds histogram\nh_seconds_bucket{le=\"0.1\"} 1\nh_seconds_bucket{le=\"+Inf\"} 1\nh_seconds_sum 0.05\nh_seconds_count 1\n"
+	b := "# HELP x_total X.\n# TYPE x_total counter\nx_total{a=\"1\"} 3\nx_total{a=\"b c\"} 1\n"
+	m.fold(a)
+	m.fold(b)
+	m.fold("garbage line\nno_value x\n")
+	want := "# HELP x_total X.\n# TYPE x_total counter\nx_total{a=\"1\"} 5\nx_total{a=\"b c\"} 1\n# HELP h_seconds H.\n# TYPE h_seconds histogram\nh_seconds_bucket{le=\"0.1\"} 1\nh_seconds_bucket{le=\"+Inf\"} 1\nh_seconds_sum 0.05\nh_seconds_count 1\n"
+	if got := m.text(); !strings.HasPrefix(got, want) {
+		t.Fatalf("got\n%s\nwant\n%s", got, want)
+	}
+}
+
+func TestFinishReason(t *testing.T) {
+	for in, want := range map[string]string{"end_turn": "stop", "stop": "stop", "tool_use": "tool_calls", "tool_calls": "tool_calls", "max_tokens": "length", "length": "length", "refusal": "content_filter", "stop_sequence": "stop"} {
+		if got := finishReason(in, false); got != want {
+			t.Errorf("%s → %s, want %s", in, got, want)
+		}
+	}
+	if finishReason("", true) != "tool_calls" || finishReason("", false) != "stop" {
+		t.Error("empty reason")
+	}
+}
+
+func jsonEqual(a, b any) bool {
+	x, _ := json.Marshal(a)
+	y, _ := json.Marshal(b)
+	return string(x) == string(y)
+}
+
+func keys(m map[string]any) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	return out
+}

@@ -1,0 +1,158 @@
+package worker
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+
+	"github.com/toolnexus/wasm/core"
+)
+
+// errAnswered tells runAgent that the step already wrote the response (a
+// stream, once its headers are out, reports everything in its events).
+var errAnswered = errors.New("worker: response already written")
+
+// streamStarter starts one streamed run on the client.
+type streamStarter func(ctx context.Context, c *core.Client, tk *core.Toolkit) (<-chan core.StreamEvent, error)
+
+// streamStep returns a runAgent step that answers with server-sent events:
+//
+//	event: <core.StreamEvent type>   (text, tool_call, tool_result, pending, usage)
+//	data: <the event as JSON>
+//
+// and then exactly one of
+//
+//	event: done    data: the body POST /v1/run answers without "stream"
+//	                     (state and stateExpiresAt when pending)
+//	event: error   data: the error body the non-streaming route answers
+//	                     ({"error": {...}, "result"?: partial run})
+//
+// A failure before the run starts (a bad history) is answered as plain
+// JSON with its usual status. Every event is one Write: syumai/workers
+// hands each Write to the response's ReadableStream as one chunk (its
+// io.Pipe has no buffer), and natively the writer is flushed after each.
+// A client that goes away cancels the run.
+//
+// after, when set, sees the final result and error before the last event
+// is written (the conversation store saves the transcript there); an error
+// it returns replaces a successful result.
+func (h *Handler) streamStep(w http.ResponseWriter, r *http.Request, cfg Config, endpoint string, start streamStarter, after func(core.RunResult, error) error) func(*core.Client, *core.Toolkit) (core.RunResult, error) {
+	return func(c *core.Client, tk *core.Toolkit) (core.RunResult, error) {
+		ctx, cancel := context.WithCancel(r.Context())
+		defer cancel()
+		events, err := start(ctx, c, tk)
+		if err != nil {
+			return core.RunResult{Status: core.StatusIncomplete, Limit: "error"}, fmt.Errorf("start stream: %w", err)
+		}
+		sse := newSSEWriter(w)
+		sse.comment("toolnexus stream")
+		var final core.StreamEvent
+		for e := range events {
+			if e.Type == core.EventDone || e.Type == core.EventError {
+				final = e
+				continue
+			}
+			if err := sse.event(e.Type, e); err != nil {
+				// The client is gone: stop the run, then drain the channel
+				// (core closes it once the run has unwound).
+				cancel()
+			}
+		}
+		var res core.RunResult
+		if final.Result != nil {
+			res = *final.Result
+		}
+		runErr := final.Err
+		switch {
+		case final.Type == "":
+			runErr = errors.New("the stream ended without a result")
+		case final.Type == core.EventError && runErr == nil:
+			runErr = errors.New("the run failed")
+		}
+		if after != nil {
+			if err := after(res, runErr); err != nil && runErr == nil {
+				runErr = err
+			}
+		}
+		if runErr != nil {
+			h.metrics.run(endpoint, "error")
+			_, body := h.runErrorBody(cfg, res, runErr)
+			sse.event(core.EventError, body)
+			return res, errAnswered
+		}
+		out, err := h.runResponse(cfg, endpoint, res)
+		if err != nil {
+			h.opts.Logf("worker: internal error: %v", err)
+			sse.event(core.EventError, errorBody{Error: apiError{Code: "internal", Message: "internal error"}})
+			return res, errAnswered
+		}
+		sse.event(core.EventDone, out)
+		return res, errAnswered
+	}
+}
+
+// sseWriter writes server-sent events, one Write per event.
+type sseWriter struct {
+	w       http.ResponseWriter
+	rc      *http.ResponseController
+	started bool
+	err     error // the first write error: the client went away
+}
+
+func newSSEWriter(w http.ResponseWriter) *sseWriter {
+	return &sseWriter{w: w, rc: http.NewResponseController(w)}
+}
+
+// start sends the headers; they go out with the first chunk.
+func (s *sseWriter) start() {
+	if s.started {
+		return
+	}
+	s.started = true
+	h := s.w.Header()
+	h.Set("Content-Type", "text/event-stream; charset=utf-8")
+	h.Set("Cache-Control", "no-store")
+	h.Set("X-Accel-Buffering", "no")
+	h.Del("Content-Length")
+	s.w.WriteHeader(http.StatusOK)
+}
+
+// comment writes an SSE comment line: the response (status and headers)
+// reaches the client at once, before the model has said anything.
+func (s *sseWriter) comment(text string) error {
+	return s.write([]byte(": " + text + "\n\n"))
+}
+
+// event writes one event whose data is v as JSON (one line: encoding/json
+// never emits a raw newline).
+func (s *sseWriter) event(name string, v any) error {
+	data, err := json.Marshal(v)
+	if err != nil {
+		data, _ = json.Marshal(errorBody{Error: apiError{Code: "internal", Message: "could not encode the event"}})
+		name = core.EventError
+	}
+	b := make([]byte, 0, len(name)+len(data)+16)
+	b = append(b, "event: "...)
+	b = append(b, name...)
+	b = append(b, "\ndata: "...)
+	b = append(b, data...)
+	b = append(b, "\n\n"...)
+	return s.write(b)
+}
+
+func (s *sseWriter) write(b []byte) error {
+	if s.err != nil {
+		return s.err
+	}
+	s.start()
+	if _, err := s.w.Write(b); err != nil {
+		s.err = fmt.Errorf("write event: %w", err)
+		return s.err
+	}
+	if err := s.rc.Flush(); err != nil && !errors.Is(err, http.ErrNotSupported) {
+		s.err = fmt.Errorf("flush event: %w", err)
+	}
+	return s.err
+}
