@@ -75,10 +75,15 @@ func createToolkit(args []js.Value) (any, error) {
 		return nil, err
 	}
 	opts.ExtraTools = tools
+	files, err := toolsOptions(argAt(args, 0), env, &opts) // builtins.go
+	if err != nil {
+		return nil, err
+	}
 	tk, err := core.CreateToolkit(context.Background(), opts)
 	if err != nil {
 		return nil, err
 	}
+	rememberFiles(tk, files)
 	toolkitsMu.Lock()
 	id := nextID
 	nextID++
@@ -124,10 +129,12 @@ func toolkitHandle(id int, tk *core.Toolkit) js.Value {
 		return toJS(res), nil
 	})
 	method("mcpStatus", mcpStatus(tk))
+	toolsMethods(method, tk) // builtins.go: files, skillsPrompt, skills
 	method("close", func([]js.Value) (any, error) {
 		toolkitsMu.Lock()
 		delete(toolkits, id)
 		toolkitsMu.Unlock()
+		forgetFiles(tk)
 		// Released after this call returns: the Promise of close itself is
 		// already settled by then.
 		go func() {

@@ -27,6 +27,14 @@
 // in http tool headers (only from this explicit map), fetch (default
 // globalThis.fetch) carries http tool requests.
 //
+// Skills and built-in tools (builtins.go, docs/tools.md; only in a wasm built
+// with -tags toolnexus_tools — elsewhere builtins is off and asking for any of
+// these is an error): builtins (true by default, false, or {name: bool}),
+// skills ({path: text} or the URL of a JSON index {"files": {path: text}}),
+// files ({path: text}, the virtual file system's first content) and
+// onFilesChange(path, text|null). The handle adds tk.files() ({path: text}),
+// tk.skillsPrompt() (string) and tk.skills() ({skills, problems}).
+//
 // An http spec makes an HTTP tool executed by core (core.HTTPTool): {name} in
 // the url is replaced by the URL-escaped argument of that name (an unknown
 // placeholder is an error result); arguments named in query go to the query

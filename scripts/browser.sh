@@ -20,6 +20,8 @@ build_browser() {
   echo "== building the browser bundle into $DIST/web"
   rm -rf "$DIST/web" && mkdir -p "$DIST/web" || return 1  # no stale files from an older web/
   GOOS=js GOARCH=wasm go build -trimpath -ldflags='-s -w' -o "$DIST/web/toolnexus.wasm" ./wasm/browser || return 1
+  # The same with skills and the built-in tools (core.ToolsLinked; docs/tools.md): the demo page loads it.
+  GOOS=js GOARCH=wasm go build -tags toolnexus_tools -trimpath -ldflags='-s -w' -o "$DIST/web/toolnexus-tools.wasm" ./wasm/browser || return 1
   cp -R "$ROOT/web/." "$DIST/web/" || return 1
   local exec_js
   exec_js=$(wasm_exec_js) || return 1
@@ -28,6 +30,7 @@ build_browser() {
   raw=$(wc -c <"$DIST/web/toolnexus.wasm")
   gz=$(gzip -9 -c "$DIST/web/toolnexus.wasm" | wc -c)
   echo "   toolnexus.wasm: $raw bytes raw, $gz bytes gzip -9"
+  echo "   toolnexus-tools.wasm: $(wc -c <"$DIST/web/toolnexus-tools.wasm") bytes raw, $(gzip -9 -c "$DIST/web/toolnexus-tools.wasm" | wc -c) bytes gzip -9"
 }
 
 serve_demo() {

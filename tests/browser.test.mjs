@@ -234,7 +234,7 @@ test("dialog: non-approval requests show the prompt, and only an http(s) URL, as
 test("the wasm still loads when the server sends the wrong MIME type", T, async () => {
   await withPage(async (page, problems) => {
     let served = false;
-    await page.route("**/toolnexus.wasm", async (route) => {
+    await page.route("**/toolnexus*.wasm", async (route) => { // the demo loads toolnexus-tools.wasm
       const res = await route.fetch();
       served = true;
       await route.fulfill({ status: 200, body: await res.body(), headers: { "content-type": "application/octet-stream" } });

@@ -5,6 +5,8 @@
 // from the model or a tool is written with textContent, never parsed as HTML.
 // Importing this module touches no DOM, so it also loads under Node.
 
+import { questionForm, QUESTION_CSS } from "./question-form.mjs";
+
 const STYLE_ID = "toolnexus-approval-style";
 let seq = 0; // unique element ids per dialog
 
@@ -66,7 +68,9 @@ export class ApprovalDialog {
       };
       const declined = (why) => finish({ id: request.id, ok: false, reason: why || "declined" });
 
-      approve.addEventListener("click", () => finish({ id: request.id, ok: true }));
+      // A question's answers ride in data.answers (question-form.mjs).
+      approve.addEventListener("click", () => finish(parts.answers
+        ? { id: request.id, ok: true, data: { answers: parts.answers() } } : { id: request.id, ok: true }));
       decline.addEventListener("click", () => declined(reason.value.trim()));
       reason.addEventListener("keydown", (e) => {
         if (e.key === "Enter") { e.preventDefault(); declined(reason.value.trim()); }
@@ -149,6 +153,7 @@ function build(doc, request) {
   };
 
   const approval = isToolApproval(request);
+  const form = !approval && request.kind === "question" ? questionForm(doc, request.data?.questions) : null;
   const titleId = `tnx-approval-title-${n}`;
   const descId = `tnx-approval-desc-${n}`;
   const dialog = el("dialog", { class: "tnx-approval", "aria-labelledby": titleId, "aria-describedby": descId });
@@ -162,6 +167,8 @@ function build(doc, request) {
       el("dt", { text: "Tool" }), el("dd", {}, el("code", { class: "tnx-tool", text: String(data.tool ?? "") })),
       el("dt", { text: "From" }), el("dd", { class: "tnx-source", text: String(data.source || "unknown") })));
     if (request.prompt) body.append(el("p", { class: "tnx-prompt", text: String(request.prompt) }));
+  } else if (form) {
+    body.append(form.element);
   } else {
     body.append(el("p", { class: "tnx-prompt", text: String(request.prompt ?? "The agent is waiting for your decision.") }));
     if (typeof request.url === "string" && /^https?:\/\//i.test(request.url)) {
@@ -169,7 +176,7 @@ function build(doc, request) {
     }
   }
 
-  const args = approval ? request.data?.args : request.data;
+  const args = approval ? request.data?.args : form ? undefined : request.data;
   const argsBlock = [];
   if (args !== undefined && args !== null) {
     const argsId = `tnx-approval-args-${n}`;
@@ -182,7 +189,7 @@ function build(doc, request) {
   const reason = el("input", { id: reasonId, type: "text", autocomplete: "off", "aria-describedby": hintId });
   const countdown = el("p", { class: "tnx-countdown", role: "timer", "aria-live": "off" });
   const decline = el("button", { type: "button", class: "tnx-decline", text: "Decline" });
-  const approve = el("button", { type: "button", class: "tnx-approve", text: "Approve" });
+  const approve = el("button", { type: "button", class: "tnx-approve", text: form ? "Answer" : "Approve" });
 
   dialog.append(title, body, ...argsBlock,
     el("div", { class: "tnx-reason" },
@@ -190,7 +197,7 @@ function build(doc, request) {
       el("small", { id: hintId, text: "Optional. Sent to the agent if you decline." })),
     countdown,
     el("div", { class: "tnx-buttons" }, decline, approve));
-  return { dialog, approve, decline, reason, countdown };
+  return { dialog, approve, decline, reason, countdown, answers: form?.answers };
 }
 
 // pretty shows arguments as indented JSON; a string that is JSON is shown parsed.
@@ -240,6 +247,6 @@ function injectStyle(doc) {
   if (doc.getElementById(STYLE_ID)) return;
   const style = doc.createElement("style");
   style.id = STYLE_ID;
-  style.textContent = CSS;
+  style.textContent = CSS + QUESTION_CSS;
   doc.head.append(style);
 }

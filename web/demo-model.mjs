@@ -7,13 +7,16 @@
 //
 // What it understands: "refund order 42" (calls refund, which needs approval),
 // "add 2 and 3" / "what is 2+3" (calls add), "divide 6 by 3" (calls divide, which
-// fails on a zero divisor), "what time is it" (calls time).
+// fails on a zero divisor), "what time is it" (calls time), "write a note" (asks
+// with the built-in question tool, then saves the answer with the built-in
+// write tool, which needs approval).
 
 const BASE_URL = "https://demo-model.invalid/v1";
 const MODEL = "toolnexus-demo";
 
 export const HELP = "I am the offline demo model. Try: \"refund order 42\" (asks for your approval), " +
-  "\"add 2 and 3\" or \"what is 2+3\", \"divide 1 by 0\" (a tool that fails), and \"what time is it\".";
+  "\"add 2 and 3\" or \"what is 2+3\", \"divide 1 by 0\" (a tool that fails), \"what time is it\", and " +
+  "\"write a note\" (asks you two questions, then saves a file after your approval).";
 
 // Ids stay unique across clients and page loads: a conversation's history may
 // span several demoModel() instances.
@@ -50,7 +53,7 @@ export function demoModel() {
 function reply(messages, tools) {
   const last = messages[messages.length - 1];
   if (!last) return { text: HELP };
-  if (last.role === "tool") return afterTool(messages, last);
+  if (last.role === "tool") return afterTool(messages, last, tools);
   if (last.role !== "user") return { text: HELP };
   const said = contentText(last.content);
 
@@ -63,8 +66,14 @@ function reply(messages, tools) {
     said.match(/(-?\d+(?:\.\d+)?)\s*\/\s*(-?\d+(?:\.\d+)?)/);
   if (m) return callIfOffered(tools, "divide", { a: Number(m[1]), b: Number(m[2]) });
   if (/\btime\b/i.test(said)) return callIfOffered(tools, "time", {});
+  if (/\b(?:write|make|take|save)\s+(?:a\s+|me\s+a\s+)?note\b/i.test(said)) return callIfOffered(tools, "question", { questions: NOTE_QUESTIONS });
   return { text: HELP };
 }
+
+const NOTE_QUESTIONS = [
+  { question: "Which file should the note go to?", options: ["todo.md", "ideas.md", "journal.md"] },
+  { question: "What should the note say?" },
+];
 
 function callIfOffered(tools, name, args) {
   if (tools && !tools.has(name)) return { text: `I would use the ${name} tool, but it is not available.` };
@@ -72,7 +81,7 @@ function callIfOffered(tools, name, args) {
 }
 
 // afterTool answers from the latest tool result and the call that produced it.
-function afterTool(messages, result) {
+function afterTool(messages, result, tools) {
   const call = findCall(messages, result.tool_call_id);
   const name = call?.function?.name ?? "tool";
   let args = {};
@@ -93,6 +102,14 @@ function afterTool(messages, result) {
       if (!Number.isFinite(Number(out)) || out.trim() === "") return { text: `I could not divide ${args.a} by ${args.b}: ${out}` };
       return { text: `${args.a} / ${args.b} = ${out}` };
     case "time": return { text: `It is ${out}.` };
+    case "question": {
+      // The answers come back as "question\n→ answer" pairs, in order.
+      const [file, text] = [...out.matchAll(/^→ (.*)$/gm)].map((m) => m[1].trim());
+      if (!file) return { text: `I got no answer: ${out}` };
+      const path = `notes/${file.replace(/[^\w.-]+/g, "-")}`;
+      return callIfOffered(tools, "write", { path, content: `${text || "(empty note)"}\n` });
+    }
+    case "write": return { text: `Saved ${args.path}. It is in the Files panel.` };
     default: return { text: `${name} returned: ${out}` };
   }
 }

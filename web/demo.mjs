@@ -18,6 +18,7 @@ import { demoTools } from "./demo-tools.mjs";
 import { pacedFetch } from "./chat-engine.mjs";
 import { browserStore } from "./store.mjs";
 import { durableWait } from "./durable-wait.mjs";
+import { filesPanel } from "./files-panel.mjs";
 
 const $ = (id) => document.getElementById(id);
 const ui = {
@@ -44,6 +45,9 @@ let busy = false;
 let shownCalls = new Set();
 let shownResults = new Set();
 const approve = approvalDialog();
+// The built-in tools' virtual file system, shown in the Files panel (and kept
+// in IndexedDB while "Keep files" is ticked).
+const files = filesPanel({ list: $("files"), persist: $("files-persist") });
 const store = browserStore();
 const durable = durableWait({
   ask: approve, store, id: STORE_ID, limitMs: WAIT_LIMIT_MS,
@@ -54,8 +58,10 @@ start();
 
 async function start() {
   try {
-    tnx = await load();
-    toolkit = await tnx.createToolkit({ tools: demoTools().map(shown) });
+    // The tools build: built-in tools (question, write, …) and skills.
+    tnx = await load({ wasm: new URL("./toolnexus-tools.wasm", import.meta.url) });
+    toolkit = await tnx.createToolkit({ tools: demoTools().map(shown), ...(await files.toolkitOptions()) });
+    await files.attach(toolkit);
   } catch (err) {
     entry("error", "Error", `Could not start the agent: ${err.message}`, true);
     return;

@@ -172,6 +172,12 @@ function wrapToolkit(tk) {
     execute: (name, args = {}) => call(() => tk.execute(name, args)),
     /** Per MCP server: {status: "connected"|"disabled"|"failed", error?, tools?}. */
     mcpStatus: () => (typeof tk.mcpStatus === "function" ? call(() => tk.mcpStatus()) : Promise.resolve({})),
+    /** The built-in tools' virtual file system as {path: text} (toolnexus-tools.wasm). */
+    files: () => (typeof tk.files === "function" ? call(() => tk.files()) : Promise.resolve({})),
+    /** The system-prompt section listing the skills ("" without skills). */
+    skillsPrompt: () => (typeof tk.skillsPrompt === "function" ? call(() => tk.skillsPrompt()) : Promise.resolve("")),
+    /** {skills: [{name, description, path}], problems: [{path, error}]}. */
+    skills: () => (typeof tk.skills === "function" ? call(() => tk.skills()) : Promise.resolve({ skills: [], problems: [] })),
     close: () => call(() => tk.close()),
   });
 }

@@ -1,0 +1,154 @@
+// tools-browser.test.mjs — the built-in tools on the demo page, end to end in
+// headless Debian chromium (playwright-core) with the offline demo model:
+// "write a note" asks two questions (the built-in question tool) in the
+// dialog, then writes the note (the built-in write tool) after an approval;
+// the Files panel shows it, and it is still there after a reload when
+// "Keep the files" is on.
+//
+//   ./build.sh build && cd tests && timeout 300 node --test tools-browser.test.mjs
+
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { existsSync } from "node:fs";
+import { cp, mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { fileURLToPath } from "node:url";
+import { join } from "node:path";
+import { chromium } from "playwright-core";
+import { serve } from "../scripts/serve.mjs";
+
+const here = fileURLToPath(new URL(".", import.meta.url));
+const WEB = process.env.TOOLNEXUS_WEB ?? join(process.env.TOOLNEXUS_DIST ?? join(here, "..", "dist"), "web");
+const LAUNCH = {
+  executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
+  headless: true,
+  args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+};
+const T = { timeout: 90_000 };
+
+let root;
+let server;
+let browser;
+
+before(async () => {
+  assert.ok(existsSync(join(WEB, "toolnexus-tools.wasm")), `no tools build in ${WEB}: run ./build.sh first`);
+  root = await mkdtemp(join(tmpdir(), "toolnexus-tools-"));
+  await cp(WEB, root, { recursive: true });
+  server = await serve({ root, port: 0 });
+  browser = await chromium.launch(LAUNCH);
+});
+
+after(async () => {
+  try {
+    await browser?.close();
+  } finally {
+    await server?.close();
+    if (root) await rm(root, { recursive: true, force: true });
+  }
+});
+
+// withPage: a fresh context per test (its own IndexedDB, kept across reloads
+// of its page), always closed; console errors and page errors are collected.
+async function withPage(fn) {
+  const context = await browser.newContext();
+  try {
+    context.setDefaultTimeout(20_000);
+    const page = await context.newPage();
+    await page.route("**/favicon.ico", (route) => route.fulfill({ status: 204 }));
+    const problems = [];
+    page.on("console", (m) => { if (m.type() === "error") problems.push(`console: ${m.text()}`); });
+    page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
+    page.on("dialog", (d) => { problems.push(`js dialog: ${d.message()}`); d.dismiss().catch(() => {}); });
+    return await fn(page, problems);
+  } finally {
+    await context.close();
+  }
+}
+
+async function openDemo(page) {
+  await page.goto(server.url);
+  await page.waitForSelector("html[data-ready='1']");
+}
+
+async function send(page, text) {
+  await page.getByRole("textbox", { name: "Message" }).fill(text);
+  await page.getByRole("button", { name: "Send" }).click();
+}
+
+async function idle(page) {
+  await page.waitForFunction(() => !document.getElementById("send").disabled && !document.querySelector("dialog[open]"),
+    null, { timeout: 30_000 });
+}
+
+const panelFiles = (page) => page.$$eval("#files li[data-path]", (lis) =>
+  lis.map((li) => [li.dataset.path, li.querySelector("pre").textContent]));
+
+// writeNote plays the scenario: the question dialog, then the write approval.
+async function writeNote(page, file, text) {
+  await send(page, "write a note");
+  const ask = page.locator("dialog.tnx-approval[open]");
+  await ask.waitFor();
+  assert.equal(await ask.locator("h2").textContent(), "The agent has a question");
+  // The questions and their options are rendered as a form.
+  assert.deepEqual(await ask.locator("legend").allTextContents(),
+    ["Which file should the note go to?", "What should the note say?"]);
+  assert.deepEqual(await ask.getByRole("radio").evaluateAll((els) => els.map((e) => e.value)),
+    ["todo.md", "ideas.md", "journal.md"]);
+  await ask.getByRole("radio", { name: file }).check();
+  await ask.getByRole("textbox", { name: "Answer to: What should the note say?" }).fill(text);
+  await ask.getByRole("button", { name: "Answer" }).click();
+
+  const approval = page.locator("dialog.tnx-approval[open]");
+  await approval.locator(".tnx-tool", { hasText: "write" }).waitFor();
+  assert.equal(await approval.locator(".tnx-source").textContent(), "builtin");
+  assert.deepEqual(JSON.parse(await approval.locator(".tnx-args").textContent()),
+    { path: `notes/${file}`, content: `${text}\n` });
+  await approval.getByRole("button", { name: "Approve" }).click();
+  await idle(page);
+}
+
+test("demo page: question and write, answered and approved in the dialog; the Files panel shows the file", T, async () => {
+  await withPage(async (page, problems) => {
+    await openDemo(page);
+    assert.deepEqual(await panelFiles(page), []);
+    await writeNote(page, "ideas.md", "try the tools build");
+    const log = await page.locator("#transcript").textContent();
+    assert.match(log, /Which file should the note go to\?\n→ ideas\.md/);
+    assert.match(log, /Saved notes\/ideas\.md\. It is in the Files panel\./);
+    await page.waitForFunction(() => document.querySelector("#files li[data-path='notes/ideas.md']"));
+    assert.deepEqual(await panelFiles(page), [["notes/ideas.md", "try the tools build\n"]]);
+
+    // Persistence is on: the file system survives a reload.
+    await page.evaluate(() => new Promise((r) => setTimeout(r, 200))); // let IndexedDB commit
+    await page.reload();
+    await page.waitForSelector("html[data-ready='1']");
+    await page.waitForFunction(() => document.querySelector("#files li[data-path='notes/ideas.md']"));
+    assert.deepEqual(await panelFiles(page), [["notes/ideas.md", "try the tools build\n"]]);
+    assert.deepEqual(problems, []);
+  });
+});
+
+test("demo page: a declined write leaves no file; with Keep the files off a reload starts empty", T, async () => {
+  await withPage(async (page, problems) => {
+    await openDemo(page);
+    await send(page, "write a note");
+    const ask = page.locator("dialog.tnx-approval[open]");
+    await ask.getByRole("button", { name: "Answer" }).click(); // the first option, no text
+    const approval = page.locator("dialog.tnx-approval[open]");
+    await approval.locator(".tnx-tool", { hasText: "write" }).waitFor();
+    await approval.getByRole("button", { name: "Decline" }).click();
+    await idle(page);
+    assert.match(await page.locator("#transcript").textContent(), /I did not run write/);
+    assert.deepEqual(await panelFiles(page), []);
+
+    await page.getByRole("checkbox", { name: /Keep the files/ }).uncheck();
+    await writeNote(page, "todo.md", "only in memory");
+    await page.waitForFunction(() => document.querySelector("#files li[data-path='notes/todo.md']"));
+    await page.reload();
+    await page.waitForSelector("html[data-ready='1']");
+    assert.equal(await page.getByRole("checkbox", { name: /Keep the files/ }).isChecked(), false);
+    assert.deepEqual(await panelFiles(page), []);
+    assert.deepEqual(problems, []);
+  });
+});
