@@ -37,10 +37,10 @@ test("the README's JavaScript example runs and approves, then declines", { timeo
 });
 
 test("the README's Go example runs: halts pending, resumes declined", { timeout: 180_000 }, async () => {
-  const dir = join(root, "dist", "readme-go");
+  const dir = join(root, "dist", "_readme-go");
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, "main.go"), snippet("go"));
-  const { stdout } = await run("go", ["run", "./dist/readme-go"], { cwd: root, timeout: 150_000 });
+  const { stdout } = await run("go", ["run", "./dist/_readme-go"], { cwd: root, timeout: 150_000 });
   const lines = stdout.trim().split("\n");
   assert.equal(lines[0], "pending approval map[order:42]");
   assert.equal(lines[1], 'done — The tool said: tool "refund" was not run: declined: amount exceeds refund policy');
