@@ -93,6 +93,7 @@ function report({ started, load0, load1, m, loop, go, size, chromium, node, work
   L.push("## Size", "", "gzip is `gzip -9 -n` and brotli quality 11 (node's zlib). Page totals gzip each file on its own, as a server sends them.", "");
   L.push("| What | Raw | gzip -9 | brotli |", "|---|---:|---:|---:|");
   row("browser wasm (dist/web/toolnexus.wasm)", mb(size.wasm.browser.raw), mb(size.wasm.browser.gzip), mb(size.wasm.browser.brotli));
+  if (size.wasm.tools) row("browser wasm with the built-in tools (dist/web/toolnexus-tools.wasm, the demo's)", mb(size.wasm.tools.raw), mb(size.wasm.tools.gzip), mb(size.wasm.tools.brotli));
   row("Worker wasm (dist/worker/build/app.wasm)", mb(size.wasm.worker.raw), mb(size.wasm.worker.gzip), mb(size.wasm.worker.brotli));
   row(`demo page: ${size.demo.files.join(", ")}`, mb(size.demo.raw), mb(size.demo.gzip), "");
   row(`chat element: ${size.chat.files.join(", ")} (${size.chat.note})`, mb(size.chat.raw), mb(size.chat.gzip), "");

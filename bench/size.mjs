@@ -45,6 +45,16 @@ function moduleGraph(entries, skip = /^$/) {
   return [...seen];
 }
 
+// wasmOf names the wasm a page's modules load: the ones they name
+// (toolnexus.mjs's own default aside), else toolnexus.wasm.
+function wasmOf(modules) {
+  const named = new Set();
+  for (const f of modules.filter((m) => m !== "toolnexus.mjs")) {
+    for (const m of readFileSync(join(web, f), "utf8").matchAll(/["']\.\/([\w.-]+\.wasm)["']/g)) named.add(m[1]);
+  }
+  return named.size ? [...named] : ["toolnexus.wasm"];
+}
+
 function pageBytes(files) {
   let raw = 0, gzip = 0;
   for (const f of files) {
@@ -73,11 +83,13 @@ async function bundle(contents) {
 
 export async function measureSize() {
   const wasm = { browser: sizes(readFileSync(join(web, "toolnexus.wasm"))), worker: sizes(readFileSync(join(dist, "worker", "build", "app.wasm"))) };
-  const common = ["wasm_exec.js", "toolnexus.wasm"];
-  const demo = pageBytes(["index.html", "demo.css", ...moduleGraph(["demo.mjs"]), ...common]);
+  if (existsSync(join(web, "toolnexus-tools.wasm"))) wasm.tools = sizes(readFileSync(join(web, "toolnexus-tools.wasm")));
+  const demoModules = moduleGraph(["demo.mjs"]);
+  const demo = pageBytes(["index.html", "demo.css", ...demoModules, "wasm_exec.js", ...wasmOf(demoModules)]);
   const chatEntry = existsSync(join(web, "toolnexus-chat.mjs")) ? "toolnexus-chat.mjs" : null;
   // Without the element yet, the set it needs: the engine and what it loads (the demo model excluded).
-  const chat = pageBytes([...moduleGraph(chatEntry ? [chatEntry] : ["chat-engine.mjs"], /^demo-/), ...common]);
+  const chatModules = moduleGraph(chatEntry ? [chatEntry] : ["chat-engine.mjs"], /^demo-/);
+  const chat = pageBytes([...chatModules, "wasm_exec.js", ...wasmOf(chatModules)]);
   chat.note = chatEntry ? "toolnexus-chat.mjs and its imports (demo model excluded)" : "no toolnexus-chat.mjs yet: chat-engine.mjs and its imports (demo model excluded)";
   const peers = {};
   for (const [name, entry] of Object.entries(PEER_ENTRIES)) {
