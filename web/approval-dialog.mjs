@@ -139,6 +139,17 @@ const TITLES = {
   input: "The agent needs input",
 };
 
+// INVISIBLE matches characters that change how the rest of a line reads
+// without showing themselves: bidi controls (U+202E can make "exe.txt" read
+// "txt.exe") and zero-width ones. visible() writes each as the \uXXXX escape,
+// so the approver sees that it is there; inside the JSON of the arguments the
+// escape denotes the very same value, so what is shown is still exactly what runs.
+const INVISIBLE = /[\u061C\u200B\u200E\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFEFF]/g;
+
+function visible(s) {
+  return String(s).replace(INVISIBLE, (c) => "\\u" + c.charCodeAt(0).toString(16).padStart(4, "0"));
+}
+
 // build creates the dialog's elements; all request text goes through textContent.
 function build(doc, request) {
   const n = ++seq;
@@ -164,15 +175,15 @@ function build(doc, request) {
     const data = request.data ?? {};
     body.append(el("p", { text: "The agent wants to run this tool. Check the exact arguments before you approve." }));
     body.append(el("dl", {},
-      el("dt", { text: "Tool" }), el("dd", {}, el("code", { class: "tnx-tool", text: String(data.tool ?? "") })),
-      el("dt", { text: "From" }), el("dd", { class: "tnx-source", text: String(data.source || "unknown") })));
-    if (request.prompt) body.append(el("p", { class: "tnx-prompt", text: String(request.prompt) }));
+      el("dt", { text: "Tool" }), el("dd", {}, el("code", { class: "tnx-tool", text: visible(data.tool ?? "") })),
+      el("dt", { text: "From" }), el("dd", { class: "tnx-source", text: visible(data.source || "unknown") })));
+    if (request.prompt) body.append(el("p", { class: "tnx-prompt", text: visible(request.prompt) }));
   } else if (form) {
     body.append(form.element);
   } else {
-    body.append(el("p", { class: "tnx-prompt", text: String(request.prompt ?? "The agent is waiting for your decision.") }));
+    body.append(el("p", { class: "tnx-prompt", text: visible(request.prompt ?? "The agent is waiting for your decision.") }));
     if (typeof request.url === "string" && /^https?:\/\//i.test(request.url)) {
-      body.append(el("p", {}, "Address: ", el("code", { class: "tnx-url", text: request.url })));
+      body.append(el("p", {}, "Address: ", el("code", { class: "tnx-url", text: visible(request.url) })));
     }
   }
 
@@ -200,12 +211,13 @@ function build(doc, request) {
   return { dialog, approve, decline, reason, countdown, answers: form?.answers };
 }
 
-// pretty shows arguments as indented JSON; a string that is JSON is shown parsed.
+// pretty shows arguments as indented JSON (a string that is JSON is shown
+// parsed), with invisible characters escaped (see visible).
 function pretty(v) {
   if (typeof v === "string") {
-    try { return JSON.stringify(JSON.parse(v), null, 2); } catch { return v; }
+    try { return visible(JSON.stringify(JSON.parse(v), null, 2)); } catch { return visible(v); }
   }
-  try { return JSON.stringify(v, null, 2); } catch { return String(v); }
+  try { return visible(JSON.stringify(v, null, 2)); } catch { return visible(String(v)); }
 }
 
 // Static text only: nothing from a request ever reaches the stylesheet.
