@@ -3,9 +3,16 @@ module github.com/toolnexus/wasm
 go 1.26.8
 
 require (
-	github.com/syumai/workers v0.31.0 // indirect
-	github.com/tidwall/gjson v1.20.4 // indirect
+	github.com/syumai/workers v0.31.0
+	github.com/tidwall/gjson v1.20.4
+	go.yaml.in/yaml/v3 v3.0.6
+)
+
+require (
 	github.com/tidwall/match v1.1.1 // indirect
 	github.com/tidwall/pretty v1.3.0 // indirect
-	go.yaml.in/yaml/v3 v3.0.6 // indirect
 )
+
+// gjson's pretty-printer is replaced by a small one of ours that does not
+// link encoding/json into the wasm builds; see internal/pretty/go.mod.
+replace github.com/tidwall/pretty => ./internal/pretty

@@ -2,7 +2,6 @@ package core
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"strconv"
@@ -42,8 +41,8 @@ func CreateInProcessClient(generate GenerateFunc, opts ClientOptions) *Client {
 	opts.BaseURL = inProcessURL
 	opts.Retries = -1
 	opts.Transport = TransportFunc(func(ctx context.Context, req *HTTPRequest) (*HTTPResponse, error) {
-		var in GenerateRequest
-		if err := json.Unmarshal(req.Body, &in); err != nil {
+		in, err := decodeGenerateRequest(req.Body)
+		if err != nil {
 			return nil, fmt.Errorf("decode request: %w", err)
 		}
 		out, err := generate(ctx, in)
@@ -53,6 +52,31 @@ func CreateInProcessClient(generate GenerateFunc, opts ClientOptions) *Client {
 		return &HTTPResponse{Status: 200, Header: map[string]string{}, Body: io.NopCloser(strings.NewReader(generateReply(in.Model, out)))}, nil
 	})
 	return CreateClient(opts)
+}
+
+// decodeGenerateRequest reads the chat-completions body core itself built.
+func decodeGenerateRequest(body []byte) (GenerateRequest, error) {
+	doc, err := decodeObject(body)
+	if err != nil {
+		return GenerateRequest{}, err
+	}
+	in := GenerateRequest{}
+	in.Model, _ = doc["model"].(string)
+	in.Messages = objects(doc["messages"])
+	in.Tools = objects(doc["tools"])
+	return in, nil
+}
+
+// objects keeps the JSON objects of a decoded array.
+func objects(v any) []map[string]any {
+	arr, _ := v.([]any)
+	out := make([]map[string]any, 0, len(arr))
+	for _, e := range arr {
+		if m, ok := e.(map[string]any); ok {
+			out = append(out, m)
+		}
+	}
+	return out
 }
 
 // generateReply encodes a GenerateResponse as a chat-completions reply.

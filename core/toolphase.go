@@ -259,12 +259,9 @@ func parseArgs(s string) (map[string]any, error) {
 	if s == "" {
 		return map[string]any{}, nil
 	}
-	var args map[string]any
-	if err := json.Unmarshal([]byte(s), &args); err != nil {
-		return nil, fmt.Errorf("not a JSON object: %w", err)
-	}
-	if args == nil {
-		args = map[string]any{}
+	args, err := decodeObject([]byte(s))
+	if err != nil {
+		return nil, fmt.Errorf("%w: %s", err, truncate(s, 200))
 	}
 	return args, nil
 }

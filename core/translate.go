@@ -121,8 +121,9 @@ func anthropicTranslateBody(o *ClientOptions, req TranslateRequest) ([]byte, err
 			for _, tc := range m.Get("tool_calls").Array() {
 				var input any = map[string]any{}
 				if args := tc.Get("function.arguments").String(); strings.TrimSpace(args) != "" {
-					if err := json.Unmarshal([]byte(args), &input); err != nil {
-						return nil, fmt.Errorf("core: translate: messages[%d]: tool call arguments are not JSON: %w", i, err)
+					var err error
+					if input, err = decodeJSON([]byte(args)); err != nil {
+						return nil, fmt.Errorf("core: translate: messages[%d]: tool call arguments: %w", i, err)
 					}
 				}
 				blocks = append(blocks, map[string]any{"type": "tool_use", "id": tc.Get("id").String(), "name": tc.Get("function.name").String(), "input": input})
@@ -136,10 +137,9 @@ func anthropicTranslateBody(o *ClientOptions, req TranslateRequest) ([]byte, err
 	for _, raw := range req.Tools {
 		t := gjson.ParseBytes(raw)
 		fn := t.Get("function")
-		schema := map[string]any{"type": "object", "properties": map[string]any{}}
+		var schema any = map[string]any{"type": "object", "properties": map[string]any{}}
 		if p := fn.Get("parameters"); p.IsObject() {
-			schema = nil
-			_ = json.Unmarshal([]byte(p.Raw), &schema)
+			schema = p.Value()
 		}
 		tools = append(tools, map[string]any{"name": fn.Get("name").String(), "description": fn.Get("description").String(), "input_schema": schema})
 	}

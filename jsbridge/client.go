@@ -9,7 +9,9 @@ import (
 	"fmt"
 	"syscall/js"
 
+	"github.com/tidwall/gjson"
 	"github.com/toolnexus/wasm/core"
+	"github.com/toolnexus/wasm/internal/jsonx"
 )
 
 // createClient builds a client handle from JS options. With options.generate
@@ -128,8 +130,8 @@ func clientHandle(c *core.Client) js.Value {
 	}))
 	// translate(requestJSON, signal?) resolves to the TranslateResponse JSON.
 	set("translate", asyncMethod(func(args []js.Value) (any, error) {
-		var req core.TranslateRequest
-		if err := json.Unmarshal([]byte(jsString(argAt(args, 0))), &req); err != nil {
+		req, err := translateRequest(jsString(argAt(args, 0)))
+		if err != nil {
 			return nil, fmt.Errorf("translate: request: %w", err)
 		}
 		ctx, stop := contextFor(argAt(args, 1))
@@ -138,7 +140,7 @@ func clientHandle(c *core.Client) js.Value {
 		if err != nil {
 			return nil, err
 		}
-		b, err := json.Marshal(res)
+		b, err := jsonx.Marshal(res)
 		return string(b), err
 	}))
 	set("metrics", asyncMethod(func([]js.Value) (any, error) { return c.Metrics(), nil }))
@@ -167,7 +169,7 @@ func drain(ctx context.Context, events <-chan core.StreamEvent, onEvent js.Value
 		if e.Type == core.EventDone || e.Type == core.EventError {
 			continue // the final result settles the Promise instead
 		}
-		b, _ := json.Marshal(e)
+		b, _ := jsonx.Marshal(e)
 		_, _ = call(onEvent, string(b))
 	}
 	if last.Result == nil {
@@ -177,6 +179,23 @@ func drain(ctx context.Context, events <-chan core.StreamEvent, onEvent js.Value
 		return nil, errors.New("stream ended without a result")
 	}
 	return resultJSON(*last.Result, last.Err)
+}
+
+// translateRequest reads {model?, messages, tools?}, keeping each message
+// and tool as the raw JSON the caller sent.
+func translateRequest(s string) (core.TranslateRequest, error) {
+	if !gjson.Valid(s) || !gjson.Parse(s).IsObject() {
+		return core.TranslateRequest{}, errors.New("not a JSON object")
+	}
+	doc := gjson.Parse(s)
+	req := core.TranslateRequest{Model: doc.Get("model").String()}
+	for _, m := range doc.Get("messages").Array() {
+		req.Messages = append(req.Messages, json.RawMessage(m.Raw))
+	}
+	for _, t := range doc.Get("tools").Array() {
+		req.Tools = append(req.Tools, json.RawMessage(t.Raw))
+	}
+	return req, nil
 }
 
 // resumeArgs reads (toolkit, messagesJSON, pendingJSON, answerJSON).
@@ -191,10 +210,10 @@ func resumeArgs(args []js.Value) (*core.Toolkit, []any, core.Request, core.Answe
 	if err != nil {
 		return nil, nil, pending, answer, err
 	}
-	if err := json.Unmarshal([]byte(jsString(argAt(args, 2))), &pending); err != nil {
+	if err := pending.UnmarshalJSON([]byte(jsString(argAt(args, 2)))); err != nil {
 		return nil, nil, pending, answer, fmt.Errorf("pending is not a Request: %w", err)
 	}
-	if err := json.Unmarshal([]byte(jsString(argAt(args, 3))), &answer); err != nil {
+	if err := answer.UnmarshalJSON([]byte(jsString(argAt(args, 3)))); err != nil {
 		return nil, nil, pending, answer, fmt.Errorf("answer is not an Answer: %w", err)
 	}
 	return tk, history, pending, answer, nil
@@ -253,26 +272,23 @@ func generateFunc(fn js.Value) core.GenerateFunc {
 		if err != nil {
 			return core.GenerateResponse{}, fmt.Errorf("generate failed: %w", err)
 		}
-		var out struct {
-			Text      string `json:"text"`
-			ToolCalls []struct {
-				ID        string `json:"id"`
-				Name      string `json:"name"`
-				Arguments any    `json:"arguments"`
-			} `json:"toolCalls"`
-			Usage core.Usage `json:"usage"`
+		text, err := jsonOf(v)
+		if err != nil || !gjson.Valid(text) || !gjson.Parse(text).IsObject() {
+			return core.GenerateResponse{}, errors.New("generate must resolve to an object {text, toolCalls, usage}")
 		}
-		if err := fromJS(v, &out); err != nil {
-			return core.GenerateResponse{}, fmt.Errorf("generate returned %w", err)
-		}
-		res := core.GenerateResponse{Text: out.Text, Usage: out.Usage}
-		for _, tc := range out.ToolCalls {
-			args, ok := tc.Arguments.(string)
-			if !ok && tc.Arguments != nil {
-				b, _ := json.Marshal(tc.Arguments)
-				args = string(b)
+		out := gjson.Parse(text)
+		res := core.GenerateResponse{Text: out.Get("text").String(), Usage: core.Usage{
+			PromptTokens:     int(out.Get("usage.promptTokens").Int()),
+			CompletionTokens: int(out.Get("usage.completionTokens").Int()),
+			TotalTokens:      int(out.Get("usage.totalTokens").Int()),
+		}}
+		for _, tc := range out.Get("toolCalls").Array() {
+			args := tc.Get("arguments")
+			raw := args.Raw // arguments given as an object
+			if args.Type == gjson.String {
+				raw = args.String()
 			}
-			res.ToolCalls = append(res.ToolCalls, core.ToolCall{ID: tc.ID, Name: tc.Name, Arguments: args})
+			res.ToolCalls = append(res.ToolCalls, core.ToolCall{ID: tc.Get("id").String(), Name: tc.Get("name").String(), Arguments: raw})
 		}
 		return res, nil
 	}

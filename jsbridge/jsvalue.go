@@ -4,7 +4,6 @@ package jsbridge
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -56,7 +55,10 @@ func jsonOf(v js.Value) (s string, err error) {
 	return out.String(), nil
 }
 
-// fromJS decodes a JS value into a Go value through JSON.
+// fromJS decodes a JS value into dst through JSON.stringify and gjson (the
+// wasm does not link encoding/json). dst is one of the shapes the bridge
+// reads: a map of strings, of booleans or of values, or a type with an
+// UnmarshalJSON method (core.Answer, core.Request).
 func fromJS(v js.Value, dst any) error {
 	s, err := jsonOf(v)
 	if err != nil {
@@ -65,7 +67,34 @@ func fromJS(v js.Value, dst any) error {
 	if s == "" {
 		return errors.New("value is undefined")
 	}
-	return json.Unmarshal([]byte(s), dst)
+	switch d := dst.(type) {
+	case interface{ UnmarshalJSON([]byte) error }:
+		return d.UnmarshalJSON([]byte(s))
+	case *map[string]string:
+		m, err := jsonx.StringMap([]byte(s))
+		*d = m
+		return err
+	case *map[string]any:
+		m, err := jsonx.DecodeObject([]byte(s))
+		*d = m
+		return err
+	case *map[string]bool:
+		m, err := jsonx.DecodeObject([]byte(s))
+		if err != nil {
+			return err
+		}
+		out := make(map[string]bool, len(m))
+		for k, val := range m {
+			b, ok := val.(bool)
+			if !ok {
+				return fmt.Errorf("the value of %s is not a boolean", k)
+			}
+			out[k] = b
+		}
+		*d = out
+		return nil
+	}
+	return fmt.Errorf("jsbridge: cannot decode into %T", dst)
 }
 
 // str reads a string property, or "" when it is not a string.

@@ -3,12 +3,13 @@
 package jsbridge
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"syscall/js"
 
+	"github.com/tidwall/gjson"
 	"github.com/toolnexus/wasm/core"
+	"github.com/toolnexus/wasm/internal/jsonx"
 )
 
 // ToolEnv is what http tool specs need from createToolkit: the transport
@@ -55,25 +56,31 @@ func ToolFromJS(spec js.Value, env ToolEnv) (core.Tool, error) {
 
 // httpToolFromJS reads {method, url, headers, query, body, timeoutMs}.
 func httpToolFromJS(name, description string, schema core.JSONSchema, h js.Value, env ToolEnv) (core.Tool, error) {
-	var spec struct {
-		Method    string            `json:"method"`
-		URL       string            `json:"url"`
-		Headers   map[string]string `json:"headers"`
-		Query     []string          `json:"query"`
-		Body      map[string]any    `json:"body"`
-		TimeoutMs int               `json:"timeoutMs"`
-	}
-	if err := fromJS(h, &spec); err != nil {
+	text, err := jsonOf(h)
+	if err != nil {
 		return core.Tool{}, fmt.Errorf("http: %w", err)
 	}
-	if spec.URL == "" {
+	spec := gjson.Parse(text)
+	opts := core.HTTPToolOptions{
+		Name: name, Description: description, InputSchema: schema,
+		Method: spec.Get("method").String(), URL: spec.Get("url").String(),
+		Timeout: int(spec.Get("timeoutMs").Int()), Variables: env.Variables, Transport: env.Transport,
+	}
+	if opts.URL == "" {
 		return core.Tool{}, errors.New("http.url is required")
 	}
-	return core.HTTPTool(core.HTTPToolOptions{
-		Name: name, Description: description, Method: spec.Method, URL: spec.URL,
-		Headers: spec.Headers, Query: spec.Query, Body: spec.Body, InputSchema: schema,
-		Timeout: spec.TimeoutMs, Variables: env.Variables, Transport: env.Transport,
-	}), nil
+	if hd := spec.Get("headers"); hd.Exists() {
+		if opts.Headers, err = jsonx.StringMap([]byte(hd.Raw)); err != nil {
+			return core.Tool{}, fmt.Errorf("http.headers: %w", err)
+		}
+	}
+	for _, q := range spec.Get("query").Array() {
+		opts.Query = append(opts.Query, q.String())
+	}
+	if body := spec.Get("body"); body.IsObject() {
+		opts.Body, _ = body.Value().(map[string]any)
+	}
+	return core.HTTPTool(opts), nil
 }
 
 // jsExecute calls a JS run(args, ctx) and converts what it returns.
@@ -113,28 +120,28 @@ func resultFromJS(v js.Value) (core.ToolResult, error) {
 		if v.Get("output").IsUndefined() && v.Get("isError").IsUndefined() {
 			break
 		}
-		var wire struct {
-			Output   any            `json:"output"`
-			IsError  bool           `json:"isError"`
-			Metadata map[string]any `json:"metadata"`
-		}
-		if err := fromJS(v, &wire); err != nil {
+		text, err := jsonOf(v)
+		if err != nil {
 			return core.ToolResult{}, fmt.Errorf("tool result: %w", err)
 		}
-		res := core.ToolResult{IsError: wire.IsError, Metadata: wire.Metadata}
-		if s, ok := wire.Output.(string); ok {
-			res.Output = s
-		} else if wire.Output != nil {
-			b, _ := json.Marshal(wire.Output)
-			res.Output = string(b)
+		doc := gjson.Parse(text)
+		res := core.ToolResult{IsError: doc.Get("isError").Bool()}
+		switch out := doc.Get("output"); out.Type {
+		case gjson.String:
+			res.Output = out.String()
+		case gjson.Null:
+		default:
+			res.Output = out.Raw
 		}
-		if p, ok := wire.Metadata["pending"].(map[string]any); ok {
-			var req core.Request
-			b, _ := json.Marshal(p)
-			if err := json.Unmarshal(b, &req); err != nil {
-				return core.ToolResult{}, fmt.Errorf("tool result: metadata.pending: %w", err)
+		if md := doc.Get("metadata"); md.IsObject() {
+			res.Metadata, _ = md.Value().(map[string]any)
+			if p := md.Get("pending"); p.IsObject() {
+				var req core.Request
+				if err := req.UnmarshalJSON([]byte(p.Raw)); err != nil {
+					return core.ToolResult{}, fmt.Errorf("tool result: metadata.pending: %w", err)
+				}
+				res.Metadata["pending"] = req
 			}
-			res.Metadata["pending"] = req
 		}
 		return res, nil
 	}

@@ -1,17 +1,24 @@
-// Package jsonx encodes the plain values the agent loop handles on every
-// turn — strings, maps, slices, numbers, raw messages — without going
-// through encoding/json. Under js/wasm encoding/json's per-call setup (an
-// Encoder, a type-cache lookup keyed by interface) was the loop's largest
-// cost; anything that is not a plain value still goes to encoding/json.
+// Package jsonx is the JSON encoder of the wasm builds. encoding/json is
+// not linked into them: in a minimal syscall/js + gjson program it costs
+// about 170 KB of the gzipped wasm (measured), and under js/wasm its
+// per-call setup was the agent loop's largest cost. Decoding is gjson's.
+// The output matches encoding/json's, except that <, > and & are not
+// escaped (the bytes go to models and JS, not into HTML) and a
+// json.RawMessage is copied as it is rather than compacted.
 package jsonx
 
 import (
-	"bytes"
-	"encoding/json"
+	"encoding/json" // for the RawMessage type only; nothing of the package runs
+	"errors"
+	"fmt"
 	"math"
+	"reflect"
 	"sort"
 	"strconv"
+	"strings"
 	"unicode/utf8"
+
+	"github.com/tidwall/gjson"
 )
 
 // Marshal returns the JSON encoding of v, without HTML escaping.
@@ -27,18 +34,12 @@ func Append(dst []byte, v any) ([]byte, error) {
 	case bool:
 		return strconv.AppendBool(dst, x), nil
 	case float64:
-		if math.IsNaN(x) || math.IsInf(x, 0) {
-			return appendOther(dst, v) // encoding/json's error
-		}
-		if a := math.Abs(x); a != 0 && (a < 1e-6 || a >= 1e21) {
-			return appendOther(dst, v) // exponent form: leave it to encoding/json
-		}
-		return strconv.AppendFloat(dst, x, 'f', -1, 64), nil
+		return appendFloat(dst, x)
 	case int:
 		return strconv.AppendInt(dst, int64(x), 10), nil
 	case json.RawMessage:
-		if !json.Valid(x) {
-			return appendOther(dst, v)
+		if !gjson.ValidBytes(x) {
+			return nil, errors.New("jsonx: invalid json.RawMessage")
 		}
 		return append(dst, x...), nil
 	case map[string]any:
@@ -75,15 +76,156 @@ func Append(dst []byte, v any) ([]byte, error) {
 	return appendOther(dst, v)
 }
 
-// appendOther encodes anything else with encoding/json (no HTML escaping).
+// appendOther encodes the kinds the fast paths do not name — other numeric
+// types, pointers, slices, arrays, maps with string keys, and structs
+// (exported fields, `json:"name,omitempty"` tags, "-" skipped) — by
+// reflection, which fmt links anyway. Values that implement
+// json.Marshaler encode as they ask.
 func appendOther(dst []byte, v any) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
+	if m, ok := v.(interface{ MarshalJSON() ([]byte, error) }); ok {
+		b, err := m.MarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		if !gjson.ValidBytes(b) {
+			return nil, fmt.Errorf("jsonx: MarshalJSON of %T returned invalid JSON", v)
+		}
+		return append(dst, b...), nil
 	}
-	return append(dst, bytes.TrimSuffix(buf.Bytes(), []byte("\n"))...), nil
+	if e, ok := v.(error); ok {
+		return AppendString(dst, e.Error()), nil
+	}
+	rv := reflect.ValueOf(v)
+	switch rv.Kind() {
+	case reflect.Invalid:
+		return append(dst, "null"...), nil
+	case reflect.Pointer, reflect.Interface:
+		if rv.IsNil() {
+			return append(dst, "null"...), nil
+		}
+		return Append(dst, rv.Elem().Interface())
+	case reflect.String:
+		return AppendString(dst, rv.String()), nil
+	case reflect.Bool:
+		return strconv.AppendBool(dst, rv.Bool()), nil
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return strconv.AppendInt(dst, rv.Int(), 10), nil
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return strconv.AppendUint(dst, rv.Uint(), 10), nil
+	case reflect.Float32, reflect.Float64:
+		return appendFloat(dst, rv.Float())
+	case reflect.Slice, reflect.Array:
+		if rv.Kind() == reflect.Slice && rv.IsNil() {
+			return append(dst, "null"...), nil
+		}
+		dst = append(dst, '[')
+		for i := 0; i < rv.Len(); i++ {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			var err error
+			if dst, err = Append(dst, rv.Index(i).Interface()); err != nil {
+				return nil, err
+			}
+		}
+		return append(dst, ']'), nil
+	case reflect.Map:
+		if rv.Type().Key().Kind() != reflect.String {
+			return nil, fmt.Errorf("jsonx: cannot encode %s: map keys must be strings", rv.Type())
+		}
+		if rv.IsNil() {
+			return append(dst, "null"...), nil
+		}
+		keys := rv.MapKeys()
+		sort.Slice(keys, func(i, j int) bool { return keys[i].String() < keys[j].String() })
+		dst = append(dst, '{')
+		for i, k := range keys {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = append(AppendString(dst, k.String()), ':')
+			var err error
+			if dst, err = Append(dst, rv.MapIndex(k).Interface()); err != nil {
+				return nil, err
+			}
+		}
+		return append(dst, '}'), nil
+	case reflect.Struct:
+		return appendStruct(dst, rv)
+	}
+	return nil, fmt.Errorf("jsonx: cannot encode %s", rv.Type())
+}
+
+func appendStruct(dst []byte, rv reflect.Value) ([]byte, error) {
+	t := rv.Type()
+	dst = append(dst, '{')
+	n := 0
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		if !f.IsExported() {
+			continue
+		}
+		name, opts, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if name == "-" && opts == "" {
+			continue
+		}
+		if name == "" {
+			name = f.Name
+		}
+		fv := rv.Field(i)
+		if strings.Contains(opts, "omitempty") && isEmpty(fv) {
+			continue
+		}
+		if n > 0 {
+			dst = append(dst, ',')
+		}
+		n++
+		dst = append(AppendString(dst, name), ':')
+		var err error
+		if dst, err = Append(dst, fv.Interface()); err != nil {
+			return nil, fmt.Errorf("%s.%s: %w", t.Name(), f.Name, err)
+		}
+	}
+	return append(dst, '}'), nil
+}
+
+// isEmpty is encoding/json's omitempty test.
+func isEmpty(v reflect.Value) bool {
+	switch v.Kind() {
+	case reflect.Array, reflect.Map, reflect.Slice, reflect.String:
+		return v.Len() == 0
+	case reflect.Bool:
+		return !v.Bool()
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return v.Int() == 0
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return v.Uint() == 0
+	case reflect.Float32, reflect.Float64:
+		return v.Float() == 0
+	case reflect.Interface, reflect.Pointer:
+		return v.IsNil()
+	}
+	return false
+}
+
+func appendFloat(dst []byte, f float64) ([]byte, error) {
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return nil, errors.New("jsonx: cannot encode NaN or Inf")
+	}
+	format := byte('f')
+	if a := math.Abs(f); a != 0 && (a < 1e-6 || a >= 1e21) {
+		format = 'e'
+	}
+	start := len(dst)
+	dst = strconv.AppendFloat(dst, f, format, -1, 64)
+	// 1e-07 → 1e-7, as encoding/json writes it.
+	if format == 'e' {
+		if i := len(dst) - 4; i > start && dst[i] == 'e' && dst[i+1] == '-' && dst[i+2] == '0' {
+			dst[i+2] = dst[i+3]
+			dst = dst[:len(dst)-1]
+		}
+	}
+	return dst, nil
 }
 
 // AppendString appends s as a JSON string literal: the escapes
