@@ -62,19 +62,13 @@ func CleanPath(name string) (string, error) {
 	if strings.IndexByte(name, 0) >= 0 {
 		return "", fmt.Errorf("path %q has a NUL byte", name)
 	}
-	p := strings.ReplaceAll(name, "\\", "/")
-	p = path.Clean("/" + p)
-	if strings.HasPrefix(p, "/..") {
-		return "", fmt.Errorf("path %q leaves the file system root", name)
-	}
-	p = strings.TrimPrefix(p, "/")
-	if p == "" || p == "." {
-		return "", fmt.Errorf("path %q names no file", name)
-	}
-	// Clean("/" + x) already dropped leading ".." elements; compare the
-	// element count to tell whether the original climbed out.
+	// Clean("/" + x) would silently drop a leading "..": refuse it first.
 	if climbs(name) {
 		return "", fmt.Errorf("path %q leaves the file system root", name)
+	}
+	p := strings.TrimPrefix(path.Clean("/"+strings.ReplaceAll(name, "\\", "/")), "/")
+	if p == "" || p == "." {
+		return "", fmt.Errorf("path %q names no file", name)
 	}
 	return p, nil
 }

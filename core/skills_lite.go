@@ -178,12 +178,12 @@ func blockScalar(literal, strip bool, more []string) string {
 		text = strings.Join(lines, "\n")
 	} else {
 		var b strings.Builder
+		// A blank line is a line break; other line breaks fold to a space.
 		for i, l := range lines {
 			switch {
-			case i == 0:
-			case l == "" || lines[i-1] == "":
+			case l == "":
 				b.WriteByte('\n')
-			default:
+			case i > 0 && lines[i-1] != "":
 				b.WriteByte(' ')
 			}
 			b.WriteString(l)
