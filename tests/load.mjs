@@ -137,6 +137,9 @@ const worker = await startWorker({
   STATE_SECRET: "load-state-secret-0123456789abcdef0123", LLM_RETRIES: "0",
 });
 const tmp = await mkdtemp(join(tmpdir(), "toolnexus-load-"));
+// Other work on the machine changes the figures: print the load average.
+const loadavg = () => readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ");
+const loadBefore = loadavg();
 const failures = [];
 const rows = [];
 try {
@@ -183,13 +186,13 @@ try {
     if (late > early * 1.25 + 64) failures.push(`${conns} connections: workerd RSS grew from ${early} MB to ${late} MB`);
   }
   const rssEnd = rssMB(pids);
-  console.log(`== Worker load on workerd: POST /v1/run, one tool turn per run, ${seconds} s per level, ${new Date().toISOString()}`);
+  console.log(`== Worker load on workerd: POST /v1/run, one tool turn per run, ${seconds} s per level, ${new Date().toISOString()}, load average ${loadBefore} before, ${loadavg()} after`);
   console.log("connections  requests   req/s   p50 ms   p99 ms   max ms   2xx    5xx  lost  dup  abandoned  workerd RSS MB (min–max)");
   for (const r of rows) {
     console.log(`${String(r.connections).padStart(11)}  ${String(r.requests).padStart(8)}  ${r.rps.toFixed(1).padStart(6)}  ${r.p50ms.toFixed(1).padStart(7)}  ${r.p99ms.toFixed(1).padStart(7)}  ${r.maxms.toFixed(1).padStart(7)}  ${String(r.s2xx).padStart(5)}  ${String(r.s5xx).padStart(5)}  ${String(r.lost).padStart(4)}  ${String(r.duplicated).padStart(3)}  ${String(r.abandonedAtCutoff).padStart(9)}  ${r.rssMB.min}–${r.rssMB.max}`);
   }
   console.log(`workerd RSS: ${rssStart} MB after warm-up, ${rssEnd} MB at the end; socket errors: ${rows.map((r) => `${r.connections}c connect ${r.connectErrors} read ${r.readErrors} write ${r.writeErrors} timeout ${r.timeouts}`).join("; ")}`);
-  console.log("LOADRESULT " + JSON.stringify({ seconds, rssStart, rssEnd, rows }));
+  console.log("LOADRESULT " + JSON.stringify({ seconds, loadBefore, loadAfter: loadavg(), rssStart, rssEnd, rows }));
 } catch (err) {
   failures.push(String(err?.stack ?? err));
 } finally {
