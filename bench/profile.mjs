@@ -8,7 +8,7 @@
 //   node bench/profile.mjs          (after ./build.sh build; ./build.sh bench profile)
 
 import { execFileSync } from "node:child_process";
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -129,8 +129,11 @@ const tmp = mkdtempSync(join(tmpdir(), "bench-prof-"));
 try {
   // An unstripped copy of the browser wasm, so the profile names Go functions.
   cpSync(join(dist, "web"), join(tmp, "web"), { recursive: true });
-  execFileSync("go", ["build", "-trimpath", "-o", join(tmp, "web", "toolnexus.wasm"), "./wasm/browser"],
-    { cwd: root, env: { ...process.env, GOOS: "js", GOARCH: "wasm" }, stdio: "inherit" });
+  const goJS = { cwd: root, env: { ...process.env, GOOS: "js", GOARCH: "wasm" }, stdio: "inherit" };
+  execFileSync("go", ["build", "-trimpath", "-o", join(tmp, "web", "toolnexus.wasm"), "./wasm/browser"], goJS);
+  if (existsSync(join(tmp, "web", "toolnexus-tools.wasm"))) { // the demo page's build (scripts/browser.sh)
+    execFileSync("go", ["build", "-tags", "toolnexus_tools", "-trimpath", "-o", join(tmp, "web", "toolnexus-tools.wasm"), "./wasm/browser"], goJS);
+  }
   process.env.TOOLNEXUS_DIST = tmp;
   execFileSync("go", ["build", "-trimpath", "-o", join(tmp, "worker.wasm"), "./wasm/worker"],
     { cwd: root, env: { ...process.env, GOOS: "js", GOARCH: "wasm" }, stdio: "inherit" });
