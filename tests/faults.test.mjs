@@ -273,7 +273,8 @@ describe("upstream faults through the Worker on workerd", () => {
   before(async () => {
     const script = new Proxy([], { get: (t, k) => (typeof k === "string" && /^\d+$/.test(k) ? rule : t[k]) });
     mock = await startFaultyLLM({ script });
-    worker = await startWorker({ LLM_BASE_URL: `${mock.url}/v1`, LLM_MODEL: "m", LLM_API_KEY: KEY, STATE_SECRET: SECRET, LLM_RETRIES: "3" });
+    worker = await startWorker({ LLM_BASE_URL: `${mock.url}/v1`, LLM_MODEL: "m", LLM_API_KEY: KEY, STATE_SECRET: SECRET, LLM_RETRIES: "3",
+      LLM_TIMEOUT_SECONDS: "8" });
   });
   after(async () => {
     await worker?.dispose().catch(() => {});
@@ -330,25 +331,23 @@ describe("upstream faults through the Worker on workerd", () => {
   test("stall: the caller can give up, and the Worker keeps serving", T, async () => {
     const err = await fetch(new URL("/v1/run", worker.url), {
       method: "POST", headers: { "content-type": "application/json" },
-      body: JSON.stringify({ prompt: "add then stall#w" }), signal: AbortSignal.timeout(2000),
+      body: JSON.stringify({ prompt: "add then stall#w" }), signal: AbortSignal.timeout(1000),
     }).then((r) => r.text()).then(() => null, (e) => e);
     assert.equal(err?.name, "TimeoutError", "the stalled upstream held the request open");
     assert.equal((await worker.call("GET", "/healthz")).status, 200);
     assert.equal((await run("hi after stall")).json.text, "hello");
   });
 
-  // The Worker has no upstream deadline (worker/config.go has no timeout
-  // setting, so core's ClientOptions.TimeoutMs stays 0): a stalled provider
-  // holds the request until the caller or the platform gives up, and the
-  // documented 504 upstream_timeout is never sent.
-  test("stall: a stalled upstream is a 504 upstream_timeout with the partial result", {
-    ...T, todo: "the Worker sets no upstream timeout (worker/api.go runAgent: core.ClientOptions has no TimeoutMs)",
-  }, async () => {
+  // LLM_TIMEOUT_SECONDS bounds the run (worker/config.go; before it the
+  // Worker set no deadline and a stalled provider held the request open).
+  test("stall: a stalled upstream is a 504 upstream_timeout with the partial result", T, async () => {
+    const t0 = Date.now();
     const res = await fetch(new URL("/v1/run", worker.url), {
       method: "POST", headers: { "content-type": "application/json" },
       body: JSON.stringify({ prompt: "add then stall#504" }), signal: AbortSignal.timeout(15_000),
     });
     assert.equal(res.status, 504);
+    assert.ok(Date.now() - t0 >= 7500, "not before LLM_TIMEOUT_SECONDS");
     const body = await res.json();
     assert.equal(body.error.code, "upstream_timeout");
     assert.equal(body.result.toolCalls[0].output, "5");

@@ -190,6 +190,7 @@ func (h *Handler) runAgent(ctx context.Context, w http.ResponseWriter, cfg Confi
 		SystemPrompt: withSkills(cfg.SystemPrompt, tk),
 		MaxTurns:     cfg.MaxTurns,
 		Retries:      cfg.Retries,
+		TimeoutMs:    int(cfg.Timeout / time.Millisecond),
 		Transport:    h.opts.Transport,
 		Store:        h.conversationStore(),
 	})

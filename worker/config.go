@@ -11,6 +11,9 @@ import (
 const (
 	DefaultStateTTL     = time.Hour
 	DefaultMaxBodyBytes = 1 << 20
+	// DefaultRunTimeout bounds one request's run (model calls, retries and
+	// tools), so that a stalled provider cannot hold a request open for good.
+	DefaultRunTimeout = 5 * time.Minute
 	// minSecretLen is the shortest STATE_SECRET accepted: a 32-character
 	// random string (for example `openssl rand -hex 16`) is a 128-bit key.
 	minSecretLen = 32
@@ -40,6 +43,8 @@ type Access struct {
 //	LLM_RETRIES        optional  retries of a failed model request (core's default
 //	                             when unset; 0 never retries)
 //	MAX_BODY_BYTES     optional  request body limit (default 1 MiB)
+//	LLM_TIMEOUT_SECONDS optional bound on one request's run: model calls,
+//	                             retries and tools (default 300); past it 504
 type Config struct {
 	Access
 	BaseURL      string
@@ -53,6 +58,8 @@ type Config struct {
 	// Retries is passed to core as is: 0 means core's default, -1 never.
 	Retries      int
 	MaxBodyBytes int64
+	// Timeout bounds one request's run (core's ClientOptions.TimeoutMs).
+	Timeout time.Duration
 }
 
 // ConfigError names the setting that is missing or invalid. Its message
@@ -129,6 +136,11 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 	if c.MaxBodyBytes, err = MaxBody(getenv); err != nil {
 		return Config{}, err
 	}
+	timeout, err := positiveInt(getenv, "LLM_TIMEOUT_SECONDS", int(DefaultRunTimeout/time.Second))
+	if err != nil {
+		return Config{}, err
+	}
+	c.Timeout = time.Duration(timeout) * time.Second
 	c.SystemPrompt = getenv("SYSTEM_PROMPT")
 	return c, nil
 }
