@@ -181,6 +181,24 @@ func drain(ctx context.Context, events <-chan core.StreamEvent, onEvent js.Value
 	return resultJSON(*last.Result, last.Err)
 }
 
+// checkGenerated refuses a generate reply of the wrong shape with a clear
+// error, rather than reading what it can of it.
+func checkGenerated(out gjson.Result) error {
+	if t := out.Get("text"); t.Exists() && t.Type != gjson.String && t.Type != gjson.Null {
+		return errors.New("text that is not a string")
+	}
+	calls := out.Get("toolCalls")
+	if calls.Exists() && calls.Type != gjson.Null && !calls.IsArray() {
+		return errors.New("toolCalls that is not an array")
+	}
+	for i, tc := range calls.Array() {
+		if tc.Get("name").Type != gjson.String || tc.Get("name").String() == "" {
+			return fmt.Errorf("toolCalls[%d] without a name", i)
+		}
+	}
+	return nil
+}
+
 // translateRequest reads {model?, messages, tools?}, keeping each message
 // and tool as the raw JSON the caller sent.
 func translateRequest(s string) (core.TranslateRequest, error) {
@@ -277,6 +295,9 @@ func generateFunc(fn js.Value) core.GenerateFunc {
 			return core.GenerateResponse{}, errors.New("generate must resolve to an object {text, toolCalls, usage}")
 		}
 		out := gjson.Parse(text)
+		if err := checkGenerated(out); err != nil {
+			return core.GenerateResponse{}, fmt.Errorf("generate returned %w", err)
+		}
 		res := core.GenerateResponse{Text: out.Get("text").String(), Usage: core.Usage{
 			PromptTokens:     int(out.Get("usage.promptTokens").Int()),
 			CompletionTokens: int(out.Get("usage.completionTokens").Int()),
