@@ -23,9 +23,13 @@
 //	 source?: string, run?: (args, ctx) => any | Promise<any>,
 //	 http?: {method?, url, headers?, query?: [argName], body?: object, timeoutMs?}}
 //
-// createToolkit also takes {tools, variables, fetch}: variables fills ${NAME}
-// in http tool headers (only from this explicit map), fetch (default
-// globalThis.fetch) carries http tool requests.
+// createToolkit also takes {tools, variables, fetch, mcpServers, waitFor}:
+// variables fills ${NAME} in http tool and MCP server headers (only from this
+// explicit map), fetch (default globalThis.fetch) carries http tool and MCP
+// requests, mcpServers is an MCP config (a map of servers, or a whole
+// Claude-desktop config; see docs/mcp.md), and waitFor answers the MCP
+// servers' elicitations (kind "input" with data.schema, or "authorization"
+// with a URL; approvalDialog() renders both).
 //
 // Skills and built-in tools (builtins.go, docs/tools.md; only in a wasm built
 // with -tags toolnexus_tools — elsewhere builtins is off and asking for any of
@@ -54,7 +58,8 @@
 //
 //	tk.tools()             Promise<[{name, description, inputSchema, source, needsApproval}]>
 //	tk.execute(name, args) Promise<{output, isError, metadata?}>
-//	tk.close()             Promise<void>
+//	tk.mcpStatus()         Promise<{server: {status: "connected"|"disabled"|"failed", error?, tools?}}>
+//	tk.close()             Promise<void>  (ends MCP sessions)
 //
 // tk.execute runs one tool directly, outside a model loop: approval is the
 // loop's job, so a needsApproval tool runs without asking.

@@ -245,25 +245,9 @@ test("chromium: the browser build calls the SDK server and answers with the elic
     await page.goto(site.url);
     await page.evaluate(async (servers) => {
       const mod = await import("/toolnexus.mjs");
-      const { elicitForm } = await import("/elicit-form.mjs");
       const tnx = await mod.load();
-      // waitFor shows a small dialog with the elicit form; the test fills it.
-      const waitFor = (request) => new Promise((resolve) => {
-        const dialog = document.createElement("dialog");
-        dialog.setAttribute("aria-label", request.prompt);
-        const form = elicitForm(request.data.schema, { document });
-        const submit = document.createElement("button");
-        submit.textContent = "Submit";
-        submit.addEventListener("click", () => {
-          const r = form.read();
-          if (!r.ok) { r.input?.focus(); return; }
-          dialog.close(); dialog.remove();
-          resolve({ id: request.id, ok: true, data: r.data });
-        });
-        dialog.append(form.element, submit);
-        document.body.append(dialog);
-        dialog.showModal();
-      });
+      // The page's own approval dialog renders the elicitation as a form.
+      const waitFor = tnx.approvalDialog();
       const tk = await tnx.createToolkit({ mcpServers: servers, waitFor });
       window.tk = tk;
       window.mcpStat = await tk.mcpStatus();
@@ -274,8 +258,9 @@ test("chromium: the browser build calls the SDK server and answers with the elic
     const weather = await page.evaluate(() => window.weather);
     assert.deepEqual(JSON.parse(weather.output), { city: "Lima", tempC: 21, sky: "clear" });
 
-    const dialog = page.getByRole("dialog", { name: "What is your name?" });
+    const dialog = page.getByRole("dialog", { name: "The agent needs input" });
     await dialog.waitFor();
+    assert.match(await dialog.textContent(), /What is your name\?/);
     assert.equal(await dialog.locator("input[type=password]").count(), 0);
     await page.getByRole("button", { name: "Submit" }).click(); // empty: required
     assert.equal(await page.evaluate(() => document.activeElement?.dataset?.name), "name");
@@ -286,7 +271,7 @@ test("chromium: the browser build calls the SDK server and answers with the elic
 
     // select, number and checkbox fields, asked on the GET stream
     await page.evaluate(() => { window.survey = window.tk.execute("sdk_survey", {}); });
-    await page.getByRole("dialog", { name: "How do you like it?" }).waitFor();
+    await page.getByRole("dialog", { name: "The agent needs input" }).filter({ hasText: "How do you like it?" }).waitFor();
     await page.getByLabel("rating", { exact: true }).selectOption({ label: "great" });
     await page.getByLabel("stars", { exact: true }).fill("9");
     await page.getByRole("button", { name: "Submit" }).click(); // 9 > maximum 5: refused

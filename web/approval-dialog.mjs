@@ -6,6 +6,7 @@
 // Importing this module touches no DOM, so it also loads under Node.
 
 import { questionForm, QUESTION_CSS } from "./question-form.mjs";
+import { elicitForm, isElicitRequest, ELICIT_CSS } from "./elicit-form.mjs";
 
 const STYLE_ID = "toolnexus-approval-style";
 let seq = 0; // unique element ids per dialog
@@ -68,9 +69,20 @@ export class ApprovalDialog {
       };
       const declined = (why) => finish({ id: request.id, ok: false, reason: why || "declined" });
 
-      // A question's answers ride in data.answers (question-form.mjs).
-      approve.addEventListener("click", () => finish(parts.answers
-        ? { id: request.id, ok: true, data: { answers: parts.answers() } } : { id: request.id, ok: true }));
+      // A question's answers ride in data.answers (question-form.mjs); an MCP
+      // input request's values are the data itself (elicit-form.mjs).
+      approve.addEventListener("click", () => {
+        if (parts.elicit) {
+          const r = parts.elicit.read();
+          if (!r.ok) {
+            parts.elicitError.textContent = r.error;
+            r.input?.focus();
+            return;
+          }
+          return finish({ id: request.id, ok: true, data: r.data });
+        }
+        finish(parts.answers ? { id: request.id, ok: true, data: { answers: parts.answers() } } : { id: request.id, ok: true });
+      });
       decline.addEventListener("click", () => declined(reason.value.trim()));
       reason.addEventListener("keydown", (e) => {
         if (e.key === "Enter") { e.preventDefault(); declined(reason.value.trim()); }
@@ -165,6 +177,9 @@ function build(doc, request) {
 
   const approval = isToolApproval(request);
   const form = !approval && request.kind === "question" ? questionForm(doc, request.data?.questions) : null;
+  const elicit = !approval && !form && isElicitRequest(request)
+    ? elicitForm(request.data.schema, { document: doc, idPrefix: `tnx-elicit-${n}` }) : null;
+  const elicitError = el("p", { class: "tnx-elicit-error", role: "alert" });
   const titleId = `tnx-approval-title-${n}`;
   const descId = `tnx-approval-desc-${n}`;
   const dialog = el("dialog", { class: "tnx-approval", "aria-labelledby": titleId, "aria-describedby": descId });
@@ -180,6 +195,9 @@ function build(doc, request) {
     if (request.prompt) body.append(el("p", { class: "tnx-prompt", text: visible(request.prompt) }));
   } else if (form) {
     body.append(form.element);
+  } else if (elicit) {
+    body.append(el("p", { class: "tnx-prompt", text: visible(request.prompt ?? "The agent needs some input.") }),
+      elicit.element, elicitError);
   } else {
     body.append(el("p", { class: "tnx-prompt", text: visible(request.prompt ?? "The agent is waiting for your decision.") }));
     if (typeof request.url === "string" && /^https?:\/\//i.test(request.url)) {
@@ -187,7 +205,7 @@ function build(doc, request) {
     }
   }
 
-  const args = approval ? request.data?.args : form ? undefined : request.data;
+  const args = approval ? request.data?.args : form || elicit ? undefined : request.data;
   const argsBlock = [];
   if (args !== undefined && args !== null) {
     const argsId = `tnx-approval-args-${n}`;
@@ -200,7 +218,7 @@ function build(doc, request) {
   const reason = el("input", { id: reasonId, type: "text", autocomplete: "off", "aria-describedby": hintId });
   const countdown = el("p", { class: "tnx-countdown", role: "timer", "aria-live": "off" });
   const decline = el("button", { type: "button", class: "tnx-decline", text: "Decline" });
-  const approve = el("button", { type: "button", class: "tnx-approve", text: form ? "Answer" : "Approve" });
+  const approve = el("button", { type: "button", class: "tnx-approve", text: form ? "Answer" : elicit ? "Submit" : "Approve" });
 
   dialog.append(title, body, ...argsBlock,
     el("div", { class: "tnx-reason" },
@@ -208,7 +226,7 @@ function build(doc, request) {
       el("small", { id: hintId, text: "Optional. Sent to the agent if you decline." })),
     countdown,
     el("div", { class: "tnx-buttons" }, decline, approve));
-  return { dialog, approve, decline, reason, countdown, answers: form?.answers };
+  return { dialog, approve, decline, reason, countdown, answers: form?.answers, elicit, elicitError };
 }
 
 // pretty shows arguments as indented JSON (a string that is JSON is shown
@@ -259,6 +277,6 @@ function injectStyle(doc) {
   if (doc.getElementById(STYLE_ID)) return;
   const style = doc.createElement("style");
   style.id = STYLE_ID;
-  style.textContent = CSS + QUESTION_CSS;
+  style.textContent = CSS + QUESTION_CSS + ELICIT_CSS;
   doc.head.append(style);
 }

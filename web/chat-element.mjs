@@ -376,6 +376,7 @@ export class ToolnexusChatElement extends HTMLElement {
       stream: this.stream,
       tools: [...httpToolSpecs(config, document.baseURI), ...this.#tools],
       variables: { ...config.variables, ...this.#variables },
+      mcpServers: config.mcpServers,
     });
   }
 

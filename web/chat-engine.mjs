@@ -19,7 +19,7 @@
  * `stream` lets a run with onEvent stream from the provider (the provider
  * must answer stream:true with server-sent events); the demo model always can.
  */
-export async function localEngine({ wasm, demo, baseURL, model, style, apiKey, systemPrompt, maxTurns, tools = [], variables, stream = false }) {
+export async function localEngine({ wasm, demo, baseURL, model, style, apiKey, systemPrompt, maxTurns, tools = [], variables, mcpServers, stream = false }) {
   if (!demo && !baseURL) throw new Error("toolnexus-chat: set the demo attribute, an endpoint, or base-url and model");
   const { load } = await import("./toolnexus.mjs");
   const tnx = await load({ wasm });
@@ -35,13 +35,12 @@ export async function localEngine({ wasm, demo, baseURL, model, style, apiKey, s
   const headers = modelOptions.style === "anthropic" ? { "anthropic-dangerous-direct-browser-access": "true" } : undefined;
   // waitFor is per run (it belongs to the element), so the client gets a trampoline.
   let current = null;
-  const toolkit = await tnx.createToolkit({ tools: specs, variables });
+  const waitFor = (request, opts) => (current ? current(request, opts) : { id: request?.id, ok: false, reason: "no one to ask" });
+  // MCP servers from the JSON config; their elicitations use the same dialog.
+  const toolkit = await tnx.createToolkit({ tools: specs, variables, mcpServers, waitFor });
   let client;
   try {
-    client = await tnx.createClient({
-      ...modelOptions, headers, systemPrompt, maxTurns,
-      waitFor: (request, opts) => (current ? current(request, opts) : { id: request?.id, ok: false, reason: "no one to ask" }),
-    });
+    client = await tnx.createClient({ ...modelOptions, headers, systemPrompt, maxTurns, waitFor });
   } catch (err) {
     toolkit.close().catch(() => {});
     throw err;

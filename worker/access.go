@@ -44,7 +44,8 @@ func preflight(w http.ResponseWriter, r *http.Request, methods string) {
 	h.Set("Allow", methods)
 	if r.Header.Get("Origin") != "" {
 		h.Set("Access-Control-Allow-Methods", methods)
-		h.Set("Access-Control-Allow-Headers", "Authorization, Content-Type")
+		// Mcp-* are the streamable-HTTP MCP headers a browser client sends to /mcp.
+		h.Set("Access-Control-Allow-Headers", "Authorization, Content-Type, Mcp-Session-Id, Mcp-Protocol-Version, Last-Event-ID")
 		h.Set("Access-Control-Max-Age", "600")
 	}
 	w.WriteHeader(http.StatusNoContent)
