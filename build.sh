@@ -7,6 +7,7 @@
 #   ./build.sh worker-dev   build and serve the Worker locally on http://127.0.0.1:${PORT:-8787}
 #   ./build.sh test         install what the tests need, then run every test
 #   ./build.sh bench        run the benchmarks (not part of test)
+#   ./build.sh load         load the Worker on workerd with wrk (not part of test)
 #
 # Each area keeps its steps in scripts/<area>.sh; this file only dispatches.
 set -euo pipefail
@@ -29,8 +30,9 @@ case "$cmd" in
   worker-dev) build_worker && worker_dev ;;
   test) run_tests "$@" ;;
   bench) run_bench "$@" ;;
+  load) build_worker && run_load "$@" ;;
   *)
-    echo "usage: ./build.sh [build|demo|worker|worker-dev|test|bench]" >&2
+    echo "usage: ./build.sh [build|demo|worker|worker-dev|test|bench|load]" >&2
     exit 2
     ;;
 esac
