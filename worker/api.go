@@ -2,7 +2,7 @@ package worker
 
 import (
 	"context"
-	"encoding/json"
+	"encoding/json" // for the RawMessage type only: nothing of the package runs
 	"errors"
 	"fmt"
 	"io"
@@ -29,13 +29,17 @@ type resumeRequest struct {
 	State  string `json:"state"`
 	Stream bool   `json:"stream"`
 	// Conversation saves the resumed transcript back to CONVERSATIONS_KV.
-	Conversation string `json:"conversation"`
-	Answer       *struct {
-		ID     string         `json:"id"`
-		Ok     *bool          `json:"ok"`
-		Data   map[string]any `json:"data"`
-		Reason string         `json:"reason"`
-	} `json:"answer"`
+	Conversation string        `json:"conversation"`
+	Answer       *resumeAnswer `json:"answer"`
+}
+
+// resumeAnswer is the "answer" of a resumeRequest. It stays an unnamed
+// struct type: error texts name the type as encoding/json's did.
+type resumeAnswer = struct {
+	ID     string         `json:"id"`
+	Ok     *bool          `json:"ok"`
+	Data   map[string]any `json:"data"`
+	Reason string         `json:"reason"`
 }
 
 // runResponse is a RunResult plus, when the run halted, the sealed state
@@ -74,8 +78,12 @@ func (h *Handler) serveRun(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	var req runRequest
-	if !decodeBody(w, r, &req) {
+	body, ok := readBody(w, r)
+	if !ok {
+		return
+	}
+	req, err := decodeRunRequest(body.Value)
+	if !bodyDecoded(w, body, err) {
 		return
 	}
 	if strings.TrimSpace(req.Prompt) == "" {
@@ -106,8 +114,12 @@ func (h *Handler) serveResume(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	var req resumeRequest
-	if !decodeBody(w, r, &req) {
+	body, ok := readBody(w, r)
+	if !ok {
+		return
+	}
+	req, err := decodeResumeRequest(body.Value)
+	if !bodyDecoded(w, body, err) {
 		return
 	}
 	switch {
@@ -296,24 +308,34 @@ func (h *Handler) loadConfig(w http.ResponseWriter) (Config, bool) {
 	return cfg, true
 }
 
-// decodeBody reads one JSON object into v, refusing unknown fields,
-// trailing data and bodies over the limit.
-func decodeBody(w http.ResponseWriter, r *http.Request, v any) bool {
-	dec := json.NewDecoder(r.Body)
-	dec.DisallowUnknownFields()
-	err := dec.Decode(v)
-	if err == nil && dec.More() {
-		err = errors.New("unexpected data after the JSON object")
+// readBody reads the request body and finds the JSON value in it,
+// answering 413 over the limit and 400 for an empty body or bad syntax.
+func readBody(w http.ResponseWriter, r *http.Request) (jsonBody, bool) {
+	body, err := readJSONBody(r)
+	if err != nil {
+		bodyError(w, err)
+		return jsonBody{}, false
 	}
-	if err == nil {
-		if _, rerr := io.Copy(io.Discard, r.Body); rerr != nil {
-			err = rerr
-		}
+	return body, true
+}
+
+// bodyDecoded answers 400 when the body's value did not decode (err) or
+// data follows it, as encoding/json's Decoder did: decoding errors first.
+func bodyDecoded(w http.ResponseWriter, body jsonBody, err error) bool {
+	if err == nil && body.Trailing {
+		err = errJSONTrailing
 	}
+	if err != nil {
+		bodyError(w, err)
+		return false
+	}
+	return true
+}
+
+// bodyError answers a request body that could not be read or decoded.
+func bodyError(w http.ResponseWriter, err error) {
 	var tooBig *http.MaxBytesError
 	switch {
-	case err == nil:
-		return true
 	case errors.As(err, &tooBig):
 		writeError(w, http.StatusRequestEntityTooLarge, "body_too_large", fmt.Sprintf("request body exceeds %d bytes (MAX_BODY_BYTES)", tooBig.Limit))
 	case errors.Is(err, io.EOF):
@@ -321,7 +343,6 @@ func decodeBody(w http.ResponseWriter, r *http.Request, v any) bool {
 	default:
 		writeError(w, http.StatusBadRequest, "bad_json", "request body is not valid JSON for this route: "+err.Error())
 	}
-	return false
 }
 
 // redact removes every non-empty secret from s.

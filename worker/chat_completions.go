@@ -1,11 +1,8 @@
 package worker
 
 import (
-	"bytes"
-	"encoding/json"
-	"errors"
+	"encoding/json" // for the RawMessage type only: nothing of the package runs
 	"fmt"
-	"io"
 	"net/http"
 	"strings"
 
@@ -75,8 +72,12 @@ func (h *Handler) serveChatCompletions(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	var req chatRequest
-	if !decodeLenient(w, r, &req) {
+	body, ok := readBody(w, r)
+	if !ok {
+		return
+	}
+	req, err := decodeChatRequest(body.Value)
+	if !bodyDecoded(w, body, err) {
 		return
 	}
 	if msg := validateChat(req); msg != "" {
@@ -163,68 +164,28 @@ func validateChat(req chatRequest) string {
 		return `"messages" is required and must be a non-empty array`
 	}
 	for i, raw := range req.Messages {
-		var m struct {
-			Role      string `json:"role"`
-			ToolCalls []struct {
-				Function struct {
-					Name      string `json:"name"`
-					Arguments string `json:"arguments"`
-				} `json:"function"`
-			} `json:"tool_calls"`
-		}
-		if err := json.Unmarshal(raw, &m); err != nil || !bytes.HasPrefix(bytes.TrimSpace(raw), []byte("{")) {
+		m, ok := decodeChatMessage(raw)
+		if !ok {
 			return fmt.Sprintf("messages[%d] must be an object with a string role", i)
 		}
 		if !chatRoles[m.Role] {
 			return fmt.Sprintf("messages[%d] has role %q; use system, developer, user, assistant or tool", i, clip(m.Role, 40))
 		}
 		for j, tc := range m.ToolCalls {
-			if tc.Function.Name == "" {
+			if tc.Name == "" {
 				return fmt.Sprintf("messages[%d].tool_calls[%d].function.name is required", i, j)
 			}
-			if a := strings.TrimSpace(tc.Function.Arguments); a != "" && !json.Valid([]byte(a)) {
+			if a := strings.TrimSpace(tc.Arguments); a != "" && !validJSON([]byte(a)) {
 				return fmt.Sprintf("messages[%d].tool_calls[%d].function.arguments is not JSON", i, j)
 			}
 		}
 	}
 	for i, raw := range req.Tools {
-		var t struct {
-			Type     string `json:"type"`
-			Function *struct {
-				Name string `json:"name"`
-			} `json:"function"`
-		}
-		if err := json.Unmarshal(raw, &t); err != nil || t.Function == nil || t.Function.Name == "" || (t.Type != "" && t.Type != "function") {
+		if !validChatTool(raw) {
 			return fmt.Sprintf(`tools[%d] must be {"type": "function", "function": {"name", "description"?, "parameters"?}}`, i)
 		}
 	}
 	return ""
-}
-
-// decodeLenient is decodeBody for a body whose unknown fields are ignored.
-func decodeLenient(w http.ResponseWriter, r *http.Request, v any) bool {
-	dec := json.NewDecoder(r.Body)
-	err := dec.Decode(v)
-	if err == nil && dec.More() {
-		err = errors.New("unexpected data after the JSON object")
-	}
-	if err == nil {
-		if _, rerr := io.Copy(io.Discard, r.Body); rerr != nil {
-			err = rerr
-		}
-	}
-	var tooBig *http.MaxBytesError
-	switch {
-	case err == nil:
-		return true
-	case errors.As(err, &tooBig):
-		writeError(w, http.StatusRequestEntityTooLarge, "body_too_large", fmt.Sprintf("request body exceeds %d bytes (MAX_BODY_BYTES)", tooBig.Limit))
-	case errors.Is(err, io.EOF):
-		writeError(w, http.StatusBadRequest, "bad_json", "request body is empty; send a JSON object")
-	default:
-		writeError(w, http.StatusBadRequest, "bad_json", "request body is not valid JSON for this route: "+err.Error())
-	}
-	return false
 }
 
 func clip(s string, n int) string {

@@ -2,7 +2,7 @@ package worker
 
 import (
 	"context"
-	"encoding/json"
+	"encoding/json" // for the RawMessage type only: nothing of the package runs
 	"fmt"
 	"net/http"
 	"strconv"
@@ -98,8 +98,8 @@ func (s *KVConversationStore) Get(id string) ([]any, error) {
 	if !found {
 		return nil, nil
 	}
-	var sc storedConversation
-	if err := json.Unmarshal([]byte(v), &sc); err != nil || sc.V != 1 {
+	sc, err := decodeStoredConversation([]byte(v))
+	if err != nil || sc.V != 1 {
 		if err == nil {
 			err = fmt.Errorf("version %d", sc.V)
 		}
@@ -117,7 +117,7 @@ func (s *KVConversationStore) Save(id string, messages []any) error {
 	if messages == nil {
 		messages = []any{}
 	}
-	b, err := json.Marshal(map[string]any{"v": 1, "messages": messages})
+	b, err := marshalJSON(map[string]any{"v": 1, "messages": messages})
 	if err != nil {
 		return &ConversationError{Code: "conversation_store", Message: "could not encode the conversation", Err: fmt.Errorf("encode conversation: %w", err)}
 	}

@@ -4,7 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"encoding/json"
+	"encoding/json" // for the RawMessage type only: nothing of the package runs
 	"fmt"
 	"io"
 	"net/http"
@@ -211,7 +211,7 @@ func (h *Handler) mcpToolsCall(w http.ResponseWriter, r *http.Request, m gjson.R
 	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(http.StatusOK)
 	key := mcpElicitPrefix + randomHex(12)
-	shown, _ := json.Marshal(args)
+	shown, _ := marshalJSON(args)
 	if args == nil {
 		shown = []byte("{}")
 	}
@@ -275,7 +275,7 @@ func mcpText(text string, isError bool) map[string]any {
 }
 
 func writeEvent(w http.ResponseWriter, m rpcMessage) {
-	b, _ := json.Marshal(m)
+	b, _ := marshalJSON(m)
 	fmt.Fprintf(w, "event: message\ndata: %s\n\n", b)
 	if f, ok := w.(http.Flusher); ok {
 		f.Flush()

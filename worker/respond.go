@@ -1,9 +1,12 @@
 package worker
 
 import (
-	"encoding/json"
+	"bytes"
+	"fmt"
 	"net/http"
 	"strconv"
+
+	"github.com/toolnexus/wasm/internal/jsonx"
 )
 
 // apiError is the body of every error response:
@@ -26,7 +29,7 @@ type errorBody struct {
 
 // writeJSON writes v as the response body with the given status.
 func writeJSON(w http.ResponseWriter, status int, v any) {
-	b, err := json.Marshal(v)
+	b, err := marshalJSON(v)
 	if err != nil {
 		status = http.StatusInternalServerError
 		b = []byte(`{"error":{"code":"internal","message":"could not encode the response"}}`)
@@ -38,6 +41,47 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	h.Set("Cache-Control", "no-store")
 	w.WriteHeader(status)
 	w.Write(b)
+}
+
+// marshalJSON encodes v with jsonx, compacted: a json.RawMessage (a
+// caller's history, a JSON-RPC id) loses its insignificant space, as
+// encoding/json's Marshal did, so that an event's data stays on one line
+// and stored sizes stay as they were.
+func marshalJSON(v any) ([]byte, error) {
+	b, err := jsonx.Marshal(v)
+	if err != nil {
+		return nil, fmt.Errorf("encode %T: %w", v, err)
+	}
+	return compactJSON(b), nil
+}
+
+// compactJSON removes the space outside strings from valid JSON.
+func compactJSON(b []byte) []byte {
+	if bytes.IndexAny(b, " \t\n\r") < 0 {
+		return b
+	}
+	out := make([]byte, 0, len(b))
+	inString := false
+	for i := 0; i < len(b); i++ {
+		c := b[i]
+		switch {
+		case inString:
+			out = append(out, c)
+			if c == '\\' && i+1 < len(b) {
+				i++
+				out = append(out, b[i])
+			} else if c == '"' {
+				inString = false
+			}
+			continue
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
+			continue
+		case c == '"':
+			inString = true
+		}
+		out = append(out, c)
+	}
+	return out
 }
 
 // writeError writes an apiError.

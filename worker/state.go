@@ -6,7 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/hex"
-	"encoding/json"
+	"encoding/json" // for the RawMessage type only: nothing of the package runs
 	"fmt"
 	"strings"
 	"time"
@@ -97,13 +97,13 @@ func (s *Sealer) Seal(style string, pending core.Request, messages []any, ttl ti
 	for i, m := range messages {
 		raw, ok := m.(json.RawMessage)
 		if !ok {
-			if raw, err = json.Marshal(m); err != nil {
+			if raw, err = marshalJSON(m); err != nil {
 				return "", State{}, fmt.Errorf("seal state: message %d: %w", i, err)
 			}
 		}
 		st.Messages[i] = raw
 	}
-	payload, err := json.Marshal(st)
+	payload, err := marshalJSON(st)
 	if err != nil {
 		return "", State{}, fmt.Errorf("seal state: %w", err)
 	}
@@ -133,8 +133,8 @@ func (s *Sealer) Open(style, token string) (State, error) {
 	if err != nil {
 		return State{}, errStateMalformed
 	}
-	var st State
-	if err := json.Unmarshal(payload, &st); err != nil || st.ID == "" || st.Pending.ID == "" {
+	st, err := decodeState(payload)
+	if err != nil || st.ID == "" || st.Pending.ID == "" {
 		return State{}, errStateMalformed
 	}
 	if s.now().Unix() >= st.ExpiresAt {

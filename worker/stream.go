@@ -2,7 +2,6 @@ package worker
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -125,12 +124,12 @@ func (s *sseWriter) comment(text string) error {
 	return s.write([]byte(": " + text + "\n\n"))
 }
 
-// event writes one event whose data is v as JSON (one line: encoding/json
-// never emits a raw newline).
+// event writes one event whose data is v as JSON (one line: strings escape
+// their newlines and marshalJSON compacts raw messages).
 func (s *sseWriter) event(name string, v any) error {
-	data, err := json.Marshal(v)
+	data, err := marshalJSON(v)
 	if err != nil {
-		data, _ = json.Marshal(errorBody{Error: apiError{Code: "internal", Message: "could not encode the event"}})
+		data, _ = marshalJSON(errorBody{Error: apiError{Code: "internal", Message: "could not encode the event"}})
 		name = core.EventError
 	}
 	b := make([]byte, 0, len(name)+len(data)+16)

@@ -16,6 +16,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/tidwall/gjson"
@@ -38,6 +39,9 @@ func Append(dst []byte, v any) ([]byte, error) {
 	case int:
 		return strconv.AppendInt(dst, int64(x), 10), nil
 	case json.RawMessage:
+		if x == nil {
+			return append(dst, "null"...), nil // as RawMessage.MarshalJSON
+		}
 		if !gjson.ValidBytes(x) {
 			return nil, errors.New("jsonx: invalid json.RawMessage")
 		}
@@ -157,36 +161,120 @@ func appendOther(dst []byte, v any) ([]byte, error) {
 }
 
 func appendStruct(dst []byte, rv reflect.Value) ([]byte, error) {
-	t := rv.Type()
 	dst = append(dst, '{')
 	n := 0
-	for i := 0; i < t.NumField(); i++ {
-		f := t.Field(i)
-		if !f.IsExported() {
-			continue
-		}
-		name, opts, _ := strings.Cut(f.Tag.Get("json"), ",")
-		if name == "-" && opts == "" {
-			continue
-		}
-		if name == "" {
-			name = f.Name
-		}
-		fv := rv.Field(i)
-		if strings.Contains(opts, "omitempty") && isEmpty(fv) {
+	for _, f := range structFields(rv.Type()) {
+		fv, ok := fieldByIndex(rv, f.index)
+		if !ok || f.omitEmpty && isEmpty(fv) {
 			continue
 		}
 		if n > 0 {
 			dst = append(dst, ',')
 		}
 		n++
-		dst = append(AppendString(dst, name), ':')
+		dst = append(AppendString(dst, f.name), ':')
 		var err error
 		if dst, err = Append(dst, fv.Interface()); err != nil {
-			return nil, fmt.Errorf("%s.%s: %w", t.Name(), f.Name, err)
+			return nil, fmt.Errorf("%s.%s: %w", rv.Type().Name(), f.goName, err)
 		}
 	}
 	return append(dst, '}'), nil
+}
+
+// structField is one field a struct encodes, embedded structs' fields
+// included.
+type structField struct {
+	name, goName string
+	index        []int
+	omitEmpty    bool
+	tagged       bool
+}
+
+// structFields lists the fields t encodes, in encoding/json's order: the
+// fields of an embedded struct (or pointer to one) without a json name
+// stand in its place, and of several fields with one name the shallowest
+// wins — the tagged one when there are more at that depth, none when that
+// does not decide.
+func structFields(t reflect.Type) []structField {
+	if f, ok := fieldCache.Load(t); ok {
+		return f.([]structField)
+	}
+	f, _ := fieldCache.LoadOrStore(t, listFields(t))
+	return f.([]structField)
+}
+
+// fieldCache holds structFields' answers by type.
+var fieldCache sync.Map
+
+func listFields(t reflect.Type) []structField {
+	var all []structField
+	var walk func(t reflect.Type, index []int, seen map[reflect.Type]bool)
+	walk = func(t reflect.Type, index []int, seen map[reflect.Type]bool) {
+		if seen[t] {
+			return
+		}
+		seen[t] = true
+		for i := 0; i < t.NumField(); i++ {
+			f := t.Field(i)
+			name, opts, _ := strings.Cut(f.Tag.Get("json"), ",")
+			if name == "-" && opts == "" {
+				continue
+			}
+			idx := append(append([]int(nil), index...), i)
+			if f.Anonymous && name == "" {
+				ft := f.Type
+				if ft.Kind() == reflect.Pointer {
+					ft = ft.Elem()
+				}
+				if ft.Kind() == reflect.Struct {
+					walk(ft, idx, seen)
+					continue
+				}
+			}
+			if !f.IsExported() {
+				continue
+			}
+			tagged := name != ""
+			if !tagged {
+				name = f.Name
+			}
+			all = append(all, structField{name: name, goName: f.Name, index: idx, omitEmpty: strings.Contains(opts, "omitempty"), tagged: tagged})
+		}
+		delete(seen, t)
+	}
+	walk(t, nil, map[reflect.Type]bool{})
+	var out []structField
+	for i, f := range all {
+		keep := true
+		for j, g := range all {
+			if i == j || g.name != f.name {
+				continue
+			}
+			if len(g.index) < len(f.index) || len(g.index) == len(f.index) && (g.tagged && !f.tagged || g.tagged == f.tagged) {
+				keep = false
+				break
+			}
+		}
+		if keep {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// fieldByIndex is the field at index; ok is false when a nil embedded
+// pointer is on the way.
+func fieldByIndex(v reflect.Value, index []int) (reflect.Value, bool) {
+	for i, x := range index {
+		if i > 0 && v.Kind() == reflect.Pointer {
+			if v.IsNil() {
+				return reflect.Value{}, false
+			}
+			v = v.Elem()
+		}
+		v = v.Field(x)
+	}
+	return v, true
 }
 
 // isEmpty is encoding/json's omitempty test.

@@ -27,6 +27,19 @@ func TestMatchesEncodingJSON(t *testing.T) {
 			B []int  `json:"b,omitempty"`
 		}{A: "x"},
 		[]string{"a"}, map[string]string{"k": "v"},
+		json.RawMessage(nil),
+		struct {
+			R json.RawMessage `json:"r"`
+			S json.RawMessage `json:"s,omitempty"`
+		}{},
+		embedOuter{embedInner: embedInner{A: "in", B: "shadowed"}, B: "out", C: 1},
+		embedPtr{},
+		embedPtr{embedInner: &embedInner{A: "p"}},
+		struct {
+			embedInner
+			embedTwin
+			embedThird
+		}{embedInner{A: "x"}, embedTwin{D: "d"}, embedThird{D: "e", E: 2}},
 	}
 	for _, v := range values {
 		got, err := Marshal(v)
@@ -34,13 +47,36 @@ func TestMatchesEncodingJSON(t *testing.T) {
 			t.Fatalf("%#v: %v", v, err)
 		}
 		want := stdJSON(v)
-		if _, raw := v.(json.RawMessage); raw {
+		if raw, ok := v.(json.RawMessage); ok && raw != nil {
 			want = string(v.(json.RawMessage)) // Append keeps raw bytes verbatim
 		}
 		if string(got) != want {
 			t.Errorf("%#v:\n got %s\nwant %s", v, got, want)
 		}
 	}
+}
+
+type embedInner struct {
+	A string `json:"a"`
+	B string `json:"b,omitempty"`
+}
+
+type embedTwin struct{ D string }
+
+type embedThird struct {
+	D string
+	E int `json:"e"`
+}
+
+type embedOuter struct {
+	embedInner
+	B string `json:"b"`
+	C int    `json:"c"`
+}
+
+type embedPtr struct {
+	*embedInner
+	X bool `json:"x"`
 }
 
 func TestErrors(t *testing.T) {
