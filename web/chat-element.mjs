@@ -482,7 +482,10 @@ export class ToolnexusChatElement extends HTMLElement {
     const body = document.createElement(kind.startsWith("tool") ? "code" : "span");
     body.className = "text";
     body.setAttribute("part", "text");
-    body.textContent = text;
+    // A tool's text is shown clipped: laying out one unbroken megabyte takes
+    // the browser seconds, and nobody reads it in a chat.
+    const s = String(text);
+    body.textContent = kind.startsWith("tool") && s.length > 8000 ? `${s.slice(0, 8000)}… (${s.length - 8000} more characters not shown)` : s;
     div.append(label, body);
     this.#ui.log.append(div);
     this.#ui.log.scrollTop = this.#ui.log.scrollHeight;

@@ -322,7 +322,7 @@ function entry(kind, who, text, isError = false) {
   label.className = "who";
   label.textContent = who;
   const body = document.createElement(kind.startsWith("tool") ? "code" : "span");
-  body.textContent = text;
+  body.textContent = kind.startsWith("tool") ? clip(String(text)) : text;
   div.append(label, body);
   ui.transcript.append(div);
   ui.transcript.scrollTop = ui.transcript.scrollHeight;
@@ -335,6 +335,12 @@ function entry(kind, who, text, isError = false) {
       ui.transcript.scrollTop = ui.transcript.scrollHeight;
     },
   };
+}
+
+// clip shortens a tool's text for display: laying out one unbroken run of a
+// megabyte takes the browser seconds, and nobody reads it in a transcript.
+function clip(text, max = 8000) {
+  return text.length <= max ? text : `${text.slice(0, max)}… (${text.length - max} more characters not shown)`;
 }
 
 function showCall(id, name, args, note = "") {
