@@ -14,17 +14,25 @@ var errToolsNotLinked = errors.New("this js/wasm build leaves out skills and bui
 // BuiltinNames order. A tool whose name is already taken is left out, so a
 // host's own tool (say a relay "read", or a "bash") wins over a built-in.
 //
-// In a build without them (ToolsLinked false) the default (Builtins unset
-// or false, no Skills) adds nothing, and asking for them is an error.
+// In a build without them (SkillsLinked or BuiltinsLinked false) the
+// default (Builtins unset or false, no Skills) adds nothing, and asking for
+// what is missing is an error.
 func (tk *Toolkit) addSkillsAndBuiltins(opts Options) error {
-	if !ToolsLinked {
-		if b, isBool := opts.Builtins.(bool); opts.Skills == nil && (opts.Builtins == nil || isBool && !b) {
-			return nil
-		}
+	builtinsOff := false
+	if b, isBool := opts.Builtins.(bool); opts.Builtins == nil || isBool && !b {
+		builtinsOff = true
+	}
+	if !SkillsLinked && opts.Skills != nil {
 		return errToolsNotLinked
 	}
+	if !BuiltinsLinked {
+		if !builtinsOff {
+			return errToolsNotLinked
+		}
+		opts.Builtins = false
+	}
 	var tools []Tool
-	if opts.Skills != nil {
+	if SkillsLinked && opts.Skills != nil {
 		set, err := LoadSkills(opts.Skills)
 		if err != nil {
 			return err
@@ -36,7 +44,7 @@ func (tk *Toolkit) addSkillsAndBuiltins(opts Options) error {
 	if err != nil {
 		return err
 	}
-	if on {
+	if BuiltinsLinked && on {
 		if cfg.Transport == nil {
 			cfg.Transport = opts.Transport
 		}

@@ -1,4 +1,4 @@
-//go:build js && wasm && !toolnexus_tools && !toolnexus_full
+//go:build js && wasm && !toolnexus_tools && !toolnexus_full && !toolnexus_skills
 
 package core
 

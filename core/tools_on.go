@@ -1,9 +1,9 @@
-//go:build !js || !wasm || toolnexus_tools || toolnexus_full
+//go:build !js || !wasm || toolnexus_tools || toolnexus_full || toolnexus_skills
 
 package core
 
-// ToolsLinked reports whether this build has the skills source and the
-// built-in tools. Native builds always do; a js/wasm build does with
-// -tags toolnexus_tools (or toolnexus_full). The default js/wasm build leaves
-// them out to keep the browser's download small (see tools_off.go).
-const ToolsLinked = true
+// SkillsLinked reports whether this build has the skills source. Native
+// builds always do; a js/wasm build does with -tags toolnexus_skills,
+// toolnexus_tools or toolnexus_full. The default js/wasm build leaves it
+// out to keep the browser's download small (see tools_off.go).
+const SkillsLinked = true

@@ -9,7 +9,8 @@ test_tools() {
   local wasmexec
   wasmexec="$(go env GOROOT)/lib/wasm"
   [ -x "$wasmexec/go_js_wasm_exec" ] || wasmexec="$(go env GOROOT)/misc/wasm"
-  echo "== go test of skills and built-ins under js/wasm (-tags toolnexus_tools, then toolnexus_full)"
+  echo "== go test of skills and built-ins under js/wasm (-tags toolnexus_skills, toolnexus_tools, then toolnexus_full)"
+  PATH="$wasmexec:$PATH" GOOS=js GOARCH=wasm go test -count=1 -tags toolnexus_skills ./core/ ./worker/ || return 1
   PATH="$wasmexec:$PATH" GOOS=js GOARCH=wasm go test -count=1 -tags toolnexus_tools ./core/ ./jsbridge/ || return 1
   PATH="$wasmexec:$PATH" GOOS=js GOARCH=wasm go test -count=1 -tags toolnexus_full -run 'Skill|Builtin|File|Patch|Question|Todo|Webfetch|HTML|CleanPath|MemFS|Grep' ./core/ || return 1
   build_browser || return 1
