@@ -21,17 +21,12 @@ import { chromium } from "playwright-core";
 import { serve } from "../scripts/serve.mjs";
 import { startWorker } from "./worker-harness.mjs";
 import { startWorkerMock } from "./worker-mock.mjs";
+import { LAUNCH, withPage as withFreshPage } from "./chromium.mjs";
 
 const here = fileURLToPath(new URL(".", import.meta.url));
 const DIST = process.env.TOOLNEXUS_DIST ?? join(here, "..", "dist");
 const WEB = join(DIST, "web");
 const ARTIFACTS = join(here, "artifacts");
-const LAUNCH = {
-  executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
-  headless: true,
-  args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-};
 const T = { timeout: 90_000 };
 const EVENTS = ["toolnexus:tool-call", "toolnexus:pending", "toolnexus:done", "toolnexus:error"];
 
@@ -58,31 +53,19 @@ after(async () => {
   }
 });
 
-// withPage gives each test a fresh context, always closed. It records the
-// element's events (window.__tnx), console errors, page errors and JS dialogs.
-async function withPage(fn, contextOptions = {}) {
-  const context = await browser.newContext(contextOptions);
-  try {
-    context.setDefaultTimeout(20_000);
-    await context.addInitScript((types) => {
-      window.__tnx = [];
-      for (const type of types) {
-        document.addEventListener(type, (e) => {
-          window.__tnx.push({ type, target: e.target.id, detail: JSON.parse(JSON.stringify(e.detail ?? null)) });
-        });
-      }
-    }, EVENTS);
-    const page = await context.newPage();
-    await page.route("**/favicon.ico", (route) => route.fulfill({ status: 204 })); // pages declare no icon
-    const problems = [];
-    page.on("console", (m) => { if (m.type() === "error") problems.push(`console: ${m.text()}`); });
-    page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
-    page.on("dialog", (d) => { problems.push(`js dialog: ${d.message()}`); d.dismiss().catch(() => {}); });
-    return await fn(page, problems);
-  } finally {
-    await context.close();
-  }
-}
+// withPage: a fresh context per test, always closed (chromium.mjs), which
+// also records the element's events in window.__tnx.
+const withPage = (fn, contextOptions = {}) => withFreshPage(browser, fn, {
+  contextOptions,
+  init: [(types) => {
+    window.__tnx = [];
+    for (const type of types) {
+      document.addEventListener(type, (e) => {
+        window.__tnx.push({ type, target: e.target.id, detail: JSON.parse(JSON.stringify(e.detail ?? null)) });
+      });
+    }
+  }, EVENTS],
+});
 
 // openPage writes body into a plain static page beside the examples (so the
 // same relative script tag works), opens it and waits until its elements are
@@ -109,15 +92,22 @@ const transcript = (el) => el.getByRole("log").textContent();
 
 // send types a message into one element and waits for the run to end
 // (unless wait is false, e.g. when a dialog must be answered first).
+// send types into one element and clicks Send; it waits (or returns a
+// function that waits) until that element's run settles. Runs are counted
+// per element: with two elements at work, the other's events must not count.
 async function send(page, el, text, { wait = true } = {}) {
-  const before = await settledCount(page);
+  const id = await el.evaluate((e) => e.id);
+  const before = await settledCount(page, id);
   await el.getByRole("textbox", { name: "Message" }).fill(text);
   await el.getByRole("button", { name: "Send" }).click();
-  const settled = () => page.waitForFunction((n) => window.__tnx.filter((e) => /done|error/.test(e.type)).length > n, before);
+  const settled = () => page.waitForFunction(([n, id]) =>
+    window.__tnx.filter((e) => /done|error/.test(e.type) && e.target === id).length > n, [before, id]);
   return wait ? settled() : settled;
 }
 
-const settledCount = (page) => page.evaluate(() => window.__tnx.filter((e) => /done|error/.test(e.type)).length);
+// settledCount counts settled runs of the element with that id (all elements without one).
+const settledCount = (page, id) => page.evaluate((id) =>
+  window.__tnx.filter((e) => /done|error/.test(e.type) && (id === undefined || e.target === id)).length, id);
 const events = (page, type) => page.evaluate((type) => window.__tnx.filter((e) => e.type === type), type);
 
 async function answerDialog(page, { approve, reason }) {

@@ -23,16 +23,11 @@ import { serve } from "../scripts/serve.mjs";
 import { startFaultyLLM } from "./mock-faults.mjs";
 import { runtimeScenarios } from "./runtime-scenarios.mjs";
 import { startWorker } from "./worker-harness.mjs";
+import { LAUNCH } from "./chromium.mjs";
 
 const here = fileURLToPath(new URL(".", import.meta.url));
 const DIST = process.env.TOOLNEXUS_DIST ?? join(here, "..", "dist");
 const WEB = process.env.TOOLNEXUS_WEB ?? join(DIST, "web");
-const LAUNCH = {
-  executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
-  headless: true,
-  args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-};
 const T = { timeout: 60_000 };
 
 // Rejections nobody handled, as the child processes of the socket-level

@@ -22,15 +22,10 @@ import { extname, join, normalize, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
 import { startMockLLM, toolResultsOf } from "./mock-llm.mjs";
+import { LAUNCH, withPage as withFreshPage } from "./chromium.mjs";
 
 const here = fileURLToPath(new URL(".", import.meta.url));
 const WEB = process.env.TOOLNEXUS_WEB ?? join(process.env.TOOLNEXUS_DIST ?? join(here, "..", "dist"), "web");
-const LAUNCH = {
-  executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
-  headless: true,
-  args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-};
 const T = { timeout: 120_000 };
 
 // The policy the pages are served with. Compiling WebAssembly needs
@@ -134,34 +129,22 @@ after(async () => {
   }
 });
 
-// withPage opens a fresh context and records CSP violations, console errors,
-// page errors and JS dialogs; check() asserts none came from injected content.
-async function withPage(fn) {
-  const context = await browser.newContext();
-  try {
-    context.setDefaultTimeout(30_000);
-    await context.addInitScript(() => {
-      window.__csp = [];
-      document.addEventListener("securitypolicyviolation", (e) => {
-        window.__csp.push({ directive: e.violatedDirective, blocked: e.blockedURI, sample: e.sample });
-      });
+// withPage opens a fresh context (chromium.mjs) that also records CSP
+// violations; check() asserts nothing came from injected content.
+const withPage = (fn) => withFreshPage(browser, (page, problems) => fn(page, async () => {
+  await page.waitForTimeout(300); // let any onerror / onload fire
+  assert.equal(await page.evaluate(() => window.__pwned), undefined, "injected script ran");
+  assert.deepEqual(await page.evaluate(() => window.__csp), [], "CSP violations (an injection attempt reached the DOM)");
+  assert.deepEqual(problems, [], "console errors, page errors or JS dialogs");
+}), {
+  timeout: 30_000,
+  init: [() => {
+    window.__csp = [];
+    document.addEventListener("securitypolicyviolation", (e) => {
+      window.__csp.push({ directive: e.violatedDirective, blocked: e.blockedURI, sample: e.sample });
     });
-    const page = await context.newPage();
-    const problems = [];
-    page.on("console", (m) => { if (m.type() === "error") problems.push(`console: ${m.text().slice(0, 300)}`); });
-    page.on("pageerror", (e) => problems.push(`pageerror: ${e.message.slice(0, 300)}`));
-    page.on("dialog", (d) => { problems.push(`js dialog: ${d.message()}`); d.dismiss().catch(() => {}); });
-    const check = async () => {
-      await page.waitForTimeout(300); // let any onerror / onload fire
-      assert.equal(await page.evaluate(() => window.__pwned), undefined, "injected script ran");
-      assert.deepEqual(await page.evaluate(() => window.__csp), [], "CSP violations (an injection attempt reached the DOM)");
-      assert.deepEqual(problems, [], "console errors, page errors or JS dialogs");
-    };
-    return await fn(page, check);
-  } finally {
-    await context.close();
-  }
-}
+  }],
+});
 
 // noMarkup asserts that no element was built from hostile text in scope.
 async function noMarkup(scope) {

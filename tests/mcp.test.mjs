@@ -28,6 +28,7 @@ import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { startMcpServer } from "./mcp-server.mjs";
 import { serve } from "../scripts/serve.mjs";
 import { startWorker, workerDir } from "./worker-harness.mjs";
+import { LAUNCH } from "./chromium.mjs";
 
 const here = fileURLToPath(new URL(".", import.meta.url));
 const ROOT = join(here, "..");
@@ -226,12 +227,6 @@ test("elicit-form: flat fields only, and nothing that looks like a secret", asyn
   assert.equal(isElicitRequest({ kind: "approval", data: { tool: "x" } }), false);
 });
 
-const LAUNCH = {
-  executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
-  headless: true,
-  args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-};
 
 test("chromium: the browser build calls the SDK server and answers with the elicit form", { timeout: 90_000 }, async () => {
   const site = await serve({ root: WEB, port: 0 });

@@ -16,15 +16,10 @@ import { fileURLToPath } from "node:url";
 import { join } from "node:path";
 import { chromium } from "playwright-core";
 import { serve } from "../scripts/serve.mjs";
+import { LAUNCH, withPage as openPage } from "./chromium.mjs";
 
 const here = fileURLToPath(new URL(".", import.meta.url));
 const WEB = process.env.TOOLNEXUS_WEB ?? join(process.env.TOOLNEXUS_DIST ?? join(here, "..", "dist"), "web");
-const LAUNCH = {
-  executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
-  headless: true,
-  args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-};
 const T = { timeout: 60_000 };
 
 let root;
@@ -49,24 +44,8 @@ after(async () => {
   }
 });
 
-// withPage gives each test a fresh context (its own IndexedDB, kept across
-// reloads of its page), always closed, and collects console errors, page
-// errors and JS dialogs.
-async function withPage(fn) {
-  const context = await browser.newContext();
-  try {
-    context.setDefaultTimeout(20_000);
-    const page = await context.newPage();
-    await page.route("**/favicon.ico", (route) => route.fulfill({ status: 204 }));
-    const problems = [];
-    page.on("console", (m) => { if (m.type() === "error") problems.push(`console: ${m.text()}`); });
-    page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
-    page.on("dialog", (d) => { problems.push(`js dialog: ${d.message()}`); d.dismiss().catch(() => {}); });
-    return await fn(page, problems);
-  } finally {
-    await context.close();
-  }
-}
+// withPage: a fresh context per test, always closed (chromium.mjs).
+const withPage = (fn) => openPage(browser, fn);
 
 // --- the demo page ---
 
