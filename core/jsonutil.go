@@ -1,11 +1,6 @@
 package core
 
-import (
-	"errors"
-
-	"github.com/tidwall/gjson"
-	"github.com/toolnexus/wasm/internal/jsonx"
-)
+import "github.com/toolnexus/wasm/internal/jsonx"
 
 // stringify renders a value as tool-output text: strings as they are, nil as
 // "", anything else as JSON.
@@ -37,30 +32,10 @@ func marshalJSON(v any) ([]byte, error) { return jsonx.Marshal(v) }
 func appendJSONString(dst []byte, s string) []byte { return jsonx.AppendString(dst, s) }
 
 // decodeJSON parses JSON text into plain Go values (map[string]any, []any,
-// float64, string, bool, nil) with gjson, the same shapes encoding/json
-// produces for an `any` target, without reflection. (encoding/json itself
-// stays linked in the wasm builds: gjson's pretty-printer calls it.)
-func decodeJSON(data []byte) (any, error) {
-	if !gjson.ValidBytes(data) {
-		return nil, errInvalidJSON
-	}
-	return gjson.ParseBytes(data).Value(), nil
-}
+// float64, string, bool, nil) with gjson: the shapes encoding/json gives an
+// `any`, without reflection and without linking encoding/json (see
+// internal/jsonx).
+func decodeJSON(data []byte) (any, error) { return jsonx.Decode(data) }
 
 // decodeObject is decodeJSON for text that must hold a JSON object.
-func decodeObject(data []byte) (map[string]any, error) {
-	v, err := decodeJSON(data)
-	if err != nil {
-		return nil, err
-	}
-	m, ok := v.(map[string]any)
-	if !ok {
-		return nil, errNotObject
-	}
-	return m, nil
-}
-
-var (
-	errInvalidJSON = errors.New("invalid JSON")
-	errNotObject   = errors.New("not a JSON object")
-)
+func decodeObject(data []byte) (map[string]any, error) { return jsonx.DecodeObject(data) }
