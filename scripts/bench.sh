@@ -54,5 +54,5 @@ run_bench() {
     return
   fi
   echo "== benchmarks (load average: $(cut -d' ' -f1-3 /proc/loadavg)); writes bench/RESULTS.md"
-  TOOLNEXUS_DIST="$snap" timeout 3600 node "$ROOT/bench/run.mjs" "${1:-5}"
+  TOOLNEXUS_DIST="$snap" timeout 3600 node "$ROOT/bench/run.mjs" "$@"
 }
