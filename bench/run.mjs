@@ -68,7 +68,9 @@ function report({ started, load0, load1, m, loop, go, size, chromium, node, work
   row("Command", "`./build.sh bench" + (process.argv[2] ? ` ${process.argv[2]}` : "") + "` (loop: " + `${rounds} rounds × ${loop[0].runs} timed runs after ${loop[0].warmup} warm-up runs)`);
   row("Code measured", `commit ${m.commit}`);
   row("Machine", `${m.nproc} CPUs, ${m.cpu}, ${m.memGiB} GiB RAM`);
-  row("Load average (1 min) at start / end", `${f(load0, 2)} / ${f(load1, 2)}${load0 > 0.5 || load1 > 0.5 ? " — other work was running on this machine during the run, so the numbers are noisy" : ""}`);
+  row("Load average (1 min) at start / end", `${f(load0, 2)} / ${f(load1, 2)} — ${load0 > 1
+    ? "other work was running on this machine, so the numbers are noisy"
+    : "the machine was quiet at the start; the end figure includes this run's own processes (and any other work that started meanwhile)"}`);
   row("Software", `Node ${m.node}, ${m.go}, ${m.peers}`);
   row("Duration", `${Math.round(seconds)} s`);
   L.push("");
