@@ -27,7 +27,9 @@ type ToolResult struct {
 
 // ToolContext is the per-call context a tool receives.
 type ToolContext struct {
-	// Ctx is cancelled when the run is cancelled or the tool times out.
+	// Ctx is cancelled when the run is cancelled or the tool times out. A
+	// tool must return when it is done: the time limit is enforced through
+	// it, not by abandoning the tool.
 	Ctx context.Context
 	// Timeout is the tool's time limit in milliseconds (0: the client default).
 	Timeout int
