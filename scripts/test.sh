@@ -32,6 +32,8 @@ test_go() {
   if [ -n "$unformatted" ]; then echo "gofmt would change: $unformatted" >&2; return 1; fi
   echo "== go test (native)"
   go test -count=1 ./...
+  # internal/pretty is its own module (it replaces tidwall/pretty; see go.mod).
+  (cd internal/pretty && go vet ./... && go test -count=1 ./...)
   # The same unit tests under js/wasm, run by Node through Go's own runner.
   echo "== go test (GOOS=js GOARCH=wasm, in Node)"
   local wasmexec
