@@ -15,7 +15,10 @@ ensure_chromium() {
 
 # ensure_node_modules installs the pinned test packages from tests/package-lock.json.
 ensure_node_modules() {
-  if [ -d "$ROOT/tests/node_modules/playwright-core" ] && [ -d "$ROOT/tests/node_modules/miniflare" ]; then
+  # npm writes node_modules/.package-lock.json on install: when the lock file
+  # is newer (a package was added or bumped), install again.
+  local stamp="$ROOT/tests/node_modules/.package-lock.json"
+  if [ -f "$stamp" ] && [ ! "$ROOT/tests/package-lock.json" -nt "$stamp" ]; then
     return 0
   fi
   echo "== installing npm test packages"
