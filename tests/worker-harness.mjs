@@ -31,8 +31,10 @@ export function compatibilityDate() {
 }
 
 // startWorker starts one Worker with env as its bindings (vars and secrets).
-// kv: true binds an in-memory KV namespace as STATE_KV.
+// kv: true binds an in-memory KV namespace as STATE_KV; an array binds the
+// namespaces it names.
 export async function startWorker(env, { kv = false } = {}) {
+  const kvNamespaces = Array.isArray(kv) ? kv : kv ? ["STATE_KV"] : [];
   const output = [];
   const mf = new Miniflare({
     modules: true,
@@ -41,7 +43,7 @@ export async function startWorker(env, { kv = false } = {}) {
     modulesRules: [{ type: "CompiledWasm", include: ["**/*.wasm"] }],
     compatibilityDate: compatibilityDate(),
     bindings: env,
-    kvNamespaces: kv ? ["STATE_KV"] : [],
+    kvNamespaces,
     cf: false,
     host: "127.0.0.1",
     port: 0,

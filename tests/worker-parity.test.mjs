@@ -15,11 +15,9 @@
 
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { join } from "node:path";
-import { Miniflare } from "miniflare";
 import OpenAI from "openai";
 import { startMockLLM, toolResultsOf } from "./mock-llm.mjs";
-import { buildDir, compatibilityDate } from "./worker-harness.mjs";
+import { startWorker } from "./worker-harness.mjs";
 
 const KEY = "sk-parity-provider-key-4c1e77";
 const SECRET = "parity-state-secret-0123456789abcdef";
@@ -70,39 +68,12 @@ async function rule(request) {
 let mock;
 const workers = {};
 
-async function startWorker(env, kvNamespaces = []) {
-  const output = [];
-  const mf = new Miniflare({
-    modules: true,
-    scriptPath: join(buildDir, "worker.mjs"),
-    modulesRoot: buildDir,
-    modulesRules: [{ type: "CompiledWasm", include: ["**/*.wasm"] }],
-    compatibilityDate: compatibilityDate(),
-    bindings: env,
-    kvNamespaces,
-    cf: false,
-    host: "127.0.0.1",
-    port: 0,
-    handleRuntimeStdio(stdout, stderr) {
-      stdout.on("data", (c) => output.push(String(c)));
-      stderr.on("data", (c) => output.push(String(c)));
-    },
-  });
-  let url;
-  try {
-    url = await mf.ready;
-  } catch (err) {
-    await mf.dispose().catch(() => {});
-    throw err;
-  }
-  return { url, output, mf };
-}
 
 before(async () => {
   mock = await startMockLLM({ script: new Proxy([], { get: (t, k) => (typeof k === "string" && /^\d+$/.test(k) ? rule : t[k]) }) });
   const base = { LLM_BASE_URL: `${mock.url}/v1`, LLM_MODEL: "mock-model", LLM_API_KEY: KEY, STATE_SECRET: SECRET, API_TOKEN: TOKEN, LLM_RETRIES: "0" };
   [workers.main, workers.nokv, workers.anthropic] = await Promise.all([
-    startWorker(base, ["CONVERSATIONS_KV"]),
+    startWorker(base, { kv: ["CONVERSATIONS_KV"] }),
     startWorker(base),
     startWorker({ ...base, LLM_BASE_URL: mock.url, LLM_STYLE: "anthropic", LLM_MODEL: "claude-mock" }),
   ]);
@@ -112,7 +83,7 @@ after(async () => {
   for (const w of Object.values(workers)) {
     const logs = w.output.join("");
     for (const s of SECRETS) assert.ok(!logs.includes(s), `a Worker logged a secret: ${logs}`);
-    await w.mf.dispose().catch(() => {});
+    await w.dispose().catch(() => {});
   }
   await mock?.close();
 });
