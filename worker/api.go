@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tidwall/gjson"
 	"github.com/toolnexus/wasm/core"
 )
 
@@ -74,16 +75,8 @@ func (h *Handler) serveTools(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *Handler) serveRun(w http.ResponseWriter, r *http.Request) {
-	cfg, ok := h.loadConfig(w)
+	cfg, req, ok := beginJSON(h, w, r, decodeRunRequest)
 	if !ok {
-		return
-	}
-	body, ok := readBody(w, r)
-	if !ok {
-		return
-	}
-	req, err := decodeRunRequest(body.Value)
-	if !bodyDecoded(w, body, err) {
 		return
 	}
 	if strings.TrimSpace(req.Prompt) == "" {
@@ -110,16 +103,8 @@ func (h *Handler) serveRun(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *Handler) serveResume(w http.ResponseWriter, r *http.Request) {
-	cfg, ok := h.loadConfig(w)
+	cfg, req, ok := beginJSON(h, w, r, decodeResumeRequest)
 	if !ok {
-		return
-	}
-	body, ok := readBody(w, r)
-	if !ok {
-		return
-	}
-	req, err := decodeResumeRequest(body.Value)
-	if !bodyDecoded(w, body, err) {
 		return
 	}
 	switch {
@@ -308,28 +293,29 @@ func (h *Handler) loadConfig(w http.ResponseWriter) (Config, bool) {
 	return cfg, true
 }
 
-// readBody reads the request body and finds the JSON value in it,
-// answering 413 over the limit and 400 for an empty body or bad syntax.
-func readBody(w http.ResponseWriter, r *http.Request) (jsonBody, bool) {
+// beginJSON starts every JSON route: the configuration (500 naming a
+// missing or invalid setting), then the body, read (413 over the limit, 400
+// when empty or not JSON) and decoded (400, decoding errors before trailing
+// data, as encoding/json's Decoder did). When ok is false the answer has
+// been written.
+func beginJSON[T any](h *Handler, w http.ResponseWriter, r *http.Request, decode func(gjson.Result) (T, error)) (cfg Config, req T, ok bool) {
+	if cfg, ok = h.loadConfig(w); !ok {
+		return cfg, req, false
+	}
 	body, err := readJSONBody(r)
 	if err != nil {
 		bodyError(w, err)
-		return jsonBody{}, false
+		return cfg, req, false
 	}
-	return body, true
-}
-
-// bodyDecoded answers 400 when the body's value did not decode (err) or
-// data follows it, as encoding/json's Decoder did: decoding errors first.
-func bodyDecoded(w http.ResponseWriter, body jsonBody, err error) bool {
+	req, err = decode(body.Value)
 	if err == nil && body.Trailing {
 		err = errJSONTrailing
 	}
 	if err != nil {
 		bodyError(w, err)
-		return false
+		return cfg, req, false
 	}
-	return true
+	return cfg, req, true
 }
 
 // bodyError answers a request body that could not be read or decoded.

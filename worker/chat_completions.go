@@ -68,16 +68,8 @@ var chatRoles = map[string]bool{"system": true, "developer": true, "user": true,
 // front for the configured model (either style) over core's
 // Client.Translate — one model call, no tool runs, no SYSTEM_PROMPT added.
 func (h *Handler) serveChatCompletions(w http.ResponseWriter, r *http.Request) {
-	cfg, ok := h.loadConfig(w)
+	cfg, req, ok := beginJSON(h, w, r, decodeChatRequest)
 	if !ok {
-		return
-	}
-	body, ok := readBody(w, r)
-	if !ok {
-		return
-	}
-	req, err := decodeChatRequest(body.Value)
-	if !bodyDecoded(w, body, err) {
 		return
 	}
 	if msg := validateChat(req); msg != "" {
