@@ -11,26 +11,25 @@ import { mkdir } from "node:fs/promises";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { join } from "node:path";
-import { chromium } from "playwright-core";
-import { serve } from "../scripts/serve.mjs";
-import { LAUNCH, withPage as openPage } from "./chromium.mjs";
+import { startSite, withPage as openPage } from "./chromium.mjs";
 
 const here = fileURLToPath(new URL(".", import.meta.url));
 const WEB = process.env.TOOLNEXUS_WEB ?? join(process.env.TOOLNEXUS_DIST ?? join(here, "..", "dist"), "web");
 const ARTIFACTS = join(here, "artifacts");
 const T = { timeout: 60_000 };
 
+let site;
 let server;
 let browser;
 
 before(async () => {
   assert.ok(existsSync(join(WEB, "toolnexus.wasm")), `no build in ${WEB}: run ./build.sh first`);
-  server = await serve({ root: WEB, port: 0 });
-  browser = await chromium.launch(LAUNCH);
+  site = await startSite(WEB);
+  ({ server, browser } = site);
 });
 
 after(async () => {
-  try { await browser?.close(); } finally { await server?.close(); }
+  await site?.close();
 });
 
 // withPage: a fresh context per test, always closed (chromium.mjs).

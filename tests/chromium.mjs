@@ -2,6 +2,12 @@
 // Debian's chromium (never a downloaded browser) and a fresh, always-closed
 // context per test that records what went wrong on the page.
 
+import { cp, mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { chromium } from "playwright-core";
+import { serve } from "../scripts/serve.mjs";
+
 /** playwright-core launch options; CHROMIUM overrides the binary. */
 export const LAUNCH = {
   executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
@@ -36,4 +42,40 @@ export async function withPage(browser, fn, { timeout = 20_000, contextOptions =
   } finally {
     await context.close();
   }
+}
+
+/**
+ * startSite serves the built web folder on 127.0.0.1 and launches Chromium.
+ * With scratch: true the folder is first copied to a temporary one that the
+ * test may write pages into. close() closes the browser and the server and
+ * removes the copy.
+ * @returns {Promise<{root: string, server: {url: string, close(): Promise<void>}, browser: import("playwright-core").Browser, close(): Promise<void>}>}
+ */
+export async function startSite(web, { scratch = false } = {}) {
+  let root = web;
+  if (scratch) {
+    root = await mkdtemp(join(tmpdir(), "toolnexus-site-"));
+    await cp(web, root, { recursive: true });
+  }
+  const server = await serve({ root, port: 0 });
+  let browser;
+  try {
+    browser = await chromium.launch(LAUNCH);
+  } catch (err) {
+    await server.close();
+    throw err;
+  }
+  return {
+    root,
+    server,
+    browser,
+    async close() {
+      try {
+        await browser.close();
+      } finally {
+        await server.close();
+        if (scratch) await rm(root, { recursive: true, force: true });
+      }
+    },
+  };
 }

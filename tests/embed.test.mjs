@@ -12,16 +12,13 @@ import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { createServer } from "node:http";
 import { existsSync } from "node:fs";
-import { cp, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { mkdir, writeFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
-import { chromium } from "playwright-core";
-import { serve } from "../scripts/serve.mjs";
 import { startWorker } from "./worker-harness.mjs";
 import { startWorkerMock } from "./worker-mock.mjs";
-import { LAUNCH, withPage as withFreshPage } from "./chromium.mjs";
+import { startSite, withPage as withFreshPage } from "./chromium.mjs";
 
 const here = fileURLToPath(new URL(".", import.meta.url));
 const DIST = process.env.TOOLNEXUS_DIST ?? join(here, "..", "dist");
@@ -30,6 +27,7 @@ const ARTIFACTS = join(here, "artifacts");
 const T = { timeout: 90_000 };
 const EVENTS = ["toolnexus:tool-call", "toolnexus:pending", "toolnexus:done", "toolnexus:error"];
 
+let site;
 let root; // a copy of the bundle, so generated pages are real files on a loopback server
 let server;
 let browser;
@@ -38,19 +36,12 @@ let pageSeq = 0;
 before(async () => {
   assert.ok(existsSync(join(WEB, "toolnexus.wasm")), `no build in ${WEB}: run ./build.sh first`);
   assert.ok(existsSync(join(WEB, "examples", "index.html")), `no examples in ${WEB}: web/examples was not copied`);
-  root = await mkdtemp(join(tmpdir(), "toolnexus-embed-"));
-  await cp(WEB, root, { recursive: true });
-  server = await serve({ root, port: 0 });
-  browser = await chromium.launch(LAUNCH);
+  site = await startSite(WEB, { scratch: true });
+  ({ root, server, browser } = site);
 });
 
 after(async () => {
-  try {
-    await browser?.close();
-  } finally {
-    await server?.close();
-    if (root) await rm(root, { recursive: true, force: true });
-  }
+  await site?.close();
 });
 
 // withPage: a fresh context per test, always closed (chromium.mjs), which

@@ -10,37 +10,27 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
-import { cp, mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import { fileURLToPath } from "node:url";
 import { join } from "node:path";
-import { chromium } from "playwright-core";
-import { serve } from "../scripts/serve.mjs";
-import { LAUNCH, withPage as openPage } from "./chromium.mjs";
+import { startSite, withPage as openPage } from "./chromium.mjs";
 
 const here = fileURLToPath(new URL(".", import.meta.url));
 const WEB = process.env.TOOLNEXUS_WEB ?? join(process.env.TOOLNEXUS_DIST ?? join(here, "..", "dist"), "web");
 const T = { timeout: 90_000 };
 
+let site;
 let root;
 let server;
 let browser;
 
 before(async () => {
   assert.ok(existsSync(join(WEB, "toolnexus-tools.wasm")), `no tools build in ${WEB}: run ./build.sh first`);
-  root = await mkdtemp(join(tmpdir(), "toolnexus-tools-"));
-  await cp(WEB, root, { recursive: true });
-  server = await serve({ root, port: 0 });
-  browser = await chromium.launch(LAUNCH);
+  site = await startSite(WEB, { scratch: true });
+  ({ root, server, browser } = site);
 });
 
 after(async () => {
-  try {
-    await browser?.close();
-  } finally {
-    await server?.close();
-    if (root) await rm(root, { recursive: true, force: true });
-  }
+  await site?.close();
 });
 
 // withPage: a fresh context per test, always closed (chromium.mjs).
