@@ -12,6 +12,7 @@ import (
 
 	"github.com/tidwall/gjson"
 	"github.com/toolnexus/wasm/core"
+	"github.com/toolnexus/wasm/internal/jsregexp"
 )
 
 // The createToolkit options for skills and the built-in tools:
@@ -69,7 +70,7 @@ func toolsOptions(o js.Value, env ToolEnv, opts *core.Options) (*core.MemFS, err
 			_, _ = call(fn, name, text) // a throwing listener does not fail the tool
 		}
 	}
-	cfg := core.BuiltinsConfig{Files: mem, Transport: env.Transport, Match: jsRegExpMatcher}
+	cfg := core.BuiltinsConfig{Files: mem, Transport: env.Transport, Match: jsregexp.Matcher}
 	switch {
 	case !present(builtins) || builtins.Type() == js.TypeBoolean && builtins.Bool():
 	case builtins.Type() == js.TypeBoolean:
@@ -134,32 +135,6 @@ func skillsFS(v js.Value, env ToolEnv) (*core.MemFS, error) {
 		return nil, errors.New("skills must be an object of path: text, or a URL")
 	}
 	return core.NewMemFS(files)
-}
-
-// jsRegExpMatcher compiles grep patterns with JavaScript's RegExp, so the
-// wasm need not link Go's regexp.
-func jsRegExpMatcher(pattern string) (func(string) bool, error) {
-	re, err := newRegExp(pattern)
-	if err != nil {
-		return nil, err
-	}
-	return func(line string) bool {
-		ok, err := call(re.Get("test").Call("bind", re), line)
-		return err == nil && ok.Truthy()
-	}, nil
-}
-
-func newRegExp(pattern string) (re js.Value, err error) {
-	defer func() {
-		if p := recover(); p != nil {
-			if je, ok := p.(js.Error); ok {
-				err = errors.New(messageOf(je.Value))
-				return
-			}
-			err = fmt.Errorf("%v", p)
-		}
-	}()
-	return js.Global().Get("RegExp").New(pattern), nil
 }
 
 // rememberFiles ties a toolkit to its file system (nil: none).

@@ -16,7 +16,8 @@ let worker;
 let plain;
 
 // The model calls skill {name: "refund-policy"} on the first turn and repeats
-// the tool result as its answer on the second.
+// the tool result as its answer on the second. A prompt "call <tool> <args
+// JSON>" calls that tool instead (the built-in file tools' tests).
 function startModel() {
   const srv = createServer((req, res) => {
     let body = "";
@@ -25,10 +26,12 @@ function startModel() {
       const msg = JSON.parse(body);
       seen.push(msg);
       const last = msg.messages.at(-1);
+      const call = last.role === "user" && /^call (\S+) (.*)$/s.exec(last.content);
       const message = last.role === "tool"
         ? { role: "assistant", content: `loaded: ${last.content}` }
         : { role: "assistant", content: null, tool_calls: [{ id: "s1", type: "function",
-          function: { name: "skill", arguments: JSON.stringify({ name: "refund-policy" }) } }] };
+          function: call ? { name: call[1], arguments: call[2] }
+            : { name: "skill", arguments: JSON.stringify({ name: "refund-policy" }) } }] };
       res.writeHead(200, { "content-type": "application/json" });
       res.end(JSON.stringify({ id: "x", object: "chat.completion", model: "mock-model",
         choices: [{ index: 0, message, finish_reason: last.role === "tool" ? "stop" : "tool_calls" }],
@@ -38,9 +41,10 @@ function startModel() {
   return new Promise((r) => srv.listen(0, "127.0.0.1", () => r(srv)));
 }
 
+let env;
 before(async () => {
   llm = await startModel();
-  const env = { LLM_BASE_URL: `http://127.0.0.1:${llm.address().port}/v1`, LLM_MODEL: "mock-model",
+  env = { LLM_BASE_URL: `http://127.0.0.1:${llm.address().port}/v1`, LLM_MODEL: "mock-model",
     LLM_API_KEY: "sk-tools-test", STATE_SECRET: "tools-test-state-secret-0123456789abcdef" };
   worker = await startWorker({ ...env, SKILLS: "on", SYSTEM_PROMPT: "You help customers." });
   plain = await startWorker(env);
@@ -72,4 +76,78 @@ test("a bundled skill is listed in the system prompt and loaded by the skill too
 test("without SKILLS=on the Worker has no skill tool and no skills section", { timeout: 60_000 }, async () => {
   const tools = await plain.call("GET", "/v1/tools");
   assert.deepEqual(tools.json.tools.map((t) => t.name), ["add", "refund"]);
+});
+
+// The built-in file tools keep their files in the bound store: run "write"
+// (halts for approval), approve it, and read the file back in a later
+// request (a fresh Go instance: nothing survives in memory).
+async function writeApproveRead(w, workspace) {
+  const run = await w.call("POST", "/v1/run", { body: { workspace,
+    prompt: `call write ${JSON.stringify({ path: "notes/plan.md", content: "ship it\nthen rest\n" })}` } });
+  assert.equal(run.status, 200, run.text);
+  assert.equal(run.json.status, "pending", run.text);
+  assert.equal(run.json.pending.data.tool, "write");
+  const res = await w.call("POST", "/v1/resume", { body: { state: run.json.state,
+    answer: { id: run.json.pending.id, ok: true } } });
+  assert.equal(res.status, 200, res.text);
+  assert.equal(res.json.text, "loaded: Wrote 18 bytes to notes/plan.md");
+  const read = await w.call("POST", "/v1/run", { body: { workspace, prompt: `call read {"path":"notes/plan.md"}` } });
+  assert.equal(read.json.text, "loaded: ship it\nthen rest\n", read.text);
+}
+
+for (const kind of ["kv", "r2"]) {
+  const binding = kind === "kv" ? "FILES_KV" : "FILES_R2";
+  test(`built-in file tools over ${binding}: approved writes persist across requests, per workspace`, { timeout: 90_000 }, async () => {
+    const w = await startWorker({ ...env, BUILTINS: "on" }, kind === "kv" ? { kv: [binding] } : { r2: [binding] });
+    try {
+      const tools = await w.call("GET", "/v1/tools");
+      assert.deepEqual(tools.json.tools.map((t) => t.name),
+        ["add", "refund", "question", "webfetch", "todowrite", "read", "write", "edit", "glob", "grep", "apply_patch"]);
+      assert.deepEqual(tools.json.tools.filter((t) => t.needsApproval).map((t) => t.name), ["refund", "write", "edit", "apply_patch"]);
+
+      await writeApproveRead(w, "team-a");
+      const store = await w[kind](binding);
+      const stored = kind === "kv"
+        ? await store.get("files/team-a/notes/plan.md")
+        : await (await store.get("files/team-a/notes/plan.md")).text();
+      assert.equal(stored, "ship it\nthen rest\n");
+
+      // A file put straight into the store (bytes, not text) is read and
+      // searched; grep patterns are JavaScript regular expressions.
+      await store.put("files/team-a/src/app.js", new TextEncoder().encode("const a = 1;\nfunction main() {}\n"));
+      const glob = await w.call("POST", "/v1/run", { body: { workspace: "team-a", prompt: `call glob {"pattern":"**/*"}` } });
+      assert.equal(glob.json.text, "loaded: notes/plan.md\nsrc/app.js");
+      const grep = await w.call("POST", "/v1/run", { body: { workspace: "team-a", prompt: `call grep ${JSON.stringify({ pattern: "^func\\w+ \\w+\\(\\)" })}` } });
+      assert.equal(grep.json.text, "loaded: src/app.js:2:function main() {}");
+
+      // Another workspace (and the default one) sees none of it.
+      const other = await w.call("POST", "/v1/run", { body: { prompt: `call glob {"pattern":"**/*"}` } });
+      assert.equal(other.json.text, "loaded: No files match **/*");
+
+      // A patch whose second hunk does not apply changes nothing.
+      const patch = ["*** Begin Patch", "*** Add File: notes/new.md", "+fresh", "*** Update File: notes/plan.md",
+        "@@", "-no such line", "+x", "*** End Patch"].join("\n");
+      const bad = await w.call("POST", "/v1/run", { body: { workspace: "team-a", prompt: `call apply_patch ${JSON.stringify({ patchText: patch })}` } });
+      assert.equal(bad.json.status, "pending", bad.text);
+      const refused = await w.call("POST", "/v1/resume", { body: { state: bad.json.state, answer: { id: bad.json.pending.id, ok: true } } });
+      assert.match(refused.json.text, /^loaded: apply_patch: notes\/plan\.md: hunk 1 does not apply/, refused.text);
+      assert.equal(refused.json.toolCalls[0].isError, true);
+      const after = await w.call("POST", "/v1/run", { body: { workspace: "team-a", prompt: `call glob {"pattern":"**/*.md"}` } });
+      assert.equal(after.json.text, "loaded: notes/plan.md", "the failed patch added a file");
+    } finally {
+      await w.dispose();
+    }
+  });
+}
+
+test("BUILTINS naming a file tool without a files binding is a named configuration error", { timeout: 60_000 }, async () => {
+  const w = await startWorker({ ...env, BUILTINS: "read,question" });
+  try {
+    const res = await w.call("POST", "/v1/run", { body: { prompt: "hi" } });
+    assert.equal(res.status, 500, res.text);
+    assert.equal(res.json.error.code, "config");
+    assert.match(res.json.error.message, /BUILTINS names read, which needs an R2 bucket bound as FILES_R2 or a KV namespace bound as FILES_KV/);
+  } finally {
+    await w.dispose();
+  }
 });

@@ -32,8 +32,9 @@ export function compatibilityDate() {
 
 // startWorker starts one Worker with env as its bindings (vars and secrets).
 // kv: true binds an in-memory KV namespace as STATE_KV; an array binds the
-// namespaces it names.
-export async function startWorker(env, { kv = false } = {}) {
+// namespaces it names. r2 binds the R2 buckets it names. w.kv(name) and
+// w.r2(name) reach a binding from the test.
+export async function startWorker(env, { kv = false, r2 = [] } = {}) {
   const kvNamespaces = Array.isArray(kv) ? kv : kv ? ["STATE_KV"] : [];
   const output = [];
   const mf = new Miniflare({
@@ -44,6 +45,7 @@ export async function startWorker(env, { kv = false } = {}) {
     compatibilityDate: compatibilityDate(),
     bindings: env,
     kvNamespaces,
+    r2Buckets: r2,
     cf: false,
     host: "127.0.0.1",
     port: 0,
@@ -63,6 +65,8 @@ export async function startWorker(env, { kv = false } = {}) {
     url,
     output,
     dispose: () => mf.dispose(),
+    kv: (name) => mf.getKVNamespace(name),
+    r2: (name) => mf.getR2Bucket(name),
     async call(method, path, { body, headers = {} } = {}) {
       const init = { method, headers: { ...headers } };
       if (body !== undefined) {

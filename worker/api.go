@@ -22,6 +22,9 @@ type runRequest struct {
 	Stream bool `json:"stream"`
 	// Conversation names a transcript kept in CONVERSATIONS_KV (kvstore.go).
 	Conversation string `json:"conversation"`
+	// Workspace names the files the built-in file tools work on (files.go);
+	// a state token carries it to /v1/resume.
+	Workspace string `json:"workspace"`
 }
 
 // resumeRequest is the body of POST /v1/resume. Ok is a pointer so that a
@@ -61,9 +64,8 @@ type toolInfo struct {
 }
 
 func (h *Handler) serveTools(w http.ResponseWriter, r *http.Request) {
-	tk, err := h.newToolkit(r.Context())
-	if err != nil {
-		h.internalError(w, fmt.Errorf("build toolkit: %w", err))
+	tk, ok := h.requestToolkit(r.Context(), w, "")
+	if !ok {
 		return
 	}
 	defer tk.Close()
@@ -83,6 +85,9 @@ func (h *Handler) serveRun(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, "missing_field", `"prompt" is required and must be a non-empty string`)
 		return
 	}
+	if !checkWorkspace(w, req.Workspace) {
+		return
+	}
 	history := make([]any, len(req.Messages))
 	for i, m := range req.Messages {
 		history[i] = m
@@ -92,12 +97,12 @@ func (h *Handler) serveRun(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if req.Stream {
-		h.runAgent(r.Context(), w, cfg, "run", h.streamStep(w, r, cfg, "run", func(ctx context.Context, c *core.Client, tk *core.Toolkit) (<-chan core.StreamEvent, error) {
+		h.runAgent(r.Context(), w, cfg, "run", req.Workspace, h.streamStep(w, r, cfg, "run", req.Workspace, func(ctx context.Context, c *core.Client, tk *core.Toolkit) (<-chan core.StreamEvent, error) {
 			return c.StreamWithHistory(ctx, req.Prompt, tk, history)
 		}, nil))
 		return
 	}
-	h.runAgent(r.Context(), w, cfg, "run", func(c *core.Client, tk *core.Toolkit) (core.RunResult, error) {
+	h.runAgent(r.Context(), w, cfg, "run", req.Workspace, func(c *core.Client, tk *core.Toolkit) (core.RunResult, error) {
 		return c.RunWithHistory(r.Context(), req.Prompt, tk, history)
 	})
 }
@@ -154,12 +159,12 @@ func (h *Handler) serveResume(w http.ResponseWriter, r *http.Request) {
 	}
 	answer := core.Answer{ID: req.Answer.ID, Ok: *req.Answer.Ok, Data: req.Answer.Data, Reason: req.Answer.Reason}
 	if req.Stream {
-		h.runAgent(r.Context(), w, cfg, "resume", h.streamStep(w, r, cfg, "resume", func(ctx context.Context, c *core.Client, tk *core.Toolkit) (<-chan core.StreamEvent, error) {
+		h.runAgent(r.Context(), w, cfg, "resume", st.Workspace, h.streamStep(w, r, cfg, "resume", st.Workspace, func(ctx context.Context, c *core.Client, tk *core.Toolkit) (<-chan core.StreamEvent, error) {
 			return c.StreamWithAnswer(ctx, tk, st.History(), st.Pending, answer)
 		}, save))
 		return
 	}
-	h.runAgent(r.Context(), w, cfg, "resume", func(c *core.Client, tk *core.Toolkit) (core.RunResult, error) {
+	h.runAgent(r.Context(), w, cfg, "resume", st.Workspace, func(c *core.Client, tk *core.Toolkit) (core.RunResult, error) {
 		res, err := c.RunWithAnswer(r.Context(), tk, st.History(), st.Pending, answer)
 		return res, saveAfter(save, res, err)
 	})
@@ -170,12 +175,12 @@ func (h *Handler) tools() []core.Tool {
 	return h.opts.Tools(ToolEnv{Transport: h.opts.Transport, Getenv: h.opts.Getenv})
 }
 
-// runAgent builds the toolkit and client for cfg, runs step, and writes the
-// result: the RunResult (sealed into a state token when pending) or a 502.
-func (h *Handler) runAgent(ctx context.Context, w http.ResponseWriter, cfg Config, endpoint string, step func(*core.Client, *core.Toolkit) (core.RunResult, error)) {
-	tk, err := h.newToolkit(ctx)
-	if err != nil {
-		h.internalError(w, fmt.Errorf("build toolkit: %w", err))
+// runAgent builds the toolkit (its file tools on workspace) and client for
+// cfg, runs step, and writes the result: the RunResult (sealed into a state
+// token when pending) or a 502.
+func (h *Handler) runAgent(ctx context.Context, w http.ResponseWriter, cfg Config, endpoint, workspace string, step func(*core.Client, *core.Toolkit) (core.RunResult, error)) {
+	tk, ok := h.requestToolkit(ctx, w, workspace)
+	if !ok {
 		return
 	}
 	defer tk.Close()
@@ -201,7 +206,7 @@ func (h *Handler) runAgent(ctx context.Context, w http.ResponseWriter, cfg Confi
 		h.runError(w, cfg, res, err)
 		return
 	}
-	out, err := h.runResponse(cfg, endpoint, res)
+	out, err := h.runResponse(cfg, endpoint, workspace, res)
 	if err != nil {
 		h.internalError(w, err)
 		return
@@ -211,7 +216,7 @@ func (h *Handler) runAgent(ctx context.Context, w http.ResponseWriter, cfg Confi
 
 // runResponse records a finished run and shapes its response: lists as
 // arrays, and a pending run's transcript sealed into a state token.
-func (h *Handler) runResponse(cfg Config, endpoint string, res core.RunResult) (runResponse, error) {
+func (h *Handler) runResponse(cfg Config, endpoint, workspace string, res core.RunResult) (runResponse, error) {
 	h.metrics.run(endpoint, res.Status)
 	h.opts.Logf("worker: %s status=%s turns=%d toolCalls=%d", endpoint, res.Status, res.Turns, res.ToolCallCount)
 	out := runResponse{RunResult: res}
@@ -224,7 +229,7 @@ func (h *Handler) runResponse(cfg Config, endpoint string, res core.RunResult) (
 	}
 	if res.Status == core.StatusPending && res.Pending != nil {
 		pending := *res.Pending
-		token, st, err := NewSealer(cfg.StateSecret, h.opts.Now).Seal(cfg.Style, pending, res.Messages, cfg.StateTTL)
+		token, st, err := NewSealer(cfg.StateSecret, h.opts.Now).Seal(cfg.Style, workspace, pending, res.Messages, cfg.StateTTL)
 		if err != nil {
 			return runResponse{}, err
 		}

@@ -30,6 +30,12 @@ type Options struct {
 	// the "conversation" field of /v1/run, or nil when none is bound (the
 	// field is then refused with 400).
 	Conversations func() KVNamespace
+	// Files returns the store of the built-ins' file system (files.go), or
+	// nil when none is bound (the file tools are then unavailable).
+	Files func() BlobStore
+	// Match compiles grep patterns for the built-in grep tool. Nil means
+	// core's default (literal text where the build has no regexp).
+	Match core.Matcher
 	// Now is the clock for sealing and expiry. Nil means time.Now.
 	Now func() time.Time
 	// Logf writes one log line. Nil means log.Printf. Lines never contain
@@ -69,6 +75,9 @@ func NewHandler(opts Options) *Handler {
 	}
 	if opts.Conversations == nil {
 		opts.Conversations = func() KVNamespace { return nil }
+	}
+	if opts.Files == nil {
+		opts.Files = func() BlobStore { return nil }
 	}
 	if opts.Now == nil {
 		opts.Now = time.Now

@@ -81,6 +81,9 @@ func (m *scriptedLLM) serve(w http.ResponseWriter, r *http.Request) {
 	case toolOutput != "":
 		m.reply(w, anthropic, "done: "+toolOutput, "", "")
 		return
+	case strings.HasPrefix(prompt, "call "):
+		// "call <tool> <arguments JSON>": any tool, for the built-in tests.
+		tool, args, _ = strings.Cut(strings.TrimPrefix(prompt, "call "), " ")
 	case strings.Contains(prompt, "refund then fail"):
 		tool, args = "refund", `{"order":13}`
 	case strings.Contains(prompt, "fail"):

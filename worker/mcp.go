@@ -160,7 +160,7 @@ func (h *Handler) mcpMessage(r *http.Request, w http.ResponseWriter, m gjson.Res
 	case "ping":
 		return rpcResult(id, map[string]any{}), true
 	case "tools/list":
-		tk, err := h.newToolkit(r.Context())
+		tk, err := h.newToolkit(r.Context(), "")
 		if err != nil {
 			return rpcFail(id, -32603, "build toolkit: %v", err), true
 		}
@@ -186,7 +186,7 @@ func (h *Handler) mcpToolsCall(w http.ResponseWriter, r *http.Request, m gjson.R
 		writeJSON(w, http.StatusOK, rpcFail(id, -32602, "invalid params: arguments must be an object"))
 		return
 	}
-	tk, err := h.newToolkit(r.Context())
+	tk, err := h.newToolkit(r.Context(), "")
 	if err != nil {
 		writeJSON(w, http.StatusOK, rpcFail(id, -32603, "build toolkit: %v", err))
 		return

@@ -2,6 +2,9 @@ package worker
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"net/http"
 	"strings"
 
 	"github.com/toolnexus/wasm/core"
@@ -22,14 +25,18 @@ import (
 // whole, so the older HTTP+SSE transport's endless stream cannot work and
 // such a server fails after its timeout. A server that fails is left out
 // and logged; the request goes on without its tools.
-func (h *Handler) toolkitOptions() core.Options {
-	// Built-ins stay off: a request starts with nothing in memory, so their
-	// file system would be empty every time. SKILLS=on adds the bundled
-	// skills (skills.go).
-	opts := core.Options{ExtraTools: h.tools(), Builtins: false, Skills: h.skills()}
+//
+// BUILTINS picks the built-in tools (builtins.go; their file tools work on
+// workspace's files) and SKILLS=on adds the bundled skills (skills.go).
+func (h *Handler) toolkitOptions(ctx context.Context, workspace string) (core.Options, error) {
+	builtins, err := h.builtinsOption(ctx, workspace)
+	if err != nil {
+		return core.Options{}, err
+	}
+	opts := core.Options{ExtraTools: h.tools(), Builtins: builtins, Skills: h.skills()}
 	cfg := strings.TrimSpace(h.opts.Getenv("MCP_CONFIG"))
 	if cfg == "" {
-		return opts
+		return opts, nil
 	}
 	opts.MCP = []byte(cfg)
 	opts.Transport = h.opts.Transport
@@ -39,7 +46,7 @@ func (h *Handler) toolkitOptions() core.Options {
 			opts.Variables[name] = v
 		}
 	}
-	return opts
+	return opts, nil
 }
 
 // variableNames lists the NAME of every ${NAME} in s.
@@ -60,9 +67,14 @@ func variableNames(s string) []string {
 }
 
 // newToolkit builds one request's toolkit (see toolkitOptions) and logs
-// each MCP server that failed (reasons never carry header values).
-func (h *Handler) newToolkit(ctx context.Context) (*core.Toolkit, error) {
-	tk, err := core.CreateToolkit(ctx, h.toolkitOptions())
+// each MCP server that failed (reasons never carry header values). A
+// setting that cannot work is a *ConfigError.
+func (h *Handler) newToolkit(ctx context.Context, workspace string) (*core.Toolkit, error) {
+	opts, err := h.toolkitOptions(ctx, workspace)
+	if err != nil {
+		return nil, err
+	}
+	tk, err := core.CreateToolkit(ctx, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -72,4 +84,21 @@ func (h *Handler) newToolkit(ctx context.Context) (*core.Toolkit, error) {
 		}
 	}
 	return tk, nil
+}
+
+// requestToolkit is newToolkit for a route that answers with JSON: when the
+// toolkit cannot be built it answers 500 (naming the setting when one is
+// wrong) and ok is false.
+func (h *Handler) requestToolkit(ctx context.Context, w http.ResponseWriter, workspace string) (tk *core.Toolkit, ok bool) {
+	tk, err := h.newToolkit(ctx, workspace)
+	var ce *ConfigError
+	switch {
+	case errors.As(err, &ce):
+		h.configError(w, ce)
+		return nil, false
+	case err != nil:
+		h.internalError(w, fmt.Errorf("build toolkit: %w", err))
+		return nil, false
+	}
+	return tk, true
 }

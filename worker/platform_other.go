@@ -4,9 +4,15 @@ package worker
 
 // PlatformOptions wires the handler for a native run (go run ./wasm/worker):
 // settings from the process environment, core's net/http transport, and an
-// in-memory spent-token store and conversation store (CONVERSATIONS_KV).
+// in-memory spent-token store, conversation store (CONVERSATIONS_KV) and
+// file store (the built-ins' files).
 func PlatformOptions() Options {
 	store := NewMemorySpentStore()
 	convs := NewMemoryKV()
-	return Options{Spent: func() SpentStore { return store }, Conversations: func() KVNamespace { return convs }}
+	files := NewMemoryBlobs()
+	return Options{
+		Spent:         func() SpentStore { return store },
+		Conversations: func() KVNamespace { return convs },
+		Files:         func() BlobStore { return files },
+	}
 }

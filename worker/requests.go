@@ -31,6 +31,7 @@ func decodeRunRequest(v gjson.Result) (runRequest, error) {
 		{"messages", setJSONRawList(&req.Messages)},
 		{"stream", setJSONBool(&req.Stream)},
 		{"conversation", setJSONString(&req.Conversation)},
+		{"workspace", setJSONString(&req.Workspace)},
 	})
 	return req, err
 }
@@ -176,6 +177,7 @@ func decodeState(payload []byte) (State, error) {
 		{"iat", setJSONInt64(&st.IssuedAt, "int64", 64)},
 		{"exp", setJSONInt64(&st.ExpiresAt, "int64", 64)},
 		{"style", setJSONString(&st.Style)},
+		{"ws", setJSONString(&st.Workspace)},
 		{"pending", func(v gjson.Result, _ jsonField) error {
 			if err := st.Pending.UnmarshalJSON([]byte(v.Raw)); err != nil {
 				return fmt.Errorf("pending: %w", err)

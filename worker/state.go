@@ -26,10 +26,13 @@ const stateVersion = "tn1"
 // transcript up to the halt, the request the caller must answer, the wire
 // format the transcript is in, a unique id and the sealing and expiry times.
 type State struct {
-	ID        string            `json:"id"`
-	IssuedAt  int64             `json:"iat"`
-	ExpiresAt int64             `json:"exp"`
-	Style     string            `json:"style"`
+	ID        string `json:"id"`
+	IssuedAt  int64  `json:"iat"`
+	ExpiresAt int64  `json:"exp"`
+	Style     string `json:"style"`
+	// Workspace names the files the run's built-ins work on ("" is the
+	// default workspace), so that a resumed run writes where it read.
+	Workspace string            `json:"ws,omitempty"`
 	Pending   core.Request      `json:"pending"`
 	Messages  []json.RawMessage `json:"messages"`
 }
@@ -86,13 +89,13 @@ func NewSealer(secret string, now func() time.Time) *Sealer {
 
 // Seal stores a halted run (its transcript in the given wire style) for ttl
 // and returns the token and the sealed State, with its new id and times.
-func (s *Sealer) Seal(style string, pending core.Request, messages []any, ttl time.Duration) (string, State, error) {
+func (s *Sealer) Seal(style, workspace string, pending core.Request, messages []any, ttl time.Duration) (string, State, error) {
 	id, err := newStateID()
 	if err != nil {
 		return "", State{}, err
 	}
 	now := s.now()
-	st := State{ID: id, IssuedAt: now.Unix(), ExpiresAt: now.Add(ttl).Unix(), Style: style, Pending: pending}
+	st := State{ID: id, IssuedAt: now.Unix(), ExpiresAt: now.Add(ttl).Unix(), Style: style, Workspace: workspace, Pending: pending}
 	st.Messages = make([]json.RawMessage, len(messages))
 	for i, m := range messages {
 		raw, ok := m.(json.RawMessage)

@@ -16,7 +16,7 @@ func TestSealOpenRoundTrip(t *testing.T) {
 	s := NewSealer(testSecret, func() time.Time { return now })
 	msgs := []any{json.RawMessage(`{"role":"user","content":"hi"}`), map[string]any{"role": "assistant", "content": "yo"}}
 	pending := core.Request{ID: "req_1", Kind: "approval", Data: map[string]any{"tool": "refund"}}
-	token, sealed, err := s.Seal("openai", pending, msgs, time.Minute)
+	token, sealed, err := s.Seal("openai", "", pending, msgs, time.Minute)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -33,7 +33,7 @@ func TestSealOpenRoundTrip(t *testing.T) {
 	if got := string(st.History()[1].(json.RawMessage)); got != `{"content":"yo","role":"assistant"}` {
 		t.Fatalf("message 1 = %s", got)
 	}
-	if other, _, _ := s.Seal("openai", pending, msgs, time.Minute); other == token {
+	if other, _, _ := s.Seal("openai", "", pending, msgs, time.Minute); other == token {
 		t.Fatal("two seals gave the same token: ids are not unique")
 	}
 }
@@ -42,7 +42,7 @@ func TestOpenRefuses(t *testing.T) {
 	now := time.Unix(1_800_000_000, 0)
 	clock := func() time.Time { return now }
 	s := NewSealer(testSecret, clock)
-	token, _, err := s.Seal("openai", core.Request{ID: "req_1"}, nil, time.Minute)
+	token, _, err := s.Seal("openai", "", core.Request{ID: "req_1"}, nil, time.Minute)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,7 +50,7 @@ func TestOpenRefuses(t *testing.T) {
 	payload, _ := base64.RawURLEncoding.DecodeString(parts[1])
 	edited := strings.Replace(string(payload), `"req_1"`, `"req_2"`, 1)
 	later := NewSealer(testSecret, func() time.Time { return now.Add(time.Minute) })
-	foreign, _, _ := NewSealer("another-secret-0123456789abcdef012345", clock).Seal("openai", core.Request{ID: "req_1"}, nil, time.Minute)
+	foreign, _, _ := NewSealer("another-secret-0123456789abcdef012345", clock).Seal("openai", "", core.Request{ID: "req_1"}, nil, time.Minute)
 
 	tests := []struct {
 		name   string
@@ -95,7 +95,7 @@ func flipLast(s string) string {
 // makes it refused.
 func TestEveryCharacterIsSealed(t *testing.T) {
 	s := NewSealer(testSecret, nil)
-	token, _, err := s.Seal("openai", core.Request{ID: "req_1"}, []any{json.RawMessage(`{"role":"user","content":"hi"}`)}, time.Minute)
+	token, _, err := s.Seal("openai", "", core.Request{ID: "req_1"}, []any{json.RawMessage(`{"role":"user","content":"hi"}`)}, time.Minute)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,7 +116,7 @@ func TestEveryCharacterIsSealed(t *testing.T) {
 func FuzzOpen(f *testing.F) {
 	now := time.Unix(1_800_000_000, 0)
 	s := NewSealer(testSecret, func() time.Time { return now })
-	token, _, err := s.Seal("openai", core.Request{ID: "req_1"}, []any{json.RawMessage(`{"role":"user","content":"hi"}`)}, time.Minute)
+	token, _, err := s.Seal("openai", "", core.Request{ID: "req_1"}, []any{json.RawMessage(`{"role":"user","content":"hi"}`)}, time.Minute)
 	if err != nil {
 		f.Fatal(err)
 	}

@@ -37,7 +37,7 @@ type streamStarter func(ctx context.Context, c *core.Client, tk *core.Toolkit) (
 // after, when set, sees the final result and error before the last event
 // is written (the conversation store saves the transcript there); an error
 // it returns replaces a successful result.
-func (h *Handler) streamStep(w http.ResponseWriter, r *http.Request, cfg Config, endpoint string, start streamStarter, after func(core.RunResult, error) error) func(*core.Client, *core.Toolkit) (core.RunResult, error) {
+func (h *Handler) streamStep(w http.ResponseWriter, r *http.Request, cfg Config, endpoint, workspace string, start streamStarter, after func(core.RunResult, error) error) func(*core.Client, *core.Toolkit) (core.RunResult, error) {
 	return func(c *core.Client, tk *core.Toolkit) (core.RunResult, error) {
 		ctx, cancel := context.WithCancel(r.Context())
 		defer cancel()
@@ -81,7 +81,7 @@ func (h *Handler) streamStep(w http.ResponseWriter, r *http.Request, cfg Config,
 			sse.event(core.EventError, body)
 			return res, errAnswered
 		}
-		out, err := h.runResponse(cfg, endpoint, res)
+		out, err := h.runResponse(cfg, endpoint, workspace, res)
 		if err != nil {
 			h.opts.Logf("worker: internal error: %v", err)
 			sse.event(core.EventError, errorBody{Error: apiError{Code: "internal", Message: "internal error"}})

@@ -1,0 +1,181 @@
+//go:build js && wasm
+
+package worker
+
+import (
+	"context"
+	"fmt"
+	"syscall/js"
+)
+
+// filesBinding returns the store of the built-ins' file system: the R2
+// bucket bound as FILES_R2, else the KV namespace bound as FILES_KV, else
+// nil.
+func filesBinding() BlobStore {
+	if b, ok := binding(FilesR2Binding); ok && b.Type() == js.TypeObject {
+		return r2Blobs{b}
+	}
+	if ns, ok := binding(FilesKVBinding); ok && ns.Type() == js.TypeObject {
+		return kvBlobs{ns}
+	}
+	return nil
+}
+
+// jsCall calls method on v and waits for the Promise it returns. A throw
+// and a rejection are both errors, named after op.
+func jsCall(ctx context.Context, op string, v js.Value, method string, args ...any) (js.Value, error) {
+	var p js.Value
+	if err := catch(func() { p = v.Call(method, args...) }); err != nil {
+		return js.Undefined(), fmt.Errorf("%s: %w", op, err)
+	}
+	r, err := await(ctx, p)
+	if err != nil {
+		return js.Undefined(), fmt.Errorf("%s: %w", op, err)
+	}
+	return r, nil
+}
+
+// toJSBytes copies data into a new Uint8Array.
+func toJSBytes(data []byte) js.Value {
+	u8 := js.Global().Get("Uint8Array").New(len(data))
+	js.CopyBytesToJS(u8, data)
+	return u8
+}
+
+// fromArrayBuffer copies an ArrayBuffer's bytes into Go.
+func fromArrayBuffer(ab js.Value) []byte {
+	u8 := js.Global().Get("Uint8Array").New(ab)
+	out := make([]byte, u8.Get("length").Int())
+	js.CopyBytesToGo(out, u8)
+	return out
+}
+
+// kvBlobs is a BlobStore over a Workers KV namespace.
+type kvBlobs struct{ ns js.Value }
+
+func (k kvBlobs) Get(ctx context.Context, key string) ([]byte, bool, error) {
+	opts := js.Global().Get("Object").New()
+	opts.Set("type", "arrayBuffer")
+	v, err := jsCall(ctx, "kv get", k.ns, "get", key, opts)
+	if err != nil || v.IsNull() || v.IsUndefined() {
+		return nil, false, err
+	}
+	return fromArrayBuffer(v), true, nil
+}
+
+func (k kvBlobs) Put(ctx context.Context, key string, data []byte) error {
+	_, err := jsCall(ctx, "kv put", k.ns, "put", key, toJSBytes(data))
+	return err
+}
+
+func (k kvBlobs) Delete(ctx context.Context, key string) error {
+	_, err := jsCall(ctx, "kv delete", k.ns, "delete", key)
+	return err
+}
+
+// List pages through list() (1000 keys a page).
+func (k kvBlobs) List(ctx context.Context, prefix string, limit int) ([]string, error) {
+	var out []string
+	cursor := ""
+	for {
+		opts := js.Global().Get("Object").New()
+		opts.Set("prefix", prefix)
+		if cursor != "" {
+			opts.Set("cursor", cursor)
+		}
+		page, err := jsCall(ctx, "kv list", k.ns, "list", opts)
+		if err != nil {
+			return nil, err
+		}
+		keys := field(page, "keys")
+		if keys.Type() != js.TypeObject {
+			return nil, fmt.Errorf("kv list: the answer has no keys")
+		}
+		for i, n := 0, keys.Get("length").Int(); i < n; i++ {
+			if len(out) == limit {
+				return nil, fmt.Errorf("kv list: more than %d keys start with %q", limit, prefix)
+			}
+			out = append(out, keys.Index(i).Get("name").String())
+		}
+		if field(page, "list_complete").Truthy() {
+			return out, nil
+		}
+		if cursor = stringOr(field(page, "cursor")); cursor == "" {
+			return out, nil
+		}
+	}
+}
+
+// r2Blobs is a BlobStore over an R2 bucket.
+type r2Blobs struct{ bucket js.Value }
+
+func (b r2Blobs) Get(ctx context.Context, key string) ([]byte, bool, error) {
+	obj, err := jsCall(ctx, "r2 get", b.bucket, "get", key)
+	if err != nil || obj.IsNull() || obj.IsUndefined() {
+		return nil, false, err
+	}
+	ab, err := jsCall(ctx, "r2 read", obj, "arrayBuffer")
+	if err != nil {
+		return nil, false, err
+	}
+	return fromArrayBuffer(ab), true, nil
+}
+
+func (b r2Blobs) Put(ctx context.Context, key string, data []byte) error {
+	_, err := jsCall(ctx, "r2 put", b.bucket, "put", key, toJSBytes(data))
+	return err
+}
+
+func (b r2Blobs) Delete(ctx context.Context, key string) error {
+	_, err := jsCall(ctx, "r2 delete", b.bucket, "delete", key)
+	return err
+}
+
+// List pages through list() (up to 1000 objects a page).
+func (b r2Blobs) List(ctx context.Context, prefix string, limit int) ([]string, error) {
+	var out []string
+	cursor := ""
+	for {
+		opts := js.Global().Get("Object").New()
+		opts.Set("prefix", prefix)
+		if cursor != "" {
+			opts.Set("cursor", cursor)
+		}
+		page, err := jsCall(ctx, "r2 list", b.bucket, "list", opts)
+		if err != nil {
+			return nil, err
+		}
+		objects := field(page, "objects")
+		if objects.Type() != js.TypeObject {
+			return nil, fmt.Errorf("r2 list: the answer has no objects")
+		}
+		for i, n := 0, objects.Get("length").Int(); i < n; i++ {
+			if len(out) == limit {
+				return nil, fmt.Errorf("r2 list: more than %d objects start with %q", limit, prefix)
+			}
+			out = append(out, objects.Index(i).Get("key").String())
+		}
+		if !field(page, "truncated").Truthy() {
+			return out, nil
+		}
+		if cursor = stringOr(field(page, "cursor")); cursor == "" {
+			return out, nil
+		}
+	}
+}
+
+// field reads v[name], undefined when v is not an object (Get would panic).
+func field(v js.Value, name string) js.Value {
+	if v.Type() != js.TypeObject {
+		return js.Undefined()
+	}
+	return v.Get(name)
+}
+
+// stringOr returns v when it is a string, else "".
+func stringOr(v js.Value) string {
+	if v.Type() != js.TypeString {
+		return ""
+	}
+	return v.String()
+}
