@@ -6,7 +6,7 @@
 // # HTTP API (JSON in and out)
 //
 //	POST /v1/run     {"prompt": "...", "messages": [...]?, "stream"?: bool,
-//	                  "conversation"?: "<id>"}
+//	                  "conversation"?: "<id>", "workspace"?: "<name>"}
 //	                 ⇒ 200 RunResult; when status is "pending" it also carries
 //	                   "state" (the sealed token) and "stateExpiresAt"
 //	POST /v1/resume  {"state": "...", "answer": {"id", "ok", "data"?, "reason"?},
@@ -69,6 +69,26 @@
 // (PlatformOptions) the store is in memory. Anyone holding the API token
 // can continue (and so read) any conversation whose id they know: use
 // unguessable ids.
+//
+// # Built-in tools and their files
+//
+// BUILTINS turns on core's built-in tools (the build must link them:
+// ./build.sh worker does, with -tags toolnexus_tools): "on" for all that
+// can work here, or a comma-separated list of names ("read,grep,question").
+// Unset or "off", there are none. The file tools (read, write, edit, glob,
+// grep, apply_patch) need a store: an R2 bucket bound as FILES_R2 or, when
+// there is none, a KV namespace bound as FILES_KV. With "on" and no store
+// they are left out; a list naming one is a 500 config error. Files live
+// under "files/<workspace>/<path>": "workspace" on /v1/run names the set
+// (1-64 of A-Z a-z 0-9 . _ -; "default" when absent), and a state token
+// carries it to /v1/resume. write, edit and apply_patch halt for approval
+// like any tool that needs it; a declined call writes nothing, and a patch
+// with a hunk that does not apply writes nothing. A file is at most 1 MiB
+// and a workspace at most 5000 files. grep takes JavaScript regular
+// expressions on Workers (Go's natively). A KV listing can lag a write made
+// elsewhere by up to a minute (within one request the Worker sees its own
+// writes); R2 lists consistently. As with conversations, anyone holding the
+// API token can use any workspace whose name they know.
 //
 // # OpenAI-compatible gateway
 //

@@ -299,12 +299,20 @@ func TestBuiltinDeclinedWriteWritesNothing(t *testing.T) {
 	}
 }
 
+// TestBuiltinGrepUsesTheMatcher: Options.Match compiles grep's patterns (on
+// Workers it is JavaScript's RegExp, tested on workerd by
+// tests/tools-worker.test.mjs).
 func TestBuiltinGrepUsesTheMatcher(t *testing.T) {
 	hs, store := filesHarness(t)
+	var patterns []string
+	hs.h.opts.Match = func(pattern string) (func(string) bool, error) {
+		patterns = append(patterns, pattern)
+		return func(line string) bool { return strings.HasPrefix(line, "func H") }, nil
+	}
 	store.Put(context.Background(), "files/default/src/a.go", []byte("package a\nfunc Hello() {}\n"))
 	_, res := hs.post("/v1/run", map[string]any{"prompt": `call grep {"pattern":"func [A-Z]"}`})
-	if res["text"] != "done: src/a.go:2:func Hello() {}" {
-		t.Fatalf("grep = %v", res)
+	if res["text"] != "done: src/a.go:2:func Hello() {}" || !reflect.DeepEqual(patterns, []string{"func [A-Z]"}) {
+		t.Fatalf("grep = %v (patterns compiled: %q)", res, patterns)
 	}
 }
 
