@@ -134,6 +134,13 @@ for (const kind of ["kv", "r2"]) {
       assert.equal(refused.json.toolCalls[0].isError, true);
       const after = await w.call("POST", "/v1/run", { body: { workspace: "team-a", prompt: `call glob {"pattern":"**/*.md"}` } });
       assert.equal(after.json.text, "loaded: notes/plan.md", "the failed patch added a file");
+
+      // A listing longer than one page (1000 keys) is read to its end.
+      await Promise.all(Array.from({ length: 1005 }, (_, i) => store.put(`files/bulk/f/${String(i).padStart(4, "0")}.txt`, "x")));
+      const many = await w.call("POST", "/v1/run", { body: { workspace: "bulk", prompt: `call glob {"pattern":"f/*.txt","limit":-1}` } });
+      const lines = many.json.text.replace(/^loaded: /, "").split("\n");
+      assert.equal(lines.length, 1005, many.text.slice(0, 300));
+      assert.equal(lines.at(-1), "f/1004.txt");
     } finally {
       await w.dispose();
     }

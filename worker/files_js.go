@@ -75,35 +75,9 @@ func (k kvBlobs) Delete(ctx context.Context, key string) error {
 
 // List pages through list() (1000 keys a page).
 func (k kvBlobs) List(ctx context.Context, prefix string, limit int) ([]string, error) {
-	var out []string
-	cursor := ""
-	for {
-		opts := js.Global().Get("Object").New()
-		opts.Set("prefix", prefix)
-		if cursor != "" {
-			opts.Set("cursor", cursor)
-		}
-		page, err := jsCall(ctx, "kv list", k.ns, "list", opts)
-		if err != nil {
-			return nil, err
-		}
-		keys := field(page, "keys")
-		if keys.Type() != js.TypeObject {
-			return nil, fmt.Errorf("kv list: the answer has no keys")
-		}
-		for i, n := 0, keys.Get("length").Int(); i < n; i++ {
-			if len(out) == limit {
-				return nil, fmt.Errorf("kv list: more than %d keys start with %q", limit, prefix)
-			}
-			out = append(out, keys.Index(i).Get("name").String())
-		}
-		if field(page, "list_complete").Truthy() {
-			return out, nil
-		}
-		if cursor = stringOr(field(page, "cursor")); cursor == "" {
-			return out, nil
-		}
-	}
+	return listPages(ctx, "kv list", k.ns, prefix, limit, "keys", "name", func(page js.Value) bool {
+		return field(page, "list_complete").Truthy()
+	})
 }
 
 // r2Blobs is a BlobStore over an R2 bucket.
@@ -133,6 +107,15 @@ func (b r2Blobs) Delete(ctx context.Context, key string) error {
 
 // List pages through list() (up to 1000 objects a page).
 func (b r2Blobs) List(ctx context.Context, prefix string, limit int) ([]string, error) {
+	return listPages(ctx, "r2 list", b.bucket, prefix, limit, "objects", "key", func(page js.Value) bool {
+		return !field(page, "truncated").Truthy()
+	})
+}
+
+// listPages calls store.list({prefix, cursor}) until done(page) or no
+// cursor: KV and R2 differ only in the names of the page's list
+// (items) and of an entry's key (name).
+func listPages(ctx context.Context, op string, store js.Value, prefix string, limit int, items, name string, done func(page js.Value) bool) ([]string, error) {
 	var out []string
 	cursor := ""
 	for {
@@ -141,21 +124,21 @@ func (b r2Blobs) List(ctx context.Context, prefix string, limit int) ([]string, 
 		if cursor != "" {
 			opts.Set("cursor", cursor)
 		}
-		page, err := jsCall(ctx, "r2 list", b.bucket, "list", opts)
+		page, err := jsCall(ctx, op, store, "list", opts)
 		if err != nil {
 			return nil, err
 		}
-		objects := field(page, "objects")
-		if objects.Type() != js.TypeObject {
-			return nil, fmt.Errorf("r2 list: the answer has no objects")
+		list := field(page, items)
+		if list.Type() != js.TypeObject {
+			return nil, fmt.Errorf("%s: the answer has no %s", op, items)
 		}
-		for i, n := 0, objects.Get("length").Int(); i < n; i++ {
+		for i, n := 0, list.Get("length").Int(); i < n; i++ {
 			if len(out) == limit {
-				return nil, fmt.Errorf("r2 list: more than %d objects start with %q", limit, prefix)
+				return nil, fmt.Errorf("%s: more than %d keys start with %q", op, limit, prefix)
 			}
-			out = append(out, objects.Index(i).Get("key").String())
+			out = append(out, field(list.Index(i), name).String())
 		}
-		if !field(page, "truncated").Truthy() {
+		if done(page) {
 			return out, nil
 		}
 		if cursor = stringOr(field(page, "cursor")); cursor == "" {
