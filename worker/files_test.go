@@ -333,3 +333,27 @@ func TestWorkspaceAndBuiltinsRefusals(t *testing.T) {
 		t.Fatalf("/v1/tools = %d %s", rec.Code, rec.Body.String())
 	}
 }
+
+// TestBuiltinQuestionRoundTrip: the question built-in halts with kind
+// "question"; the caller's answers come back through /v1/resume as the tool
+// result.
+func TestBuiltinQuestionRoundTrip(t *testing.T) {
+	if !core.BuiltinsLinked {
+		t.Skip("this build does not link the built-in tools")
+	}
+	hs := newHarness(t, func(env map[string]string) { env["BUILTINS"] = "question,todowrite" })
+	_, run := hs.post("/v1/run", map[string]any{"prompt": `call question {"questions":[{"question":"Which plan?","options":["basic","pro"]}]}`})
+	pending, _ := run["pending"].(map[string]any)
+	if run["status"] != "pending" || pending["kind"] != "question" || pending["prompt"] != "Which plan? [basic / pro]" {
+		t.Fatalf("run = %v", run)
+	}
+	code, res := hs.post("/v1/resume", map[string]any{"state": run["state"],
+		"answer": map[string]any{"id": pendingID(run), "ok": true, "data": map[string]any{"answers": []any{"pro"}}}})
+	if code != http.StatusOK || res["status"] != "done" || !strings.HasSuffix(res["text"].(string), "pro") {
+		t.Fatalf("resume = %d %v", code, res)
+	}
+	rec := hs.do(http.MethodGet, "/v1/tools", "")
+	if !strings.Contains(rec.Body.String(), `"name":"todowrite"`) || strings.Contains(rec.Body.String(), `"name":"webfetch"`) {
+		t.Fatalf("/v1/tools with BUILTINS=question,todowrite: %s", rec.Body.String())
+	}
+}
