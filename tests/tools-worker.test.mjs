@@ -1,7 +1,10 @@
-// tools-worker.test.mjs — the Worker's bundled skill on workerd (Miniflare):
+// tools-worker.test.mjs — the Worker's tool sources on workerd (Miniflare):
 // with SKILLS=on, the skill bundled with embed.FS (worker/skills/) is listed
-// in the system prompt the model receives, and the skill tool loads it.
-// The model is a small scripted server on 127.0.0.1 started by this file.
+// in the system prompt the model receives, and the skill tool loads it; with
+// BUILTINS, the built-in file tools keep their files in a KV namespace or an
+// R2 bucket (per workspace, across requests and approvals), and webfetch goes
+// through the Workers fetch. The model is a small scripted server on
+// 127.0.0.1 started by this file (it also serves webfetch's pages).
 //
 //   ./build.sh worker && cd tests && timeout 300 node --test --test-force-exit tools-worker.test.mjs
 
@@ -20,6 +23,16 @@ let plain;
 // JSON>" calls that tool instead (the built-in file tools' tests).
 function startModel() {
   const srv = createServer((req, res) => {
+    if (req.method === "GET" && req.url === "/page") { // webfetch's target
+      res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
+      res.end("<html><head><title>t</title><script>steal()</script></head><body><h1>Plans</h1><p>Pro costs <b>9</b> &euro;.</p></body></html>");
+      return;
+    }
+    if (req.method === "GET" && req.url === "/missing") {
+      res.writeHead(404, { "content-type": "text/plain" });
+      res.end("no such page");
+      return;
+    }
     let body = "";
     req.on("data", (c) => (body += c));
     req.on("end", () => {
@@ -154,6 +167,21 @@ test("BUILTINS naming a file tool without a files binding is a named configurati
     assert.equal(res.status, 500, res.text);
     assert.equal(res.json.error.code, "config");
     assert.match(res.json.error.message, /BUILTINS names read, which needs an R2 bucket bound as FILES_R2 or a KV namespace bound as FILES_KV/);
+  } finally {
+    await w.dispose();
+  }
+});
+
+test("webfetch on workerd fetches through the Workers fetch and returns markdown", { timeout: 60_000 }, async () => {
+  const w = await startWorker({ ...env, BUILTINS: "webfetch" });
+  try {
+    const base = `http://127.0.0.1:${llm.address().port}`;
+    const page = await w.call("POST", "/v1/run", { body: { prompt: `call webfetch {"url":"${base}/page"}` } });
+    assert.equal(page.status, 200, page.text);
+    assert.equal(page.json.text, "loaded: # Plans\n\nPro costs **9** €.", page.text);
+    const missing = await w.call("POST", "/v1/run", { body: { prompt: `call webfetch {"url":"${base}/missing"}` } });
+    assert.equal(missing.json.toolCalls[0].isError, true, missing.text);
+    assert.match(missing.json.toolCalls[0].output, /HTTP 404/);
   } finally {
     await w.dispose();
   }
