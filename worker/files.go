@@ -210,18 +210,10 @@ func (w *workspaceFS) List() ([]string, error) {
 	return out, nil
 }
 
-// validWorkspaceID accepts 1–64 characters of A–Z a–z 0–9 . _ -.
+// validWorkspaceID accepts 1–64 characters of A–Z a–z 0–9 . _ -, but not
+// "." or "..".
 func validWorkspaceID(id string) bool {
-	if id == "" || len(id) > maxWorkspaceID {
-		return false
-	}
-	for i := 0; i < len(id); i++ {
-		c := id[i]
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '_' || c == '-') {
-			return false
-		}
-	}
-	return id != "." && id != ".."
+	return validName(id, maxWorkspaceID, "._-") && id != "." && id != ".."
 }
 
 // checkWorkspace answers 400 when a request names an invalid workspace.

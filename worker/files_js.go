@@ -13,10 +13,10 @@ import (
 // nil.
 func filesBinding() BlobStore {
 	if b, ok := binding(FilesR2Binding); ok && b.Type() == js.TypeObject {
-		return r2Blobs{b}
+		return jsBlobs{store: b, r2: true, op: "r2 "}
 	}
 	if ns, ok := binding(FilesKVBinding); ok && ns.Type() == js.TypeObject {
-		return kvBlobs{ns}
+		return jsBlobs{store: ns, op: "kv "}
 	}
 	return nil
 }
@@ -50,65 +50,56 @@ func fromArrayBuffer(ab js.Value) []byte {
 	return out
 }
 
-// kvBlobs is a BlobStore over a Workers KV namespace.
-type kvBlobs struct{ ns js.Value }
+// jsBlobs is a BlobStore over a Workers KV namespace or an R2 bucket: put,
+// delete and list({prefix, cursor}) are called alike; get and a list page's
+// fields differ.
+type jsBlobs struct {
+	store js.Value
+	r2    bool
+	op    string // "kv " or "r2 ", for errors
+}
 
-func (k kvBlobs) Get(ctx context.Context, key string) ([]byte, bool, error) {
+func (b jsBlobs) Get(ctx context.Context, key string) ([]byte, bool, error) {
+	if b.r2 {
+		obj, err := jsCall(ctx, "r2 get", b.store, "get", key)
+		if err != nil || obj.IsNull() || obj.IsUndefined() {
+			return nil, false, err
+		}
+		ab, err := jsCall(ctx, "r2 read", obj, "arrayBuffer")
+		if err != nil {
+			return nil, false, err
+		}
+		return fromArrayBuffer(ab), true, nil
+	}
 	opts := js.Global().Get("Object").New()
 	opts.Set("type", "arrayBuffer")
-	v, err := jsCall(ctx, "kv get", k.ns, "get", key, opts)
+	v, err := jsCall(ctx, "kv get", b.store, "get", key, opts)
 	if err != nil || v.IsNull() || v.IsUndefined() {
 		return nil, false, err
 	}
 	return fromArrayBuffer(v), true, nil
 }
 
-func (k kvBlobs) Put(ctx context.Context, key string, data []byte) error {
-	_, err := jsCall(ctx, "kv put", k.ns, "put", key, toJSBytes(data))
+func (b jsBlobs) Put(ctx context.Context, key string, data []byte) error {
+	_, err := jsCall(ctx, b.op+"put", b.store, "put", key, toJSBytes(data))
 	return err
 }
 
-func (k kvBlobs) Delete(ctx context.Context, key string) error {
-	_, err := jsCall(ctx, "kv delete", k.ns, "delete", key)
+func (b jsBlobs) Delete(ctx context.Context, key string) error {
+	_, err := jsCall(ctx, b.op+"delete", b.store, "delete", key)
 	return err
 }
 
-// List pages through list() (1000 keys a page).
-func (k kvBlobs) List(ctx context.Context, prefix string, limit int) ([]string, error) {
-	return listPages(ctx, "kv list", k.ns, prefix, limit, "keys", "name", func(page js.Value) bool {
+// List pages through list(): up to 1000 keys a page, in "keys" ({name})
+// until list_complete on KV, in "objects" ({key}) while truncated on R2.
+func (b jsBlobs) List(ctx context.Context, prefix string, limit int) ([]string, error) {
+	if b.r2 {
+		return listPages(ctx, "r2 list", b.store, prefix, limit, "objects", "key", func(page js.Value) bool {
+			return !field(page, "truncated").Truthy()
+		})
+	}
+	return listPages(ctx, "kv list", b.store, prefix, limit, "keys", "name", func(page js.Value) bool {
 		return field(page, "list_complete").Truthy()
-	})
-}
-
-// r2Blobs is a BlobStore over an R2 bucket.
-type r2Blobs struct{ bucket js.Value }
-
-func (b r2Blobs) Get(ctx context.Context, key string) ([]byte, bool, error) {
-	obj, err := jsCall(ctx, "r2 get", b.bucket, "get", key)
-	if err != nil || obj.IsNull() || obj.IsUndefined() {
-		return nil, false, err
-	}
-	ab, err := jsCall(ctx, "r2 read", obj, "arrayBuffer")
-	if err != nil {
-		return nil, false, err
-	}
-	return fromArrayBuffer(ab), true, nil
-}
-
-func (b r2Blobs) Put(ctx context.Context, key string, data []byte) error {
-	_, err := jsCall(ctx, "r2 put", b.bucket, "put", key, toJSBytes(data))
-	return err
-}
-
-func (b r2Blobs) Delete(ctx context.Context, key string) error {
-	_, err := jsCall(ctx, "r2 delete", b.bucket, "delete", key)
-	return err
-}
-
-// List pages through list() (up to 1000 objects a page).
-func (b r2Blobs) List(ctx context.Context, prefix string, limit int) ([]string, error) {
-	return listPages(ctx, "r2 list", b.bucket, prefix, limit, "objects", "key", func(page js.Value) bool {
-		return !field(page, "truncated").Truthy()
 	})
 }
 

@@ -213,12 +213,18 @@ func (h *Handler) kvConversationStore() (*KVConversationStore, error) {
 
 // validConversationID accepts 1–128 characters of A–Z a–z 0–9 . _ : -.
 func validConversationID(id string) bool {
-	if id == "" || len(id) > maxConversationID {
+	return validName(id, maxConversationID, "._:-")
+}
+
+// validName reports whether id is 1–max characters of ASCII letters, digits
+// and the bytes of extra.
+func validName(id string, max int, extra string) bool {
+	if id == "" || len(id) > max {
 		return false
 	}
 	for i := 0; i < len(id); i++ {
 		c := id[i]
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '_' || c == ':' || c == '-') {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte(extra, c) >= 0) {
 			return false
 		}
 	}
