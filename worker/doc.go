@@ -85,7 +85,8 @@
 // like any tool that needs it; a declined call writes nothing, and a patch
 // with a hunk that does not apply writes nothing. A file is at most 1 MiB
 // and a workspace at most 5000 files. grep takes JavaScript regular
-// expressions on Workers (Go's natively). A KV listing can lag a write made
+// expressions on Workers (Go's natively); it reads each file it searches,
+// one store operation each, and Workers allow 1000 per request. A KV listing can lag a write made
 // elsewhere by up to a minute (within one request the Worker sees its own
 // writes); R2 lists consistently. As with conversations, anyone holding the
 // API token can use any workspace whose name they know.
