@@ -29,10 +29,10 @@ const WEB = process.env.TOOLNEXUS_WEB ?? join(process.env.TOOLNEXUS_DIST ?? join
 const T = { timeout: 120_000 };
 
 // The policy the pages are served with. Compiling WebAssembly needs
-// 'wasm-unsafe-eval'; inline script, eval and javascript: URLs stay forbidden.
-// (No style-src: the dialog and the element style themselves with a <style>
-// element, which a style-src without 'unsafe-inline' would refuse.)
-const CSP = "script-src 'self' 'wasm-unsafe-eval'; object-src 'none'; base-uri 'none'";
+// 'wasm-unsafe-eval'; inline script, eval, javascript: URLs and inline style
+// stay forbidden (the dialog and the element adopt constructable stylesheets,
+// which style-src does not govern: csp-styles.test.mjs).
+const CSP = "script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; object-src 'none'; base-uri 'none'";
 // The policy of the brief, verbatim: it also forbids compiling the wasm.
 const CSP_STRICT = "script-src 'self'";
 

@@ -21,7 +21,7 @@
 //   again when the page is visible again or on the next load, and the run
 //   resumes with the person's answer. Nothing secret is stored (not apiKey).
 
-import { approvalDialog } from "./approval-dialog.mjs";
+import { adoptStyles, approvalDialog } from "./approval-dialog.mjs";
 import { httpToolSpecs, localEngine, remoteEngine } from "./chat-engine.mjs";
 
 const ATTRS = ["model", "base-url", "style", "system-prompt", "max-turns", "endpoint", "demo", "wasm", "stream"];
@@ -526,15 +526,14 @@ function buildUI(root) {
     node.append(...children);
     return node;
   };
-  const style = el("style");
-  style.textContent = CSS;
   const log = el("div", { class: "log", part: "transcript", role: "log", "aria-live": "polite", "aria-label": "Conversation", tabindex: "0" });
   const status = el("p", { class: "status", part: "status", role: "status", "aria-live": "polite" });
   const input = el("input", { id: "message", part: "input", type: "text", autocomplete: "off", enterkeyhint: "send" });
   const label = el("label", { for: "message", class: "sr-only" }, "Message");
   const send = el("button", { type: "submit", part: "send" }, "Send");
   const form = el("form", { part: "composer" }, label, input, send);
-  root.append(style, el("div", { class: "chat", part: "container" }, log, status, form));
+  adoptStyles(root, "toolnexus-chat-style", CSS); // a constructable stylesheet: style-src does not govern it
+  root.append(el("div", { class: "chat", part: "container" }, log, status, form));
   return { log, status, input, send, form };
 }
 
