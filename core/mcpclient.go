@@ -100,8 +100,7 @@ func (s *mcpServer) connect(parent context.Context, tr Transport, vars map[strin
 		ctx, cancel := phase()
 		err = s.initialize(ctx)
 		cancel()
-		var he *mcpHTTPError
-		if errors.As(err, &he) && (he.Status == 400 || he.Status == 404 || he.Status == 405) {
+		if he, ok := errors.AsType[*mcpHTTPError](err); ok && (he.Status == 400 || he.Status == 404 || he.Status == 405) {
 			// A server of the 2024-11-05 protocol answers the POST with a
 			// 4xx: try its GET event stream.
 			s.conn = nil

@@ -259,8 +259,7 @@ func (c *mcpStreamable) listen(timeout time.Duration) {
 // session and stops its listen stream, so that the next initialize starts
 // afresh.
 func (c *mcpStreamable) expired(err error) bool {
-	var he *mcpHTTPError
-	if !errors.As(err, &he) || he.Status != 404 {
+	if he, ok := errors.AsType[*mcpHTTPError](err); !ok || he.Status != 404 {
 		return false
 	}
 	c.mu.Lock()

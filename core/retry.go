@@ -27,16 +27,15 @@ const (
 // retryable is the default classification: rate limits, server errors and
 // network failures are worth another try; everything else will fail again.
 func retryable(err error) bool {
-	var pe *ProviderError
-	if errors.As(err, &pe) {
+	if pe, ok := errors.AsType[*ProviderError](err); ok {
 		switch pe.Status {
 		case 429, 500, 502, 503, 504:
 			return true
 		}
 		return false
 	}
-	var ne *networkError
-	return errors.As(err, &ne)
+	_, ok := errors.AsType[*networkError](err)
+	return ok
 }
 
 // ErrTransport is what errors.Is finds in a run's error when the request

@@ -132,8 +132,7 @@ func (h *Handler) serveResume(w http.ResponseWriter, r *http.Request) {
 	}
 	st, err := NewSealer(cfg.StateSecret, h.opts.Now).Open(cfg.Style, req.State)
 	if err != nil {
-		var se *StateError
-		errors.As(err, &se)
+		se, _ := errors.AsType[*StateError](err)
 		h.metrics.refusedState(se.Code)
 		writeError(w, http.StatusBadRequest, se.Code, se.Message)
 		return
@@ -260,22 +259,19 @@ func (h *Handler) runErrorBody(cfg Config, partial core.RunResult, err error) (i
 		body.Result = partial
 	}
 	status := http.StatusBadGateway
-	var pe *core.ProviderError
-	var ce *ConversationError
-	switch {
-	case errors.As(err, &ce):
+	if ce, ok := errors.AsType[*ConversationError](err); ok {
 		status, body.Error.Code, body.Error.Message = ce.status(), ce.Code, ce.Message
 		if ce.Err != nil {
 			h.opts.Logf("worker: conversation store: %v", ce.Err)
 		}
-	case errors.As(err, &pe):
+	} else if pe, ok := errors.AsType[*core.ProviderError](err); ok {
 		body.Error.UpstreamStatus = pe.Status
 		body.Error.Message = fmt.Sprintf("the LLM provider answered HTTP %d", pe.Status)
-	case errors.Is(err, context.DeadlineExceeded):
+	} else if errors.Is(err, context.DeadlineExceeded) {
 		status = http.StatusGatewayTimeout
 		body.Error.Code = "upstream_timeout"
 		body.Error.Message = "the run timed out"
-	default:
+	} else {
 		body.Error.Message = "the run failed: " + redact(err.Error(), cfg.APIKey, cfg.StateSecret, cfg.APIToken)
 	}
 	h.opts.Logf("worker: run failed: %s", body.Error.Message)
@@ -325,10 +321,11 @@ func beginJSON[T any](h *Handler, w http.ResponseWriter, r *http.Request, decode
 
 // bodyError answers a request body that could not be read or decoded.
 func bodyError(w http.ResponseWriter, err error) {
-	var tooBig *http.MaxBytesError
-	switch {
-	case errors.As(err, &tooBig):
+	if tooBig, ok := errors.AsType[*http.MaxBytesError](err); ok {
 		writeError(w, http.StatusRequestEntityTooLarge, "body_too_large", fmt.Sprintf("request body exceeds %d bytes (MAX_BODY_BYTES)", tooBig.Limit))
+		return
+	}
+	switch {
 	case errors.Is(err, io.EOF):
 		writeError(w, http.StatusBadRequest, "bad_json", "request body is empty; send a JSON object")
 	default:

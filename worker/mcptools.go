@@ -91,9 +91,8 @@ func (h *Handler) newToolkit(ctx context.Context, workspace string) (*core.Toolk
 // wrong) and ok is false.
 func (h *Handler) requestToolkit(ctx context.Context, w http.ResponseWriter, workspace string) (tk *core.Toolkit, ok bool) {
 	tk, err := h.newToolkit(ctx, workspace)
-	var ce *ConfigError
-	switch {
-	case errors.As(err, &ce):
+	switch ce, isConfig := errors.AsType[*ConfigError](err); {
+	case isConfig:
 		h.configError(w, ce)
 		return nil, false
 	case err != nil:
