@@ -75,7 +75,7 @@ func htmlToMarkdown(src string, markdown bool) string {
 		case "h1", "h2", "h3", "h4", "h5", "h6":
 			w.block()
 			if !closing && markdown {
-				w.raw(strings.Repeat("#", int(name[1]-'0')) + " ")
+				w.raw("###### "[6-int(name[1]-'0'):]) // h1 → "# ", h6 → "###### "
 			}
 		case "p", "div", "section", "article", "header", "footer", "main", "nav", "aside", "blockquote", "table", "form", "figure", "dl", "address":
 			w.block()
@@ -96,8 +96,9 @@ func htmlToMarkdown(src string, markdown bool) string {
 				continue
 			}
 			w.line()
-			depth := max(len(lists)-1, 0)
-			w.raw(strings.Repeat("  ", depth))
+			for range len(lists) - 1 { // indent nested items
+				w.raw("  ")
+			}
 			if len(lists) > 0 && lists[len(lists)-1].ordered {
 				lists[len(lists)-1].n++
 				w.raw(strconv.Itoa(lists[len(lists)-1].n) + ". ")

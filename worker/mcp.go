@@ -152,13 +152,14 @@ func (h *Handler) mcpMessage(r *http.Request, w http.ResponseWriter, m gjson.Res
 			sid += ".e"
 		}
 		w.Header().Set("Mcp-Session-Id", sid)
+		// Constant parts as JSON text: a map literal is code that runs.
 		return rpcResult(id, map[string]any{
 			"protocolVersion": version,
-			"capabilities":    map[string]any{"tools": map[string]any{}},
-			"serverInfo":      map[string]any{"name": "toolnexus-worker", "version": "0.1.0"},
+			"capabilities":    json.RawMessage(`{"tools":{}}`),
+			"serverInfo":      json.RawMessage(`{"name":"toolnexus-worker","version":"0.1.0"}`),
 		}), true
 	case "ping":
-		return rpcResult(id, map[string]any{}), true
+		return rpcResult(id, json.RawMessage(`{}`)), true
 	case "tools/list":
 		tk, err := h.newToolkit(r.Context(), "")
 		if err != nil {
@@ -217,8 +218,8 @@ func (h *Handler) mcpToolsCall(w http.ResponseWriter, r *http.Request, m gjson.R
 	}
 	writeEvent(w, rpcMessage{JSONRPC: "2.0", ID: json.RawMessage(`"` + key + `"`), Method: "elicitation/create", Params: map[string]any{
 		"mode":            "form",
-		"message":         fmt.Sprintf("Approve running %s with these arguments?\n%s", name, shown),
-		"requestedSchema": map[string]any{"type": "object", "properties": map[string]any{}},
+		"message":         "Approve running " + name + " with these arguments?\n" + string(shown),
+		"requestedSchema": json.RawMessage(`{"properties":{},"type":"object"}`),
 	}})
 	answer, err := h.mcpAwait(r.Context(), key)
 	var result map[string]any
