@@ -241,4 +241,7 @@ func TestHTMLToMarkdownOddInput(t *testing.T) {
 	if got := htmlToMarkdown("<ol><li>a</li><li>b</li></ol><p>x&nbsp;y &#65;&#x42;</p>", true); got != "1. a\n2. b\n\nx y AB" {
 		t.Fatalf("got %q", got)
 	}
+	if got := htmlToMarkdown("<h1>A</h1><h6>S</h6><ul><li>a<ul><li>b<ol><li>c</li></ol></li></ul></li><li>d</li></ul>", true); got != "# A\n\n###### S\n\n- a\n  - b\n    1. c\n- d" {
+		t.Fatalf("got %q", got)
+	}
 }
