@@ -53,13 +53,13 @@ type Handler struct {
 	routes      map[string]route
 }
 
-// route is one path: its handlers by method, whether it is under /v1 (and
-// so behind API_TOKEN), and the Allow header value.
+// route is one path: its handlers by method (nil: not allowed), whether it
+// is under /v1 (and so behind API_TOKEN), and the Allow header value.
 type route struct {
-	name    string
-	methods map[string]http.HandlerFunc
-	allow   string
-	api     bool
+	name              string
+	get, post, delete http.HandlerFunc
+	allow             string
+	api               bool
 }
 
 // NewHandler returns the API handler.
@@ -87,13 +87,13 @@ func NewHandler(opts Options) *Handler {
 	}
 	h := &Handler{opts: opts, metrics: newMetrics(), coreMetrics: newPromMerge()}
 	h.routes = map[string]route{
-		"/healthz":             {name: "healthz", methods: map[string]http.HandlerFunc{http.MethodGet: h.serveHealth}, allow: "GET, HEAD, OPTIONS"},
-		"/metrics":             {name: "metrics", methods: map[string]http.HandlerFunc{http.MethodGet: h.serveMetrics}, allow: "GET, HEAD, OPTIONS"},
-		"/v1/tools":            {name: "tools", methods: map[string]http.HandlerFunc{http.MethodGet: h.serveTools}, allow: "GET, HEAD, OPTIONS", api: true},
-		"/v1/run":              {name: "run", methods: map[string]http.HandlerFunc{http.MethodPost: h.serveRun}, allow: "POST, OPTIONS", api: true},
-		"/v1/resume":           {name: "resume", methods: map[string]http.HandlerFunc{http.MethodPost: h.serveResume}, allow: "POST, OPTIONS", api: true},
-		"/v1/chat/completions": {name: "chat_completions", methods: map[string]http.HandlerFunc{http.MethodPost: h.serveChatCompletions}, allow: "POST, OPTIONS", api: true},
-		"/mcp":                 {name: "mcp", methods: map[string]http.HandlerFunc{http.MethodPost: h.serveMCP, http.MethodDelete: h.serveMCPDelete}, allow: "POST, DELETE, OPTIONS", api: true},
+		"/healthz":             {name: "healthz", get: h.serveHealth, allow: "GET, HEAD, OPTIONS"},
+		"/metrics":             {name: "metrics", get: h.serveMetrics, allow: "GET, HEAD, OPTIONS"},
+		"/v1/tools":            {name: "tools", get: h.serveTools, allow: "GET, HEAD, OPTIONS", api: true},
+		"/v1/run":              {name: "run", post: h.serveRun, allow: "POST, OPTIONS", api: true},
+		"/v1/resume":           {name: "resume", post: h.serveResume, allow: "POST, OPTIONS", api: true},
+		"/v1/chat/completions": {name: "chat_completions", post: h.serveChatCompletions, allow: "POST, OPTIONS", api: true},
+		"/mcp":                 {name: "mcp", post: h.serveMCP, delete: h.serveMCPDelete, allow: "POST, DELETE, OPTIONS", api: true},
 	}
 	return h
 }
@@ -124,12 +124,16 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		preflight(sw, r, rt.allow)
 		return
 	}
-	method := r.Method
-	if method == http.MethodHead {
-		method = http.MethodGet
+	var serve http.HandlerFunc
+	switch r.Method {
+	case http.MethodGet, http.MethodHead:
+		serve = rt.get
+	case http.MethodPost:
+		serve = rt.post
+	case http.MethodDelete:
+		serve = rt.delete
 	}
-	serve, ok := rt.methods[method]
-	if !ok {
+	if serve == nil {
 		sw.Header().Set("Allow", rt.allow)
 		writeError(sw, http.StatusMethodNotAllowed, "method_not_allowed", r.Method+" is not allowed on "+r.URL.Path+"; use "+rt.allow)
 		return
