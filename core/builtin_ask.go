@@ -15,21 +15,18 @@ import (
 // AnswerOutput) is taken as the whole answer. The tool then runs again and
 // returns the answers to the model.
 func questionTool() Tool {
-	item := JSONSchema{
-		"type": "object",
-		"properties": map[string]any{
-			"question": map[string]any{"type": "string"},
-			"header":   map[string]any{"type": "string"},
-			"options":  map[string]any{"type": "array", "items": map[string]any{"type": "string"}},
-			"multiple": map[string]any{"type": "boolean"},
-		},
-		"required": []any{"question"},
-	}
 	return builtin("question",
 		"Ask the person one or more questions and wait for the answers. Give options when there is a fixed set of choices; multiple allows more than one.",
-		objectSchema(map[string]any{
-			"questions": map[string]any{"type": "array", "description": "The questions, in order", "items": item},
-		}, "questions"),
+		objectSchema(`{"questions": {"type": "array", "description": "The questions, in order", "items": {
+			"type": "object",
+			"properties": {
+				"question": {"type": "string"},
+				"header":   {"type": "string"},
+				"options":  {"type": "array", "items": {"type": "string"}},
+				"multiple": {"type": "boolean"}
+			},
+			"required": ["question"]
+		}}}`, "questions"),
 		func(args map[string]any, tctx *ToolContext) (ToolResult, error) {
 			qs, err := questionsOf(args["questions"])
 			if err != nil {
@@ -133,20 +130,17 @@ func renderAnswers(qs []question, data map[string]any) string {
 func todowriteTool() Tool {
 	var mu sync.Mutex
 	var todos []any
-	item := JSONSchema{
-		"type": "object",
-		"properties": map[string]any{
-			"id":        map[string]any{"type": "string"},
-			"text":      map[string]any{"type": "string"},
-			"completed": map[string]any{"type": "boolean"},
-		},
-		"required": []any{"id", "text", "completed"},
-	}
 	return builtin("todowrite",
 		"Replace the session's todo list with the one given (send the whole list each time) and get it back as a checklist.",
-		objectSchema(map[string]any{
-			"todos": map[string]any{"type": "array", "description": "The whole todo list", "items": item},
-		}, "todos"),
+		objectSchema(`{"todos": {"type": "array", "description": "The whole todo list", "items": {
+			"type": "object",
+			"properties": {
+				"id":        {"type": "string"},
+				"text":      {"type": "string"},
+				"completed": {"type": "boolean"}
+			},
+			"required": ["id", "text", "completed"]
+		}}}`, "todos"),
 		func(args map[string]any, _ *ToolContext) (ToolResult, error) {
 			arr, ok := args["todos"].([]any)
 			if !ok {

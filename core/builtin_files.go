@@ -15,11 +15,11 @@ import (
 func readTool(files FileSystem) Tool {
 	return builtin("read",
 		"Read a text file from the virtual file system. With offset (1-based line) and limit, only that window of lines.",
-		objectSchema(map[string]any{
-			"path":   prop("string", "Path of the file"),
-			"offset": prop("number", "First line to return, counting from 1"),
-			"limit":  prop("number", "How many lines to return"),
-		}, "path"),
+		objectSchema(`{
+			"path":   {"type": "string", "description": "Path of the file"},
+			"offset": {"type": "number", "description": "First line to return, counting from 1"},
+			"limit":  {"type": "number", "description": "How many lines to return"}
+		}`, "path"),
 		func(args map[string]any, _ *ToolContext) (ToolResult, error) {
 			p, err := requireStr(args, "path")
 			if err != nil {
@@ -52,10 +52,10 @@ func readTool(files FileSystem) Tool {
 func writeTool(files FileSystem) Tool {
 	return builtin("write",
 		"Create or overwrite a file in the virtual file system with the given content.",
-		objectSchema(map[string]any{
-			"path":    prop("string", "Path of the file"),
-			"content": prop("string", "The whole new content"),
-		}, "path", "content"),
+		objectSchema(`{
+			"path":    {"type": "string", "description": "Path of the file"},
+			"content": {"type": "string", "description": "The whole new content"}
+		}`, "path", "content"),
 		func(args map[string]any, _ *ToolContext) (ToolResult, error) {
 			p, err := requireStr(args, "path")
 			if err != nil {
@@ -75,12 +75,12 @@ func writeTool(files FileSystem) Tool {
 func editTool(files FileSystem) Tool {
 	return builtin("edit",
 		"Replace exact text in a file. oldString must occur exactly once unless replaceAll is true.",
-		objectSchema(map[string]any{
-			"path":       prop("string", "Path of the file"),
-			"oldString":  prop("string", "The exact text to replace"),
-			"newString":  prop("string", "The text to put in its place"),
-			"replaceAll": prop("boolean", "Replace every occurrence"),
-		}, "path", "oldString", "newString"),
+		objectSchema(`{
+			"path":       {"type": "string", "description": "Path of the file"},
+			"oldString":  {"type": "string", "description": "The exact text to replace"},
+			"newString":  {"type": "string", "description": "The text to put in its place"},
+			"replaceAll": {"type": "boolean", "description": "Replace every occurrence"}
+		}`, "path", "oldString", "newString"),
 		func(args map[string]any, _ *ToolContext) (ToolResult, error) {
 			p, err := requireStr(args, "path")
 			if err != nil {
@@ -120,11 +120,11 @@ func editTool(files FileSystem) Tool {
 func globTool(files FileSystem) Tool {
 	return builtin("glob",
 		"List the files whose path matches a glob (* within a name, ** across folders, ?). A pattern without / matches file names. One path per line.",
-		objectSchema(map[string]any{
-			"pattern": prop("string", "The glob, e.g. **/*.md"),
-			"path":    prop("string", "Folder to search in (default: the root)"),
-			"limit":   prop("number", "Most paths to return (default 100)"),
-		}, "pattern"),
+		objectSchema(`{
+			"pattern": {"type": "string", "description": "The glob, e.g. **/*.md"},
+			"path":    {"type": "string", "description": "Folder to search in (default: the root)"},
+			"limit":   {"type": "number", "description": "Most paths to return (default 100)"}
+		}`, "pattern"),
 		func(args map[string]any, _ *ToolContext) (ToolResult, error) {
 			pattern, err := requireStr(args, "pattern")
 			if err != nil {
@@ -159,12 +159,12 @@ func globTool(files FileSystem) Tool {
 func grepTool(files FileSystem, match Matcher) Tool {
 	return builtin("grep",
 		"Search file contents for a regular expression. One match per line as path:line:text.",
-		objectSchema(map[string]any{
-			"pattern": prop("string", "Regular expression to look for"),
-			"path":    prop("string", "Folder to search in (default: the root)"),
-			"include": prop("string", "Glob the file names must match, e.g. *.go"),
-			"limit":   prop("number", "Most matches to return (default 100)"),
-		}, "pattern"),
+		objectSchema(`{
+			"pattern": {"type": "string", "description": "Regular expression to look for"},
+			"path":    {"type": "string", "description": "Folder to search in (default: the root)"},
+			"include": {"type": "string", "description": "Glob the file names must match, e.g. *.go"},
+			"limit":   {"type": "number", "description": "Most matches to return (default 100)"}
+		}`, "pattern"),
 		func(args map[string]any, _ *ToolContext) (ToolResult, error) {
 			pattern, err := requireStr(args, "pattern")
 			if err != nil {

@@ -34,9 +34,9 @@ type patchOp struct {
 func applyPatchTool(files FileSystem) Tool {
 	return builtin("apply_patch",
 		"Apply a patch (*** Begin Patch / *** Add File: / *** Update File: / *** Delete File: / *** End Patch, hunks of ' ', '-', '+' lines after @@). All or nothing: if one hunk does not apply, no file changes.",
-		objectSchema(map[string]any{
-			"patchText": prop("string", "The whole patch, from *** Begin Patch to *** End Patch"),
-		}, "patchText"),
+		objectSchema(`{
+			"patchText": {"type": "string", "description": "The whole patch, from *** Begin Patch to *** End Patch"}
+		}`, "patchText"),
 		func(args map[string]any, _ *ToolContext) (ToolResult, error) {
 			text, err := requireStr(args, "patchText")
 			if err != nil {

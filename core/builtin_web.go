@@ -13,11 +13,11 @@ const defaultFetchMaxBytes = 512 << 10
 func webfetchTool(cfg BuiltinsConfig) Tool {
 	return builtin("webfetch",
 		"Fetch a URL with GET and return its content: readable markdown (the default) or plain text from HTML, or the raw html.",
-		objectSchema(map[string]any{
-			"url":     prop("string", "The http or https URL"),
-			"format":  map[string]any{"type": "string", "enum": []any{"text", "markdown", "html"}, "description": "How to return the content (default markdown)"},
-			"timeout": prop("number", "Time limit in seconds (default 30, at most 120)"),
-		}, "url"),
+		objectSchema(`{
+			"url":     {"type": "string", "description": "The http or https URL"},
+			"format":  {"type": "string", "enum": ["text", "markdown", "html"], "description": "How to return the content (default markdown)"},
+			"timeout": {"type": "number", "description": "Time limit in seconds (default 30, at most 120)"}
+		}`, "url"),
 		func(args map[string]any, tctx *ToolContext) (ToolResult, error) {
 			url, err := requireStr(args, "url")
 			if err != nil {

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/toolnexus/wasm/internal/jsonx"
 )
 
 // SourceBuiltin marks the tools BuiltinTools makes.
@@ -153,17 +155,19 @@ func builtin(name, description string, schema JSONSchema, run func(args map[stri
 	}
 }
 
-// objectSchema is {"type":"object", properties, required, additionalProperties:false}.
-func objectSchema(props map[string]any, required ...string) JSONSchema {
+// objectSchema is {"type":"object", properties, required,
+// additionalProperties:false}. The properties are JSON text: a constant
+// costs the wasm build far less than the code of a nested map literal.
+func objectSchema(properties string, required ...string) JSONSchema {
+	props, err := jsonx.DecodeObject([]byte(properties))
+	if err != nil {
+		panic("core: a built-in's schema: " + err.Error()) // a constant: the tests catch it
+	}
 	req := make([]any, len(required))
 	for i, r := range required {
 		req[i] = r
 	}
 	return JSONSchema{"type": "object", "properties": props, "required": req, "additionalProperties": false}
-}
-
-func prop(typ, description string) map[string]any {
-	return map[string]any{"type": typ, "description": description}
 }
 
 func argStr(args map[string]any, key string) string {

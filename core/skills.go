@@ -198,9 +198,9 @@ func (s *SkillSet) Tool() Tool {
 	return Tool{
 		Name:        "skill",
 		Description: "Load a skill by name: its instructions and a list of the files beside it. Use it when the task matches a skill listed in the system prompt.",
-		InputSchema: objectSchema(map[string]any{
-			"name": prop("string", "The skill's name, as listed in the system prompt"),
-		}, "name"),
+		InputSchema: objectSchema(`{
+			"name": {"type": "string", "description": "The skill's name, as listed in the system prompt"}
+		}`, "name"),
 		Source: SourceSkill,
 		Execute: func(args map[string]any, _ *ToolContext) (ToolResult, error) {
 			name := argStr(args, "name")
