@@ -336,11 +336,22 @@ func attr(tag, name string) string {
 	}
 }
 
-var htmlEntities = map[string]string{
-	"amp": "&", "lt": "<", "gt": ">", "quot": `"`, "apos": "'", "nbsp": " ",
-	"mdash": "—", "ndash": "–", "hellip": "…", "copy": "©", "reg": "®", "trade": "™",
-	"lsquo": "‘", "rsquo": "’", "ldquo": "“", "rdquo": "”", "laquo": "«", "raquo": "»",
-	"middot": "·", "bull": "•", "times": "×", "euro": "€", "deg": "°",
+// htmlEntities are the named references decoded, name then text. A static
+// array, not a map: a map literal is init code, about 5 kB of wasm here.
+var htmlEntities = [...][2]string{
+	{"amp", "&"}, {"lt", "<"}, {"gt", ">"}, {"quot", `"`}, {"apos", "'"}, {"nbsp", " "},
+	{"mdash", "—"}, {"ndash", "–"}, {"hellip", "…"}, {"copy", "©"}, {"reg", "®"}, {"trade", "™"},
+	{"lsquo", "‘"}, {"rsquo", "’"}, {"ldquo", "“"}, {"rdquo", "”"}, {"laquo", "«"}, {"raquo", "»"},
+	{"middot", "·"}, {"bull", "•"}, {"times", "×"}, {"euro", "€"}, {"deg", "°"},
+}
+
+func htmlEntity(name string) (string, bool) {
+	for _, e := range htmlEntities {
+		if e[0] == name {
+			return e[1], true
+		}
+	}
+	return "", false
 }
 
 // decodeEntities replaces the common named and all numeric character
@@ -378,7 +389,7 @@ func decodeEntities(s string) string {
 				s = s[end+1:]
 				continue
 			}
-		} else if v, ok := htmlEntities[ref]; ok {
+		} else if v, ok := htmlEntity(ref); ok {
 			b.WriteString(v)
 			s = s[end+1:]
 			continue
