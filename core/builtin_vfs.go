@@ -6,6 +6,7 @@ import (
 	"io"
 	"io/fs"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -233,7 +234,8 @@ func (m *MemFS) readDirLocked(dir string) []fs.DirEntry {
 	for _, e := range seen {
 		out = append(out, e)
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Name() < out[j].Name() })
+	// As io/fs.ReadDir sorts: the wasm build has that instantiation already.
+	slices.SortFunc(out, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
 	return out
 }
 

@@ -167,6 +167,14 @@ func (s *SkillSet) Get(name string) (Skill, bool) {
 
 // Prompt is the system-prompt section listing the skills that have a
 // description, sorted by name; "" when there is none.
+// skillsByName sorts skills with sort.Sort, whose code every build links
+// anyway; sort.Slice would add its own copy and reflection.
+type skillsByName []Skill
+
+func (s skillsByName) Len() int           { return len(s) }
+func (s skillsByName) Less(i, j int) bool { return s[i].Name < s[j].Name }
+func (s skillsByName) Swap(i, j int)      { s[i], s[j] = s[j], s[i] }
+
 func (s *SkillSet) Prompt() string {
 	if s == nil {
 		return ""
@@ -180,7 +188,7 @@ func (s *SkillSet) Prompt() string {
 	if len(described) == 0 {
 		return ""
 	}
-	sort.Slice(described, func(i, j int) bool { return described[i].Name < described[j].Name })
+	sort.Sort(skillsByName(described))
 	var b strings.Builder
 	b.WriteString("## Skills\n\nThese skills hold instructions for particular tasks. When a task matches one, call the skill tool with its name to load it before you start.\n")
 	for _, sk := range described {

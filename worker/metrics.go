@@ -77,11 +77,19 @@ func sortedPairs(m map[[2]string]int) [][2]string {
 	for k := range m {
 		keys = append(keys, k)
 	}
-	sort.Slice(keys, func(i, j int) bool {
-		if keys[i][0] != keys[j][0] {
-			return keys[i][0] < keys[j][0]
-		}
-		return keys[i][1] < keys[j][1]
-	})
+	sort.Sort(pairs(keys))
 	return keys
 }
+
+// pairs sorts label pairs with sort.Sort, whose code every build links
+// anyway; sort.Slice would add its own copy and reflection.
+type pairs [][2]string
+
+func (p pairs) Len() int { return len(p) }
+func (p pairs) Less(i, j int) bool {
+	if p[i][0] != p[j][0] {
+		return p[i][0] < p[j][0]
+	}
+	return p[i][1] < p[j][1]
+}
+func (p pairs) Swap(i, j int) { p[i], p[j] = p[j], p[i] }

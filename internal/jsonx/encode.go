@@ -80,6 +80,14 @@ func Append(dst []byte, v any) ([]byte, error) {
 	return appendOther(dst, v)
 }
 
+// byString sorts map keys with sort.Sort, whose code every build links
+// anyway; sort.Slice would add its own copy and reflection.
+type byString []reflect.Value
+
+func (k byString) Len() int           { return len(k) }
+func (k byString) Less(i, j int) bool { return k[i].String() < k[j].String() }
+func (k byString) Swap(i, j int)      { k[i], k[j] = k[j], k[i] }
+
 // appendOther encodes the kinds the fast paths do not name — other numeric
 // types, pointers, slices, arrays, maps with string keys, and structs
 // (exported fields, `json:"name,omitempty"` tags, "-" skipped) — by
@@ -141,7 +149,7 @@ func appendOther(dst []byte, v any) ([]byte, error) {
 			return append(dst, "null"...), nil
 		}
 		keys := rv.MapKeys()
-		sort.Slice(keys, func(i, j int) bool { return keys[i].String() < keys[j].String() })
+		sort.Sort(byString(keys))
 		dst = append(dst, '{')
 		for i, k := range keys {
 			if i > 0 {
