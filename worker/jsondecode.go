@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
-	"unicode/utf16"
 	"unicode/utf8"
 
 	"github.com/tidwall/gjson"
@@ -203,87 +202,18 @@ func jsonDepth(b []byte) int {
 	return deepest
 }
 
-// jsonString decodes a validated JSON string literal (quotes included) as
-// encoding/json does: invalid UTF-8 and unpaired surrogates become U+FFFD.
-func jsonString(raw string) string {
-	if len(raw) < 2 {
-		return ""
+// jsonString is the value of a validated JSON string as encoding/json
+// decodes it. gjson has unescaped it already (an unpaired surrogate is
+// U+FFFD, as there); each byte of invalid UTF-8 becomes U+FFFD too.
+func jsonString(v gjson.Result) string {
+	if utf8.ValidString(v.Str) {
+		return v.Str
 	}
-	s := raw[1 : len(raw)-1]
-	if !strings.Contains(s, `\`) && utf8.ValidString(s) {
-		return s
-	}
-	b := make([]byte, 0, len(s)+8)
-	for i := 0; i < len(s); {
-		c := s[i]
-		switch {
-		case c == '\\' && i+1 < len(s):
-			esc := s[i+1]
-			i += 2
-			switch esc {
-			case 'b':
-				b = append(b, '\b')
-			case 'f':
-				b = append(b, '\f')
-			case 'n':
-				b = append(b, '\n')
-			case 'r':
-				b = append(b, '\r')
-			case 't':
-				b = append(b, '\t')
-			case 'u':
-				r := hex4(s[i:])
-				i += 4
-				if utf16.IsSurrogate(r) {
-					if i+6 <= len(s) && s[i] == '\\' && s[i+1] == 'u' {
-						if pair := utf16.DecodeRune(r, hex4(s[i+2:])); pair != utf8.RuneError {
-							b = utf8.AppendRune(b, pair)
-							i += 6
-							continue
-						}
-					}
-					r = utf8.RuneError
-				}
-				b = utf8.AppendRune(b, r)
-			default: // '"', '\\', '/'
-				b = append(b, esc)
-			}
-		case c < utf8.RuneSelf:
-			b = append(b, c)
-			i++
-		default:
-			r, size := utf8.DecodeRuneInString(s[i:])
-			if r == utf8.RuneError && size == 1 {
-				b = utf8.AppendRune(b, utf8.RuneError)
-			} else {
-				b = append(b, s[i:i+size]...)
-			}
-			i += size
-		}
+	b := make([]byte, 0, len(v.Str)+8)
+	for _, r := range v.Str { // an invalid byte ranges as one utf8.RuneError
+		b = utf8.AppendRune(b, r)
 	}
 	return string(b)
-}
-
-// hex4 reads four hex digits; anything else is -1.
-func hex4(s string) rune {
-	if len(s) < 4 {
-		return -1
-	}
-	var r rune
-	for _, c := range []byte(s[:4]) {
-		switch {
-		case c >= '0' && c <= '9':
-			c -= '0'
-		case c >= 'a' && c <= 'f':
-			c = c - 'a' + 10
-		case c >= 'A' && c <= 'F':
-			c = c - 'A' + 10
-		default:
-			return -1
-		}
-		r = r*16 + rune(c)
-	}
-	return r
 }
 
 // jsonKind names a value's JSON type as encoding/json's type errors do.
@@ -349,7 +279,7 @@ func decodeJSONStruct(v gjson.Result, at jsonField, goType, structName string, s
 	}
 	var err error
 	v.ForEach(func(k, val gjson.Result) bool {
-		key := jsonString(k.Raw)
+		key := jsonString(k)
 		for _, f := range fields {
 			if strings.EqualFold(f.name, key) {
 				err = f.set(val, at.child(structName, f.name))
@@ -372,7 +302,7 @@ func setJSONString(dst *string) func(gjson.Result, jsonField) error {
 		switch v.Type {
 		case gjson.Null:
 		case gjson.String:
-			*dst = jsonString(v.Raw)
+			*dst = jsonString(v)
 		default:
 			return at.typeError(jsonKind(v), "string")
 		}
@@ -494,7 +424,7 @@ func setJSONMap(dst *map[string]any) func(gjson.Result, jsonField) error {
 		v.ForEach(func(k, e gjson.Result) bool {
 			var x any
 			x, err = jsonPlain(e, at)
-			(*dst)[jsonString(k.Raw)] = x
+			(*dst)[jsonString(k)] = x
 			return err == nil
 		})
 		return err
@@ -511,7 +441,7 @@ func jsonPlain(v gjson.Result, at jsonField) (any, error) {
 	case gjson.True, gjson.False:
 		return v.Type == gjson.True, nil
 	case gjson.String:
-		return jsonString(v.Raw), nil
+		return jsonString(v), nil
 	case gjson.Number:
 		f, err := strconv.ParseFloat(v.Raw, 64)
 		if err != nil {
@@ -534,7 +464,7 @@ func jsonPlain(v gjson.Result, at jsonField) (any, error) {
 	v.ForEach(func(k, e gjson.Result) bool {
 		var x any
 		x, err = jsonPlain(e, at)
-		out[jsonString(k.Raw)] = x
+		out[jsonString(k)] = x
 		return err == nil
 	})
 	return out, err
