@@ -1,9 +1,9 @@
 package worker
 
 import (
-	"fmt"
 	"io"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 )
@@ -16,80 +16,57 @@ import (
 //     /metrics itself. They are meaningful natively (go run ./wasm/worker);
 //     on Workers use the per-request log line or Workers Analytics instead.
 type metrics struct {
-	mu       sync.Mutex
-	requests map[[2]string]int // route, HTTP status
-	runs     map[[2]string]int // endpoint, run status or "error"
-	refused  map[string]int    // state token refusal code
+	mu     sync.Mutex
+	series map[string]int // a sample's name and labels → its count
 }
 
-func newMetrics() *metrics {
-	return &metrics{requests: map[[2]string]int{}, runs: map[[2]string]int{}, refused: map[string]int{}}
+// workerFamilies are the counter families, in the order (also their names')
+// they are written.
+var workerFamilies = [...]struct{ name, help string }{
+	{"toolnexus_worker_requests_total", "HTTP requests by route and status."},
+	{"toolnexus_worker_runs_total", "Agent runs by endpoint and result status."},
+	{"toolnexus_worker_state_refused_total", "State tokens refused by reason."},
+}
+
+func newMetrics() *metrics { return &metrics{series: map[string]int{}} }
+
+func (m *metrics) count(series string) {
+	m.mu.Lock()
+	m.series[series]++
+	m.mu.Unlock()
 }
 
 func (m *metrics) request(route string, status int) {
-	m.mu.Lock()
-	m.requests[[2]string{route, fmt.Sprint(status)}]++
-	m.mu.Unlock()
+	m.count("toolnexus_worker_requests_total{route=" + strconv.Quote(route) + ",code=" + strconv.Quote(strconv.Itoa(status)) + "}")
 }
 
 func (m *metrics) run(endpoint, status string) {
-	m.mu.Lock()
-	m.runs[[2]string{endpoint, status}]++
-	m.mu.Unlock()
+	m.count("toolnexus_worker_runs_total{endpoint=" + strconv.Quote(endpoint) + ",status=" + strconv.Quote(status) + "}")
 }
 
 func (m *metrics) refusedState(code string) {
-	m.mu.Lock()
-	m.refused[code]++
-	m.mu.Unlock()
+	m.count("toolnexus_worker_state_refused_total{reason=" + strconv.Quote(code) + "}")
 }
 
-// writeTo renders the counters, each family sorted by its labels.
+// writeTo renders the counters, each family sorted by its labels: the
+// sample texts sort as their label values do, since a label value's closing
+// quote sorts before the letters, digits and _ they are made of.
 func (m *metrics) writeTo(w io.Writer) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	keys := make([]string, 0, len(m.series))
+	for k := range m.series {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
 	var b strings.Builder
-	b.WriteString("# HELP toolnexus_worker_requests_total HTTP requests by route and status.\n")
-	b.WriteString("# TYPE toolnexus_worker_requests_total counter\n")
-	for _, k := range sortedPairs(m.requests) {
-		fmt.Fprintf(&b, "toolnexus_worker_requests_total{route=%q,code=%q} %d\n", k[0], k[1], m.requests[k])
-	}
-	b.WriteString("# HELP toolnexus_worker_runs_total Agent runs by endpoint and result status.\n")
-	b.WriteString("# TYPE toolnexus_worker_runs_total counter\n")
-	for _, k := range sortedPairs(m.runs) {
-		fmt.Fprintf(&b, "toolnexus_worker_runs_total{endpoint=%q,status=%q} %d\n", k[0], k[1], m.runs[k])
-	}
-	b.WriteString("# HELP toolnexus_worker_state_refused_total State tokens refused by reason.\n")
-	b.WriteString("# TYPE toolnexus_worker_state_refused_total counter\n")
-	codes := make([]string, 0, len(m.refused))
-	for c := range m.refused {
-		codes = append(codes, c)
-	}
-	sort.Strings(codes)
-	for _, c := range codes {
-		fmt.Fprintf(&b, "toolnexus_worker_state_refused_total{reason=%q} %d\n", c, m.refused[c])
+	for _, f := range workerFamilies {
+		b.WriteString("# HELP " + f.name + " " + f.help + "\n# TYPE " + f.name + " counter\n")
+		for _, k := range keys {
+			if strings.HasPrefix(k, f.name+"{") {
+				b.WriteString(k + " " + strconv.Itoa(m.series[k]) + "\n")
+			}
+		}
 	}
 	io.WriteString(w, b.String())
 }
-
-func sortedPairs(m map[[2]string]int) [][2]string {
-	keys := make([][2]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Sort(pairs(keys))
-	return keys
-}
-
-// pairs sorts label pairs with sort.Sort, whose code every build links
-// anyway; sort.Slice would add its own copy and reflection.
-type pairs [][2]string
-
-func (p pairs) Len() int { return len(p) }
-func (p pairs) Less(i, j int) bool {
-	if p[i][0] != p[j][0] {
-		return p[i][0] < p[j][0]
-	}
-	return p[i][1] < p[j][1]
-}
-func (p pairs) Swap(i, j int) { p[i], p[j] = p[j], p[i] }
