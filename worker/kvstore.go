@@ -34,9 +34,8 @@ const (
 )
 
 // KVNamespace is the part of a Workers KV namespace the conversation store
-// uses. On Workers it is the CONVERSATIONS_KV binding through
-// syumai/workers cloudflare/kv (wasm/worker); natively and in tests it is
-// a MemoryKV.
+// uses. On Workers it is the CONVERSATIONS_KV binding (kv_js.go); natively
+// and in tests it is a MemoryKV.
 type KVNamespace interface {
 	// Get returns the text stored under key; found is false when there is
 	// none.

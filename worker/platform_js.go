@@ -9,18 +9,19 @@ import "github.com/toolnexus/wasm/internal/jsregexp"
 const SpentBinding = "STATE_KV"
 
 // PlatformOptions wires the handler to Cloudflare Workers: settings from the
-// Worker environment, outbound HTTP over fetch, and the STATE_KV namespace
-// (when bound) as the spent-token store, FILES_R2 or FILES_KV (when bound)
-// under the built-ins' file system, and JavaScript's RegExp for grep. The CONVERSATIONS_KV store is
-// added by wasm/worker (withConversationsKV), which may import
-// syumai/workers' cloudflare/kv: this package must not, or its tests would
-// not load under Node.
+// Worker environment, outbound HTTP over fetch, the STATE_KV namespace
+// (when bound) as the spent-token store, CONVERSATIONS_KV (when bound) under
+// the "conversation" field, FILES_R2 or FILES_KV (when bound) under the
+// built-ins' file system, and JavaScript's RegExp for grep. The bindings are
+// reached through syscall/js, not syumai/workers' cloudflare packages, whose
+// init panics outside a Worker: so this package's tests load under Node.
 func PlatformOptions() Options {
 	return Options{
-		Getenv:    workersGetenv,
-		Transport: FetchTransport(),
-		Spent:     kvSpent(SpentBinding),
-		Files:     filesBinding,
-		Match:     jsregexp.Matcher,
+		Getenv:        workersGetenv,
+		Transport:     FetchTransport(),
+		Spent:         kvSpent(SpentBinding),
+		Conversations: kvConversations(ConversationsBinding),
+		Files:         filesBinding,
+		Match:         jsregexp.Matcher,
 	}
 }

@@ -10,5 +10,5 @@ import (
 )
 
 func main() {
-	workers.Serve(worker.NewHandler(withConversationsKV(worker.PlatformOptions())))
+	workers.Serve(worker.NewHandler(worker.PlatformOptions()))
 }
