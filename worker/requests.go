@@ -11,14 +11,15 @@ import (
 // jsonRaw is a JSON value's text as it arrived.
 type jsonRaw = json.RawMessage
 
-// The Go type strings encoding/json's errors name.
+// The Go type strings encoding/json's errors name. TypeOf of a nil pointer,
+// not reflect.TypeFor: each TypeFor instantiation is code of its own.
 var (
-	runRequestType    = reflect.TypeFor[runRequest]()
-	resumeRequestType = reflect.TypeFor[resumeRequest]()
-	resumeAnswerType  = reflect.TypeFor[resumeAnswer]()
-	chatRequestType   = reflect.TypeFor[chatRequest]()
-	stateType         = reflect.TypeFor[State]()
-	storedConvType    = reflect.TypeFor[storedConversation]()
+	runRequestType    = reflect.TypeOf((*runRequest)(nil)).Elem()
+	resumeRequestType = reflect.TypeOf((*resumeRequest)(nil)).Elem()
+	resumeAnswerType  = reflect.TypeOf((*resumeAnswer)(nil)).Elem()
+	chatRequestType   = reflect.TypeOf((*chatRequest)(nil)).Elem()
+	stateType         = reflect.TypeOf((*State)(nil)).Elem()
+	storedConvType    = reflect.TypeOf((*storedConversation)(nil)).Elem()
 )
 
 // decodeRunRequest reads the body of POST /v1/run; unknown fields are an
