@@ -70,8 +70,9 @@ func jsonObject(data []byte, what string) (gjson.Result, error) {
 	return doc, nil
 }
 
+// optString and optObject read doc's key, a plain name (no path syntax).
 func optString(doc gjson.Result, key, what string) (string, error) {
-	switch v := doc.Get(gjson.Escape(key)); v.Type {
+	switch v := doc.Get(key); v.Type {
 	case gjson.Null:
 		return "", nil
 	case gjson.String:
@@ -81,7 +82,7 @@ func optString(doc gjson.Result, key, what string) (string, error) {
 }
 
 func optObject(doc gjson.Result, key, what string) (map[string]any, error) {
-	v := doc.Get(gjson.Escape(key))
+	v := doc.Get(key)
 	if v.Type == gjson.Null {
 		return nil, nil
 	}
