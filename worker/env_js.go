@@ -46,3 +46,10 @@ func binding(name string) (js.Value, bool) {
 	v := env.Get(name)
 	return v, !v.IsUndefined() && !v.IsNull()
 }
+
+// boundObject is binding for a binding that must be an object (a KV
+// namespace, an R2 bucket).
+func boundObject(name string) (js.Value, bool) {
+	v, ok := binding(name)
+	return v, ok && v.Type() == js.TypeObject
+}

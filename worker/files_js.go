@@ -12,10 +12,10 @@ import (
 // bucket bound as FILES_R2, else the KV namespace bound as FILES_KV, else
 // nil.
 func filesBinding() BlobStore {
-	if b, ok := binding(FilesR2Binding); ok && b.Type() == js.TypeObject {
+	if b, ok := boundObject(FilesR2Binding); ok {
 		return jsBlobs{store: b, r2: true, op: "r2 "}
 	}
-	if ns, ok := binding(FilesKVBinding); ok && ns.Type() == js.TypeObject {
+	if ns, ok := boundObject(FilesKVBinding); ok {
 		return jsBlobs{store: ns, op: "kv "}
 	}
 	return nil

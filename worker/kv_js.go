@@ -4,7 +4,6 @@ package worker
 
 import (
 	"context"
-	"fmt"
 	"syscall/js"
 	"time"
 )
@@ -20,23 +19,18 @@ type kvSpentStore struct{ ns js.Value }
 // such binding.
 func kvSpent(name string) func() SpentStore {
 	return func() SpentStore {
-		ns, ok := binding(name)
-		if !ok || ns.Type() != js.TypeObject {
-			return nil
+		if ns, ok := boundObject(name); ok {
+			return kvSpentStore{ns}
 		}
-		return kvSpentStore{ns}
+		return nil
 	}
 }
 
 func (s kvSpentStore) Spend(ctx context.Context, id string, until time.Time) (bool, error) {
 	key := "spent:" + id
-	var p js.Value
-	if err := catch(func() { p = s.ns.Call("get", key) }); err != nil {
-		return false, fmt.Errorf("kv get: %w", err)
-	}
-	v, err := await(ctx, p)
+	v, err := jsCall(ctx, "kv get", s.ns, "get", key)
 	if err != nil {
-		return false, fmt.Errorf("kv get: %w", err)
+		return false, err
 	}
 	if !v.IsNull() && !v.IsUndefined() {
 		return false, nil
@@ -47,11 +41,8 @@ func (s kvSpentStore) Spend(ctx context.Context, id string, until time.Time) (bo
 	}
 	opts := js.Global().Get("Object").New()
 	opts.Set("expirationTtl", ttl)
-	if err := catch(func() { p = s.ns.Call("put", key, "1", opts) }); err != nil {
-		return false, fmt.Errorf("kv put: %w", err)
-	}
-	if _, err := await(ctx, p); err != nil {
-		return false, fmt.Errorf("kv put: %w", err)
+	if _, err := jsCall(ctx, "kv put", s.ns, "put", key, "1", opts); err != nil {
+		return false, err
 	}
 	return true, nil
 }
@@ -64,11 +55,10 @@ type kvNamespace struct{ ns js.Value }
 // Worker has no such binding.
 func kvConversations(name string) func() KVNamespace {
 	return func() KVNamespace {
-		ns, ok := binding(name)
-		if !ok || ns.Type() != js.TypeObject {
-			return nil
+		if ns, ok := boundObject(name); ok {
+			return kvNamespace{ns}
 		}
-		return kvNamespace{ns}
+		return nil
 	}
 }
 

@@ -20,7 +20,7 @@ type jsMailbox struct{ kv js.Value }
 
 func mcpMailbox(getenv func(string) string) mailbox {
 	b := jsMailbox{kv: js.Undefined()}
-	if ns, ok := binding(SpentBinding); ok && ns.Type() == js.TypeObject {
+	if ns, ok := boundObject(SpentBinding); ok {
 		b.kv = ns
 	}
 	return b
