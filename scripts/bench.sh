@@ -19,16 +19,6 @@ ensure_bench_modules() {
   echo "$want" >"$stamp"
 }
 
-# ensure_wrk installs Debian's wrk when it is missing.
-ensure_wrk() {
-  if command -v wrk >/dev/null; then return 0; fi
-  echo "== installing Debian wrk"
-  local sudo=""
-  [ "$(id -u)" = 0 ] || sudo="sudo"
-  $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq wrk >/dev/null
-}
-
 # bench_snapshot copies the fresh builds aside, so that a build running in
 # parallel cannot swap the wasm under a measurement; it prints the folder.
 bench_snapshot() {

@@ -11,20 +11,10 @@
 # counts, lost and duplicated tool executions and workerd's RSS. Fails on any
 # 5xx, a lost or duplicated execution, or RSS that keeps growing.
 
-# ensure_wrk_for_load installs Debian's wrk when it is missing.
-ensure_wrk_for_load() {
-  if command -v wrk >/dev/null; then return 0; fi
-  echo "== installing Debian wrk"
-  local sudo=""
-  [ "$(id -u)" = 0 ] || sudo="sudo"
-  $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq wrk >/dev/null
-}
-
 run_load() {
   local seconds=${1:-20} conns=${2:-8,32}
   ensure_node_modules
-  ensure_wrk_for_load
+  ensure_wrk
   build_worker
   echo "== Worker under load: wrk, ${conns} connections, ${seconds} s each (tests/load.mjs)"
   (cd "$ROOT/tests" && TOOLNEXUS_DIST="$DIST" timeout 900 node load.mjs "$seconds" "$conns")

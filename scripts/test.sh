@@ -2,16 +2,22 @@
 # Sourced by build.sh. Areas add their suites as functions named test_<area>;
 # run_tests calls every one it finds, in a fixed order.
 
-# ensure_chromium installs Debian's chromium when it is missing (never a
-# downloaded browser build: this machine reaches only the package registries).
-ensure_chromium() {
-  if [ -x /usr/bin/chromium ]; then return 0; fi
-  echo "== installing Debian chromium"
+# ensure_debian_package installs Debian package $2 when command $1 is missing
+# (never a downloaded build: this machine reaches only the package registries).
+ensure_debian_package() {
+  if command -v "$1" >/dev/null; then return 0; fi
+  echo "== installing Debian $2"
   local sudo=""
   [ "$(id -u)" = 0 ] || sudo="sudo"
   $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq chromium >/dev/null
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "$2" >/dev/null
 }
+
+# ensure_chromium installs Debian's chromium, which the browser tests drive.
+ensure_chromium() { ensure_debian_package /usr/bin/chromium chromium; }
+
+# ensure_wrk installs Debian's wrk, which the load run and the benchmarks use.
+ensure_wrk() { ensure_debian_package wrk wrk; }
 
 # ensure_node_modules installs the pinned test packages from tests/package-lock.json.
 ensure_node_modules() {
