@@ -12,8 +12,6 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
-
-	"github.com/toolnexus/wasm/core"
 )
 
 // The fuzz targets feed what a caller controls to the Worker: the sealed
@@ -124,22 +122,10 @@ func newFuzzHarness(f *testing.F) *fuzzHarness {
 	fh.h = NewHandler(Options{
 		Getenv:    func(k string) string { return env[k] },
 		Transport: testTransport(fh.llm),
-		Tools: func(e ToolEnv) []core.Tool {
-			tools := DefaultTools(e)
-			for i, t := range tools {
-				if t.Name == "refund" {
-					exec := t.Execute
-					tools[i].Execute = func(args map[string]any, ctx *core.ToolContext) (core.ToolResult, error) {
-						fh.refunds.Add(1)
-						return exec(args, ctx)
-					}
-				}
-			}
-			return tools
-		},
-		Spent: func() SpentStore { return spent },
-		Now:   func() time.Time { return fuzzNow },
-		Logf:  func(string, ...any) {},
+		Tools:     refundCounting(&fh.refunds),
+		Spent:     func() SpentStore { return spent },
+		Now:       func() time.Time { return fuzzNow },
+		Logf:      func(string, ...any) {},
 	})
 	return fh
 }

@@ -71,18 +71,24 @@ func newHarness(t *testing.T, edit func(env map[string]string)) *harness {
 }
 
 // countingTools is DefaultTools with refund counting its executions.
-func (hs *harness) countingTools(env ToolEnv) []core.Tool {
-	tools := DefaultTools(env)
-	for i, t := range tools {
-		if t.Name == "refund" {
-			exec := t.Execute
-			tools[i].Execute = func(args map[string]any, ctx *core.ToolContext) (core.ToolResult, error) {
-				hs.refunds.Add(1)
-				return exec(args, ctx)
+func (hs *harness) countingTools(env ToolEnv) []core.Tool { return refundCounting(&hs.refunds)(env) }
+
+// refundCounting returns DefaultTools with refund adding each of its
+// executions to n.
+func refundCounting(n *atomic.Int32) func(ToolEnv) []core.Tool {
+	return func(env ToolEnv) []core.Tool {
+		tools := DefaultTools(env)
+		for i, t := range tools {
+			if t.Name == "refund" {
+				exec := t.Execute
+				tools[i].Execute = func(args map[string]any, ctx *core.ToolContext) (core.ToolResult, error) {
+					n.Add(1)
+					return exec(args, ctx)
+				}
 			}
 		}
+		return tools
 	}
-	return tools
 }
 
 // advance moves the clock.
