@@ -3,7 +3,6 @@ module github.com/toolnexus/wasm
 go 1.26.8
 
 require (
-	github.com/syumai/workers v0.31.0
 	github.com/tidwall/gjson v1.20.4
 	go.yaml.in/yaml/v3 v3.0.6
 )

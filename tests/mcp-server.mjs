@@ -1,8 +1,12 @@
 // mcp-server.mjs — a real MCP server built with the official SDK
 // (@modelcontextprotocol/sdk), for the MCP tests: streamable HTTP on
-// 127.0.0.1, stateful (Mcp-Session-Id), with CORS so a page may call it.
+// 127.0.0.1, stateful (Mcp-Session-Id), with CORS so a page may call it;
+// and the same tools over the older HTTP+SSE transport (protocol
+// 2024-11-05): GET /sse opens the event stream, whose "endpoint" event
+// names /messages?sessionId=… for the client's POSTs.
 //
 //   const s = await startMcpServer();          // s.url = http://127.0.0.1:PORT/mcp
+//                                              // s.sseUrl = http://127.0.0.1:PORT/sse
 //   try { … } finally { await s.close(); }
 //
 //   node tests/mcp-server.mjs                 // prints the URL, runs until stdin closes
@@ -15,13 +19,15 @@
 //   survey {}       ⇒ the same on the session's GET stream (the SDK's default
 //                     for a request sent without relatedRequestId)
 //   echo {text}     ⇒ the text back
-// s.stats counts sessions opened and closed (DELETE).
+// s.stats counts sessions opened and closed (DELETE), and HTTP+SSE streams
+// opened (sseOpened) and closed (sseClosed).
 
 import { createServer } from "node:http";
 import { randomUUID } from "node:crypto";
 import { fileURLToPath } from "node:url";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { SSEServerTransport } from "@modelcontextprotocol/sdk/server/sse.js";
 import { z } from "zod";
 
 function buildServer() {
@@ -85,12 +91,28 @@ function cors(res) {
 /** Start the server; resolves to {url, stats, close()}. */
 export async function startMcpServer({ host = "127.0.0.1", port = 0 } = {}) {
   const sessions = new Map(); // session id ⇒ transport
-  const stats = { opened: 0, closed: 0 };
+  const legacy = new Map(); // HTTP+SSE session id ⇒ SSEServerTransport
+  const stats = { opened: 0, closed: 0, sseOpened: 0, sseClosed: 0 };
   const http = createServer(async (req, res) => {
     try {
       cors(res);
       if (req.method === "OPTIONS") { res.writeHead(204).end(); return; }
-      if (new URL(req.url, "http://x").pathname !== "/mcp") { res.writeHead(404).end("not found"); return; }
+      const url = new URL(req.url, "http://x");
+      if (url.pathname === "/sse" && req.method === "GET") {
+        const transport = new SSEServerTransport("/messages", res);
+        legacy.set(transport.sessionId, transport);
+        stats.sseOpened++;
+        res.on("close", () => { legacy.delete(transport.sessionId); stats.sseClosed++; });
+        await buildServer().connect(transport);
+        return;
+      }
+      if (url.pathname === "/messages" && req.method === "POST") {
+        const transport = legacy.get(url.searchParams.get("sessionId"));
+        if (!transport) { res.writeHead(404).end("no such session"); return; }
+        await transport.handlePostMessage(req, res);
+        return;
+      }
+      if (url.pathname !== "/mcp") { res.writeHead(404).end("not found"); return; }
       const sid = req.headers["mcp-session-id"];
       let transport = typeof sid === "string" ? sessions.get(sid) : undefined;
       if (!transport) {
@@ -118,9 +140,11 @@ export async function startMcpServer({ host = "127.0.0.1", port = 0 } = {}) {
   const url = `http://${host}:${http.address().port}/mcp`;
   return {
     url,
+    sseUrl: url.replace(/\/mcp$/, "/sse"),
     stats,
     async close() {
       for (const t of sessions.values()) await t.close().catch(() => {});
+      for (const t of legacy.values()) await t.close().catch(() => {});
       http.closeAllConnections?.();
       await new Promise((resolve) => http.close(() => resolve()));
     },

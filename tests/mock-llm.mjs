@@ -16,6 +16,9 @@
 //           {text}                          a final answer
 //           {toolCalls: [{name, args, id?}], text?}  ask for tools (args: object)
 //           {status, error?, body?}         an HTTP error (body: raw text to send)
+//           chunkDelayMs (with "stream": true) waits that long before each event after
+//           the first, so the reply streams slowly; mock.streams[i] = {sent, total}
+//           counts the events of the i-th streamed reply as they go out
 //           (request, index) => turn        decide from the recorded request
 //           Past the end of the script the server answers 500 "script exhausted".
 //   tools   {name: (args, {method, headers, query}) => output}: served at ANY /tools/<name>
@@ -23,6 +26,7 @@
 // mock.url             "http://127.0.0.1:<port>"
 // mock.requests        every model request: {style, path, headers, body} (body parsed)
 // mock.toolExecutions  {name: count} of /tools/<name> calls
+// mock.streams         {sent, total} per streamed reply, in order
 // mock.close()         stops the server (call it in finally)
 // toolResultsOf(request) → [{id, content, isError}] tool results in a recorded request,
 //                       normalised across both styles.
@@ -32,6 +36,7 @@ import { createServer } from "node:http";
 export async function startMockLLM({ script = [], tools = {}, host = "127.0.0.1" } = {}) {
   const requests = [];
   const toolExecutions = {};
+  const streams = [];
   let turn = 0;
 
   const server = createServer(async (req, res) => {
@@ -62,10 +67,9 @@ export async function startMockLLM({ script = [], tools = {}, host = "127.0.0.1"
       const usage = { input: 10 + raw.length % 97, output: 5 + calls.length };
       const model = request.body?.model ?? "mock";
       const stream = request.body?.stream === true;
-      if (style === "openai") {
-        return stream ? sse(res, openaiChunks(index, model, step.text, calls, usage)) : reply(res, 200, openaiBody(index, model, step.text, calls, usage));
-      }
-      return stream ? sse(res, anthropicEvents(index, model, step.text, calls, usage)) : reply(res, 200, anthropicBody(index, model, step.text, calls, usage));
+      const events = () => (style === "openai" ? openaiChunks : anthropicEvents)(index, model, step.text, calls, usage);
+      if (stream) return sse(res, events(), step.chunkDelayMs ?? 0, streams);
+      return reply(res, 200, (style === "openai" ? openaiBody : anthropicBody)(index, model, step.text, calls, usage));
     } catch (err) {
       reply(res, 500, { error: { message: `mock-llm: ${err.message}` } });
     }
@@ -80,6 +84,7 @@ export async function startMockLLM({ script = [], tools = {}, host = "127.0.0.1"
     url: `http://${host}:${port}`,
     requests,
     toolExecutions,
+    streams,
     close: () => new Promise((done) => { server.closeAllConnections(); server.close(() => done()); }),
   };
 }
@@ -172,11 +177,15 @@ function reply(res, status, value) {
   res.end(JSON.stringify(value));
 }
 
-function sse(res, events) {
+async function sse(res, events, delayMs = 0, streams = []) {
   res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+  const log = { sent: 0, total: events.length };
+  streams.push(log);
   for (const e of events) {
+    if (delayMs && log.sent > 0) await new Promise((r) => setTimeout(r, delayMs));
     const data = typeof e.data === "string" ? e.data : JSON.stringify(e.data);
     res.write((e.event ? `event: ${e.event}\n` : "") + `data: ${data}\n\n`);
+    log.sent++;
   }
   res.end();
 }

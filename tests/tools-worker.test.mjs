@@ -93,7 +93,7 @@ test("without SKILLS=on the Worker has no skill tool and no skills section", { t
 
 // The built-in file tools keep their files in the bound store: run "write"
 // (halts for approval), approve it, and read the file back in a later
-// request (a fresh Go instance: nothing survives in memory).
+// request (the files live in the store, not in the Go instance's memory).
 async function writeApproveRead(w, workspace) {
   const run = await w.call("POST", "/v1/run", { body: { workspace,
     prompt: `call write ${JSON.stringify({ path: "notes/plan.md", content: "ship it\nthen rest\n" })}` } });

@@ -8,7 +8,7 @@
 // w.call returns {status, headers, text, json}; w.output holds what the Worker
 // wrote to stdout/stderr (Go's log lines).
 
-import { readFileSync, existsSync } from "node:fs";
+import { readFileSync, readdirSync, existsSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Miniflare } from "miniflare";
@@ -20,35 +20,50 @@ export const buildDir = join(workerDir, "build");
 
 // compatibilityDate is the one ./build.sh worker wrote into wrangler.jsonc, so the
 // tests run the Worker exactly as `wrangler deploy` would configure it.
-export function compatibilityDate() {
-  const config = join(workerDir, "wrangler.jsonc");
-  if (!existsSync(join(buildDir, "app.wasm")) || !existsSync(config)) {
-    throw new Error(`no Worker build in ${workerDir}: run ./build.sh worker first`);
+export function compatibilityDate(dir = workerDir) {
+  return compatibility(dir).date;
+}
+
+// compatibility reads the compatibility date and flags of the wrangler.jsonc in dir.
+export function compatibility(dir = workerDir) {
+  const config = join(dir, "wrangler.jsonc");
+  if (!existsSync(join(dir, "build", "worker.mjs")) || !existsSync(config)) {
+    throw new Error(`no Worker build in ${dir}: run ./build.sh worker first`);
   }
-  const m = readFileSync(config, "utf8").match(/"compatibility_date"\s*:\s*"(\d{4}-\d{2}-\d{2})"/);
+  const text = readFileSync(config, "utf8");
+  const m = text.match(/"compatibility_date"\s*:\s*"(\d{4}-\d{2}-\d{2})"/);
   if (!m) throw new Error(`no compatibility_date in ${config}`);
-  return m[1];
+  const flags = text.match(/"compatibility_flags"\s*:\s*\[([^\]]*)\]/)?.[1].match(/"[^"]+"/g)?.map((f) => f.slice(1, -1)) ?? [];
+  return { date: m[1], flags };
 }
 
 // startWorker starts one Worker with env as its bindings (vars and secrets).
 // kv: true binds an in-memory KV namespace as STATE_KV; an array binds the
 // namespaces it names. r2 binds the R2 buckets it names. w.kv(name) and
-// w.r2(name) reach a binding from the test.
-export async function startWorker(env, { kv = false, r2 = [] } = {}) {
+// w.r2(name) reach a binding from the test; w.direct is a URL that reaches the
+// Worker without Miniflare's entry worker. dir is the built Worker's folder
+// (wrangler.jsonc and build/; dist/worker by default).
+export async function startWorker(env, { kv = false, r2 = [], dir = workerDir } = {}) {
   const kvNamespaces = Array.isArray(kv) ? kv : kv ? ["STATE_KV"] : [];
   const output = [];
+  const { date, flags } = compatibility(dir);
+  const build = join(dir, "build");
   const mf = new Miniflare({
     modules: true,
-    scriptPath: join(buildDir, "worker.mjs"),
-    modulesRoot: buildDir,
+    scriptPath: join(build, "worker.mjs"),
+    modulesRoot: build,
     modulesRules: [{ type: "CompiledWasm", include: ["**/*.wasm"] }],
-    compatibilityDate: compatibilityDate(),
+    compatibilityDate: date,
+    compatibilityFlags: flags,
     bindings: env,
     kvNamespaces,
     r2Buckets: r2,
     cf: false,
     host: "127.0.0.1",
     port: 0,
+    // A socket straight to the Worker, without Miniflare's entry worker in
+    // between: a client that goes away there reaches the Worker (w.direct).
+    unsafeDirectSockets: [{ host: "127.0.0.1", port: 0 }],
     handleRuntimeStdio(stdout, stderr) {
       stdout.on("data", (c) => output.push(String(c)));
       stderr.on("data", (c) => output.push(String(c)));
@@ -61,8 +76,10 @@ export async function startWorker(env, { kv = false, r2 = [] } = {}) {
     await mf.dispose().catch(() => {});
     throw err;
   }
+  const direct = await mf.unsafeGetDirectURL();
   return {
     url,
+    direct,
     output,
     dispose: () => mf.dispose(),
     kv: (name) => mf.getKVNamespace(name),
@@ -80,4 +97,36 @@ export async function startWorker(env, { kv = false, r2 = [] } = {}) {
       return { status: res.status, headers: res.headers, text, json };
     },
   };
+}
+
+// workerdPids lists the workerd processes this Node process started (one per
+// running Miniflare).
+export function workerdPids() {
+  const out = [];
+  for (const d of readdirSync("/proc")) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const stat = readFileSync(`/proc/${d}/stat`, "utf8");
+      const comm = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
+      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      if (comm.includes("workerd") && ppid === process.pid) out.push(Number(d));
+    } catch { /* the process ended */ }
+  }
+  return out;
+}
+
+// workerdUsage sums the CPU time (user + system, all threads, in ms) and the
+// resident set (MB) of the given workerd processes, from /proc.
+export function workerdUsage(pids = workerdPids()) {
+  const tick = 100; // USER_HZ on Linux
+  let cpuMs = 0, rssKB = 0;
+  for (const p of pids) {
+    try {
+      const stat = readFileSync(`/proc/${p}/stat`, "utf8");
+      const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      cpuMs += ((Number(f[11]) + Number(f[12])) * 1000) / tick; // utime, stime
+      rssKB += Number(readFileSync(`/proc/${p}/status`, "utf8").match(/VmRSS:\s+(\d+)/)[1]);
+    } catch { /* gone */ }
+  }
+  return { cpuMs, rssMB: rssKB / 1024 };
 }

@@ -1,6 +1,7 @@
 // worker-latency.mjs — measure the built Worker on workerd (Miniflare) against the
 // local mock model: the wasm size and the latency of a one-tool-turn /v1/run
-// ("add 2 and 3": model → add → model, two model calls and a fresh Go instance).
+// ("add 2 and 3": model → add → model, two model calls, on the isolate's one
+// long-lived Go instance).
 //
 //   ./build.sh worker && node tests/worker-latency.mjs [runs=50]
 //
@@ -44,7 +45,7 @@ try {
     const at = (q) => ms[Math.min(ms.length - 1, Math.floor(q * ms.length))].toFixed(1);
     console.log(`${name}: median ${at(0.5)} ms, p90 ${at(0.9)} ms, min ${ms[0].toFixed(1)} ms (${runs} runs)`);
   };
-  await report("GET /healthz (fresh Go instance, no model)", health);
+  await report("GET /healthz (no model)", health);
   await report("POST /v1/run, one tool turn (2 model calls)", oneToolTurn);
 } finally {
   await worker?.dispose();

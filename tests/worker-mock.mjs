@@ -9,7 +9,10 @@
 // The rule reads the last message of each request:
 //   a tool result                    → the final answer "done: <tool output>"
 //   a prompt that mentions "refund"  → call refund {order: 42}
-//   a prompt that mentions "add"     → call add {a: 2, b: 3}
+//   a prompt that mentions "slowly"  → a 12-word answer; streamed, one event every 150 ms
+//                                      ("very slowly": 60 words, about 10 s)
+//   a prompt that mentions "add"     → call add {a, b}: the first two numbers of
+//                                      "add <a> and <b>", else {a: 2, b: 3}
 //   a prompt that mentions "fail"    → HTTP 503
 //   anything else                    → "hello from the mock model"
 
@@ -28,14 +31,22 @@ export function nextTurn(request) {
     : (last.content ?? []).map((b) => b?.text ?? "").join("");
   if (/fail/i.test(prompt)) return { status: 503, error: "the mock model is overloaded" };
   if (/refund/i.test(prompt)) return { toolCalls: [{ name: "refund", args: { order: 42 } }] };
+  if (/very slowly/i.test(prompt)) return { text: Array.from({ length: 60 }, (_, i) => `w${i}`).join(" "), chunkDelayMs: 150 };
+  if (/slowly/i.test(prompt)) return { text: "one two three four five six seven eight nine ten eleven twelve", chunkDelayMs: 150 };
+  const add = prompt.match(/add (\d+) and (\d+)/i);
+  if (add) return { toolCalls: [{ name: "add", args: { a: Number(add[1]), b: Number(add[2]) } }] };
   if (/add/i.test(prompt)) return { toolCalls: [{ name: "add", args: { a: 2, b: 3 } }] };
   return { text: "hello from the mock model" };
 }
 
-// startWorkerMock starts the shared mock with the open-ended rule.
-export function startWorkerMock({ host = "127.0.0.1" } = {}) {
+// startWorkerMock starts the shared mock with the open-ended rule. delay(request),
+// when given, is how many milliseconds to wait before answering a request.
+export function startWorkerMock({ host = "127.0.0.1", delay } = {}) {
+  const turn = delay
+    ? async (request) => { await new Promise((r) => setTimeout(r, delay(request))); return nextTurn(request); }
+    : nextTurn;
   const script = new Proxy([], {
-    get: (target, key) => (typeof key === "string" && /^\d+$/.test(key) && Number(key) < MAX_TURNS ? nextTurn : target[key]),
+    get: (target, key) => (typeof key === "string" && /^\d+$/.test(key) && Number(key) < MAX_TURNS ? turn : target[key]),
   });
   return startMockLLM({ script, host });
 }

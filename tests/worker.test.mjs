@@ -3,12 +3,17 @@
 //
 //   cd tests && timeout 600 node --test --test-force-exit worker.test.mjs
 //
-// Four Workers share one mock model:
+// Five Workers share one mock model:
 //   main      OpenAI style, STATE_KV bound, API_TOKEN and ALLOWED_ORIGINS set, a number var
 //   other     another STATE_SECRET, tokens live 1 s, no KV, no API_TOKEN
 //   anthropic Anthropic style
 //   broken    LLM_API_KEY missing
 //   offline   LLM_BASE_URL points at a closed port
+// and one has a mock of its own that answers after 0–80 ms, the test routes on
+// (TOOLNEXUS_TEST_HOOKS=1: GET /__test/instance, /__test/panic, /__test/exit,
+// /__test/sleep; worker/serve_js.go) and an MCP server over HTTP+SSE:
+//   hooks     one Go instance per isolate: many requests, interleaved ones, a
+//             panic, a dead instance; streaming; MCP over HTTP+SSE
 // Every response body and header, and everything the Workers log, is checked for
 // the keys and secrets.
 
@@ -18,6 +23,9 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { toolResultsOf } from "./mock-llm.mjs";
 import { startWorkerMock } from "./worker-mock.mjs";
 import { startWorker } from "./worker-harness.mjs";
+import { startMcpServer } from "./mcp-server.mjs";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 
 const KEY = "sk-e2e-provider-key-7f3a9c";
 const SECRET = "e2e-state-secret-0123456789abcdef-main";
@@ -27,22 +35,30 @@ const SECRETS = [KEY, SECRET, OTHER_SECRET, TOKEN];
 const ORIGIN = "https://app.example";
 const AUTH = { authorization: `Bearer ${TOKEN}` };
 
-let mock;
+let mock, slowMock, mcp;
 const workers = {};
 
 before(async () => {
   mock = await startWorkerMock();
+  slowMock = await startWorkerMock({ delay: () => Math.floor(Math.random() * 80) });
+  mcp = await startMcpServer();
   const base = { LLM_BASE_URL: `${mock.url}/v1`, LLM_MODEL: "mock-model", LLM_API_KEY: KEY };
   workers.main = await startWorker({ ...base, STATE_SECRET: SECRET, API_TOKEN: TOKEN, ALLOWED_ORIGINS: ORIGIN, MAX_BODY_BYTES: "65536", MAX_TURNS: 5 }, { kv: true });
   workers.other = await startWorker({ ...base, STATE_SECRET: OTHER_SECRET, STATE_TTL_SECONDS: "1" });
   workers.anthropic = await startWorker({ ...base, LLM_BASE_URL: mock.url, LLM_STYLE: "anthropic", STATE_SECRET: SECRET });
   workers.broken = await startWorker({ LLM_BASE_URL: base.LLM_BASE_URL, LLM_MODEL: "mock-model", STATE_SECRET: SECRET });
   workers.offline = await startWorker({ ...base, LLM_BASE_URL: "http://127.0.0.1:9/v1", STATE_SECRET: SECRET });
+  workers.hooks = await startWorker({
+    ...base, LLM_BASE_URL: `${slowMock.url}/v1`, STATE_SECRET: SECRET, TOOLNEXUS_TEST_HOOKS: "1",
+    MCP_CONFIG: JSON.stringify({ mcpServers: { old: { type: "sse", url: mcp.sseUrl, timeout: 10_000 } } }),
+  });
 });
 
 after(async () => {
   for (const w of Object.values(workers)) await w.dispose().catch(() => {});
   await mock?.close();
+  await slowMock?.close();
+  await mcp?.close();
 });
 
 // call sends one request to a Worker and checks that no secret comes back.
@@ -237,6 +253,146 @@ test("bad requests get 4xx JSON errors", async () => {
     assert.equal(res.json?.error?.code, code, `${method} ${path}: ${res.text}`);
     assert.match(res.headers.get("content-type"), /^application\/json/);
   }
+});
+
+// instance reads the hooks Worker's GET /__test/instance.
+async function instance() {
+  const res = await call("hooks", "GET", "/__test/instance");
+  assert.equal(res.status, 200, res.text);
+  return res.json;
+}
+
+test("one Go instance serves many requests in turn", async () => {
+  const first = await instance();
+  for (let i = 0; i < 40; i++) {
+    const res = i % 4 === 0
+      ? await call("hooks", "GET", "/healthz")
+      : await call("hooks", "POST", "/v1/run", { body: { prompt: `add ${i} and 1` } });
+    assert.equal(res.status, 200, res.text);
+    if (i % 4) assert.equal(res.json.text, `done: ${i + 1}`);
+  }
+  const last = await instance();
+  assert.equal(last.goInstance, first.goInstance, "a request started a new Go instance");
+  assert.equal(last.instance, first.instance);
+  assert.equal(last.served, first.served + 41);
+});
+
+test("interleaved requests on one instance each get their own answer", async () => {
+  const first = await instance();
+  // Runs whose model answers after 0–80 ms, and requests that wake from a
+  // Go timer (which may fire in another request's turn): each must answer
+  // from its own request's context.
+  const jobs = [];
+  for (let i = 0; i < 12; i++) {
+    jobs.push(call("hooks", "POST", "/v1/run", { body: { prompt: `add ${i} and ${i * 7}` } })
+      .then((res) => assert.equal(res.json?.text, `done: ${i * 8}`, res.text)));
+  }
+  for (let i = 0; i < 6; i++) {
+    jobs.push(call("hooks", "GET", `/__test/sleep?ms=${30 + 25 * i}&id=s${i}`)
+      .then((res) => assert.deepEqual(res.json, { slept: 30 + 25 * i, id: `s${i}` }, res.text)));
+  }
+  await Promise.all(jobs);
+  const last = await instance();
+  assert.equal(last.goInstance, first.goInstance);
+  assert.equal(last.served, first.served + 19);
+  assert.ok(last.hops > first.hops, "no goroutine had to move to its request's context: the test did not interleave");
+});
+
+test("a panicking request gets a 500 and the instance goes on", async () => {
+  const first = await instance();
+  const res = await call("hooks", "GET", "/__test/panic");
+  assert.equal(res.status, 500, res.text);
+  assert.equal(res.json.error.code, "internal");
+  const run = await call("hooks", "POST", "/v1/run", { body: { prompt: "add 4 and 5" } });
+  assert.equal(run.json?.text, "done: 9", run.text);
+  assert.equal((await instance()).goInstance, first.goInstance);
+  assert.match(workers.hooks.output.join(""), /recovered panic in GET \/__test\/panic/);
+});
+
+test("a dead instance fails its requests and the next request starts a fresh one", async () => {
+  const first = await instance();
+  const slow = call("hooks", "GET", "/__test/sleep?ms=5000&id=cut");
+  await sleep(100);
+  const res = await call("hooks", "GET", "/__test/exit"); // a goroutine panics outside any request
+  assert.equal(res.status, 500, res.text);
+  assert.match(res.json.error.message, /Go instance stopped/);
+  const cut = await slow;
+  assert.equal(cut.status, 500, "a request in flight on the dead instance is answered");
+  const next = await instance();
+  assert.notEqual(next.goInstance, first.goInstance);
+  assert.equal(next.instance, first.instance + 1);
+  assert.equal(next.served, 1);
+  const run = await call("hooks", "POST", "/v1/run", { body: { prompt: "add 6 and 7" } });
+  assert.equal(run.json?.text, "done: 13", run.text);
+});
+
+test("a streamed run delivers text as the model streams it", async () => {
+  const from = slowMock.streams.length;
+  const res = await fetch(new URL("/v1/run", workers.hooks.url), {
+    method: "POST", headers: { "content-type": "application/json" },
+    body: JSON.stringify({ prompt: "tell me slowly", stream: true }),
+  });
+  assert.equal(res.status, 200);
+  assert.match(res.headers.get("content-type"), /^text\/event-stream/);
+  const decoder = new TextDecoder();
+  let text = "", firstDelta;
+  for await (const chunk of res.body) {
+    text += decoder.decode(chunk, { stream: true });
+    if (firstDelta === undefined && /event: text\n/.test(text)) firstDelta = { ...slowMock.streams[from] };
+  }
+  assert.ok(firstDelta, text);
+  // The model sends 16 events, 150 ms apart: the first delta must have
+  // reached the client long before the last one left the model.
+  assert.ok(firstDelta.sent < firstDelta.total - 3, `first delta after ${firstDelta.sent} of ${firstDelta.total} model events`);
+  const done = JSON.parse(text.match(/event: done\ndata: (.*)\n/)[1]);
+  assert.equal(done.text, "one two three four five six seven eight nine ten eleven twelve");
+});
+
+test("a client that leaves a streamed run cancels it", async () => {
+  const first = await instance();
+  const logged = workers.hooks.output.length;
+  const leave = new AbortController();
+  // The direct socket: Miniflare's own entry worker would stand between.
+  const res = await fetch(new URL("/v1/run", workers.hooks.direct), {
+    method: "POST", headers: { "content-type": "application/json" }, signal: leave.signal,
+    body: JSON.stringify({ prompt: "tell me very slowly", stream: true }), // about 10 s of model output
+  });
+  const reader = res.body.getReader();
+  await reader.read(); // the stream has started
+  await sleep(300);
+  leave.abort();
+  // workerd notices on a later write (request.signal and the stream's
+  // cancel reach Go): the run ends long before the model would.
+  let now;
+  for (let i = 0; i < 100 && !/read stream: .*context canceled/.test(workers.hooks.output.slice(logged).join("")); i++) await sleep(50);
+  assert.match(workers.hooks.output.slice(logged).join(""), /run failed: .*context canceled/);
+  for (let i = 0; i < 40; i++) {
+    now = await instance();
+    if (now.inFlight === 1) break;
+    await sleep(50);
+  }
+  assert.equal(now.inFlight, 1, "the abandoned run is still in flight");
+  assert.equal(now.goInstance, first.goInstance);
+});
+
+test("MCP over HTTP+SSE: the Worker lists and calls an older server's tools", async () => {
+  const tools = await call("hooks", "GET", "/v1/tools");
+  assert.equal(tools.status, 200, tools.text);
+  assert.deepEqual(tools.json.tools.filter((t) => t.source === "mcp").map((t) => t.name),
+    ["old_weather", "old_explode", "old_greet", "old_survey", "old_echo"]);
+  const client = new Client({ name: "toolnexus-test", version: "1.0.0" });
+  await client.connect(new StreamableHTTPClientTransport(new URL("/mcp", workers.hooks.url)));
+  try {
+    const echo = await client.callTool({ name: "old_echo", arguments: { text: "over the event stream" } });
+    assert.equal(echo.content[0].text, "over the event stream");
+    const weather = await Promise.all(["Quito", "Lima", "Bogotá"].map((city) => client.callTool({ name: "old_weather", arguments: { city } })));
+    assert.deepEqual(weather.map((r) => JSON.parse(r.content[0].text).city), ["Quito", "Lima", "Bogotá"]);
+  } finally {
+    await client.close();
+  }
+  for (let i = 0; i < 50 && mcp.stats.sseClosed < mcp.stats.sseOpened; i++) await sleep(50);
+  assert.ok(mcp.stats.sseOpened >= 5);
+  assert.equal(mcp.stats.sseClosed, mcp.stats.sseOpened, "every request closed its event stream");
 });
 
 test("no key or secret appears in what the Workers logged", async () => {

@@ -11,10 +11,9 @@ import (
 // client lives for one request, so /metrics folds each one in when its
 // request ends. Counters, histogram buckets, sums and counts all add up.
 //
-// On Workers every request runs in a fresh Go instance (syumai/workers),
-// so the sums describe that one instance: GET /metrics there shows only
-// the worker counters of its own request. Natively (go run ./wasm/worker)
-// the instance lives on and the sums cover everything it served.
+// On Workers one Go instance serves every request of an isolate (Serve),
+// so the sums cover what that isolate served since its instance started;
+// natively (go run ./wasm/worker) they cover the process.
 type promMerge struct {
 	mu       sync.Mutex
 	families []*promFamily

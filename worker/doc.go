@@ -52,9 +52,11 @@
 // data is the error body above ({"error": {...}, "result"?}). A request
 // that fails before the run starts (bad JSON, a bad token, no API_TOKEN
 // bearer) is answered as plain JSON with its status. Events reach the
-// client as they are written (syumai/workers hands each write to the
-// response stream; natively each is flushed). A client that disconnects
-// cancels the run when the next event cannot be written.
+// client as they are written: each is flushed, and on Workers the response
+// then becomes a stream fed by each write (Serve). A client that
+// disconnects cancels the run (on Workers through request.signal, the
+// compatibility flag enable_request_signal, and the response stream's
+// cancel), at the latest when the next event cannot be written.
 //
 // # Conversations
 //
@@ -110,9 +112,10 @@
 // GET /metrics serves the Worker's counters (toolnexus_worker_*) and the
 // sums of core's Client.Metrics (toolnexus_llm_*, toolnexus_tool_*,
 // toolnexus_run_errors_total) over the requests this instance served. On
-// Workers, syumai/workers runs every request in a fresh Go instance, so the
-// numbers are per instance: /metrics there only ever describes itself. Use
-// them natively, and the log lines or Workers Analytics on Workers.
+// Workers one Go instance serves every request of an isolate (Serve), so
+// the numbers describe one isolate since its instance started; Cloudflare
+// runs many isolates, so across a deployment use the log lines or Workers
+// Analytics.
 //
 // # Halts and state tokens
 //

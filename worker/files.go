@@ -226,7 +226,8 @@ func checkWorkspace(w http.ResponseWriter, id string) bool {
 }
 
 // MemoryBlobs is a BlobStore in process memory: right for native runs and
-// tests, useless on Workers (each request starts a fresh instance).
+// tests, useless on Workers (an isolate's memory is neither shared with the
+// other isolates nor kept).
 type MemoryBlobs struct {
 	mu sync.Mutex
 	m  map[string][]byte

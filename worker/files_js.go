@@ -8,31 +8,17 @@ import (
 	"syscall/js"
 )
 
-// filesBinding returns the store of the built-ins' file system: the R2
-// bucket bound as FILES_R2, else the KV namespace bound as FILES_KV, else
-// nil.
-func filesBinding() BlobStore {
-	if b, ok := boundObject(FilesR2Binding); ok {
-		return jsBlobs{store: b, r2: true, op: "r2 "}
+// filesBinding returns the store of the built-ins' file system for q: the
+// R2 bucket bound as FILES_R2, else the KV namespace bound as FILES_KV,
+// else nil.
+func (q *jsRequest) filesBinding() BlobStore {
+	if b, ok := q.boundObject(FilesR2Binding); ok {
+		return jsBlobs{store: b, r2: true, op: "r2 ", q: q}
 	}
-	if ns, ok := boundObject(FilesKVBinding); ok {
-		return jsBlobs{store: ns, op: "kv "}
+	if ns, ok := q.boundObject(FilesKVBinding); ok {
+		return jsBlobs{store: ns, op: "kv ", q: q}
 	}
 	return nil
-}
-
-// jsCall calls method on v and waits for the Promise it returns. A throw
-// and a rejection are both errors, named after op.
-func jsCall(ctx context.Context, op string, v js.Value, method string, args ...any) (js.Value, error) {
-	var p js.Value
-	if err := catch(func() { p = v.Call(method, args...) }); err != nil {
-		return js.Undefined(), fmt.Errorf("%s: %w", op, err)
-	}
-	r, err := await(ctx, p)
-	if err != nil {
-		return js.Undefined(), fmt.Errorf("%s: %w", op, err)
-	}
-	return r, nil
 }
 
 // toJSBytes copies data into a new Uint8Array.
@@ -57,15 +43,16 @@ type jsBlobs struct {
 	store js.Value
 	r2    bool
 	op    string // "kv " or "r2 ", for errors
+	q     *jsRequest
 }
 
 func (b jsBlobs) Get(ctx context.Context, key string) ([]byte, bool, error) {
 	if b.r2 {
-		obj, err := jsCall(ctx, "r2 get", b.store, "get", key)
+		obj, err := b.q.jsCall(ctx, "r2 get", b.store, "get", key)
 		if err != nil || obj.IsNull() || obj.IsUndefined() {
 			return nil, false, err
 		}
-		ab, err := jsCall(ctx, "r2 read", obj, "arrayBuffer")
+		ab, err := b.q.jsCall(ctx, "r2 read", obj, "arrayBuffer")
 		if err != nil {
 			return nil, false, err
 		}
@@ -73,7 +60,7 @@ func (b jsBlobs) Get(ctx context.Context, key string) ([]byte, bool, error) {
 	}
 	opts := js.Global().Get("Object").New()
 	opts.Set("type", "arrayBuffer")
-	v, err := jsCall(ctx, "kv get", b.store, "get", key, opts)
+	v, err := b.q.jsCall(ctx, "kv get", b.store, "get", key, opts)
 	if err != nil || v.IsNull() || v.IsUndefined() {
 		return nil, false, err
 	}
@@ -81,12 +68,12 @@ func (b jsBlobs) Get(ctx context.Context, key string) ([]byte, bool, error) {
 }
 
 func (b jsBlobs) Put(ctx context.Context, key string, data []byte) error {
-	_, err := jsCall(ctx, b.op+"put", b.store, "put", key, toJSBytes(data))
+	_, err := b.q.jsCall(ctx, b.op+"put", b.store, "put", key, toJSBytes(data))
 	return err
 }
 
 func (b jsBlobs) Delete(ctx context.Context, key string) error {
-	_, err := jsCall(ctx, b.op+"delete", b.store, "delete", key)
+	_, err := b.q.jsCall(ctx, b.op+"delete", b.store, "delete", key)
 	return err
 }
 
@@ -94,11 +81,11 @@ func (b jsBlobs) Delete(ctx context.Context, key string) error {
 // until list_complete on KV, in "objects" ({key}) while truncated on R2.
 func (b jsBlobs) List(ctx context.Context, prefix string, limit int) ([]string, error) {
 	if b.r2 {
-		return listPages(ctx, "r2 list", b.store, prefix, limit, "objects", "key", func(page js.Value) bool {
+		return listPages(ctx, b.q, "r2 list", b.store, prefix, limit, "objects", "key", func(page js.Value) bool {
 			return !field(page, "truncated").Truthy()
 		})
 	}
-	return listPages(ctx, "kv list", b.store, prefix, limit, "keys", "name", func(page js.Value) bool {
+	return listPages(ctx, b.q, "kv list", b.store, prefix, limit, "keys", "name", func(page js.Value) bool {
 		return field(page, "list_complete").Truthy()
 	})
 }
@@ -106,7 +93,7 @@ func (b jsBlobs) List(ctx context.Context, prefix string, limit int) ([]string, 
 // listPages calls store.list({prefix, cursor}) until done(page) or no
 // cursor: KV and R2 differ only in the names of the page's list
 // (items) and of an entry's key (name).
-func listPages(ctx context.Context, op string, store js.Value, prefix string, limit int, items, name string, done func(page js.Value) bool) ([]string, error) {
+func listPages(ctx context.Context, q *jsRequest, op string, store js.Value, prefix string, limit int, items, name string, done func(page js.Value) bool) ([]string, error) {
 	var out []string
 	cursor := ""
 	for {
@@ -115,7 +102,7 @@ func listPages(ctx context.Context, op string, store js.Value, prefix string, li
 		if cursor != "" {
 			opts.Set("cursor", cursor)
 		}
-		page, err := jsCall(ctx, op, store, "list", opts)
+		page, err := q.jsCall(ctx, op, store, "list", opts)
 		if err != nil {
 			return nil, err
 		}

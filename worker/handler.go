@@ -1,6 +1,7 @@
 package worker
 
 import (
+	"context"
 	"io"
 	"log"
 	"net/http"
@@ -41,6 +42,11 @@ type Options struct {
 	// Logf writes one log line. Nil means log.Printf. Lines never contain
 	// keys, secrets, prompts or transcripts.
 	Logf func(format string, args ...any)
+	// Bind, when set, returns the options one request runs with, from the
+	// request's context: on Workers the environment, the outbound fetch and
+	// the bindings belong to the request (worker/serve_js.go), so Getenv,
+	// Transport and the stores are bound per request.
+	Bind func(ctx context.Context, o Options) Options
 }
 
 // Handler serves the Worker HTTP API. See the package documentation.
@@ -54,13 +60,17 @@ type Handler struct {
 }
 
 // route is one path: its handlers by method (nil: not allowed), whether it
-// is under /v1 (and so behind API_TOKEN), and the Allow header value.
+// is under /v1 (and so behind API_TOKEN), and the Allow header value. The
+// handlers are method expressions, so that they run on the Handler bound
+// to the request (Options.Bind).
 type route struct {
 	name              string
-	get, post, delete http.HandlerFunc
+	get, post, delete routeFunc
 	allow             string
 	api               bool
 }
+
+type routeFunc func(h *Handler, w http.ResponseWriter, r *http.Request)
 
 // NewHandler returns the API handler.
 func NewHandler(opts Options) *Handler {
@@ -87,13 +97,13 @@ func NewHandler(opts Options) *Handler {
 	}
 	h := &Handler{opts: opts, metrics: newMetrics(), coreMetrics: newPromMerge()}
 	h.routes = map[string]route{
-		"/healthz":             {name: "healthz", get: h.serveHealth, allow: "GET, HEAD, OPTIONS"},
-		"/metrics":             {name: "metrics", get: h.serveMetrics, allow: "GET, HEAD, OPTIONS"},
-		"/v1/tools":            {name: "tools", get: h.serveTools, allow: "GET, HEAD, OPTIONS", api: true},
-		"/v1/run":              {name: "run", post: h.serveRun, allow: "POST, OPTIONS", api: true},
-		"/v1/resume":           {name: "resume", post: h.serveResume, allow: "POST, OPTIONS", api: true},
-		"/v1/chat/completions": {name: "chat_completions", post: h.serveChatCompletions, allow: "POST, OPTIONS", api: true},
-		"/mcp":                 {name: "mcp", post: h.serveMCP, delete: h.serveMCPDelete, allow: "POST, DELETE, OPTIONS", api: true},
+		"/healthz":             {name: "healthz", get: (*Handler).serveHealth, allow: "GET, HEAD, OPTIONS"},
+		"/metrics":             {name: "metrics", get: (*Handler).serveMetrics, allow: "GET, HEAD, OPTIONS"},
+		"/v1/tools":            {name: "tools", get: (*Handler).serveTools, allow: "GET, HEAD, OPTIONS", api: true},
+		"/v1/run":              {name: "run", post: (*Handler).serveRun, allow: "POST, OPTIONS", api: true},
+		"/v1/resume":           {name: "resume", post: (*Handler).serveResume, allow: "POST, OPTIONS", api: true},
+		"/v1/chat/completions": {name: "chat_completions", post: (*Handler).serveChatCompletions, allow: "POST, OPTIONS", api: true},
+		"/mcp":                 {name: "mcp", post: (*Handler).serveMCP, delete: (*Handler).serveMCPDelete, allow: "POST, DELETE, OPTIONS", api: true},
 	}
 	return h
 }
@@ -101,6 +111,11 @@ func NewHandler(opts Options) *Handler {
 // ServeHTTP checks origin, route, method and bearer token in that order,
 // then limits the body and dispatches.
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if h.opts.Bind != nil {
+		bound := *h
+		bound.opts = h.opts.Bind(r.Context(), h.opts)
+		h = &bound
+	}
 	start := h.opts.Now()
 	rt, known := h.routes[r.URL.Path]
 	name := rt.name
@@ -124,7 +139,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		preflight(sw, r, rt.allow)
 		return
 	}
-	var serve http.HandlerFunc
+	var serve routeFunc
 	switch r.Method {
 	case http.MethodGet, http.MethodHead:
 		serve = rt.get
@@ -151,7 +166,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		r.Body = http.MaxBytesReader(sw, r.Body, limit)
 	}
-	serve(sw, r)
+	serve(h, sw, r)
 }
 
 // statusWriter records the status code a handler wrote.

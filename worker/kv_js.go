@@ -12,23 +12,16 @@ import (
 const kvSpentMinTTL = 60
 
 // kvSpentStore is a SpentStore over a Workers KV namespace: one key
-// "spent:<state id>" per resumed token, expiring with the token.
-type kvSpentStore struct{ ns js.Value }
-
-// kvSpent returns the store bound as name, or nil when the Worker has no
-// such binding.
-func kvSpent(name string) func() SpentStore {
-	return func() SpentStore {
-		if ns, ok := boundObject(name); ok {
-			return kvSpentStore{ns}
-		}
-		return nil
-	}
+// "spent:<state id>" per resumed token, expiring with the token. q is the
+// request it serves.
+type kvSpentStore struct {
+	ns js.Value
+	q  *jsRequest
 }
 
 func (s kvSpentStore) Spend(ctx context.Context, id string, until time.Time) (bool, error) {
 	key := "spent:" + id
-	v, err := jsCall(ctx, "kv get", s.ns, "get", key)
+	v, err := s.q.jsCall(ctx, "kv get", s.ns, "get", key)
 	if err != nil {
 		return false, err
 	}
@@ -41,29 +34,21 @@ func (s kvSpentStore) Spend(ctx context.Context, id string, until time.Time) (bo
 	}
 	opts := js.Global().Get("Object").New()
 	opts.Set("expirationTtl", ttl)
-	if _, err := jsCall(ctx, "kv put", s.ns, "put", key, "1", opts); err != nil {
+	if _, err := s.q.jsCall(ctx, "kv put", s.ns, "put", key, "1", opts); err != nil {
 		return false, err
 	}
 	return true, nil
 }
 
 // kvNamespace is a KVNamespace over a Workers KV binding, for the
-// conversation store.
-type kvNamespace struct{ ns js.Value }
-
-// kvConversations returns the namespace bound as name, or nil when the
-// Worker has no such binding.
-func kvConversations(name string) func() KVNamespace {
-	return func() KVNamespace {
-		if ns, ok := boundObject(name); ok {
-			return kvNamespace{ns}
-		}
-		return nil
-	}
+// conversation store; q is the request it serves.
+type kvNamespace struct {
+	ns js.Value
+	q  *jsRequest
 }
 
 func (k kvNamespace) Get(ctx context.Context, key string) (string, bool, error) {
-	v, err := jsCall(ctx, "kv get", k.ns, "get", key)
+	v, err := k.q.jsCall(ctx, "kv get", k.ns, "get", key)
 	if err != nil || v.IsNull() || v.IsUndefined() {
 		return "", false, err
 	}
@@ -77,6 +62,6 @@ func (k kvNamespace) Put(ctx context.Context, key, value string, ttl time.Durati
 		opts.Set("expirationTtl", int(ttl/time.Second))
 		args = append(args, opts)
 	}
-	_, err := jsCall(ctx, "kv put", k.ns, "put", args...)
+	_, err := k.q.jsCall(ctx, "kv put", k.ns, "put", args...)
 	return err
 }

@@ -129,7 +129,7 @@ func (h *Handler) mcpMessage(r *http.Request, w http.ResponseWriter, m gjson.Res
 	if method == "" {
 		// A client's answer to our elicitation/create.
 		if key := m.Get("id").String(); strings.HasPrefix(key, mcpElicitPrefix) {
-			if err := mcpMailbox(h.opts.Getenv).Put(r.Context(), key, []byte(m.Raw)); err != nil {
+			if err := mcpMailbox(r.Context()).Put(r.Context(), key, []byte(m.Raw)); err != nil {
 				h.opts.Logf("worker: mcp: could not deliver an elicitation answer: %v", err)
 			}
 		}
@@ -240,7 +240,7 @@ func (h *Handler) mcpToolsCall(w http.ResponseWriter, r *http.Request, m gjson.R
 func (h *Handler) mcpAwait(ctx context.Context, key string) (gjson.Result, error) {
 	ctx, cancel := context.WithTimeout(ctx, mcpApprovalWait)
 	defer cancel()
-	box := mcpMailbox(h.opts.Getenv)
+	box := mcpMailbox(ctx)
 	for {
 		b, ok, err := box.Take(ctx, key)
 		if err != nil {

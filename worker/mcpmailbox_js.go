@@ -4,24 +4,28 @@ package worker
 
 import (
 	"context"
-	"fmt"
 	"syscall/js"
 )
 
-// mcpMailboxGlobal names the Map on globalThis that the Go instances of one
-// isolate share (syumai/workers starts one instance per request, but they
-// all see the isolate's globalThis).
+// mcpMailboxGlobal names the Map on globalThis that keeps answers in the
+// isolate's memory: it outlives a Go instance that dies.
 const mcpMailboxGlobal = "__toolnexusMcpMailbox"
 
 // jsMailbox keeps answers in the isolate's memory and, when the STATE_KV
 // namespace is bound, in KV too, for an answer that lands on another
-// isolate (KV reads may lag behind writes made elsewhere).
-type jsMailbox struct{ kv js.Value }
+// isolate (KV reads may lag behind writes made elsewhere). q is the
+// request it serves (nil outside a Worker request: memory only).
+type jsMailbox struct {
+	kv js.Value
+	q  *jsRequest
+}
 
-func mcpMailbox(getenv func(string) string) mailbox {
-	b := jsMailbox{kv: js.Undefined()}
-	if ns, ok := boundObject(SpentBinding); ok {
-		b.kv = ns
+func mcpMailbox(ctx context.Context) mailbox {
+	b := jsMailbox{kv: js.Undefined(), q: requestOf(ctx)}
+	if b.q != nil {
+		if ns, ok := b.q.boundObject(SpentBinding); ok {
+			b.kv = ns
+		}
 	}
 	return b
 }
@@ -46,14 +50,8 @@ func (b jsMailbox) Put(ctx context.Context, key string, value []byte) error {
 	}
 	opts := js.Global().Get("Object").New()
 	opts.Set("expirationTtl", kvSpentMinTTL)
-	var p js.Value
-	if err := catch(func() { p = b.kv.Call("put", "mcp:"+key, string(value), opts) }); err != nil {
-		return fmt.Errorf("kv put: %w", err)
-	}
-	if _, err := await(ctx, p); err != nil {
-		return fmt.Errorf("kv put: %w", err)
-	}
-	return nil
+	_, err := b.q.jsCall(ctx, "kv put", b.kv, "put", "mcp:"+key, string(value), opts)
+	return err
 }
 
 func (b jsMailbox) Take(ctx context.Context, key string) ([]byte, bool, error) {
@@ -65,13 +63,9 @@ func (b jsMailbox) Take(ctx context.Context, key string) ([]byte, bool, error) {
 	if b.kv.IsUndefined() {
 		return nil, false, nil
 	}
-	var p js.Value
-	if err := catch(func() { p = b.kv.Call("get", "mcp:"+key) }); err != nil {
-		return nil, false, fmt.Errorf("kv get: %w", err)
-	}
-	v, err := await(ctx, p)
+	v, err := b.q.jsCall(ctx, "kv get", b.kv, "get", "mcp:"+key)
 	if err != nil {
-		return nil, false, fmt.Errorf("kv get: %w", err)
+		return nil, false, err
 	}
 	if v.Type() != js.TypeString {
 		return nil, false, nil

@@ -2,7 +2,9 @@
 
 package worker
 
+import "context"
+
 var processMailbox = &memoryMailbox{}
 
 // mcpMailbox natively is the process's memory.
-func mcpMailbox(func(string) string) mailbox { return processMailbox }
+func mcpMailbox(context.Context) mailbox { return processMailbox }

@@ -20,11 +20,11 @@ import (
 //
 // ${NAME} in a header value is filled from the Worker's environment (a var
 // or a secret); an unset name fails that server. The servers are contacted
-// on every request that builds a toolkit (the Worker keeps nothing between
-// requests), over streamable HTTP only: the Worker's fetch reads a reply
-// whole, so the older HTTP+SSE transport's endless stream cannot work and
-// such a server fails after its timeout. A server that fails is left out
-// and logged; the request goes on without its tools.
+// on every request that builds a toolkit (no MCP session is kept between
+// requests), over streamable HTTP or, for a server of type "sse", the older
+// HTTP+SSE transport (the Worker's fetch streams event-stream replies). A
+// server that fails is left out and logged; the request goes on without
+// its tools.
 //
 // BUILTINS picks the built-in tools (builtins.go; their file tools work on
 // workspace's files) and SKILLS=on adds the bundled skills (skills.go).

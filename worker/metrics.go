@@ -11,10 +11,11 @@ import (
 // metrics counts requests and runs for GET /metrics (Prometheus text
 // format 0.0.4).
 //
-//   - On Workers, syumai/workers starts a fresh Go instance for every
-//     request, so these counters only ever describe the instance serving
-//     /metrics itself. They are meaningful natively (go run ./wasm/worker);
-//     on Workers use the per-request log line or Workers Analytics instead.
+//   - On Workers one Go instance serves every request of an isolate
+//     (Serve), so the counters cover what that isolate's instance served
+//     since it started: Cloudflare runs many isolates and starts new ones,
+//     so across a deployment use the per-request log line or Workers
+//     Analytics; natively (go run ./wasm/worker) they cover the process.
 type metrics struct {
 	mu     sync.Mutex
 	series map[string]int // a sample's name and labels → its count

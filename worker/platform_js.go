@@ -2,26 +2,125 @@
 
 package worker
 
-import "github.com/toolnexus/wasm/internal/jsregexp"
+import (
+	"context"
+	"fmt"
+	"io"
+	"syscall/js"
+
+	"github.com/toolnexus/wasm/core"
+	"github.com/toolnexus/wasm/internal/jsregexp"
+	"github.com/toolnexus/wasm/jsbridge"
+)
 
 // SpentBinding is the KV namespace binding that, when present, records
 // resumed state tokens so that reuse is refused with 409.
 const SpentBinding = "STATE_KV"
 
-// PlatformOptions wires the handler to Cloudflare Workers: settings from the
-// Worker environment, outbound HTTP over fetch, the STATE_KV namespace
-// (when bound) as the spent-token store, CONVERSATIONS_KV (when bound) under
-// the "conversation" field, FILES_R2 or FILES_KV (when bound) under the
-// built-ins' file system, and JavaScript's RegExp for grep. The bindings are
-// reached through syscall/js, not syumai/workers' cloudflare packages, whose
-// init panics outside a Worker: so this package's tests load under Node.
+// PlatformOptions wires the handler to Cloudflare Workers (Serve): settings
+// from the request's environment, outbound HTTP over fetch (jsbridge's
+// transport, which streams event-stream bodies), the STATE_KV namespace
+// (when bound) as the spent-token store, CONVERSATIONS_KV (when bound)
+// under the "conversation" field, FILES_R2 or FILES_KV (when bound) under
+// the built-ins' file system, and JavaScript's RegExp for grep.
+//
+// The environment and the bindings come with each request (Options.Bind
+// reads them from the request's context); every JS call a request makes
+// runs in that request's context (jsRequest.enter). Outside a request
+// (tests under Node) nothing is set and fetch is globalThis.fetch.
 func PlatformOptions() Options {
-	return Options{
-		Getenv:        workersGetenv,
-		Transport:     FetchTransport(),
-		Spent:         kvSpent(SpentBinding),
-		Conversations: kvConversations(ConversationsBinding),
-		Files:         filesBinding,
-		Match:         jsregexp.Matcher,
+	var fetch core.Transport
+	if t, err := jsbridge.NewFetchTransport(js.Undefined()); err == nil {
+		fetch = t
 	}
+	return Options{
+		Getenv:    func(string) string { return "" },
+		Transport: fetch,
+		Match:     jsregexp.Matcher,
+		Bind: func(ctx context.Context, o Options) Options {
+			q := requestOf(ctx)
+			if q == nil {
+				return o
+			}
+			o.Getenv = q.getenv
+			if fetch != nil {
+				o.Transport = requestTransport{q: q, inner: fetch}
+			}
+			o.Spent = func() SpentStore {
+				if ns, ok := q.boundObject(SpentBinding); ok {
+					return kvSpentStore{ns: ns, q: q}
+				}
+				return nil
+			}
+			o.Conversations = func() KVNamespace {
+				if ns, ok := q.boundObject(ConversationsBinding); ok {
+					return kvNamespace{ns: ns, q: q}
+				}
+				return nil
+			}
+			o.Files = func() BlobStore { return q.filesBinding() }
+			return o
+		},
+	}
+}
+
+// requestTransport is fetch for one request: each call and each read of a
+// reply's body runs in the request's context, and cancelling one aborts
+// the fetch there too (guard).
+type requestTransport struct {
+	q     *jsRequest
+	inner core.Transport
+}
+
+func (t requestTransport) Do(ctx context.Context, req *core.HTTPRequest) (*core.HTTPResponse, error) {
+	gctx, release := t.q.guard(ctx)
+	if err := t.q.enter(); err != nil {
+		release()
+		return nil, err
+	}
+	resp, err := t.inner.Do(gctx, req)
+	if err != nil {
+		release()
+		return nil, err
+	}
+	resp.Body = &requestTransportBody{q: t.q, body: resp.Body, release: release}
+	return resp, nil
+}
+
+type requestTransportBody struct {
+	q       *jsRequest
+	body    io.ReadCloser
+	release func()
+}
+
+func (b *requestTransportBody) Read(p []byte) (int, error) {
+	if err := b.q.enter(); err != nil {
+		return 0, err
+	}
+	return b.body.Read(p)
+}
+
+func (b *requestTransportBody) Close() error {
+	defer b.release()
+	if err := b.q.enter(); err != nil {
+		return nil
+	}
+	return b.body.Close()
+}
+
+// jsCall calls method on v, in q's context, and waits for the Promise it
+// returns. A throw and a rejection are both errors, named after op.
+func (q *jsRequest) jsCall(ctx context.Context, op string, v js.Value, method string, args ...any) (js.Value, error) {
+	if err := q.enter(); err != nil {
+		return js.Undefined(), fmt.Errorf("%s: %w", op, err)
+	}
+	p, err := jsbridge.CallMethod(v, method, args...)
+	if err != nil {
+		return js.Undefined(), fmt.Errorf("%s: %w", op, err)
+	}
+	r, err := jsbridge.Await(ctx, p)
+	if err != nil {
+		return js.Undefined(), fmt.Errorf("%s: %w", op, err)
+	}
+	return r, nil
 }

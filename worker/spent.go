@@ -21,7 +21,8 @@ type SpentStore interface {
 }
 
 // MemorySpentStore is a SpentStore in process memory: right for native runs
-// and tests, useless on Workers (each request starts a fresh instance).
+// and tests, useless on Workers (an isolate's memory is neither shared with
+// the other isolates nor kept).
 type MemorySpentStore struct {
 	mu    sync.Mutex
 	spent map[string]time.Time

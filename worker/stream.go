@@ -29,9 +29,9 @@ type streamStarter func(ctx context.Context, c *core.Client, tk *core.Toolkit) (
 //	                     ({"error": {...}, "result"?: partial run})
 //
 // A failure before the run starts (a bad history) is answered as plain
-// JSON with its usual status. Every event is one Write: syumai/workers
-// hands each Write to the response's ReadableStream as one chunk (its
-// io.Pipe has no buffer), and natively the writer is flushed after each.
+// JSON with its usual status. Every event is one Write and a flush: on
+// Workers (Serve) each becomes one chunk of the response's ReadableStream,
+// and natively the writer is flushed after each.
 // A client that goes away cancels the run.
 //
 // after, when set, sees the final result and error before the last event

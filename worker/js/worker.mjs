@@ -1,0 +1,294 @@
+// worker.mjs — the Cloudflare Worker's main module. ./build.sh worker copies it into
+// dist/worker/build next to app.wasm (wasm/worker) and Go's own wasm_exec.js.
+//
+// One Go instance per isolate serves every request, concurrent ones included: the
+// first request instantiates app.wasm and runs Go, whose main hands back its API
+// (worker.Serve, worker/serve_js.go); each request is then one call of api.handle.
+// When the instance dies (a panic outside a request, a trap), the requests it was
+// serving get a 500 and the next request starts a fresh one.
+//
+// Workers tie I/O (fetch, KV, streams, timers) to the request whose handler started
+// it, and Go runs any goroutine that is ready whenever JavaScript calls in, so Go
+// can find itself running one request's goroutine while another request's handler
+// is current. This module gives Go what it needs to keep each request's I/O in that
+// request's context:
+//   - host.current() names the request whose context runs now (AsyncLocalStorage,
+//     the compatibility flag nodejs_als);
+//   - rq.hop() makes Go's api.wake(id) run in request id's context, by resolving a
+//     promise made there (workerd then runs the continuation in that context);
+//   - Go's timer (runtime.scheduleTimeoutEvent) lives in a request that is still
+//     running: a request that ends hands it on, and with no request running it is
+//     set again by the next one;
+//   - a pending timer per request keeps workerd from cancelling a request whose Go
+//     side waits on another request's events, and ctx.waitUntil keeps its context
+//     until Go is done with it.
+
+import "./wasm_exec.js";
+import { AsyncLocalStorage } from "node:async_hooks";
+import wasm from "./app.wasm";
+
+const als = new AsyncLocalStorage();
+const host = { current: () => als.getStore() ?? 0 };
+const nullBody = new Set([101, 204, 205, 304]);
+let live = null; // the running instance
+let starts = 0;
+let nextID = 1;
+
+export default {
+  fetch(request, env, ctx) {
+    const id = nextID++;
+    return als.run(id, () => {
+      if (!live || live.dead) live = start();
+      return live.serve(id, request, env, ctx);
+    });
+  },
+};
+
+// start instantiates app.wasm and runs Go until its main has called
+// __toolnexusWorkerBoot(api).
+function start() {
+  const go = new Go();
+  // go.run's promise belongs to the request that starts the instance; it is
+  // never settled, so that an exit while another request runs does not
+  // resolve it from there (workerd warns). _resume notices an exit instead.
+  go._resolveExitPromise = () => {};
+  const inst = { number: ++starts, api: null, dead: null, requests: new Map(), serve };
+  const timers = goTimers(go, inst);
+  let code = 0;
+  go.exit = (c) => { code = c; };
+  // Every call into Go goes through _resume: a trap kills the instance, and
+  // so does an exit (a panic outside a request).
+  const exited = () => die(inst, new Error(`the Go program exited with code ${code}`));
+  const resume = go._resume.bind(go);
+  go._resume = () => {
+    if (go.exited) return exited();
+    try {
+      resume();
+    } catch (err) {
+      die(inst, err);
+      throw err;
+    }
+    if (go.exited) exited();
+  };
+  globalThis.__toolnexusWorkerBoot = (api) => {
+    inst.api = api;
+    return {
+      current: host.current,
+      // stats is for GET /__test/instance: what the JS side holds for Go.
+      stats: () => ({
+        refs: go._values.length - go._idPool.length, requests: inst.requests.size, timers: timers.size,
+        memory: go._inst.exports.mem.buffer.byteLength,
+      }),
+    };
+  };
+  try {
+    go.run(new WebAssembly.Instance(wasm, go.importObject)).catch((err) => die(inst, err));
+  } catch (err) {
+    die(inst, err);
+    throw err;
+  } finally {
+    delete globalThis.__toolnexusWorkerBoot;
+  }
+  if (go.exited) exited();
+  if (!inst.api) {
+    const err = new Error("app.wasm did not call __toolnexusWorkerBoot");
+    die(inst, err);
+    throw err;
+  }
+
+  function serve(id, request, env, ctx) {
+    let answer, settled = false;
+    const response = new Promise((resolve) => { answer = resolve; });
+    let finish;
+    ctx.waitUntil(new Promise((resolve) => { finish = resolve; }));
+    // head is the request line and headers in one string for Go:
+    // "id\ninstance\nmethod\nurl\nname\nvalue\n…" (header values hold no newline).
+    let head = `${id}\n${inst.number}\n${request.method}\n${request.url}`;
+    for (const [k, v] of request.headers) head += `\n${k}\n${v}`;
+    const rq = {
+      id, instance: inst.number, request, env, ctx, head,
+      keep: setTimeout(() => {}, 1 << 30),
+      ring: null, hopping: false, tasks: [], finished: false, stream: null,
+      // respond answers with the whole body (a Uint8Array or null).
+      respond(status, headers, body) {
+        settled = true;
+        try {
+          answer(new Response(nullBody.has(status) ? null : body, { status, headers: headerList(headers) }));
+        } catch (err) { // a status or header the platform refuses
+          answer(Response.json({ error: { code: "internal", message: `the response cannot be sent: ${err.message}` } }, { status: 500 }));
+        }
+      },
+      // open answers with a stream that push feeds and end closes.
+      open(status, headers) {
+        settled = true;
+        const body = new ReadableStream({
+          start: (c) => { rq.stream = c; },
+          cancel: () => { rq.stream = null; if (!inst.dead) inst.api.gone(id); },
+        });
+        answer(new Response(body, { status, headers: headerList(headers) }));
+      },
+      // push feeds the stream; false: the client has gone.
+      push(chunk) {
+        try {
+          rq.stream.enqueue(chunk);
+          return true;
+        } catch {
+          rq.stream = null;
+          return false;
+        }
+      },
+      end(message) {
+        const s = rq.stream;
+        rq.stream = null;
+        try {
+          if (message) s?.error(new Error(message));
+          else s?.close();
+        } catch { /* already cancelled */ }
+      },
+      hop() {
+        if (rq.hopping) return;
+        rq.hopping = true;
+        rq.ring();
+      },
+      // done: Go is finished with this request.
+      done() {
+        if (rq.finished) return;
+        rq.finished = true;
+        clearTimeout(rq.keep);
+        inst.requests.delete(id);
+        timers.release(rq);
+        finish();
+      },
+      // fail answers a request the dead instance left: a 500, or an error
+      // in the stream when its headers are out.
+      fail(err) {
+        if (!settled) {
+          settled = true;
+          answer(Response.json({ error: { code: "internal", message: "the Worker's Go instance stopped while serving this request; retry" } }, { status: 500 }));
+        } else rq.end(`the Worker's Go instance stopped: ${err?.message ?? err}`);
+        rq.done();
+      },
+      run(task) {
+        rq.tasks.push(task);
+        rq.ring();
+      },
+    };
+    rq.ring = bell(rq);
+    inst.requests.set(id, rq);
+    request.signal?.addEventListener?.("abort", () => { if (!inst.dead && !rq.finished) inst.api.gone(id); });
+    timers.adopt(rq);
+    if (inst.dead) rq.fail(inst.dead);
+    else {
+      try {
+        inst.api.handle(rq);
+      } catch (err) { // a trap: die has answered rq
+        die(inst, err);
+      }
+    }
+    return response;
+  }
+
+  // bell returns the resolver of a promise made in rq's context: resolving
+  // it from any context runs the continuation in rq's (the compatibility
+  // flag handle_cross_request_promise_resolution, on since 2024-10-14).
+  function bell(rq) {
+    let ring;
+    new Promise((resolve) => { ring = resolve; }).then(() => {
+      rq.ring = bell(rq);
+      for (const task of rq.tasks.splice(0)) task();
+      if (rq.hopping && !inst.dead) {
+        rq.hopping = false;
+        inst.api.wake(rq.id);
+      }
+    });
+    return ring;
+  }
+
+  return inst;
+}
+
+// die marks the instance dead: its requests are answered and the next
+// request starts a fresh one.
+function die(inst, err) {
+  if (inst.dead) return;
+  inst.dead = err ?? new Error("the Go instance stopped");
+  if (live === inst) live = null;
+  console.error(`toolnexus: the Go instance #${inst.number} stopped: ${inst.dead?.stack ?? inst.dead}`);
+  for (const rq of [...inst.requests.values()]) rq.fail(inst.dead);
+}
+
+// goTimers replaces Go's timer imports so that its one pending timer lives
+// in a request that is still running (a timer dies with the request that
+// set it).
+function goTimers(go, inst) {
+  const timers = new Map(); // Go's timeout id ⇒ {due, owner, handle, lost}
+  let next = 1;
+  const place = (id, t, rq) => {
+    t.owner = rq;
+    t.lost = false;
+    t.handle = setTimeout(() => {
+      if (timers.get(id) !== t || inst.dead) return;
+      timers.delete(id);
+      go._resume();
+    }, Math.max(0, t.due - Date.now()));
+  };
+  const anyRunning = () => {
+    for (const rq of inst.requests.values()) if (!rq.finished) return rq;
+    return null;
+  };
+  // moveOn sets t again in a running request's context, or marks it lost.
+  const moveOn = (id, t) => {
+    t.owner = null;
+    const rq = anyRunning();
+    if (!rq) {
+      t.lost = true;
+      return;
+    }
+    rq.run(() => {
+      if (timers.get(id) === t && !t.owner) {
+        if (rq.finished) moveOn(id, t);
+        else place(id, t, rq);
+      }
+    });
+  };
+  const gojs = go.importObject.gojs;
+  gojs["runtime.scheduleTimeoutEvent"] = (sp) => {
+    sp >>>= 0;
+    const ms = go.mem.getUint32(sp + 8, true) + go.mem.getInt32(sp + 12, true) * 4294967296;
+    const id = next++;
+    const t = { due: Date.now() + ms, owner: null, handle: 0, lost: false };
+    timers.set(id, t);
+    const rq = inst.requests.get(als.getStore());
+    if (rq && !rq.finished) place(id, t, rq);
+    else moveOn(id, t);
+    go.mem.setInt32(sp + 16, id, true);
+  };
+  gojs["runtime.clearTimeoutEvent"] = (sp) => {
+    sp >>>= 0;
+    const id = go.mem.getInt32(sp + 8, true);
+    const t = timers.get(id);
+    if (!t) return;
+    timers.delete(id);
+    clearTimeout(t.handle); // a no-op from another request's context: the callback checks
+  };
+  return {
+    get size() { return timers.size; },
+    // release hands on the timers rq's context holds.
+    release(rq) {
+      for (const [id, t] of timers) if (t.owner === rq) { clearTimeout(t.handle); moveOn(id, t); }
+    },
+    // adopt sets the lost timers in rq's context (rq's handler runs now).
+    adopt(rq) {
+      for (const [id, t] of timers) if (t.lost) place(id, t, rq);
+    },
+  };
+}
+
+// headerList turns Go's "name\nvalue\n…" into [[name, value], …].
+function headerList(text) {
+  const out = [];
+  if (!text) return out;
+  const parts = text.split("\n");
+  for (let i = 0; i + 1 < parts.length; i += 2) out.push([parts[i], parts[i + 1]]);
+  return out;
+}

@@ -1,0 +1,20 @@
+//go:build !(js && wasm)
+
+package worker
+
+import (
+	"log"
+	"net/http"
+	"os"
+)
+
+// Serve natively serves handler on :9900 (PORT overrides), for trying the
+// Worker's API without workerd.
+func Serve(handler http.Handler) {
+	port := os.Getenv("PORT")
+	if port == "" {
+		port = "9900"
+	}
+	log.Printf("worker: listening on http://localhost:%s", port)
+	log.Fatal(http.ListenAndServe(":"+port, handler))
+}
