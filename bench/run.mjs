@@ -4,14 +4,14 @@
 //   node bench/run.mjs [rounds=5]
 
 import { execFileSync } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
-import { cpus, loadavg, totalmem } from "node:os";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpus, loadavg, tmpdir, totalmem } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { measureAll } from "./loop.mjs";
 import { measureSize } from "./size.mjs";
 import { measureChromium, measureNode } from "./startup.mjs";
-import { measureWorker } from "./worker.mjs";
+import { buildAiSdkWorker, measureWorker, measureWorkerCpu } from "./worker.mjs";
 
 const here = fileURLToPath(new URL(".", import.meta.url));
 const root = join(here, "..");
@@ -54,7 +54,7 @@ const kb = (n) => `${(n / 1000).toFixed(1)} kB`;
 const mb = (n) => `${(n / 1e6).toFixed(3)} MB`;
 const verdict = (ok, text) => `${ok ? "**met**" : "**missed**"} (${text})`;
 
-function report({ started, load0, load1, m, loop, go, size, chromium, node, worker, seconds }) {
+function report({ started, load0, load1, m, loop, go, size, chromium, node, worker, workerCpu, seconds }) {
   const L = [];
   const row = (...c) => L.push(`| ${c.join(" | ")} |`);
   const ours = (h) => loop.find((r) => r.name === "ours" && r.history === h);
@@ -114,6 +114,19 @@ function report({ started, load0, load1, m, loop, go, size, chromium, node, work
   row("workerd: wrk POST /v1/run, 8 connections, 10 s", `${f(worker.wrkRun.rps, 1)} req/s`, `${worker.wrkRun.requests} requests, ${worker.wrkRun.errors} errors (${worker.wrkRun.non2xx} non-2xx, ${worker.wrkRun.socketErrors} socket)`);
   L.push("");
 
+  const cpu = workerCpu.cpuMsPerRequest, hello = cpu["syumai-hello"]?.healthz;
+  L.push("## Worker CPU per request (workerd)", "",
+    "CPU time of the workerd process (user + system, all threads, from /proc; Miniflare's own entry worker included) per request,",
+    `sequential requests against the local mock model; ${workerCpu.rounds} interleaved rounds of ${workerCpu.requests} requests per cell, median.`,
+    "Ours: one Go instance per isolate serves every request (worker/js/worker.mjs). The syumai/workers hello-world (bench/syumai-hello)",
+    "answers \"hello\" from a fresh Go instance per request, as syumai/workers' generated shim runs it. The AI SDK Worker",
+    "(bench/ai-sdk-worker.mjs, bundled with esbuild) does the same one-tool run with generateText.", "");
+  L.push("| Worker | GET /healthz | POST /v1/run (one tool turn) |", "|---|---:|---:|");
+  row("ours (dist/worker)", `${f(cpu.ours.healthz, 2)} ms`, `${f(cpu.ours.run, 2)} ms`);
+  if (cpu["ai-sdk"]) row("Vercel AI SDK Worker", `${f(cpu["ai-sdk"].healthz, 2)} ms`, `${f(cpu["ai-sdk"].run, 2)} ms`);
+  if (hello) row("syumai/workers hello-world (GET /)", `${f(hello, 2)} ms`, "");
+  L.push("");
+
   L.push("## Targets (issue 7)", "");
   L.push("| Target | Measured | Verdict |", "|---|---|---|");
   const anchor = { 0: 0.37, 200: 0.74 }; // the AI SDK per turn in the issue (2026-12-02)
@@ -129,6 +142,15 @@ function report({ started, load0, load1, m, loop, go, size, chromium, node, work
   }
   row("Go start-up in chromium (wasm loaded → ready) at most 25 ms median", `${f(chromium.wasmToReady, 1)} ms`,
     verdict(chromium.wasmToReady <= 25, chromium.wasmToReady <= 25 ? `${f(25 - chromium.wasmToReady, 1)} ms to spare` : `over by ${f(chromium.wasmToReady - 25, 1)} ms`));
+  if (hello) {
+    const ai = cpu["ai-sdk"];
+    for (const [what, key, lim] of [["GET /healthz", "healthz", 0.3], ["POST /v1/run, one tool turn", "run", 0.5]]) {
+      const r = cpu.ours[key] / hello;
+      row(`Worker CPU per request, ${what}: at most ${lim}× the syumai/workers hello-world's (issue 14)`,
+        `ours ${f(cpu.ours[key], 2)} ms, hello-world ${f(hello, 2)} ms: ${f(r, 2)}×` + (ai ? `; AI SDK Worker ${f(ai[key], 2)} ms (ours ${f(cpu.ours[key] / ai[key], 2)}× it)` : ""),
+        verdict(r <= lim, r <= lim ? `${f(lim - r, 2)}× to spare` : `over by ${f(r - lim, 2)}×`));
+    }
+  }
   L.push("", "MB here is 10^6 bytes.", "");
   return L.join("\n");
 }
@@ -147,10 +169,19 @@ log("== start-up: node");
 const node = await measureNode(10);
 log("== workerd");
 const worker = await measureWorker(50);
+log("== workerd CPU per request");
+const aiSdkDir = mkdtempSync(join(tmpdir(), "bench-ai-sdk-"));
+const helloDir = join(process.env.TOOLNEXUS_DIST ?? join(root, "dist"), "syumai-hello");
+let workerCpu;
+try {
+  workerCpu = await measureWorkerCpu({ hello: existsSync(helloDir) ? helloDir : undefined, aiSdk: await buildAiSdkWorker(aiSdkDir) });
+} finally {
+  rmSync(aiSdkDir, { recursive: true, force: true });
+}
 log(`== loop overhead (${rounds} rounds)`);
 const loop = await measureAll(rounds, log);
 const load1 = loadavg()[0];
-const md = report({ started, load0, load1, m, loop, go, size, chromium, node, worker, seconds: (performance.now() - t0) / 1000 });
+const md = report({ started, load0, load1, m, loop, go, size, chromium, node, worker, workerCpu, seconds: (performance.now() - t0) / 1000 });
 writeFileSync(join(here, "RESULTS.md"), md + "\n");
-writeFileSync(join(here, "results.json"), JSON.stringify({ started, load0, load1, machine: m, loop, go, size, chromium, node, worker }, null, 2) + "\n");
+writeFileSync(join(here, "results.json"), JSON.stringify({ started, load0, load1, machine: m, loop, go, size, chromium, node, worker, workerCpu }, null, 2) + "\n");
 console.log(md);

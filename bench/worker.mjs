@@ -4,15 +4,27 @@
 // → model), then requests per second under wrk (8 connections, 10 s each,
 // 127.0.0.1 only) with the error count.
 //
+// measureWorkerCpu is the CPU time of the workerd process (user + system, all
+// threads, from /proc) per request, side by side with a syumai/workers
+// hello-world built the standard way (bench/syumai-hello: a fresh Go instance
+// per request), in interleaved rounds.
+//
 //   node bench/worker.mjs [runs=50]      (after ./build.sh worker; needs wrk)
+//   node bench/worker.mjs cpu [hello dir] [other Worker dir…]
+//                                        CPU per request only: ours (dist/worker),
+//                                        the AI SDK Worker (bundled here), the
+//                                        hello-world (./build.sh bench builds it
+//                                        into dist/bench/syumai-hello) and any
+//                                        other built Worker folder (wrangler.jsonc
+//                                        and build/, e.g. an older build)
 
 import { execFile } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { startWorker } from "../tests/worker-harness.mjs";
+import { compatibility, startWorker, workerDir, workerdPids, workerdUsage } from "../tests/worker-harness.mjs";
 import { startWorkerMock } from "../tests/worker-mock.mjs";
 import { median } from "./loop.mjs";
 
@@ -61,7 +73,7 @@ export async function measureWorker(runs = 50) {
       if (res.status !== 200 || res.json?.text !== "done: 5") throw new Error(`bad /v1/run: ${res.status} ${res.text}`);
     };
     const latency = async (fn) => {
-      for (let i = 0; i < 5; i++) await fn(); // warm workerd's module cache
+      for (let i = 0; i < 5; i++) await fn(); // warm up: the first request starts the Go instance
       const ms = [];
       for (let i = 0; i < runs; i++) {
         const t = performance.now();
@@ -83,6 +95,104 @@ export async function measureWorker(runs = 50) {
   }
 }
 
+// buildAiSdkWorker bundles bench/ai-sdk-worker.mjs (the same run with the
+// Vercel AI SDK) with esbuild into out (wrangler.jsonc and build/worker.mjs,
+// with our Worker's compatibility date) and returns out.
+export async function buildAiSdkWorker(out) {
+  const { build } = await import("esbuild");
+  mkdirSync(join(out, "build"), { recursive: true });
+  await build({
+    entryPoints: [fileURLToPath(new URL("ai-sdk-worker.mjs", import.meta.url))], bundle: true, format: "esm",
+    platform: "browser", conditions: ["workerd", "worker", "browser"], minify: true,
+    outfile: join(out, "build", "worker.mjs"), logLevel: "warning",
+  });
+  writeFileSync(join(out, "wrangler.jsonc"), JSON.stringify({ name: "ai-sdk-worker", main: "./build/worker.mjs", compatibility_date: compatibility().date }, null, 2) + "\n");
+  return out;
+}
+
+const WORKER_ENV = (mock) => ({
+  LLM_BASE_URL: `${mock.url}/v1`, LLM_MODEL: "mock-model", LLM_API_KEY: "bench-key",
+  STATE_SECRET: "bench-state-secret-0123456789abcdef",
+});
+
+// measureWorkerCpu measures CPU per request of each contender's workerd:
+// ours (dir) for GET /healthz and the one-tool-turn POST /v1/run, the
+// syumai hello-world (hello) for GET /, the AI SDK Worker (aiSdk, a folder
+// from buildAiSdkWorker) and each of others like ours. All run at once,
+// each in its own workerd; rounds interleave the contenders and each cell
+// is the median over rounds of (CPU over `requests` sequential requests) /
+// requests.
+export async function measureWorkerCpu({ dir = workerDir, hello, aiSdk, others = [], rounds = 5, requests = 100 } = {}) {
+  const mock = await startWorkerMock();
+  const started = [];
+  const start = async (name, d, env) => {
+    const before = new Set(workerdPids());
+    const w = await startWorker(env, { dir: d });
+    started.push(w);
+    return { name, w, pids: workerdPids().filter((p) => !before.has(p)) };
+  };
+  try {
+    const get = (w, path) => async () => {
+      const res = await fetch(new URL(path, w.url));
+      await res.arrayBuffer();
+      if (res.status !== 200) throw new Error(`GET ${path}: ${res.status}`);
+    };
+    const run = (w) => async () => {
+      const res = await fetch(new URL("/v1/run", w.url), { method: "POST", headers: { "content-type": "application/json" }, body: RUN_BODY });
+      const body = await res.json();
+      if (res.status !== 200 || body.text !== "done: 5") throw new Error(`POST /v1/run: ${res.status} ${JSON.stringify(body)}`);
+    };
+    const contenders = [];
+    const agent = async (name, d) => {
+      const c = await start(name, d, WORKER_ENV(mock));
+      contenders.push({ ...c, scenarios: { healthz: get(c.w, "/healthz"), run: run(c.w) } });
+    };
+    await agent("ours", dir);
+    if (aiSdk) await agent("ai-sdk", aiSdk);
+    for (const [i, d] of others.entries()) await agent(typeof d === "string" ? `other${i + 1}` : d.name, typeof d === "string" ? d : d.dir);
+    if (hello) {
+      const c = await start("syumai-hello", hello, {});
+      contenders.push({ ...c, scenarios: { healthz: get(c.w, "/") } });
+    }
+    const samples = {};
+    for (const c of contenders) for (const fn of Object.values(c.scenarios)) for (let i = 0; i < 10; i++) await fn(); // warm up
+    for (let r = 0; r < rounds; r++) {
+      for (const c of contenders) {
+        for (const [scenario, fn] of Object.entries(c.scenarios)) {
+          const a = workerdUsage(c.pids).cpuMs;
+          for (let i = 0; i < requests; i++) await fn();
+          const b = workerdUsage(c.pids).cpuMs;
+          ((samples[c.name] ??= {})[scenario] ??= []).push((b - a) / requests);
+        }
+      }
+    }
+    const out = { rounds, requests, cpuMsPerRequest: {} };
+    for (const [name, byScenario] of Object.entries(samples)) {
+      out.cpuMsPerRequest[name] = Object.fromEntries(Object.entries(byScenario).map(([k, xs]) => [k, median(xs)]));
+    }
+    const h = out.cpuMsPerRequest["syumai-hello"]?.healthz;
+    const o = out.cpuMsPerRequest.ours;
+    if (h) out.ratioToHello = { healthz: o.healthz / h, run: o.run / h };
+    const a = out.cpuMsPerRequest["ai-sdk"];
+    if (a) out.ratioToAiSdk = { healthz: o.healthz / a.healthz, run: o.run / a.run };
+    return out;
+  } finally {
+    for (const w of started) await w.dispose().catch(() => {});
+    await mock.close();
+  }
+}
+
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  console.log(JSON.stringify(await measureWorker(Number(process.argv[2] ?? 50)), null, 2));
+  if (process.argv[2] === "cpu") {
+    const [hello, ...others] = process.argv.slice(3);
+    const tmp = mkdtempSync(join(tmpdir(), "bench-ai-sdk-"));
+    try {
+      const aiSdk = await buildAiSdkWorker(tmp);
+      console.log(JSON.stringify(await measureWorkerCpu({ hello, aiSdk, others }), null, 2));
+    } finally {
+      rmSync(tmp, { recursive: true, force: true });
+    }
+  } else {
+    console.log(JSON.stringify(await measureWorker(Number(process.argv[2] ?? 50)), null, 2));
+  }
 }

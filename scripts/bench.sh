@@ -19,6 +19,19 @@ ensure_bench_modules() {
   echo "$want" >"$stamp"
 }
 
+# build_syumai_hello builds bench/syumai-hello, a syumai/workers hello-world
+# made the standard way (its generated shim, a fresh Go instance per request),
+# into $DIST/bench/syumai-hello: the baseline of the Worker's CPU per request.
+build_syumai_hello() {
+  local out="$1"
+  echo "== building the syumai/workers hello-world into $out"
+  rm -rf "$out" && mkdir -p "$out/build"
+  (cd "$ROOT/bench/syumai-hello" &&
+    go run github.com/syumai/workers/cmd/workers-assets-gen -mode=go -o "$out/build" &&
+    GOOS=js GOARCH=wasm go build -trimpath -ldflags='-s -w' -o "$out/build/app.wasm" .)
+  printf '{\n  "name": "syumai-hello",\n  "main": "./build/worker.mjs",\n  "compatibility_date": "%s"\n}\n' "$WORKER_COMPAT_DATE" >"$out/wrangler.jsonc"
+}
+
 # bench_snapshot copies the fresh builds aside, so that a build running in
 # parallel cannot swap the wasm under a measurement; it prints the folder.
 bench_snapshot() {
@@ -27,6 +40,7 @@ bench_snapshot() {
   mkdir -p "$snap/worker"
   cp -r "$DIST/web" "$snap/web"
   cp -r "$DIST/worker/build" "$DIST/worker/wrangler.jsonc" "$snap/worker/"
+  build_syumai_hello "$snap/syumai-hello" >&2
   echo "$snap"
 }
 
