@@ -194,9 +194,9 @@ func (h *Handler) runAgent(ctx context.Context, w http.ResponseWriter, cfg Confi
 		TimeoutMs:    int(cfg.Timeout / time.Millisecond),
 		Transport:    h.opts.Transport,
 		Store:        h.conversationStore(),
+		OnMetric:     h.coreMetrics.Record,
 	})
 	res, err := step(client, tk)
-	h.coreMetrics.fold(client.Metrics())
 	if errors.Is(err, errAnswered) {
 		return
 	}

@@ -83,9 +83,9 @@ func (h *Handler) serveChatCompletions(w http.ResponseWriter, r *http.Request) {
 		APIKey:    cfg.APIKey,
 		Retries:   cfg.Retries,
 		Transport: h.opts.Transport,
+		OnMetric:  h.coreMetrics.Record,
 	})
 	res, err := client.Translate(r.Context(), core.TranslateRequest{Model: req.Model, Messages: req.Messages, Tools: req.Tools})
-	h.coreMetrics.fold(client.Metrics())
 	if err != nil {
 		h.metrics.run("chat_completions", "error")
 		status, body := h.runErrorBody(cfg, core.RunResult{}, err)
