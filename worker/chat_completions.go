@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/toolnexus/wasm/core"
+	"github.com/toolnexus/wasm/internal/jsonx"
 )
 
 // chatRequest is the part of an OpenAI chat-completions request the
@@ -167,7 +168,7 @@ func validateChat(req chatRequest) string {
 			if tc.Name == "" {
 				return fmt.Sprintf("messages[%d].tool_calls[%d].function.name is required", i, j)
 			}
-			if a := strings.TrimSpace(tc.Arguments); a != "" && !validJSON([]byte(a)) {
+			if a := strings.TrimSpace(tc.Arguments); a != "" && !jsonx.ValidString(a) {
 				return fmt.Sprintf("messages[%d].tool_calls[%d].function.arguments is not JSON", i, j)
 			}
 		}
