@@ -3,9 +3,10 @@
 //
 //   cd tests && timeout 600 node --test --test-force-exit worker.test.mjs
 //
-// Four Workers share one mock model:
-//   main      OpenAI style, STATE_KV bound, API_TOKEN and ALLOWED_ORIGINS set, a number var
-//   other     another STATE_SECRET, tokens live 1 s, no KV, no API_TOKEN
+// Five Workers share one mock model; each has the APPROVALS ledger bound, as
+// the generated wrangler.jsonc does:
+//   main      OpenAI style, API_TOKEN and ALLOWED_ORIGINS set, a number var
+//   other     another STATE_SECRET, tokens live 1 s, no API_TOKEN
 //   anthropic Anthropic style
 //   broken    LLM_API_KEY missing
 //   offline   LLM_BASE_URL points at a closed port
@@ -33,7 +34,7 @@ const workers = {};
 before(async () => {
   mock = await startWorkerMock();
   const base = { LLM_BASE_URL: `${mock.url}/v1`, LLM_MODEL: "mock-model", LLM_API_KEY: KEY };
-  workers.main = await startWorker({ ...base, STATE_SECRET: SECRET, API_TOKEN: TOKEN, ALLOWED_ORIGINS: ORIGIN, MAX_BODY_BYTES: "65536", MAX_TURNS: 5 }, { kv: true });
+  workers.main = await startWorker({ ...base, STATE_SECRET: SECRET, API_TOKEN: TOKEN, ALLOWED_ORIGINS: ORIGIN, MAX_BODY_BYTES: "65536", MAX_TURNS: 5 });
   workers.other = await startWorker({ ...base, STATE_SECRET: OTHER_SECRET, STATE_TTL_SECONDS: "1" });
   workers.anthropic = await startWorker({ ...base, LLM_BASE_URL: mock.url, LLM_STYLE: "anthropic", STATE_SECRET: SECRET });
   workers.broken = await startWorker({ LLM_BASE_URL: base.LLM_BASE_URL, LLM_MODEL: "mock-model", STATE_SECRET: SECRET });
@@ -117,7 +118,7 @@ test("run ⇒ resume with approval ⇒ the tool ran exactly once; the token cann
   assert.equal(res.json.text, "done: refunded order 42");
   assert.equal(res.json.toolCalls.filter((c) => c.name === "refund").length, 1);
   assert.deepEqual(refundResults(from), [1], "the model must see exactly one refund output");
-  // STATE_KV is bound on this Worker: a second resume is refused and runs nothing.
+  // The ledger (APPROVALS) refuses a second resume, and it runs nothing.
   const again = await resume("main", halted.state, answer);
   assert.equal(again.status, 409, again.text);
   assert.equal(again.json.error.code, "state_spent");

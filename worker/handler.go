@@ -23,8 +23,10 @@ type Options struct {
 	Transport core.Transport
 	// Tools builds the tool set for one request. Nil means DefaultTools.
 	Tools func(env ToolEnv) []core.Tool
-	// Spent returns the store that detects reuse of a state token, or nil
-	// when none is configured (reuse is then not detected).
+	// Spent returns the store that makes a state token single-use (see
+	// SpentStore), or nil when none is bound: /v1/resume is then refused
+	// (503 approvals_unavailable). Nil means one MemorySpentStore for the
+	// handler's life, right for a single native process.
 	Spent func() SpentStore
 	// Conversations returns the KV namespace that keeps the transcripts of
 	// the "conversation" field of /v1/run, or nil when none is bound (the
@@ -71,7 +73,8 @@ func NewHandler(opts Options) *Handler {
 		opts.Tools = DefaultTools
 	}
 	if opts.Spent == nil {
-		opts.Spent = func() SpentStore { return nil }
+		spent := NewMemorySpentStore()
+		opts.Spent = func() SpentStore { return spent }
 	}
 	if opts.Conversations == nil {
 		opts.Conversations = func() KVNamespace { return nil }
