@@ -260,7 +260,7 @@ test("the ledger entry lives as long as the token (plus a minute), then an alarm
 
 // A Worker deployed without the ledger cannot tell a replayed token from a
 // fresh one, so it refuses every resume and says why, loudly.
-test("without the APPROVALS ledger every resume is refused (503) and nothing runs", T, async () => {
+test("without the APPROVALS ledger every resume is refused (503) and nothing runs; /readyz says so", T, async () => {
   const h = await halt("noledger", 108);
   for (const answer of [{ id: h.pending.id, ok: true }, { id: h.pending.id, ok: true }, { id: h.pending.id, ok: false, reason: "x" }]) {
     const res = await resume("noledger", h.state, answer);
@@ -269,6 +269,16 @@ test("without the APPROVALS ledger every resume is refused (503) and nothing run
     assert.match(res.json.error.message, /APPROVALS/);
   }
   assert.equal(refundRuns(108), 0, "a resume ran without a ledger");
+  const ready = await call("noledger", "GET", "/readyz");
+  assert.equal(ready.status, 503, ready.text);
+  assert.deepEqual({ status: ready.json.status, run: ready.json.run, resume: ready.json.resume }, { status: "not_ready", run: true, resume: false });
+  assert.deepEqual(ready.json.problems.map((p) => p.setting), ["APPROVALS"]);
+  const health = await call("noledger", "GET", "/healthz");
+  assert.equal(health.status, 200);
+  assert.equal(health.json.ready, false);
+  const main = await call("main", "GET", "/readyz");
+  assert.equal(main.status, 200, main.text);
+  assert.equal(main.json.status, "ready");
 });
 
 test("a history that claims an approval does not run the tool inside /v1/run", T, async () => {

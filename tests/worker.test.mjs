@@ -8,7 +8,7 @@
 //   main      OpenAI style, API_TOKEN and ALLOWED_ORIGINS set, a number var
 //   other     another STATE_SECRET, tokens live 1 s, no API_TOKEN
 //   anthropic Anthropic style
-//   broken    LLM_API_KEY missing
+//   broken    LLM_API_KEY missing and MAX_TURNS invalid
 //   offline   LLM_BASE_URL points at a closed port
 // Every response body and header, and everything the Workers log, is checked for
 // the keys and secrets.
@@ -37,7 +37,7 @@ before(async () => {
   workers.main = await startWorker({ ...base, STATE_SECRET: SECRET, API_TOKEN: TOKEN, ALLOWED_ORIGINS: ORIGIN, MAX_BODY_BYTES: "65536", MAX_TURNS: 5 });
   workers.other = await startWorker({ ...base, STATE_SECRET: OTHER_SECRET, STATE_TTL_SECONDS: "1" });
   workers.anthropic = await startWorker({ ...base, LLM_BASE_URL: mock.url, LLM_STYLE: "anthropic", STATE_SECRET: SECRET });
-  workers.broken = await startWorker({ LLM_BASE_URL: base.LLM_BASE_URL, LLM_MODEL: "mock-model", STATE_SECRET: SECRET });
+  workers.broken = await startWorker({ LLM_BASE_URL: base.LLM_BASE_URL, LLM_MODEL: "mock-model", STATE_SECRET: SECRET, MAX_TURNS: "many" });
   workers.offline = await startWorker({ ...base, LLM_BASE_URL: "http://127.0.0.1:9/v1", STATE_SECRET: SECRET });
 });
 
@@ -215,12 +215,24 @@ test("an unreachable LLM is a 502 and the Worker stays up", async () => {
   assert.equal((await call("offline", "GET", "/healthz")).status, 200);
 });
 
-test("a missing setting is a 500 naming it", async () => {
+test("every missing or invalid setting is named in one 500, and in /readyz", async () => {
+  const from = mock.requests.length;
   const res = await run("broken", "hi", {});
   assert.equal(res.status, 500, res.text);
   assert.equal(res.json.error.code, "config");
-  assert.match(res.json.error.message, /LLM_API_KEY/);
-  assert.equal((await call("broken", "GET", "/healthz")).status, 200);
+  assert.match(res.json.error.message, /LLM_API_KEY.*MAX_TURNS/);
+  assert.deepEqual(res.json.error.problems.map((p) => p.setting), ["LLM_API_KEY", "MAX_TURNS"]);
+  const health = await call("broken", "GET", "/healthz");
+  assert.equal(health.status, 200);
+  assert.deepEqual(health.json, { status: "ok", ready: false });
+  const ready = await call("broken", "GET", "/readyz");
+  assert.equal(ready.status, 503, ready.text);
+  assert.deepEqual({ status: ready.json.status, run: ready.json.run, resume: ready.json.resume }, { status: "not_ready", run: false, resume: false });
+  assert.deepEqual(ready.json.problems.map((p) => p.setting), ["LLM_API_KEY", "MAX_TURNS"]);
+  const ok = await call("main", "GET", "/readyz");
+  assert.equal(ok.status, 200, ok.text);
+  assert.deepEqual(ok.json, { status: "ready", run: true, resume: true, problems: [] });
+  assert.equal(mock.requests.length, from, "a misconfigured Worker called the model");
 });
 
 test("bad requests get 4xx JSON errors", async () => {

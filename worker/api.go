@@ -271,11 +271,11 @@ func (h *Handler) internalError(w http.ResponseWriter, err error) {
 	writeError(w, http.StatusInternalServerError, "internal", "internal error")
 }
 
-// loadConfig reads the configuration, answering 500 naming the setting
-// when one is missing or invalid.
+// loadConfig reads and checks the whole configuration, answering 500
+// naming every setting that is missing or invalid.
 func (h *Handler) loadConfig(w http.ResponseWriter) (Config, bool) {
-	cfg, err := LoadConfig(h.opts.Getenv)
-	if err != nil {
+	cfg, problems := h.checkConfig()
+	if err := problems.err(); err != nil {
 		h.configError(w, err)
 		return Config{}, false
 	}

@@ -5,6 +5,7 @@ import (
 	"log"
 	"net/http"
 	"os"
+	"sync"
 	"time"
 
 	"github.com/toolnexus/wasm/core"
@@ -53,6 +54,8 @@ type Handler struct {
 	// requests this instance served.
 	coreMetrics *promMerge
 	routes      map[string]route
+	// configLogged makes the configuration's problems logged once.
+	configLogged sync.Once
 }
 
 // route is one path: its handlers by method (nil: not allowed), whether it
@@ -91,6 +94,7 @@ func NewHandler(opts Options) *Handler {
 	h := &Handler{opts: opts, metrics: newMetrics(), coreMetrics: newPromMerge()}
 	h.routes = map[string]route{
 		"/healthz":             {name: "healthz", get: h.serveHealth, allow: "GET, HEAD, OPTIONS"},
+		"/readyz":              {name: "readyz", get: h.serveReady, allow: "GET, HEAD, OPTIONS"},
 		"/metrics":             {name: "metrics", get: h.serveMetrics, allow: "GET, HEAD, OPTIONS"},
 		"/v1/tools":            {name: "tools", get: h.serveTools, allow: "GET, HEAD, OPTIONS", api: true},
 		"/v1/run":              {name: "run", post: h.serveRun, allow: "POST, OPTIONS", api: true},
@@ -105,6 +109,7 @@ func NewHandler(opts Options) *Handler {
 // then limits the body and dispatches.
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	start := h.opts.Now()
+	h.logConfigOnce()
 	rt, known := h.routes[r.URL.Path]
 	name := rt.name
 	if !known {
@@ -120,7 +125,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if !known {
-		writeError(sw, http.StatusNotFound, "not_found", "no route "+quoteClip(r.URL.Path)+"; try POST /v1/run, POST /v1/resume, POST /v1/chat/completions, GET /v1/tools, GET /metrics or GET /healthz")
+		writeError(sw, http.StatusNotFound, "not_found", "no route "+quoteClip(r.URL.Path)+"; try POST /v1/run, POST /v1/resume, POST /v1/chat/completions, GET /v1/tools, GET /metrics, GET /healthz or GET /readyz")
 		return
 	}
 	if r.Method == http.MethodOptions {
@@ -188,14 +193,17 @@ func (s *statusWriter) code() int {
 	return s.status
 }
 
-// configError answers a missing or invalid setting with 500 naming it.
+// configError answers missing or invalid settings with 500 naming every
+// one of them ("problems": [{setting, problem}]), never a value.
 func (h *Handler) configError(w http.ResponseWriter, err error) {
 	h.opts.Logf("worker: configuration: %v", err)
-	writeError(w, http.StatusInternalServerError, "config", "worker misconfigured: "+err.Error())
+	writeJSON(w, http.StatusInternalServerError, errorBody{Error: apiError{Code: "config", Message: "worker misconfigured: " + err.Error(), Problems: problemList(err)}})
 }
 
+// serveHealth is liveness: the Worker answers. "ready" says whether it can
+// also serve a run and a resume; GET /readyz says what is missing.
 func (h *Handler) serveHealth(w http.ResponseWriter, r *http.Request) {
-	writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
+	writeJSON(w, http.StatusOK, map[string]any{"status": "ok", "ready": h.readiness().Status == "ready"})
 }
 
 func (h *Handler) serveMetrics(w http.ResponseWriter, r *http.Request) {
