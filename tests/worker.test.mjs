@@ -160,6 +160,10 @@ test("API_TOKEN is required on /v1/* when set", async () => {
   }
   assert.equal((await call("main", "GET", "/v1/tools")).status, 401);
   assert.equal((await run("main", "hi")).status, 200);
+  for (const scheme of ["bearer", "BEARER", "bEaReR"]) {
+    const res = await run("main", "hi", { authorization: `${scheme} ${TOKEN}` });
+    assert.equal(res.status, 200, `the scheme is case-insensitive: ${scheme}: ${res.text}`);
+  }
   assert.equal((await run("other", "hi", {})).status, 200, "no API_TOKEN: no bearer needed");
 });
 
