@@ -134,7 +134,7 @@ worker_dev() {
     model=${model:-mock-model}
     key=${key:-mock-key}
     echo "== no LLM_BASE_URL: using the scripted mock model at $base"
-    echo "   try: curl -s http://127.0.0.1:$port/v1/run -d '{\"prompt\":\"refund order 42\"}'"
+    echo "   try: curl -s http://127.0.0.1:$port/v1/run -H 'content-type: application/json' -d '{\"prompt\":\"refund order 42\"}'"
   fi
   # .dev.vars holds the settings (secrets included) for wrangler dev only.
   (

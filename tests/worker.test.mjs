@@ -239,6 +239,22 @@ test("every missing or invalid setting is named in one 500, and in /readyz", asy
   assert.equal(mock.requests.length, from, "a misconfigured Worker called the model");
 });
 
+test("a JSON route refuses another Content-Type, or none, with 415 and runs nothing", async () => {
+  const from = mock.requests.length;
+  const body = JSON.stringify({ prompt: "please refund order 42" });
+  for (const type of ["text/plain", "application/x-www-form-urlencoded", "application/json; charset=iso-8859-1"]) {
+    const res = await call("main", "POST", "/v1/run", { body, headers: { ...AUTH, "content-type": type } });
+    assert.equal(res.status, 415, `${type}: ${res.text}`);
+    assert.equal(res.json.error.code, "unsupported_media_type");
+  }
+  // No Content-Type at all (a byte body): fetch sends none.
+  const bare = await fetch(new URL("/v1/run", workers.main.url), { method: "POST", headers: AUTH, body: new TextEncoder().encode(body) });
+  assert.equal(bare.status, 415, await bare.text());
+  assert.equal(mock.requests.length, from, "a refused body reached the model");
+  const charset = await call("main", "POST", "/v1/run", { body: JSON.stringify({ prompt: "hi" }), headers: { ...AUTH, "content-type": "application/json; charset=UTF-8" } });
+  assert.equal(charset.status, 200, charset.text);
+});
+
 test("bad requests get 4xx JSON errors", async () => {
   const cases = [
     ["POST", "/v1/run", '{"prompt":', 400, "bad_json"],

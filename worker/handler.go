@@ -59,12 +59,13 @@ type Handler struct {
 }
 
 // route is one path: its handlers by method (nil: not allowed), whether it
-// is under /v1 (and so behind API_TOKEN), and the Allow header value.
+// is under /v1 (and so behind API_TOKEN), whether its POST body must be
+// JSON (415 otherwise), and the Allow header value.
 type route struct {
 	name              string
 	get, post, delete http.HandlerFunc
 	allow             string
-	api               bool
+	api, json         bool
 }
 
 // NewHandler returns the API handler.
@@ -97,16 +98,16 @@ func NewHandler(opts Options) *Handler {
 		"/readyz":              {name: "readyz", get: h.serveReady, allow: "GET, HEAD, OPTIONS"},
 		"/metrics":             {name: "metrics", get: h.serveMetrics, allow: "GET, HEAD, OPTIONS"},
 		"/v1/tools":            {name: "tools", get: h.serveTools, allow: "GET, HEAD, OPTIONS", api: true},
-		"/v1/run":              {name: "run", post: h.serveRun, allow: "POST, OPTIONS", api: true},
-		"/v1/resume":           {name: "resume", post: h.serveResume, allow: "POST, OPTIONS", api: true},
-		"/v1/chat/completions": {name: "chat_completions", post: h.serveChatCompletions, allow: "POST, OPTIONS", api: true},
-		"/mcp":                 {name: "mcp", post: h.serveMCP, delete: h.serveMCPDelete, allow: "POST, DELETE, OPTIONS", api: true},
+		"/v1/run":              {name: "run", post: h.serveRun, allow: "POST, OPTIONS", api: true, json: true},
+		"/v1/resume":           {name: "resume", post: h.serveResume, allow: "POST, OPTIONS", api: true, json: true},
+		"/v1/chat/completions": {name: "chat_completions", post: h.serveChatCompletions, allow: "POST, OPTIONS", api: true, json: true},
+		"/mcp":                 {name: "mcp", post: h.serveMCP, delete: h.serveMCPDelete, allow: "POST, DELETE, OPTIONS", api: true, json: true},
 	}
 	return h
 }
 
-// ServeHTTP checks origin, route, method and bearer token in that order,
-// then limits the body and dispatches.
+// ServeHTTP checks origin, route, method, bearer token and a JSON route's
+// Content-Type in that order, then limits the body and dispatches.
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	start := h.opts.Now()
 	h.logConfigOnce()
@@ -149,6 +150,10 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if rt.api && !access.authorized(r) {
 		sw.Header().Set("WWW-Authenticate", `Bearer realm="toolnexus"`)
 		writeError(sw, http.StatusUnauthorized, "unauthorized", "a valid bearer token is required (Authorization: Bearer <API_TOKEN>)")
+		return
+	}
+	if rt.json && r.Method == http.MethodPost && !jsonContentType(r.Header.Get("Content-Type")) {
+		unsupportedMediaType(sw, r.Header.Get("Content-Type"))
 		return
 	}
 	if r.Body != nil && r.Method == http.MethodPost {
