@@ -12,9 +12,9 @@ import (
 )
 
 // Options wires the handler to its platform. The zero value runs natively:
-// os.Getenv, core's default (net/http) transport, DefaultTools and no spent
-// token store. On Workers, PlatformOptions supplies the fetch transport,
-// the Worker environment and the STATE_KV store.
+// os.Getenv, core's default (net/http) transport, DefaultTools and an
+// in-memory approval ledger. On Workers, PlatformOptions supplies the fetch
+// transport, the Worker environment and the APPROVALS ledger.
 type Options struct {
 	// Getenv reads one setting; "" means unset. Read on every request, so a
 	// changed secret applies without a restart.
