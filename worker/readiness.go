@@ -87,8 +87,8 @@ func (h *Handler) readiness() readiness {
 }
 
 // serveReady is GET /readyz: whether a run and a resume can be served, and
-// the name of every setting or binding in the way. It reads no secret's
-// value and names no value, so it is public like /healthz.
+// the name of every setting or binding in the way. It never shows a
+// setting's value, so it is public like /healthz.
 func (h *Handler) serveReady(w http.ResponseWriter, r *http.Request) {
 	rd := h.readiness()
 	status := http.StatusOK
