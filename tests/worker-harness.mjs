@@ -32,20 +32,24 @@ export function compatibilityDate() {
 
 // startWorker starts one Worker with env as its bindings (vars and secrets).
 // kv: true binds an in-memory KV namespace as STATE_KV; an array binds the
-// namespaces it names. r2 binds the R2 buckets it names. w.kv(name) and
-// w.r2(name) reach a binding from the test.
-export async function startWorker(env, { kv = false, r2 = [] } = {}) {
+// namespaces it names. r2 binds the R2 buckets it names. approvals (default
+// true, as the generated wrangler.jsonc has it) binds the ApprovalLedger
+// Durable Object, SQLite-backed, as APPROVALS. w.kv(name), w.r2(name) and
+// w.ledger(id) (the ledger object for one state token id, an RPC stub)
+// reach a binding from the test.
+export async function startWorker(env, { kv = false, r2 = [], approvals = true } = {}) {
   const kvNamespaces = Array.isArray(kv) ? kv : kv ? ["STATE_KV"] : [];
   const output = [];
   const mf = new Miniflare({
     modules: true,
-    scriptPath: join(buildDir, "worker.mjs"),
+    scriptPath: join(buildDir, "main.mjs"),
     modulesRoot: buildDir,
     modulesRules: [{ type: "CompiledWasm", include: ["**/*.wasm"] }],
     compatibilityDate: compatibilityDate(),
     bindings: env,
     kvNamespaces,
     r2Buckets: r2,
+    durableObjects: approvals ? { APPROVALS: { className: "ApprovalLedger", useSQLite: true } } : {},
     cf: false,
     host: "127.0.0.1",
     port: 0,
@@ -67,6 +71,10 @@ export async function startWorker(env, { kv = false, r2 = [] } = {}) {
     dispose: () => mf.dispose(),
     kv: (name) => mf.getKVNamespace(name),
     r2: (name) => mf.getR2Bucket(name),
+    async ledger(id) {
+      const ns = await mf.getDurableObjectNamespace("APPROVALS");
+      return ns.get(ns.idFromName(id));
+    },
     async call(method, path, { body, headers = {} } = {}) {
       const init = { method, headers: { ...headers } };
       if (body !== undefined) {

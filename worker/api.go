@@ -140,20 +140,8 @@ func (h *Handler) serveResume(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, "answer_mismatch", "answer.id "+quoteClip(req.Answer.ID)+" does not match the pending request "+quoteClip(st.Pending.ID))
 		return
 	}
-	if store := h.opts.Spent(); store != nil {
-		// Spend before running: the approved tool runs as the first step of
-		// the resume, so a failure after this point must not let it run twice.
-		fresh, err := store.Spend(r.Context(), st.ID, time.Unix(st.ExpiresAt, 0))
-		if err != nil {
-			h.opts.Logf("worker: spent store: %v", err)
-			writeError(w, http.StatusServiceUnavailable, "state_store", "could not record the state token as used; nothing ran, retry later")
-			return
-		}
-		if !fresh {
-			h.metrics.refusedState("state_spent")
-			writeError(w, http.StatusConflict, "state_spent", "state token was already resumed; nothing ran")
-			return
-		}
+	if !h.spend(w, r, st) {
+		return
 	}
 	answer := core.Answer{ID: req.Answer.ID, Ok: *req.Answer.Ok, Data: req.Answer.Data, Reason: req.Answer.Reason}
 	if req.Stream {
@@ -282,11 +270,11 @@ func (h *Handler) internalError(w http.ResponseWriter, err error) {
 	writeError(w, http.StatusInternalServerError, "internal", "internal error")
 }
 
-// loadConfig reads the configuration, answering 500 naming the setting
-// when one is missing or invalid.
+// loadConfig reads and checks the whole configuration, answering 500
+// naming every setting that is missing or invalid.
 func (h *Handler) loadConfig(w http.ResponseWriter) (Config, bool) {
-	cfg, err := LoadConfig(h.opts.Getenv)
-	if err != nil {
+	cfg, problems := h.checkConfig()
+	if err := problems.err(); err != nil {
 		h.configError(w, err)
 		return Config{}, false
 	}

@@ -3,6 +3,7 @@ package worker
 import (
 	"net/http"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -76,15 +77,58 @@ func TestResumeApprovedRunsOnce(t *testing.T) {
 	}
 }
 
-func TestResumeWithoutSpentStoreCannotDetectReuse(t *testing.T) {
+// Without a ledger (a Worker deployed without the APPROVALS binding) a
+// token could run its tool once per resume: every resume is refused
+// instead, approve or decline, and nothing runs.
+func TestResumeWithoutLedgerIsRefused(t *testing.T) {
 	hs := newHarness(t, nil)
 	hs.h.opts.Spent = func() SpentStore { return nil }
 	_, run := hs.post("/v1/run", map[string]any{"prompt": "refund"})
-	resume := map[string]any{"state": run["state"], "answer": map[string]any{"id": pendingID(run), "ok": false}}
-	for i := 0; i < 2; i++ {
-		if code, res := hs.post("/v1/resume", resume); code != http.StatusOK {
-			t.Fatalf("resume %d = %d %v", i, code, res)
+	if run["status"] != "pending" {
+		t.Fatalf("run = %v", run)
+	}
+	for _, ok := range []bool{true, true, false} {
+		resume := map[string]any{"state": run["state"], "answer": map[string]any{"id": pendingID(run), "ok": ok}}
+		code, res := hs.post("/v1/resume", resume)
+		if code != http.StatusServiceUnavailable || errCode(res) != "approvals_unavailable" {
+			t.Fatalf("resume ok=%v = %d %v", ok, code, res)
 		}
+	}
+	if n := hs.refunds.Load(); n != 0 {
+		t.Fatalf("refund ran %d times without a ledger", n)
+	}
+	if n := len(hs.llm.requests()); n != 1 {
+		t.Fatalf("the model saw %d requests, want only the run's", n)
+	}
+}
+
+// TestConcurrentResumesRunOnce: 8 approvals of one token at once: exactly
+// one passes the ledger and runs, the rest are 409 and run nothing.
+func TestConcurrentResumesRunOnce(t *testing.T) {
+	hs := newHarness(t, nil)
+	_, run := hs.post("/v1/run", map[string]any{"prompt": "refund"})
+	codes := make(chan int, 8)
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			resume := map[string]any{"state": run["state"], "answer": map[string]any{"id": pendingID(run), "ok": true}}
+			code, _ := hs.post("/v1/resume", resume)
+			codes <- code
+		}()
+	}
+	wg.Wait()
+	close(codes)
+	got := map[int]int{}
+	for c := range codes {
+		got[c]++
+	}
+	if got[http.StatusOK] != 1 || got[http.StatusConflict] != 7 {
+		t.Fatalf("statuses %v, want one 200 and seven 409", got)
+	}
+	if n := hs.refunds.Load(); n != 1 {
+		t.Fatalf("refund ran %d times, want 1", n)
 	}
 }
 

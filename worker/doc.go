@@ -5,6 +5,9 @@
 //
 // # HTTP API (JSON in and out)
 //
+// POST bodies must be sent with Content-Type: application/json (a charset
+// parameter, if any, must be UTF-8); any other type, or none, is 415.
+//
 //	POST /v1/run     {"prompt": "...", "messages": [...]?, "stream"?: bool,
 //	                  "conversation"?: "<id>", "workspace"?: "<name>"}
 //	                 ⇒ 200 RunResult; when status is "pending" it also carries
@@ -17,7 +20,10 @@
 //	                 ⇒ 200 an OpenAI chat.completion
 //	GET  /v1/tools   ⇒ {"tools": [{name, description, inputSchema, source, needsApproval}]}
 //	GET  /metrics    ⇒ Prometheus text
-//	GET  /healthz    ⇒ {"status": "ok"}
+//	GET  /healthz    ⇒ {"status": "ok", "ready": bool} (liveness: always 200)
+//	GET  /readyz     ⇒ 200 {"status": "ready", "run": true, "resume": true, "problems": []}
+//	                   or 503 {"status": "not_ready", "run", "resume",
+//	                   "problems": [{"setting", "problem"}]} (names, never values)
 //
 // RunResult is core.RunResult as JSON: text, messages, toolCalls,
 // toolCallCount, turns, usage, model, status, limit, pending. "messages"
@@ -39,11 +45,15 @@
 //	403 origin_not_allowed (an Origin not in ALLOWED_ORIGINS)
 //	404 not_found, 405 method_not_allowed, 413 body_too_large,
 //	    conversation_too_large (over MAX_CONVERSATION_BYTES; not saved)
-//	409 state_spent (the token was already resumed; needs STATE_KV)
-//	500 config (names the missing or invalid setting), internal
+//	409 state_spent (the token was already resumed: approved or declined)
+//	415 unsupported_media_type (a POST body that is not application/json)
+//	500 config (names every missing or invalid setting, also as
+//	    "problems": [{"setting", "problem"}]), internal
 //	502 upstream_error (upstreamStatus: the provider's HTTP status, when it
 //	    answered; "result": the partial run when tools already ran)
-//	503 state_store, conversation_store, 504 upstream_timeout
+//	503 approvals_unavailable (no APPROVALS ledger: resumes are refused),
+//	    state_store (the ledger failed), conversation_store,
+//	504 upstream_timeout
 //
 // # Streaming
 //
@@ -131,16 +141,30 @@
 // then runs once, or a decline's reason goes to the model as the tool's
 // error result.
 //
-// A Worker keeps nothing between requests, so it can only refuse a second
-// resume of the same token when a KV namespace is bound as STATE_KV (the
-// token id is recorded before the tool runs). Without it, a token can be
-// resumed again until it expires: keep STATE_TTL_SECONDS short, or bind
-// STATE_KV, when a tool must never run twice.
+// A token is single-use: before a resume runs anything, its id is recorded
+// in the approval ledger, the ApprovalLedger Durable Object bound as
+// APPROVALS (worker/js/ledger.mjs; the generated wrangler.jsonc declares it,
+// so a plain `wrangler deploy` has it). One object per token id inserts the
+// id if absent in its SQLite storage, one call at a time, so of any resumes
+// of one token — approve after approve, decline then approve, concurrent
+// ones from anywhere — exactly one runs and the others get 409. The entry
+// is deleted by an alarm a minute after the token expires. A Worker without
+// the binding refuses every resume (503 approvals_unavailable) and /readyz
+// says so; natively the ledger is in memory.
+//
+// STATE_KV, when bound, only carries MCP elicitation answers between
+// isolates (mcpmailbox_js.go); it records no tokens: KV has no
+// compare-and-set, so concurrent resumes could all pass a KV check.
 //
 // # Configuration
 //
 // See Config for the settings. Keys and secrets are read per request and
-// never appear in a response or a log line.
+// never appear in a response or a log line. The whole configuration is
+// checked at once (checkConfig): a request that needs it and finds problems
+// gets one 500 naming every missing or invalid setting, the first request
+// of an instance logs them all, and GET /readyz lists them (and a missing
+// APPROVALS binding). The Authorization scheme "Bearer" is matched in any
+// case.
 //
 // # Tools
 //

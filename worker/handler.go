@@ -4,15 +4,16 @@ import (
 	"log"
 	"net/http"
 	"os"
+	"sync"
 	"time"
 
 	"github.com/toolnexus/wasm/core"
 )
 
 // Options wires the handler to its platform. The zero value runs natively:
-// os.Getenv, core's default (net/http) transport, DefaultTools and no spent
-// token store. On Workers, PlatformOptions supplies the fetch transport,
-// the Worker environment and the STATE_KV store.
+// os.Getenv, core's default (net/http) transport, DefaultTools and an
+// in-memory approval ledger. On Workers, PlatformOptions supplies the fetch
+// transport, the Worker environment and the APPROVALS ledger.
 type Options struct {
 	// Getenv reads one setting; "" means unset. Read on every request, so a
 	// changed secret applies without a restart.
@@ -22,8 +23,10 @@ type Options struct {
 	Transport core.Transport
 	// Tools builds the tool set for one request. Nil means DefaultTools.
 	Tools func(env ToolEnv) []core.Tool
-	// Spent returns the store that detects reuse of a state token, or nil
-	// when none is configured (reuse is then not detected).
+	// Spent returns the store that makes a state token single-use (see
+	// SpentStore), or nil when none is bound: /v1/resume is then refused
+	// (503 approvals_unavailable). Nil means one MemorySpentStore for the
+	// handler's life, right for a single native process.
 	Spent func() SpentStore
 	// Conversations returns the KV namespace that keeps the transcripts of
 	// the "conversation" field of /v1/run, or nil when none is bound (the
@@ -50,15 +53,18 @@ type Handler struct {
 	// instance served reported through OnMetric.
 	coreMetrics *core.MetricsRegistry
 	routes      map[string]route
+	// configLogged makes the configuration's problems logged once.
+	configLogged sync.Once
 }
 
 // route is one path: its handlers by method (nil: not allowed), whether it
-// is under /v1 (and so behind API_TOKEN), and the Allow header value.
+// is under /v1 (and so behind API_TOKEN), whether its POST body must be
+// JSON (415 otherwise), and the Allow header value.
 type route struct {
 	name              string
 	get, post, delete http.HandlerFunc
 	allow             string
-	api               bool
+	api, json         bool
 }
 
 // NewHandler returns the API handler.
@@ -70,7 +76,8 @@ func NewHandler(opts Options) *Handler {
 		opts.Tools = DefaultTools
 	}
 	if opts.Spent == nil {
-		opts.Spent = func() SpentStore { return nil }
+		spent := NewMemorySpentStore()
+		opts.Spent = func() SpentStore { return spent }
 	}
 	if opts.Conversations == nil {
 		opts.Conversations = func() KVNamespace { return nil }
@@ -87,20 +94,22 @@ func NewHandler(opts Options) *Handler {
 	h := &Handler{opts: opts, metrics: newMetrics(), coreMetrics: core.NewMetricsRegistry()}
 	h.routes = map[string]route{
 		"/healthz":             {name: "healthz", get: h.serveHealth, allow: "GET, HEAD, OPTIONS"},
+		"/readyz":              {name: "readyz", get: h.serveReady, allow: "GET, HEAD, OPTIONS"},
 		"/metrics":             {name: "metrics", get: h.serveMetrics, allow: "GET, HEAD, OPTIONS"},
 		"/v1/tools":            {name: "tools", get: h.serveTools, allow: "GET, HEAD, OPTIONS", api: true},
-		"/v1/run":              {name: "run", post: h.serveRun, allow: "POST, OPTIONS", api: true},
-		"/v1/resume":           {name: "resume", post: h.serveResume, allow: "POST, OPTIONS", api: true},
-		"/v1/chat/completions": {name: "chat_completions", post: h.serveChatCompletions, allow: "POST, OPTIONS", api: true},
-		"/mcp":                 {name: "mcp", post: h.serveMCP, delete: h.serveMCPDelete, allow: "POST, DELETE, OPTIONS", api: true},
+		"/v1/run":              {name: "run", post: h.serveRun, allow: "POST, OPTIONS", api: true, json: true},
+		"/v1/resume":           {name: "resume", post: h.serveResume, allow: "POST, OPTIONS", api: true, json: true},
+		"/v1/chat/completions": {name: "chat_completions", post: h.serveChatCompletions, allow: "POST, OPTIONS", api: true, json: true},
+		"/mcp":                 {name: "mcp", post: h.serveMCP, delete: h.serveMCPDelete, allow: "POST, DELETE, OPTIONS", api: true, json: true},
 	}
 	return h
 }
 
-// ServeHTTP checks origin, route, method and bearer token in that order,
-// then limits the body and dispatches.
+// ServeHTTP checks origin, route, method, bearer token and a JSON route's
+// Content-Type in that order, then limits the body and dispatches.
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	start := h.opts.Now()
+	h.logConfigOnce()
 	rt, known := h.routes[r.URL.Path]
 	name := rt.name
 	if !known {
@@ -116,7 +125,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if !known {
-		writeError(sw, http.StatusNotFound, "not_found", "no route "+quoteClip(r.URL.Path)+"; try POST /v1/run, POST /v1/resume, POST /v1/chat/completions, GET /v1/tools, GET /metrics or GET /healthz")
+		writeError(sw, http.StatusNotFound, "not_found", "no route "+quoteClip(r.URL.Path)+"; try POST /v1/run, POST /v1/resume, POST /v1/chat/completions, GET /v1/tools, GET /metrics, GET /healthz or GET /readyz")
 		return
 	}
 	if r.Method == http.MethodOptions {
@@ -140,6 +149,10 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if rt.api && !access.authorized(r) {
 		sw.Header().Set("WWW-Authenticate", `Bearer realm="toolnexus"`)
 		writeError(sw, http.StatusUnauthorized, "unauthorized", "a valid bearer token is required (Authorization: Bearer <API_TOKEN>)")
+		return
+	}
+	if rt.json && r.Method == http.MethodPost && !jsonContentType(r.Header.Get("Content-Type")) {
+		unsupportedMediaType(sw, r.Header.Get("Content-Type"))
 		return
 	}
 	if r.Body != nil && r.Method == http.MethodPost {
@@ -184,14 +197,17 @@ func (s *statusWriter) code() int {
 	return s.status
 }
 
-// configError answers a missing or invalid setting with 500 naming it.
+// configError answers missing or invalid settings with 500 naming every
+// one of them ("problems": [{setting, problem}]), never a value.
 func (h *Handler) configError(w http.ResponseWriter, err error) {
 	h.opts.Logf("worker: configuration: %v", err)
-	writeError(w, http.StatusInternalServerError, "config", "worker misconfigured: "+err.Error())
+	writeJSON(w, http.StatusInternalServerError, errorBody{Error: apiError{Code: "config", Message: "worker misconfigured: " + err.Error(), Problems: problemList(err)}})
 }
 
+// serveHealth is liveness: the Worker answers. "ready" says whether it can
+// also serve a run and a resume; GET /readyz says what is missing.
 func (h *Handler) serveHealth(w http.ResponseWriter, r *http.Request) {
-	writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
+	writeJSON(w, http.StatusOK, map[string]any{"status": "ok", "ready": h.readiness().Status == "ready"})
 }
 
 func (h *Handler) serveMetrics(w http.ResponseWriter, r *http.Request) {

@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"syscall/js"
+	"time"
 )
 
 // mcpMailboxGlobal names the Map on globalThis that the Go instances of one
@@ -20,7 +21,7 @@ type jsMailbox struct{ kv js.Value }
 
 func mcpMailbox(getenv func(string) string) mailbox {
 	b := jsMailbox{kv: js.Undefined()}
-	if ns, ok := boundObject(SpentBinding); ok {
+	if ns, ok := boundObject(StateKVBinding); ok {
 		b.kv = ns
 	}
 	return b
@@ -45,7 +46,7 @@ func (b jsMailbox) Put(ctx context.Context, key string, value []byte) error {
 		return nil
 	}
 	opts := js.Global().Get("Object").New()
-	opts.Set("expirationTtl", kvSpentMinTTL)
+	opts.Set("expirationTtl", int(kvMinTTL/time.Second))
 	var p js.Value
 	if err := catch(func() { p = b.kv.Call("put", "mcp:"+key, string(value), opts) }); err != nil {
 		return fmt.Errorf("kv put: %w", err)
