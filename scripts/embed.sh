@@ -33,6 +33,6 @@ test_embed() {
   build_browser || return 1
   if [ ! -f "$DIST/worker/build/app.wasm" ]; then build_worker || return 1; fi
   embed_size || return 1
-  echo "== embed tests: <toolnexus-chat> in chromium, remote mode on workerd (tests/embed.test.mjs)"
-  (cd "$ROOT/tests" && TOOLNEXUS_DIST="$DIST" timeout 600 node --test --test-force-exit --test-concurrency=1 embed.test.mjs)
+  echo "== embed tests: <toolnexus-chat> in chromium, remote mode on workerd, the READMEs' embedding blocks (tests/embed.test.mjs, tests/embed-readme.test.mjs)"
+  (cd "$ROOT/tests" && TOOLNEXUS_DIST="$DIST" timeout 600 node --test --test-force-exit --test-concurrency=1 embed.test.mjs embed-readme.test.mjs)
 }
