@@ -174,7 +174,9 @@ func TestApprovalWithEditedArgs(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			var c counter
 			m := refundScript(t, StyleOpenAI)
+			var asked Request
 			wait := func(r Request) (Answer, error) {
+				asked = r
 				return Answer{ID: r.ID, Ok: true, Data: map[string]any{"args": tt.args}}, nil
 			}
 			res, err := m.client(ClientOptions{WaitFor: wait}).Run(context.Background(), "refund", mustToolkit(t, RequireApproval(c.tool("refund"))))
@@ -186,6 +188,16 @@ func TestApprovalWithEditedArgs(t *testing.T) {
 			}
 			if got := m.toolResults(2); !strings.Contains(got[0], tt.want) {
 				t.Fatalf("result %q, want %q", got[0], tt.want)
+			}
+			// The request carries the schema the edit is checked against.
+			if schema, _ := asked.Data["schema"].(map[string]any); schema["required"] == nil {
+				t.Fatalf("approval request data %v has no schema", asked.Data)
+			}
+			// The record shows the arguments that ran, marked as edited;
+			// a refused edit leaves the model's arguments in the record.
+			rec := res.ToolCalls[0]
+			if ran := tt.wantRuns == 1; rec.Edited != ran || (ran && string(rec.Args) != `{"order":"43"}`) || (!ran && string(rec.Args) != `{"order":"42"}`) {
+				t.Fatalf("record %+v (args %s)", rec, rec.Args)
 			}
 		})
 	}
@@ -365,5 +377,33 @@ func TestLockApprovedArgs(t *testing.T) {
 	}
 	if got := m.toolResults(2); !strings.Contains(got[0], "changed its arguments") {
 		t.Fatalf("result = %q", got)
+	}
+}
+
+// TestDeclinedCallIsMarked: a declined call's record and tool_result event
+// say it was declined, apart from a failing call.
+func TestDeclinedCallIsMarked(t *testing.T) {
+	var c counter
+	m := refundScript(t, StyleOpenAI)
+	wait := func(r Request) (Answer, error) { return AnswerDeclined(r.ID, "too late"), nil }
+	events, err := m.client(ClientOptions{WaitFor: wait}).Stream(context.Background(), "refund", mustToolkit(t, RequireApproval(c.tool("refund"))))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var result *StreamEvent
+	var final RunResult
+	for e := range events {
+		if e.Type == EventToolResult {
+			result = &e
+		}
+		if e.Result != nil {
+			final = *e.Result
+		}
+	}
+	if result == nil || !result.Declined || !result.IsError || !strings.HasSuffix(result.Output, "declined: too late") {
+		t.Fatalf("tool_result event = %+v", result)
+	}
+	if rec := final.ToolCalls[0]; !rec.Declined || rec.Edited || c.count() != 0 {
+		t.Fatalf("record = %+v, runs %d", rec, c.count())
 	}
 }
