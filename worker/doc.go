@@ -25,7 +25,9 @@
 //
 // Errors are {"error": {"code", "message"}} with a 4xx or 5xx status:
 //
-//	400 bad_json, missing_field, invalid_field, answer_mismatch,
+//	400 bad_json, missing_field, invalid_field, answer_mismatch, invalid_args
+//	    (an approval's edited "data.args" that do not fit the tool's schema;
+//	    checked before the token is spent, so it can be resumed again),
 //	    conversations_unavailable (no CONVERSATIONS_KV), invalid_request
 //	    (/v1/chat/completions), state_malformed, state_version, state_invalid (edited or another
 //	    STATE_SECRET), state_expired, state_mismatch (another LLM_STYLE)
