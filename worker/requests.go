@@ -77,6 +77,10 @@ func decodeChatRequest(v gjson.Result) (chatRequest, error) {
 		{"tools", setJSONRawList(&req.Tools)},
 		{"stream", setJSONBool(&req.Stream)},
 		{"n", setJSONIntPtr(&req.N)},
+		{"stream_options", func(v gjson.Result, _ jsonField) error {
+			req.IncludeUsage = v.Get("include_usage").Type == gjson.True
+			return nil
+		}},
 	})
 	return req, err
 }
