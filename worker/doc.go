@@ -13,8 +13,10 @@
 //	                  "stream"?: bool, "conversation"?: "<id>"}
 //	                 ⇒ 200 RunResult (possibly pending again, with a new state)
 //	POST /v1/chat/completions
-//	                 {"model"?, "messages", "tools"?} (OpenAI-shaped)
-//	                 ⇒ 200 an OpenAI chat.completion
+//	                 {"model"?, "messages", "tools"?, "stream"?, "stream_options"?}
+//	                 ⇒ 200 an OpenAI chat.completion; with "stream": true its
+//	                   chat.completion.chunk events, ending data: [DONE]
+//	GET  /v1/models  ⇒ {"object": "list", "data": [{"id": LLM_MODEL, "object": "model", …}]}
 //	GET  /v1/tools   ⇒ {"tools": [{name, description, inputSchema, source, needsApproval}]}
 //	GET  /metrics    ⇒ Prometheus text
 //	GET  /healthz    ⇒ {"status": "ok"}
