@@ -99,7 +99,7 @@ run_tests() {
   local logs="$DIST/test-logs" area log status p f s
   local passed=0 failed=0 skipped=0
   rm -rf "$logs" && mkdir -p "$logs"
-  for area in go api readme browser worker embed mcp persist tools reliability; do
+  for area in go api readme browser worker worker_dev embed mcp persist tools reliability; do
     declare -F "test_$area" >/dev/null || continue
     log="$logs/$area.log"
     echo "== $area"
