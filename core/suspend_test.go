@@ -407,3 +407,22 @@ func TestDeclinedCallIsMarked(t *testing.T) {
 		t.Fatalf("record = %+v, runs %d", rec, c.count())
 	}
 }
+
+// TestApprovalRequestNamesTheMCPServer: an MCP tool's approval says which
+// configured server it runs on, and carries the schema to check edits with.
+func TestApprovalRequestNamesTheMCPServer(t *testing.T) {
+	schema := JSONSchema{"type": "object", "required": []any{"q"}}
+	req := approvalRequest(Tool{Name: "docs_search", Source: SourceMCP, InputSchema: schema, server: "docs"}, "c1", map[string]any{"q": "x"})
+	if req.Data["server"] != "docs" || req.Data["source"] != "mcp" || req.Data["schema"] == nil {
+		t.Fatalf("data = %v", req.Data)
+	}
+	if err := CheckApprovalEdit(req, Answer{ID: req.ID, Ok: true, Data: map[string]any{"args": map[string]any{}}}); err == nil || !strings.Contains(err.Error(), `missing required "q"`) {
+		t.Fatalf("CheckApprovalEdit = %v", err)
+	}
+	if err := CheckApprovalEdit(req, Answer{ID: req.ID, Ok: true}); err != nil {
+		t.Fatalf("no edit: %v", err)
+	}
+	if req := approvalRequest(Tool{Name: "refund", Source: SourceNative}, "c2", nil); req.Data["server"] != nil {
+		t.Fatalf("a native tool names no server: %v", req.Data)
+	}
+}

@@ -229,3 +229,28 @@ test("element (remote, Worker on workerd): an edit is checked against the Worker
     await mock.close();
   }
 });
+
+test("the dialog names where a tool runs in words: this page, the MCP server, the built-in tools, the Worker", T, async () => {
+  await withPage(async (page, problems) => {
+    await page.goto(site.server.url + "examples/index.html");
+    const cases = [
+      [{ source: "js" }, {}, "this page"],
+      [{ source: "http" }, {}, "this page, as a web request"],
+      [{ source: "mcp", server: "docs" }, {}, 'the MCP server "docs"'],
+      [{ source: "builtin" }, {}, "the agent's built-in tools, in this page"],
+      [{ source: "native" }, { agent: "the agent at agent.example.workers.dev" }, "the agent at agent.example.workers.dev"],
+    ];
+    for (const [data, options, want] of cases) {
+      const answer = page.evaluate(async ({ data, options }) => {
+        const { approvalDialog } = await import("/approval-dialog.mjs");
+        return approvalDialog(options)({ id: "r1", kind: "approval", data: { tool: "t", args: { a: 1 }, ...data } });
+      }, { data, options });
+      const dialog = page.getByRole("dialog");
+      await dialog.waitFor();
+      assert.equal(await dialog.locator(".tnx-source").textContent(), want);
+      await page.keyboard.press("Escape");
+      assert.deepEqual(await answer, { id: "r1", ok: false, reason: "cancelled" });
+    }
+    assert.deepEqual(problems, []);
+  });
+});

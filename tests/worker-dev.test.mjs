@@ -75,6 +75,21 @@ for (const prompt of ["refund order 7", "what is 2+3", "add 10 and 32", "hello"]
   });
 }
 
+test("/v1/resume with edited arguments: a bad edit is 400 invalid_args and the token stays good; a good one runs", T, async () => {
+  const run = await worker.call("POST", "/v1/run", { body: { prompt: "refund order 7" } });
+  assert.equal(run.json.status, "pending");
+  assert.equal(run.json.pending.data.schema.properties.order.type, "integer");
+  const resume = (args) => worker.call("POST", "/v1/resume", { body: { state: run.json.state, answer: { id: run.json.pending.id, ok: true, data: { args } } } });
+  const bad = await resume({ order: "eight" });
+  assert.equal(bad.status, 400, bad.text);
+  assert.equal(bad.json.error.code, "invalid_args");
+  assert.match(bad.json.error.message, /"order" must be integer/);
+  const good = await resume({ order: 8 });
+  assert.equal(good.status, 200, good.text);
+  assert.equal(good.json.text, "Done: refunded order 8.");
+  assert.deepEqual(good.json.toolCalls.map((c) => [c.name, c.args, c.edited]), [["refund", { order: 8 }, true]]);
+});
+
 test("the Worker streams the demo model's reply", T, async () => {
   const res = await fetch(new URL("/v1/run", worker.url), { method: "POST", body: JSON.stringify({ prompt: "hello", stream: true }) });
   const text = await res.text();
