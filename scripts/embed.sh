@@ -2,9 +2,11 @@
 # end-to-end tests. Sourced by build.sh (ROOT, DIST set; `set -euo pipefail`).
 # Steps check their status explicitly (see build_browser for why).
 
-# EMBED_FILES is what a page fetches to show the element in local mode;
-# remote mode (endpoint=…) fetches only the first four.
-EMBED_FILES="toolnexus-chat.mjs chat-element.mjs chat-engine.mjs approval-dialog.mjs toolnexus.mjs wasm_exec.js toolnexus.wasm"
+# EMBED_MODULES is what a page fetches to show the element in remote mode
+# (endpoint=…): the element, its engine, its vocabulary and the dialog with
+# its forms and editor; EMBED_FILES adds the wasm and its loader (local mode).
+EMBED_MODULES="toolnexus-chat.mjs chat-element.mjs chat-engine.mjs outcome.mjs approval-dialog.mjs question-form.mjs elicit-form.mjs args-editor.mjs"
+EMBED_FILES="$EMBED_MODULES toolnexus.mjs wasm_exec.js toolnexus.wasm"
 
 # embed_size prints, per mode, the bytes a page downloads to show the element
 # (raw and gzip -9), read from the built bundle in $DIST/web.
@@ -14,7 +16,7 @@ embed_size() {
     case $mode in
       local) files=$EMBED_FILES ;;
       demo) files="$EMBED_FILES demo-model.mjs demo-tools.mjs" ;;
-      remote) files=$(echo "$EMBED_FILES" | cut -d' ' -f1-4) ;;
+      remote) files=$EMBED_MODULES ;;
     esac
     total_raw=0 total_gz=0
     for f in $files; do
