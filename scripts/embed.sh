@@ -5,7 +5,7 @@
 # EMBED_MODULES is what a page fetches to show the element in remote mode
 # (endpoint=…): the element, its engine, its vocabulary and the dialog with
 # its forms and editor; EMBED_FILES adds the wasm and its loader (local mode).
-EMBED_MODULES="toolnexus-chat.mjs chat-element.mjs chat-engine.mjs outcome.mjs approval-dialog.mjs question-form.mjs elicit-form.mjs args-editor.mjs"
+EMBED_MODULES="toolnexus-chat.mjs chat-element.mjs chat-engine.mjs outcome.mjs approval-dialog.mjs styles.mjs question-form.mjs elicit-form.mjs args-editor.mjs"
 EMBED_FILES="$EMBED_MODULES toolnexus.mjs wasm_exec.js toolnexus.wasm"
 
 # embed_size prints, per mode, the bytes a page downloads to show the element

@@ -326,3 +326,15 @@ test("outcome.mjs: one vocabulary for declines, answers and what is waiting", as
   assert.deepEqual([{ kind: "approval" }, { kind: "question" }, { kind: "input" }, { kind: "authorization" }, { kind: "other" }].map(waitingStatus),
     ["Waiting for your approval…", "Waiting for your answer…", "Waiting for you to fill in the form…", "Waiting for you to sign in…", "Waiting for your decision…"]);
 });
+
+test("demo-endpoint.mjs: an endpoint that can only fail is refused with a reason", async () => {
+  const { endpointProblem } = await import(pathToFileURL(join(WEB, "demo-endpoint.mjs")).href);
+  const field = (s) => endpointProblem(s)?.field ?? null;
+  assert.equal(field({ kind: "demo" }), null);
+  assert.equal(field({ kind: "openai", baseURL: "", model: "m" }), "baseURL");
+  assert.equal(field({ kind: "openai", baseURL: "ftp://x/v1", model: "m" }), "baseURL");
+  assert.equal(field({ kind: "openai", baseURL: "http://127.0.0.1:11434/v1", model: "" }), "model");
+  assert.equal(field({ kind: "openai", baseURL: "https://api.openai.com/v1", model: "gpt-4o-mini" }), "apiKey");
+  assert.equal(field({ kind: "anthropic", baseURL: "https://api.anthropic.com", model: "c", hasKey: true }), null);
+  assert.equal(field({ kind: "openai", baseURL: "http://127.0.0.1:11434/v1", model: "llama" }), null, "a local server needs no key");
+});

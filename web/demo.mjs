@@ -20,6 +20,7 @@ import { browserStore } from "./store.mjs";
 import { durableWait } from "./durable-wait.mjs";
 import { filesPanel } from "./files-panel.mjs";
 import { answerLabel, resultView, waitingStatus } from "./outcome.mjs";
+import { endpointProblem } from "./demo-endpoint.mjs";
 
 const $ = (id) => document.getElementById(id);
 const ui = {
@@ -167,25 +168,17 @@ function client() {
   return cached.client;
 }
 
-// endpointReady checks the endpoint fields before anything is sent: an
-// empty base URL or model, or a hosted provider without a key, can only
-// fail, so the status line says what to fill in instead, and the field gets focus.
+// endpointReady checks the endpoint fields before anything is sent
+// (endpointProblem): the status line says what to fill in, and the field
+// gets focus.
 function endpointReady() {
   for (const f of [ui.baseURL, ui.model, ui.apiKey]) f.removeAttribute("aria-invalid");
-  const s = settings();
-  if (s.kind === "demo") return true;
-  let field = null;
-  let why = "";
-  let host = "";
-  try { host = new URL(s.baseURL).host; } catch { /* reported below */ }
-  if (!s.baseURL) [field, why] = [ui.baseURL, "Enter the endpoint's base URL first (for example https://api.openai.com/v1), or pick the built-in demo model."];
-  else if (!host || !/^https?:$/.test(new URL(s.baseURL).protocol)) [field, why] = [ui.baseURL, `The base URL "${s.baseURL}" is not an http(s) address.`];
-  else if (!s.model) [field, why] = [ui.model, "Enter a model name first (the endpoint's model id)."];
-  else if (!ui.apiKey.value && /(^|\.)(openai|anthropic)\.com$/.test(host)) [field, why] = [ui.apiKey, `${host} needs an API key: enter yours, or pick the built-in demo model (no key).`];
-  if (!field) return true;
+  const problem = endpointProblem({ ...settings(), hasKey: ui.apiKey.value !== "" });
+  if (!problem) return true;
+  const field = { baseURL: ui.baseURL, model: ui.model, apiKey: ui.apiKey }[problem.field];
   field.setAttribute("aria-invalid", "true");
   field.focus();
-  ui.busy.textContent = why;
+  ui.busy.textContent = problem.why;
   return false;
 }
 
