@@ -106,6 +106,12 @@ type ToolRecord struct {
 	Args    json.RawMessage `json:"args"`
 	Output  string          `json:"output"`
 	IsError bool            `json:"isError"`
+	// Edited is true when the approval replaced the model's arguments: Args
+	// are then the ones that ran.
+	Edited bool `json:"edited,omitempty"`
+	// Declined is true when a person declined the call: it did not run, and
+	// Output carries the reason the model was told.
+	Declined bool `json:"declined,omitempty"`
 }
 
 // Run statuses.

@@ -58,11 +58,15 @@ func (s *openAIStream) event(_ string, data []byte, emit func(StreamEvent)) (boo
 			s.calls = append(s.calls, ToolCall{})
 		}
 		c := &s.calls[i]
-		if id := tc.Get("id").String(); id != "" {
+		id, name, args := tc.Get("id").String(), tc.Get("function.name").String(), tc.Get("function.arguments").String()
+		if id != "" {
 			c.ID = id
 		}
-		c.Name += tc.Get("function.name").String()
-		c.Arguments += tc.Get("function.arguments").String()
+		c.Name += name
+		c.Arguments += args
+		if emit != nil {
+			emit(StreamEvent{Type: EventToolCallDelta, Index: i, ID: id, Name: name, Args: args})
+		}
 	}
 	if f := choice.Get("finish_reason").String(); f != "" {
 		s.finish = f

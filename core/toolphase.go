@@ -116,8 +116,13 @@ var ErrWaitCancelled = errors.New("core: run cancelled while waiting for an answ
 func (r *run) finishCall(ph *toolPhase, i int, res ToolResult) {
 	call := ph.calls[i]
 	ph.results[i] = &toolOutcome{id: call.ID, content: res.Output, isError: res.IsError}
-	r.record(call, res)
-	r.emitEvent(StreamEvent{Type: EventToolResult, ID: call.ID, Name: call.Name, Output: res.Output, IsError: res.IsError})
+	rec := r.record(call, res)
+	e := StreamEvent{Type: EventToolResult, ID: call.ID, Name: call.Name, Output: res.Output, IsError: res.IsError}
+	if rec.Edited {
+		e.Args, e.Edited = string(rec.Args), true
+	}
+	e.Declined = rec.Declined
+	r.emitEvent(e)
 }
 
 // gatherRelayCalls folds the later relay calls of the turn into req, so one
@@ -206,6 +211,12 @@ func (r *run) execCall(ctx context.Context, call ToolCall, answer *Answer) (Tool
 		if args, err = approvedArgs(t, args, answer); err != nil {
 			return ToolResult{Output: fmt.Sprintf("tool %q was not run: %v", call.Name, err), IsError: true}, nil
 		}
+		if _, edited := answer.Data["args"]; edited {
+			if r.edited == nil {
+				r.edited = map[string]map[string]any{}
+			}
+			r.edited[call.ID] = args
+		}
 		tctx.Answer = nil // the approval answered the loop, not the tool
 	}
 	start := time.Now()
@@ -234,12 +245,24 @@ func (r *run) afterTool(ctx context.Context, call ToolCall, res ToolResult) Tool
 	return res
 }
 
-func (r *run) record(call ToolCall, res ToolResult) {
+// record adds the call to the run's result and returns the record. A call
+// whose approval edited its arguments is recorded with the ones that ran.
+func (r *run) record(call ToolCall, res ToolResult) ToolRecord {
 	args := json.RawMessage(call.Arguments)
 	if !gjson.ValidBytes(args) {
 		args, _ = marshalJSON(call.Arguments)
 	}
-	r.result.ToolCalls = append(r.result.ToolCalls, ToolRecord{ID: call.ID, Name: call.Name, Args: args, Output: res.Output, IsError: res.IsError})
+	rec := ToolRecord{ID: call.ID, Name: call.Name, Args: args, Output: res.Output, IsError: res.IsError}
+	if _, ok := res.Metadata[declinedKey].(string); ok {
+		rec.Declined = true
+	}
+	if edited, ok := r.edited[call.ID]; ok {
+		if b, err := marshalJSON(edited); err == nil {
+			rec.Args, rec.Edited = b, true
+		}
+	}
+	r.result.ToolCalls = append(r.result.ToolCalls, rec)
+	return rec
 }
 
 func (r *run) toolNames() string {
@@ -272,8 +295,13 @@ func declinedResult(name, reason string) ToolResult {
 	if reason == "" {
 		reason = "declined"
 	}
-	return ToolResult{Output: fmt.Sprintf("tool %q was not run: declined: %s", name, reason), IsError: true}
+	return ToolResult{Output: fmt.Sprintf("tool %q was not run: declined: %s", name, reason), IsError: true,
+		Metadata: map[string]any{declinedKey: reason}}
 }
+
+// declinedKey marks a declined call's result (its value is the reason), so
+// its record and event say so apart from a failure.
+const declinedKey = "declined"
 
 func (c *Client) hasWaitFor() bool { return c.opts.WaitFor != nil || c.opts.WaitForContext != nil }
 

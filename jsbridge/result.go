@@ -48,6 +48,12 @@ func appendRunResult(b []byte, r core.RunResult) ([]byte, error) {
 		b = jsonx.AppendString(b, tc.Output)
 		b = append(b, `,"isError":`...)
 		b = strconv.AppendBool(b, tc.IsError)
+		if tc.Edited {
+			b = append(b, `,"edited":true`...)
+		}
+		if tc.Declined {
+			b = append(b, `,"declined":true`...)
+		}
 		b = append(b, '}')
 	}
 	b = append(b, `],"toolCallCount":`...)

@@ -73,14 +73,46 @@ test_readme() {
   (cd "$ROOT/tests" && timeout 300 node --test --test-force-exit readme.test.mjs)
 }
 
+# tally_log prints "passed failed skipped" counted in one area's log: the
+# summaries of node --test (TAP "# pass N" or spec "ℹ pass N"; cancelled
+# counts as failed) and the verdict lines of go test -v ("--- PASS:" …).
+tally_log() {
+  awk '
+    /^(# |ℹ )pass [0-9]+$/ { p += $3 }
+    /^(# |ℹ )(fail|cancelled) [0-9]+$/ { f += $3 }
+    /^(# |ℹ )skipped [0-9]+$/ { s += $3 }
+    /^ *--- PASS: / { p++ }
+    /^ *--- FAIL: / { f++ }
+    /^ *--- SKIP: / { s++ }
+    END { printf "%d %d %d\n", p, f, s }
+  ' "$1"
+}
+
+# run_tests runs every area's suites, each with its whole output in
+# dist/test-logs/<area>.log, prints one line per area, and ends with one
+# line totalling every runner: "N passed, N failed, N skipped". An area
+# that fails outside a test (a build, go vet, gofmt) counts one failure. It
+# returns non-zero when anything failed, after running every area.
 run_tests() {
   ensure_chromium
   ensure_node_modules
-  local area
-  for area in go api readme browser worker budgets embed mcp persist tools reliability; do
-    if declare -F "test_$area" >/dev/null; then
-      "test_$area"
-    fi
+  local logs="$DIST/test-logs" area log status p f s
+  local passed=0 failed=0 skipped=0
+  rm -rf "$logs" && mkdir -p "$logs"
+  for area in go api readme browser worker budgets worker_dev embed mcp persist tools reliability; do
+    declare -F "test_$area" >/dev/null || continue
+    log="$logs/$area.log"
+    echo "== $area"
+    status=0
+    # A background subshell keeps `set -e` in force inside the area (on the
+    # left of || bash would ignore it); -v makes go test name every test.
+    (GOFLAGS="${GOFLAGS:+$GOFLAGS }-v" "test_$area") >"$log" 2>&1 &
+    wait $! || status=$?
+    read -r p f s < <(tally_log "$log")
+    if [ "$status" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; fi
+    echo "   $area: $p passed, $f failed, $s skipped (exit $status) — $log"
+    passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
   done
-  echo "== all test suites passed"
+  echo "$passed passed, $failed failed, $skipped skipped"
+  [ "$failed" -eq 0 ]
 }

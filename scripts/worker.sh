@@ -4,8 +4,8 @@
 #   ./build.sh worker       dist/worker/{wrangler.jsonc, build/} — deploy with
 #                           `cd dist/worker && npx wrangler deploy`
 #   ./build.sh worker-dev   wrangler dev on http://127.0.0.1:${PORT:-8787}; with no
-#                           LLM_BASE_URL set it starts the scripted mock model
-#                           (tests/worker-mock.mjs) and points the Worker at it.
+#                           LLM_BASE_URL set it starts the browser demo's offline
+#                           model (scripts/demo-model.sh) and points the Worker at it.
 
 # WORKER_COMPAT_DATE must lie between 2022-11-30 (older dates lack the stream
 # constructors Go's wasm needs) and the pinned workerd's own date (1.20260426).
@@ -113,28 +113,17 @@ JSONC
 
 # worker_dev serves dist/worker with wrangler dev. Settings come from the
 # environment (LLM_BASE_URL, LLM_STYLE, LLM_MODEL, LLM_API_KEY, STATE_SECRET,
-# API_TOKEN, ALLOWED_ORIGINS, BUILTINS, SKILLS); without LLM_BASE_URL the mock
-# model is used.
+# API_TOKEN, ALLOWED_ORIGINS, BUILTINS, SKILLS); without LLM_BASE_URL the
+# browser demo's offline model is used (start_demo_model).
 worker_dev() {
-  local dir="$DIST/worker" port=${PORT:-8787} mock_pid="" wrangler
+  local dir="$DIST/worker" port=${PORT:-8787} wrangler
+  port_free "$port" || return 1
   wrangler=$(wrangler_bin)
-  local base=${LLM_BASE_URL:-} model=${LLM_MODEL:-} key=${LLM_API_KEY:-}
+  local base=${LLM_BASE_URL:-} model=${LLM_MODEL:-} key=${LLM_API_KEY:-} LLM_STYLE=${LLM_STYLE:-}
   if [ -z "$base" ]; then
-    rm -f "$dir/mock.url"
-    node "$ROOT/tests/worker-mock.mjs" >"$dir/mock.url" &
-    mock_pid=$!
-    # shellcheck disable=SC2064
-    trap "kill $mock_pid 2>/dev/null || true" EXIT
-    local i
-    for i in $(seq 50); do
-      [ -s "$dir/mock.url" ] && break
-      sleep 0.1
-    done
-    base="$(head -n1 "$dir/mock.url")/v1"
-    model=${model:-mock-model}
-    key=${key:-mock-key}
-    echo "== no LLM_BASE_URL: using the scripted mock model at $base"
-    echo "   try: curl -s http://127.0.0.1:$port/v1/run -H 'content-type: application/json' -d '{\"prompt\":\"refund order 42\"}'"
+    start_demo_model "$dir" || return 1
+    echo "== no LLM_BASE_URL: using the demo page's offline model at $base"
+    echo "   try: curl -s http://127.0.0.1:$port/v1/run -H 'content-type: application/json' -d '{\"prompt\":\"refund order 7\"}'"
   fi
   # .dev.vars holds the settings (secrets included) for wrangler dev only.
   (

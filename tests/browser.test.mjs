@@ -89,7 +89,7 @@ test("refund: Decline with a reason — the answer quotes it and the run ends no
     await idle(page);
     const text = await log(page).textContent();
     assert.match(text, /I did not refund order 42: "over the refund limit"/);
-    assert.match(text, /declined: over the refund limit/);
+    assert.match(text, /Declinedover the refund limit/);
     assert.doesNotMatch(text, /refunded order/);
     assert.doesNotMatch(text, /Error/);
     assert.deepEqual(problems, []);
@@ -353,5 +353,31 @@ test("after Go-side errors (HTTP 500, rejected fetch) the page still runs", T, a
     assert.match(await log(page).textContent(), /2 \+ 3 = 5/);
     // The failed requests log as network errors in the console; nothing else may.
     assert.deepEqual(problems.filter((p) => !/Failed to load resource|ERR_CONNECTION_REFUSED|status of 500/.test(p)), []);
+  });
+});
+
+test("an endpoint with empty fields is refused before anything is sent, and the status says why", T, async () => {
+  await withPage(async (page, problems) => {
+    await openDemo(page);
+    const requests = [];
+    page.on("request", (r) => { if (!r.url().startsWith(server.url)) requests.push(r.url()); });
+    await page.getByRole("radio", { name: /OpenAI-compatible/ }).check();
+    const status = page.getByRole("status");
+    // The defaults name api.openai.com, which cannot answer without a key.
+    await send(page, "hello");
+    assert.equal(await status.textContent(), "api.openai.com needs an API key: enter yours, or pick the built-in demo model (no key).");
+    assert.equal(await page.evaluate(() => document.activeElement?.id), "api-key");
+    await page.getByLabel("Base URL").fill("");
+    await send(page, "hello");
+    assert.match(await status.textContent(), /^Enter the endpoint's base URL first/);
+    assert.equal(await page.getByLabel("Base URL").getAttribute("aria-invalid"), "true");
+    await page.getByLabel("Base URL").fill("http://127.0.0.1:9/v1");
+    await page.getByRole("textbox", { name: "Model", exact: true }).fill("");
+    await send(page, "hello");
+    assert.match(await status.textContent(), /^Enter a model name first/);
+    assert.equal(await page.getByRole("textbox", { name: "Message" }).inputValue(), "hello", "the draft stays");
+    assert.equal(await page.locator("#transcript .entry").count(), 0, "nothing was sent");
+    assert.deepEqual(requests, []);
+    assert.deepEqual(problems, []);
   });
 });

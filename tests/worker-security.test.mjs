@@ -164,12 +164,16 @@ test("an answer for another call id, or a replayed answer from another run, runs
   assert.equal(refundRuns(104), 1);
 });
 
-test("edited arguments in an Ok answer that fail the schema do not run the tool", T, async () => {
+test("edited arguments in an Ok answer that fail the schema do not run the tool, and do not spend the token", T, async () => {
   const h = await halt("main", 106);
   const res = await resume("main", h.state, { id: h.pending.id, ok: true, data: { args: { order: "106; DROP TABLE orders" } } });
-  assert.equal(res.status, 200, res.text);
-  assert.equal(res.json.toolCalls.find((c) => c.name === "refund")?.isError, true, res.text);
+  assert.equal(res.status, 400, res.text);
+  assert.equal(res.json.error.code, "invalid_args");
   assert.equal(refundRuns(106), 0, "the edited, invalid arguments ran");
+  // Refused before the token was spent: a declining answer still goes through.
+  const declined = await resume("main", h.state, { id: h.pending.id, ok: false, reason: "bad edit" });
+  assert.equal(declined.status, 200, declined.text);
+  assert.equal(refundRuns(106), 0);
 });
 
 // By design (core/approval.go) an Ok Answer may carry edited arguments: the

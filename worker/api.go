@@ -140,10 +140,15 @@ func (h *Handler) serveResume(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, "answer_mismatch", "answer.id "+quoteClip(req.Answer.ID)+" does not match the pending request "+quoteClip(st.Pending.ID))
 		return
 	}
+	answer := core.Answer{ID: req.Answer.ID, Ok: *req.Answer.Ok, Data: req.Answer.Data, Reason: req.Answer.Reason}
+	if err := core.CheckApprovalEdit(st.Pending, answer); err != nil {
+		// Checked before the token is spent, so the caller can fix the edit and resume again.
+		writeError(w, http.StatusBadRequest, "invalid_args", err.Error()+"; nothing ran and the state token is still good")
+		return
+	}
 	if !h.spend(w, r, st) {
 		return
 	}
-	answer := core.Answer{ID: req.Answer.ID, Ok: *req.Answer.Ok, Data: req.Answer.Data, Reason: req.Answer.Reason}
 	if req.Stream {
 		h.runAgent(r.Context(), w, cfg, "resume", st.Workspace, h.streamStep(w, r, cfg, "resume", st.Workspace, func(ctx context.Context, c *core.Client, tk *core.Toolkit) (<-chan core.StreamEvent, error) {
 			return c.StreamWithAnswer(ctx, tk, st.History(), st.Pending, answer)

@@ -242,3 +242,35 @@ func TestUpstreamFailureAfterApprovedTool(t *testing.T) {
 		t.Fatalf("partial tool call = %v", call)
 	}
 }
+
+// TestResumeWithEditedArgs: an approval may change the arguments; an edit
+// that does not fit the tool's schema is refused before the token is spent,
+// and a fitting one runs and is recorded as edited.
+func TestResumeWithEditedArgs(t *testing.T) {
+	hs := newHarness(t, nil)
+	_, run := hs.post("/v1/run", map[string]any{"prompt": "refund order 42"})
+	pending, _ := run["pending"].(map[string]any)
+	data, _ := pending["data"].(map[string]any)
+	if schema, _ := data["schema"].(map[string]any); schema["properties"] == nil {
+		t.Fatalf("the pending request carries no schema: %v", data)
+	}
+	resume := func(args any) (int, map[string]any) {
+		return hs.post("/v1/resume", map[string]any{"state": run["state"],
+			"answer": map[string]any{"id": pendingID(run), "ok": true, "data": map[string]any{"args": args}}})
+	}
+	for _, bad := range []any{map[string]any{"order": "43"}, map[string]any{}, "order=43"} {
+		code, res := resume(bad)
+		if code != http.StatusBadRequest || errCode(res) != "invalid_args" {
+			t.Fatalf("edit %v: resume = %d %v", bad, code, res)
+		}
+	}
+	code, res := resume(map[string]any{"order": 43})
+	if code != http.StatusOK || res["text"] != "done: refunded order 43" || hs.refunds.Load() != 1 {
+		t.Fatalf("resume = %d %v (refunds %d)", code, res, hs.refunds.Load())
+	}
+	calls, _ := res["toolCalls"].([]any)
+	rec, _ := calls[0].(map[string]any)
+	if args, _ := rec["args"].(map[string]any); rec["edited"] != true || args["order"] != 43.0 {
+		t.Fatalf("record = %v", rec)
+	}
+}

@@ -19,6 +19,9 @@ type chatRequest struct {
 	Tools    []json.RawMessage `json:"tools"`
 	Stream   bool              `json:"stream"`
 	N        *int              `json:"n"`
+	// IncludeUsage is stream_options.include_usage: a streamed answer ends
+	// with a chunk that has the usage and no choices.
+	IncludeUsage bool `json:"-"`
 }
 
 // chatCompletion is an OpenAI chat.completion object.
@@ -68,6 +71,8 @@ var chatRoles = map[string]bool{"system": true, "developer": true, "user": true,
 // serveChatCompletions is POST /v1/chat/completions: an OpenAI-compatible
 // front for the configured model (either style) over core's
 // Client.Translate — one model call, no tool runs, no SYSTEM_PROMPT added.
+// With "stream": true the answer is OpenAI's server-sent chunks, written as
+// the model streams (chat_stream.go).
 func (h *Handler) serveChatCompletions(w http.ResponseWriter, r *http.Request) {
 	cfg, req, ok := beginJSON(h, w, r, decodeChatRequest)
 	if !ok {
@@ -86,7 +91,12 @@ func (h *Handler) serveChatCompletions(w http.ResponseWriter, r *http.Request) {
 		Transport: h.opts.Transport,
 		OnMetric:  h.coreMetrics.Record,
 	})
-	res, err := client.Translate(r.Context(), core.TranslateRequest{Model: req.Model, Messages: req.Messages, Tools: req.Tools})
+	treq := core.TranslateRequest{Model: req.Model, Messages: req.Messages, Tools: req.Tools}
+	if req.Stream {
+		h.streamChatCompletion(w, r, cfg, client, treq, req.IncludeUsage)
+		return
+	}
+	res, err := client.Translate(r.Context(), treq)
 	if err != nil {
 		h.metrics.run("chat_completions", "error")
 		status, body := h.runErrorBody(cfg, core.RunResult{}, err)
@@ -149,8 +159,6 @@ func finishReason(reason string, toolCalls bool) string {
 // broken; it returns the problem or "".
 func validateChat(req chatRequest) string {
 	switch {
-	case req.Stream:
-		return `"stream": true is not supported on /v1/chat/completions; use POST /v1/run with "stream": true for events`
 	case req.N != nil && *req.N != 1:
 		return `only "n": 1 is supported`
 	case len(req.Messages) == 0:

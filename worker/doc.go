@@ -16,8 +16,10 @@
 //	                  "stream"?: bool, "conversation"?: "<id>"}
 //	                 ⇒ 200 RunResult (possibly pending again, with a new state)
 //	POST /v1/chat/completions
-//	                 {"model"?, "messages", "tools"?} (OpenAI-shaped)
-//	                 ⇒ 200 an OpenAI chat.completion
+//	                 {"model"?, "messages", "tools"?, "stream"?, "stream_options"?}
+//	                 ⇒ 200 an OpenAI chat.completion; with "stream": true its
+//	                   chat.completion.chunk events, ending data: [DONE]
+//	GET  /v1/models  ⇒ {"object": "list", "data": [{"id": LLM_MODEL, "object": "model", …}]}
 //	GET  /v1/tools   ⇒ {"tools": [{name, description, inputSchema, source, needsApproval}]}
 //	GET  /metrics    ⇒ Prometheus text
 //	GET  /healthz    ⇒ {"status": "ok", "ready": bool} (liveness: always 200)
@@ -37,7 +39,9 @@
 //
 // Errors are {"error": {"code", "message"}} with a 4xx or 5xx status:
 //
-//	400 bad_json, missing_field, invalid_field, answer_mismatch,
+//	400 bad_json, missing_field, invalid_field, answer_mismatch, invalid_args
+//	    (an approval's edited "data.args" that do not fit the tool's schema;
+//	    checked before the token is spent, so it can be resumed again),
 //	    conversations_unavailable (no CONVERSATIONS_KV), invalid_request
 //	    (/v1/chat/completions), state_malformed, state_version, state_invalid (edited or another
 //	    STATE_SECRET), state_expired, state_mismatch (another LLM_STYLE)

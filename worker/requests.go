@@ -92,6 +92,10 @@ func decodeChatRequest(v gjson.Result) (chatRequest, error) {
 		jsonx.Field{Name: "tools", Read: jsonx.RawList(&req.Tools)},
 		jsonx.Field{Name: "stream", Read: jsonx.Bool(&req.Stream)},
 		jsonx.Field{Name: "n", Read: jsonx.IntPtr(&req.N)},
+		jsonx.Field{Name: "stream_options", Read: func(v gjson.Result, _ string) error {
+			req.IncludeUsage = v.Get("include_usage").Type == gjson.True
+			return nil
+		}},
 	)
 	return req, err
 }
