@@ -11,6 +11,7 @@
 // Works in browsers and in Node 20 (pass the wasm as bytes, a path or a file: URL).
 
 import { approvalDialog } from "./approval-dialog.mjs";
+import { bridgeHost } from "./bridge-host.mjs";
 
 let booted = null; // memoised Promise<api>: the Go runtime is started once per realm
 let keeper = { enter() {}, leave() {} }; // Node only: see keepAliveWhileBusy
@@ -39,8 +40,12 @@ async function boot(wasm, wasmExec) {
   if (typeof performance !== "undefined" && performance.mark) performance.mark("toolnexus:wasm-loaded");
   keeper.enter();
   return new Promise((resolve, reject) => {
+    // The host of jsbridge's narrow boundary (bridge-host.mjs); Go reads it
+    // when its package variables are set, before main.
+    globalThis.__toolnexusHost = bridgeHost(go);
     globalThis.__toolnexusBoot = (api) => {
       delete globalThis.__toolnexusBoot;
+      delete globalThis.__toolnexusHost;
       keeper.leave();
       resolve(api);
     };
