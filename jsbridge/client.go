@@ -258,10 +258,11 @@ func runArgs(args []js.Value) (string, *core.Toolkit, []any, error) {
 // plain context when there is no signal), and a stop func that removes the
 // listener.
 func contextFor(signal js.Value) (context.Context, func()) {
-	ctx, cancel := context.WithCancel(context.Background())
 	if signal.Type() != js.TypeObject || !isFunc(signal.Get("addEventListener")) {
-		return ctx, cancel
+		// Nothing can cancel the run: no AbortController per request either.
+		return context.Background(), func() {}
 	}
+	ctx, cancel := context.WithCancel(context.Background())
 	if signal.Get("aborted").Truthy() {
 		cancel()
 		return ctx, cancel

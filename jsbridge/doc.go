@@ -71,7 +71,11 @@
 //	 requestParams?, fetch?, waitFor?, generate?}
 //
 // fetch defaults to globalThis.fetch and is called as fetch(url, {method, headers,
-// body: Uint8Array, signal}); the response body is read as a stream.
+// body, signal}): body is a string when the bytes are UTF-8 text (every request
+// core makes is JSON), else a Uint8Array (always a Uint8Array without the host,
+// see below); signal is set only when something can cancel the request (an
+// AbortSignal passed to the run, timeoutMs). An event-stream response body is
+// read chunk by chunk as it arrives, any other body whole.
 // waitFor(request, {signal}) is called when a tool call suspends; it returns or
 // resolves to an Answer {id, ok, data?, reason?}; signal aborts when the run is
 // cancelled. A throw or rejection counts as a decline with the error message as

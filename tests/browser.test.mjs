@@ -234,7 +234,7 @@ const SCRIPTED = `
     let i = 0;
     window.seen = [];
     return async (url, init) => {
-      const body = JSON.parse(new TextDecoder().decode(init.body));
+      const body = JSON.parse(typeof init.body === "string" ? init.body : new TextDecoder().decode(init.body));
       window.seen.push(body);
       const t = turns[i++];
       if (!t) return new Response("{}", { status: 500 });

@@ -39,7 +39,7 @@ test("stream yields text deltas as they arrive, tool events, and a final result"
   let turn = 0;
   const bodies = [];
   const fetch = async (url, init) => {
-    bodies.push(JSON.parse(new TextDecoder().decode(init.body)));
+    bodies.push(JSON.parse(typeof init.body === "string" ? init.body : new TextDecoder().decode(init.body)));
     if (turn++ === 0) {
       return sse({ choices: [{ delta: { tool_calls: [{ index: 0, id: "c1", function: { name: "add", arguments: '{"a":2,' } }] } }] },
         { choices: [{ delta: { tool_calls: [{ index: 0, function: { arguments: '"b":3}' } }] }, finish_reason: "tool_calls" }] }, "[DONE]");
@@ -131,7 +131,7 @@ test("generate runs the model in the page; its failure is final", T, async () =>
 test("translate makes one call and returns OpenAI-shaped output", T, async () => {
   const bodies = [];
   const fetch = async (url, init) => {
-    bodies.push({ url: String(url), body: JSON.parse(new TextDecoder().decode(init.body)) });
+    bodies.push({ url: String(url), body: JSON.parse(typeof init.body === "string" ? init.body : new TextDecoder().decode(init.body)) });
     return Response.json({ model: "claude-x", content: [{ type: "text", text: "hi" }, { type: "tool_use", id: "tu1", name: "add", input: { a: 1 } }], stop_reason: "tool_use", usage: { input_tokens: 3, output_tokens: 2 } });
   };
   const client = await tnx.createClient({ baseURL: "https://anthropic.test", style: "anthropic", model: "claude-x", apiKey: "k", fetch });
