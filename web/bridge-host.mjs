@@ -110,7 +110,8 @@ export function bridgeHost(go) {
           init.signal = ctrl.signal;
           aborts.set(id, ctrl);
         }
-        Promise.resolve(slots[slot].fn(m.url, init))
+        const fetch = slots[slot].fn; // called without a this: a page's fetch refuses any other
+        Promise.resolve(fetch(m.url, init))
           .then((res) => response(id, res, ctrl))
           .catch((e) => { aborts.delete(id); settle(id, -1, message(e)); });
       } catch (e) {
