@@ -191,7 +191,16 @@ func messagesFromJSON(v js.Value, what string) ([]any, error) {
 // resultJSON encodes a RunResult for JS; a failed run rejects with the
 // partial result attached as err.resultJSON.
 func resultJSON(res core.RunResult, runErr error) (any, error) {
-	b, err := appendRunResult(nil, res)
+	return encodeResult(res, runErr, true)
+}
+
+// encodeResult is resultJSON with or without the messages (a failed run's
+// partial result always has them).
+func encodeResult(res core.RunResult, runErr error, withMessages bool) (any, error) {
+	if _, ok := runErr.(noResult); ok {
+		return nil, runErr
+	}
+	b, err := appendRunResult(nil, res, withMessages || runErr != nil)
 	if err != nil {
 		return nil, fmt.Errorf("encode result: %w", err)
 	}

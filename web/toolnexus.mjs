@@ -217,6 +217,47 @@ function wrapClient(c) {
     async translate(request, { signal } = {}) {
       return parseResult(await call(() => c.translate(JSON.stringify(request), signal)));
     },
+    /**
+     * A conversation: its transcript stays in the wasm between runs, so a
+     * follow-up prompt crosses the boundary alone. Its results have no
+     * messages; conv.messages() returns the transcript when asked.
+     *   const conv = client.conversation({ history });   // history optional
+     *   await conv.run("hi", tk); await conv.run("and then?", tk);
+     */
+    conversation({ history } = {}) {
+      const h = history == null ? undefined : JSON.stringify(history);
+      let handle = null; // made on first use
+      const raw = () => (handle ??= call(() => c.conversation(h)).catch((e) => { handle = null; throw e; }));
+      const answerText = (answer) => JSON.stringify(answer);
+      return Object.freeze({
+        /** Run a prompt on the conversation (one run at a time). */
+        async run(prompt, toolkit, { signal } = {}) {
+          const tk = rawToolkit(toolkit), cv = await raw();
+          return parseResult(await call(() => cv.run(String(prompt), tk, signal)));
+        },
+        /** stream, on the conversation. */
+        stream(prompt, toolkit, { signal } = {}) {
+          const tk = rawToolkit(toolkit);
+          return events(async (onEvent) => (await raw()).stream(String(prompt), tk, signal, onEvent));
+        },
+        /** Resume the conversation's halted run (result.status "pending") with an Answer. */
+        async runWithAnswer(toolkit, answer, { signal } = {}) {
+          const tk = rawToolkit(toolkit), cv = await raw();
+          return parseResult(await call(() => cv.runWithAnswer(tk, answerText(answer), signal)));
+        },
+        streamWithAnswer(toolkit, answer, { signal } = {}) {
+          const tk = rawToolkit(toolkit);
+          return events(async (onEvent) => (await raw()).streamWithAnswer(tk, answerText(answer), signal, onEvent));
+        },
+        /** The transcript so far (the history, then every completed run). */
+        async messages() {
+          const cv = await raw();
+          return JSON.parse(await call(() => cv.messages()));
+        },
+        /** Release the conversation; it cannot be used afterwards. */
+        close: async () => { if (handle) { const cv = await handle; await call(() => cv.close()); } },
+      });
+    },
     /** The client's counters in the Prometheus text format. */
     metrics: () => call(() => c.metrics()),
     /** Release the client; it cannot be used afterwards. */
