@@ -19,9 +19,13 @@ wasm_exec_js() {
 build_browser() {
   echo "== building the browser bundle into $DIST/web"
   rm -rf "$DIST/web" && mkdir -p "$DIST/web" || return 1  # no stale files from an older web/
-  GOOS=js GOARCH=wasm go build -trimpath -ldflags='-s -w' -o "$DIST/web/toolnexus.wasm" ./wasm/browser || return 1
+  # Our own packages are compiled without inlining, as the Worker's are: the
+  # browser build is 36 kB gzip smaller (1,123 → 1,087 kB) and the Node loop
+  # measured the same CPU per run (bench/loop.mjs, 3 alternating rounds).
+  local gcflags='github.com/toolnexus/wasm/...=-l'
+  GOOS=js GOARCH=wasm go build -trimpath -gcflags="$gcflags" -ldflags='-s -w' -o "$DIST/web/toolnexus.wasm" ./wasm/browser || return 1
   # The same with skills and the built-in tools (core.ToolsLinked; docs/tools.md): the demo page loads it.
-  GOOS=js GOARCH=wasm go build -tags toolnexus_tools -trimpath -ldflags='-s -w' -o "$DIST/web/toolnexus-tools.wasm" ./wasm/browser || return 1
+  GOOS=js GOARCH=wasm go build -tags toolnexus_tools -trimpath -gcflags="$gcflags" -ldflags='-s -w' -o "$DIST/web/toolnexus-tools.wasm" ./wasm/browser || return 1
   merge_wasm_data "$DIST/web/toolnexus.wasm" || return 1          # scripts/wasm-data.sh
   merge_wasm_data "$DIST/web/toolnexus-tools.wasm" || return 1
   cp -R "$ROOT/web/." "$DIST/web/" || return 1
