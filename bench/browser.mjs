@@ -97,12 +97,12 @@ async function loadOnce(browser, url, what) {
     const visit = async (go) => {
       await go();
       await page.waitForFunction(() => typeof globalThis.benchLoaded === "number", null, { timeout: 30_000 });
-      return page.evaluate(() => globalThis.benchLoaded);
+      return page.evaluate(() => [globalThis.benchLoaded, globalThis.benchInstantiated]);
     };
-    const first = await visit(() => page.goto(`${url}bench-page/load.html?what=${what}`));
+    const [first, firstInst] = await visit(() => page.goto(`${url}bench-page/load.html?what=${what}`));
     await page.waitForTimeout(2500); // V8 writes its wasm code cache after a while
-    const repeat = await visit(() => page.reload());
-    return { first, repeat };
+    const [repeat] = await visit(() => page.reload());
+    return { first, firstInst, repeat };
   } finally {
     await context.close();
   }
@@ -110,21 +110,24 @@ async function loadOnce(browser, url, what) {
 
 export async function measureBrowserLoad(runs = 10, log = console.error) {
   await preparePages();
-  const res = { ours: { first: [], repeat: [] }, minimal: { first: [], repeat: [] } };
+  const res = { ours: { first: [], firstInst: [], repeat: [] }, minimal: { first: [], firstInst: [], repeat: [] } };
   await withBrowser(async (browser, url) => {
     for (let i = 0; i < runs; i++) {
       for (const what of i % 2 ? ["minimal", "ours"] : ["ours", "minimal"]) {
-        const { first, repeat } = await loadOnce(browser, url, what);
+        const { first, firstInst, repeat } = await loadOnce(browser, url, what);
         res[what].first.push(first);
+        res[what].firstInst.push(firstInst);
         res[what].repeat.push(repeat);
       }
     }
   }, { cache: true });
   const out = {};
   for (const [what, r] of Object.entries(res)) {
-    out[what] = { runs, first: median(r.first), firstMin: Math.min(...r.first), repeat: median(r.repeat), repeatMin: Math.min(...r.repeat) };
+    out[what] = { runs, first: median(r.first), firstMin: Math.min(...r.first), instantiated: median(r.firstInst),
+      repeat: median(r.repeat), repeatMin: Math.min(...r.repeat) };
   }
-  log(`   chromium fetch → ready: ours ${out.ours.first.toFixed(1)} ms (repeat ${out.ours.repeat.toFixed(1)}), minimal Go ${out.minimal.first.toFixed(1)} ms (repeat ${out.minimal.repeat.toFixed(1)})`);
+  const line = (o) => `${o.first.toFixed(1)} ms (instance made at ${o.instantiated.toFixed(1)}; repeat visit ${o.repeat.toFixed(1)})`;
+  log(`   chromium fetch → ready: ours ${line(out.ours)}, minimal Go ${line(out.minimal)}`);
   return out;
 }
 

@@ -73,13 +73,14 @@ async function instantiate(source, importObject) {
   }
   const response = await source;
   if (!response.ok) throw new Error(`toolnexus: loading the wasm failed: HTTP ${response.status}`);
-  if (WebAssembly.instantiateStreaming) {
-    try {
-      return (await WebAssembly.instantiateStreaming(response.clone(), importObject)).instance;
-    } catch (err) {
-      // Servers that send the wrong MIME type make streaming fail; fall back to bytes.
-      if (!(err instanceof TypeError)) throw err;
-    }
+  // Streaming compilation straight from the fetched Response: the engine
+  // compiles while the bytes arrive, and a cacheable response lets a repeat
+  // visit reuse the compiled code. It needs the application/wasm type; a
+  // server that sends another gets the bytes compiled instead (no clone of
+  // the body kept aside just in case).
+  const type = response.headers?.get?.("content-type") ?? "";
+  if (WebAssembly.instantiateStreaming && /^application\/wasm\s*(;|$)/i.test(type)) {
+    return (await WebAssembly.instantiateStreaming(response, importObject)).instance;
   }
   return (await WebAssembly.instantiate(await response.arrayBuffer(), importObject)).instance;
 }
