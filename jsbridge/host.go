@@ -147,3 +147,22 @@ func stringPtr(s string) int {
 func register(fn js.Value, name string) int {
 	return host.Call("register", fn, name).Int()
 }
+
+// stringBytes returns a JS string's UTF-8 bytes. Through the host they are
+// encoded straight into Go's buffer; syscall/js's String() has JS allocate
+// an ArrayBuffer and copy it (hundreds of µs for a long history).
+func stringBytes(v js.Value) []byte {
+	if !hostReady {
+		return []byte(v.String())
+	}
+	size := 4096
+	for range 3 { // 4 kB, then the UTF-16 length, then 3 bytes per unit
+		buf := make([]byte, size)
+		w := host.Call("text", v, bytesPtr(buf), size).Int()
+		if w >= 0 {
+			return buf[:w]
+		}
+		size = -1 - w
+	}
+	return []byte(v.String())
+}

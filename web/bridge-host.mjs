@@ -33,17 +33,20 @@ export function bridgeHost(go) {
     if (b !== buf) [buf, u8, i32] = [b, new Uint8Array(b), new Int32Array(b)];
   };
   const bytes = (p, n) => (views(), u8.subarray(p, p + n));
-  const text = (p, n) => (n ? dec.decode(bytes(p, n)) : "");
+  // Decoding reads through a DataView: Chromium's TextDecoder took 2–6× as
+  // long for a Uint8Array over the wasm memory (0.6 vs 3.4 µs for 80 bytes).
+  const dataView = (p, n) => (views(), new DataView(buf, p, n));
+  const text = (p, n) => (n ? dec.decode(dataView(p, n)) : "");
   // A body that is UTF-8 text (every request core makes is JSON) goes to
   // fetch as a string: a new 100 kB ArrayBuffer per request cost 20–300 µs
   // in Node (allocation), a string 30 µs. Other bytes go as a Uint8Array.
   const strict = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
-  const bodyOf = (view) => {
+  const bodyOf = (p, n) => {
     try {
-      return strict.decode(view);
+      return strict.decode(dataView(p, n));
     } catch {
-      const copy = new Uint8Array(view.length);
-      copy.set(view); // set, not slice(): slice() on wasm memory is 10× slower
+      const copy = new Uint8Array(n);
+      copy.set(bytes(p, n)); // set, not slice(): slice() on wasm memory is 10× slower
       return copy;
     }
   };
@@ -91,8 +94,9 @@ export function bridgeHost(go) {
       const parts = held.get(id);
       held.delete(id);
       if (!parts) return;
-      if (parts[0].length) bytes(p0, parts[0].length).set(parts[0]);
-      if (parts[1].length) bytes(p1, parts[1].length).set(parts[1]);
+      views();
+      if (parts[0].length) u8.set(parts[0], p0);
+      if (parts[1].length) u8.set(parts[1], p1);
     },
     /**
      * fetch: meta is JSON {url, method, headers}. Outcome: code = HTTP status,
@@ -103,7 +107,7 @@ export function bridgeHost(go) {
       try {
         const m = JSON.parse(text(metaP, metaN));
         const init = { method: m.method, headers: m.headers };
-        if (bodyN) init.body = bodyOf(bytes(bodyP, bodyN));
+        if (bodyN) init.body = bodyOf(bodyP, bodyN);
         let ctrl;
         if (abortable && typeof AbortController === "function") {
           ctrl = new AbortController();
@@ -118,6 +122,18 @@ export function bridgeHost(go) {
         aborts.delete(id);
         reply(id, out, -2, message(e)); // a synchronous throw
       }
+    },
+    /**
+     * text(s, ptr, cap) writes the string s as UTF-8 into Go's buffer and
+     * returns the byte count; when it does not fit, -1 - the size to retry
+     * with (the UTF-16 length, exact for ASCII, then 3 bytes per unit).
+     * wasm_exec.js's way, encode() then a copy, allocates an ArrayBuffer
+     * per string: slow for a 100 kB history.
+     */
+    text(s, p, cap) {
+      const { read, written } = enc.encodeInto(s, bytes(p, cap));
+      if (read === s.length) return written;
+      return -1 - (cap < s.length ? s.length : 3 * s.length);
     },
     /** abort(id) aborts a fetch whose outcome Go no longer waits for. */
     abort(id) {
