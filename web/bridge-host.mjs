@@ -83,7 +83,26 @@ export function bridgeHost(go) {
     settle(id, res.status, headers, body);
   }
 
+  const deferreds = new Map(); // id → [resolve, reject] of a Promise Go settles
+
   return {
+    /** deferred(id) → a Promise that resolve(id, …) or reject(id, …) settles. */
+    deferred(id) {
+      return new Promise((resolve, reject) => deferreds.set(id, [resolve, reject]));
+    },
+    resolve(id, v) {
+      deferreds.get(id)?.[0](v);
+      deferreds.delete(id);
+    },
+    /** resolveText(id, ptr, len): resolves with UTF-8 text read from Go's memory. */
+    resolveText(id, p, n) {
+      deferreds.get(id)?.[0](text(p, n));
+      deferreds.delete(id);
+    },
+    reject(id, e) {
+      deferreds.get(id)?.[1](e);
+      deferreds.delete(id);
+    },
     /** register(fn, name?) → slot: a fetch function or a tool's run. */
     register(fn, name) {
       slots.push({ fn, name });
