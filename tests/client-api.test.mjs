@@ -259,3 +259,23 @@ test("a conversation halted on an approval resumes with runWithAnswer", T, async
   assert.equal(msgs.find((m) => m.role === "tool").content, "4");
   await assert.rejects(conv.runWithAnswer(tk, tnx.answerOutput(halted.pending.id, "again")), /no pending request/);
 });
+
+test("fetch gets a signal only when something can cancel the run, and a JSON body as text", T, async () => {
+  const tk = await tnx.createToolkit({ tools: [] });
+  const seen = [];
+  const fetch = async (url, init) => {
+    seen.push({ signal: init.signal, body: init.body });
+    return new Response(JSON.stringify({ choices: [{ message: { role: "assistant", content: "ok" } }] }),
+      { headers: { "content-type": "application/json" } });
+  };
+  const client = await tnx.createClient({ baseURL: "https://model.test/v1", model: "m", fetch });
+  await client.run("no signal", tk);
+  await client.run("with a signal", tk, { signal: new AbortController().signal });
+  const timed = await tnx.createClient({ baseURL: "https://model.test/v1", model: "m", fetch, timeoutMs: 60_000 });
+  await timed.run("with timeoutMs", tk);
+  assert.equal(seen[0].signal, undefined, "nothing can cancel the first run");
+  assert.ok(seen[1].signal instanceof AbortSignal);
+  assert.ok(seen[2].signal instanceof AbortSignal);
+  assert.equal(typeof seen[0].body, "string");
+  assert.equal(JSON.parse(seen[0].body).messages.at(-1).content, "no signal");
+});
