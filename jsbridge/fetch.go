@@ -19,7 +19,7 @@ import (
 // (the offline demo model is one). The response body is read as a stream.
 type FetchTransport struct {
 	fetch js.Value
-	slot  int // fetch's slot in the host (host.go), when there is one
+	slot  *hostSlot // fetch's slot in the host (host.go), when there is one
 }
 
 // NewFetchTransport returns a transport over fn, or over globalThis.fetch

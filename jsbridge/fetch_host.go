@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime"
 
 	"github.com/tidwall/gjson"
 	"github.com/toolnexus/wasm/core"
@@ -40,10 +41,11 @@ func (t *FetchTransport) doHost(ctx context.Context, req *core.HTTPRequest) (*co
 		abortable = 1
 	}
 	op := newHostOp()
-	if err := op.start("fetch", t.slot, bytesPtr(meta), len(meta), bytesPtr(req.Body), len(req.Body), abortable); err != nil {
+	if err := op.start("fetch", t.slot.n, bytesPtr(meta), len(meta), bytesPtr(req.Body), len(req.Body), abortable); err != nil {
 		return nil, err
 	}
 	r, err := op.wait(ctx, func() { host.Call("abort", op.id) })
+	runtime.KeepAlive(t)
 	if err != nil {
 		return nil, err
 	}

@@ -5,6 +5,7 @@ package jsbridge
 import (
 	"context"
 	"errors"
+	"runtime"
 	"sync"
 	"syscall/js"
 	"unsafe"
@@ -142,10 +143,15 @@ func stringPtr(s string) int {
 	return ptr(unsafe.Pointer(unsafe.StringData(s)))
 }
 
-// register gives fn a host slot (fetch functions and tools are registered
-// once, when the transport or the tool is made).
-func register(fn js.Value, name string) int {
-	return host.Call("register", fn, name).Int()
+// hostSlot is fn's slot in the host. Fetch functions and tools are
+// registered once, when the transport or the tool is made; the slot is
+// released when the Go side that uses it is garbage-collected.
+type hostSlot struct{ n int }
+
+func register(fn js.Value, name string) *hostSlot {
+	s := &hostSlot{host.Call("register", fn, name).Int()}
+	runtime.SetFinalizer(s, func(s *hostSlot) { host.Call("release", s.n) })
+	return s
 }
 
 // stringBytes returns a JS string's UTF-8 bytes. Through the host they are

@@ -4,6 +4,7 @@ package jsbridge
 
 import (
 	"errors"
+	"runtime"
 
 	"github.com/toolnexus/wasm/core"
 	"github.com/toolnexus/wasm/internal/jsonx"
@@ -12,7 +13,7 @@ import (
 // hostExecute calls a JS tool registered in the host (host.go): the
 // arguments, the call id and the answer cross as JSON text, the outcome
 // comes back as text — within the call when run returns synchronously.
-func hostExecute(slot int) func(map[string]any, *core.ToolContext) (core.ToolResult, error) {
+func hostExecute(slot *hostSlot) func(map[string]any, *core.ToolContext) (core.ToolResult, error) {
 	return func(args map[string]any, tctx *core.ToolContext) (core.ToolResult, error) {
 		in, err := jsonx.Marshal(args)
 		if err != nil {
@@ -25,11 +26,12 @@ func hostExecute(slot int) func(map[string]any, *core.ToolContext) (core.ToolRes
 			}
 		}
 		op := newHostOp()
-		err = op.start("tool", slot, bytesPtr(in), len(in), stringPtr(tctx.CallID), len(tctx.CallID), bytesPtr(answer), len(answer))
+		err = op.start("tool", slot.n, bytesPtr(in), len(in), stringPtr(tctx.CallID), len(tctx.CallID), bytesPtr(answer), len(answer))
 		if err != nil {
 			return core.ToolResult{}, err
 		}
 		r, err := op.wait(tctx.Ctx, nil)
+		runtime.KeepAlive(slot) // the tool still runs in JS until it settles
 		if err != nil {
 			return core.ToolResult{Output: err.Error(), IsError: true}, nil
 		}

@@ -108,6 +108,10 @@ export function bridgeHost(go) {
       slots.push({ fn, name });
       return slots.length - 1;
     },
+    /** release(slot): Go dropped what the slot was registered for. */
+    release(slot) {
+      slots[slot] = null;
+    },
     /** take(id, ptr0, ptr1) copies an outcome's parts into Go's buffers. */
     take(id, p0, p1) {
       const parts = held.get(id);
@@ -165,10 +169,17 @@ export function bridgeHost(go) {
       if (!s) return reply(id, out, -1, message("read after close"));
       s.reader.read().then(
         ({ done, value }) => {
-          if (done) streams.delete(stream);
+          if (done) {
+            streams.delete(stream);
+            aborts.delete(stream);
+          }
           settle(id, done ? 0 : 1, done ? empty : value instanceof Uint8Array ? value : new Uint8Array(value));
         },
-        (e) => { streams.delete(stream); settle(id, -1, message(e)); },
+        (e) => {
+          streams.delete(stream);
+          aborts.delete(stream);
+          settle(id, -1, message(e));
+        },
       );
     },
     /** close(stream) cancels a stream not read to its end, aborting its fetch. */
