@@ -25,7 +25,7 @@ func TestAppendRunResultMatchesStructTags(t *testing.T) {
 		{Status: "incomplete", Limit: "maxTurns"},
 	}
 	for _, r := range results {
-		got, err := appendRunResult(nil, r)
+		got, err := appendRunResult(nil, r, true)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -48,5 +48,25 @@ func TestAppendRunResultMatchesStructTags(t *testing.T) {
 		if string(gb) != string(wb) {
 			t.Errorf("got  %s\nwant %s", gb, wb)
 		}
+	}
+}
+
+// TestAppendRunResultWithoutMessages: a conversation's result leaves the
+// transcript out and keeps everything else.
+func TestAppendRunResultWithoutMessages(t *testing.T) {
+	r := core.RunResult{Text: "t", Messages: []any{json.RawMessage(`{"role":"user","content":"x"}`)}, Status: "done", Turns: 1}
+	got, err := appendRunResult(nil, r, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(got, &m); err != nil {
+		t.Fatalf("invalid JSON %s: %v", got, err)
+	}
+	if _, ok := m["messages"]; ok {
+		t.Errorf("messages present: %s", got)
+	}
+	if m["text"] != "t" || m["status"] != "done" || m["turns"] != 1.0 {
+		t.Errorf("other keys lost: %s", got)
 	}
 }

@@ -59,6 +59,7 @@ build_worker() {
   GOOS=js GOARCH=wasm go build -tags "${WORKER_TAGS:-toolnexus_tools}" -trimpath \
     -gcflags='github.com/toolnexus/wasm/...=-l' -gcflags='github.com/toolnexus/wasm/wasm/worker=' \
     -ldflags='-s -w' -o "$build/app.wasm" ./wasm/worker
+  merge_wasm_data "$build/app.wasm" # scripts/wasm-data.sh
   # The approval ledger (a Durable Object class, worker/js/ledger.mjs) and a
   # main module that exports it next to the Go Worker's fetch handler.
   cp "$ROOT/worker/js/ledger.mjs" "$build/ledger.mjs"

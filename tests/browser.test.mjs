@@ -234,7 +234,7 @@ const SCRIPTED = `
     let i = 0;
     window.seen = [];
     return async (url, init) => {
-      const body = JSON.parse(new TextDecoder().decode(init.body));
+      const body = JSON.parse(typeof init.body === "string" ? init.body : new TextDecoder().decode(init.body));
       window.seen.push(body);
       const t = turns[i++];
       if (!t) return new Response("{}", { status: 500 });
@@ -378,6 +378,32 @@ test("an endpoint with empty fields is refused before anything is sent, and the 
     assert.equal(await page.getByRole("textbox", { name: "Message" }).inputValue(), "hello", "the draft stays");
     assert.equal(await page.locator("#transcript .entry").count(), 0, "nothing was sent");
     assert.deepEqual(requests, []);
+    assert.deepEqual(problems, []);
+  });
+});
+
+test("a conversation in the page: follow-ups send the kept transcript, an async tool answers through the host", T, async () => {
+  await withPage(async (page, problems) => {
+    await openDemo(page);
+    await page.addScriptTag({ content: SCRIPTED });
+    const out = await page.evaluate(async () => {
+      const { load, defineTool } = await import("./toolnexus.mjs");
+      const tnx = await load();
+      const tk = await tnx.createToolkit({ tools: [defineTool({ name: "later", description: "answers after a tick",
+        inputSchema: { type: "object", properties: { n: { type: "number" } } },
+        run: async ({ n }) => { await new Promise((r) => setTimeout(r, 5)); return { output: `n=${n}`, isError: false }; } })] });
+      const client = await tnx.createClient({ baseURL: "https://scripted.invalid/v1", model: "m",
+        fetch: window.scripted([{ call: ["later", { n: 1 }] }, { text: "one" }, { call: ["later", { n: 2 }] }, { text: "two" }]) });
+      const conv = client.conversation({ history: [{ role: "user", content: "before" }, { role: "assistant", content: "ok" }] });
+      const first = await conv.run("first", tk);
+      const second = await conv.run("second", tk);
+      return { first, second, messages: await conv.messages(), lastSent: window.seen.at(-1).messages.map((m) => m.content ?? "") };
+    });
+    assert.equal(out.first.text, "one");
+    assert.equal(out.second.text, "two");
+    assert.equal(out.second.messages, undefined);
+    assert.deepEqual(out.lastSent, ["before", "ok", "first", "", "n=1", "one", "second", "", "n=2"]);
+    assert.equal(out.messages.length, 10);
     assert.deepEqual(problems, []);
   });
 });

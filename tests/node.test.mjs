@@ -32,7 +32,7 @@ function scripted(turns) {
   const seen = [];
   let i = 0;
   const fetch = async (url, init) => {
-    const body = JSON.parse(new TextDecoder().decode(init.body));
+    const body = JSON.parse(typeof init.body === "string" ? init.body : new TextDecoder().decode(init.body));
     seen.push({ url: String(url), body, headers: init.headers });
     const t = turns[i++];
     if (!t) return new Response('{"error":{"message":"script exhausted"}}', { status: 500 });

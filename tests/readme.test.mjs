@@ -32,9 +32,11 @@ test("the README's JavaScript example runs and approves, then declines", { timeo
   const file = join(dir, "example.mjs");
   writeFileSync(file, snippet("node").replaceAll('from "./dist/web/', 'from "../web/'));
   const { stdout } = await run(process.execPath, [file], { cwd: root, timeout: 60_000 });
-  const [first, second] = stdout.trim().split("\n");
+  const [first, second, third] = stdout.trim().split("\n");
   assert.match(first, /^done — .*refunded order 42/);
   assert.match(second, /only order 42 today/);
+  // The conversation: two prompts, each a tool call, its result and an answer.
+  assert.equal(third, "done — 8 messages");
 });
 
 test("the README's go-module lines let another module use core through a replace directive", { timeout: 240_000 }, async () => {
