@@ -176,17 +176,27 @@ func (c *Client) emit(e MetricEvent) {
 	}
 }
 
+// orBackground treats a nil ctx as context.Background(): every exported
+// call that takes a context accepts nil, as the Go port does.
+func orBackground(ctx context.Context) context.Context {
+	if ctx == nil {
+		return context.Background()
+	}
+	return ctx
+}
+
 // Run sends prompt as a new user turn and loops until the model answers
 // without tool calls, a tool suspends with no WaitFor (Status "pending"), or
 // MaxTurns is reached. On error the partial result (everything completed
 // before the failure) comes back with it.
 func (c *Client) Run(ctx context.Context, prompt string, tk *Toolkit) (RunResult, error) {
-	return c.RunWithHistory(ctx, prompt, tk, nil)
+	return c.RunWithHistory(orBackground(ctx), prompt, tk, nil)
 }
 
 // RunWithHistory is Run continuing an earlier transcript (RunResult.Messages
 // of an earlier run, or messages in the provider's format).
 func (c *Client) RunWithHistory(ctx context.Context, prompt string, tk *Toolkit, history []any) (RunResult, error) {
+	ctx = orBackground(ctx)
 	r, err := c.newRun(tk, history)
 	if err != nil {
 		return RunResult{Status: StatusIncomplete, Limit: "error", Messages: history}, err

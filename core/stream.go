@@ -32,11 +32,12 @@ const (
 // events and reports progress as events. The channel ends with one "done"
 // or "error" event and is then closed. Stop reading only by cancelling ctx.
 func (c *Client) Stream(ctx context.Context, prompt string, tk *Toolkit) (<-chan StreamEvent, error) {
-	return c.StreamWithHistory(ctx, prompt, tk, nil)
+	return c.StreamWithHistory(orBackground(ctx), prompt, tk, nil)
 }
 
 // StreamWithHistory is Stream continuing an earlier transcript.
 func (c *Client) StreamWithHistory(ctx context.Context, prompt string, tk *Toolkit, history []any) (<-chan StreamEvent, error) {
+	ctx = orBackground(ctx)
 	r, err := c.newRun(tk, history)
 	if err != nil {
 		return nil, err

@@ -38,6 +38,7 @@ type TranslatedCall struct {
 // converted (system hoisted, assistant tool calls as tool_use blocks,
 // consecutive tool results merged into one user turn).
 func (c *Client) Translate(ctx context.Context, req TranslateRequest) (TranslateResponse, error) {
+	ctx = orBackground(ctx)
 	if c.err != nil {
 		return TranslateResponse{}, c.err
 	}
