@@ -1,6 +1,11 @@
 package core
 
-import "github.com/toolnexus/wasm/internal/jsonx"
+import (
+	"fmt"
+
+	"github.com/tidwall/gjson"
+	"github.com/toolnexus/wasm/internal/jsonx"
+)
 
 // stringify renders a value as tool-output text: strings as they are, nil as
 // "", anything else as JSON.
@@ -39,3 +44,33 @@ func decodeJSON(data []byte) (any, error) { return jsonx.Decode(data) }
 
 // decodeObject is decodeJSON for text that must hold a JSON object.
 func decodeObject(data []byte) (map[string]any, error) { return jsonx.DecodeObject(data) }
+
+// MaxJSONDepth is how deeply JSON that reaches core may nest (objects and
+// arrays together): model replies and their stream events, tool-call
+// arguments, MCP messages, histories, answers and configurations. Deeper
+// JSON is refused with an error matching ErrJSONTooDeep before anything
+// recursive parses it: under js/wasm a recursive parse of ~9,000 levels
+// overflows the JS engine's stack and ends the host (see internal/jsonx).
+const MaxJSONDepth = jsonx.MaxDepth
+
+// ErrJSONTooDeep is what errors.Is finds when JSON nests deeper than
+// MaxJSONDepth.
+var ErrJSONTooDeep = jsonx.ErrTooDeep
+
+// checkJSON is the check of JSON text at an entry: its depth first (one
+// iterative pass), then its syntax. what names the text in the error.
+func checkJSON(b []byte, what string) error {
+	if err := jsonx.CheckDepth(b, jsonx.MaxDepth); err != nil {
+		return fmt.Errorf("core: %s is refused: %w", what, err)
+	}
+	if !gjson.ValidBytes(b) {
+		return fmt.Errorf("core: %s is not valid JSON (%d bytes)", what, len(b))
+	}
+	return nil
+}
+
+// validJSON is jsonx.Valid: the depth check, then gjson's.
+func validJSON(b []byte) bool { return jsonx.Valid(b) }
+
+// validJSONString is validJSON for a string.
+func validJSONString(s string) bool { return jsonx.ValidString(s) }

@@ -7,8 +7,6 @@ import (
 	"fmt"
 	"strings"
 	"time"
-
-	"github.com/tidwall/gjson"
 )
 
 // toolPhase is the tool-running half of one assistant turn: its calls and
@@ -236,7 +234,7 @@ func (r *run) afterTool(ctx context.Context, call ToolCall, res ToolResult) Tool
 
 func (r *run) record(call ToolCall, res ToolResult) {
 	args := json.RawMessage(call.Arguments)
-	if !gjson.ValidBytes(args) {
+	if !validJSON(args) {
 		args, _ = marshalJSON(call.Arguments)
 	}
 	r.result.ToolCalls = append(r.result.ToolCalls, ToolRecord{ID: call.ID, Name: call.Name, Args: args, Output: res.Output, IsError: res.IsError})

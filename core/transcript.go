@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/tidwall/gjson"
+	"github.com/toolnexus/wasm/internal/jsonx"
 )
 
 // transcript holds the messages of a run as encoded JSON, plus the same
@@ -59,6 +60,11 @@ func encodeHistory(history []any) ([]json.RawMessage, error) {
 				return nil, fmt.Errorf("core: history[%d]: %w", i, err)
 			}
 			raw = b
+		}
+		// A message may wrap tool arguments accepted at MaxJSONDepth (an
+		// Anthropic tool_use block), hence the slack.
+		if err := jsonx.CheckDepth(raw, jsonx.MaxDepth+jsonx.WrapSlack); err != nil {
+			return nil, fmt.Errorf("core: history[%d] is refused: %w", i, err)
 		}
 		if len(raw) == 0 || raw[0] != '{' || !gjson.ValidBytes(raw) {
 			return nil, fmt.Errorf("core: history[%d] is not a JSON object", i)

@@ -45,6 +45,16 @@ func (c *Client) Translate(ctx context.Context, req TranslateRequest) (Translate
 	if len(req.Messages) == 0 {
 		return TranslateResponse{}, fmt.Errorf("core: translate: no messages")
 	}
+	for i, m := range req.Messages {
+		if err := checkJSON(m, fmt.Sprintf("translate: messages[%d]", i)); err != nil {
+			return TranslateResponse{}, err
+		}
+	}
+	for i, t := range req.Tools {
+		if err := checkJSON(t, fmt.Sprintf("translate: tools[%d]", i)); err != nil {
+			return TranslateResponse{}, err
+		}
+	}
 	opts := c.opts
 	if req.Model != "" {
 		opts.Model = req.Model

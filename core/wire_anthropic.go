@@ -61,8 +61,8 @@ func (anthropicWire) body(o *ClientOptions, joined, tools []byte, stream bool) [
 }
 
 func (anthropicWire) parse(body []byte) (LLMResponse, error) {
-	if !gjson.ValidBytes(body) {
-		return LLMResponse{}, fmt.Errorf("core: provider reply is not valid JSON (%d bytes)", len(body))
+	if err := checkJSON(body, "provider reply"); err != nil {
+		return LLMResponse{}, err
 	}
 	doc := gjson.ParseBytes(body)
 	if doc.Get("type").String() == "error" {
@@ -137,7 +137,7 @@ func (anthropicWire) assistantMessage(r LLMResponse) json.RawMessage {
 		}
 		n++
 		input := strings.TrimSpace(tc.Arguments)
-		if input == "" || !gjson.Valid(input) || !gjson.Parse(input).IsObject() {
+		if input == "" || !validJSONString(input) || !gjson.Parse(input).IsObject() {
 			input = "{}" // Anthropic requires an object; the bad text is reported in the tool result
 		}
 		b = append(b, `{"type":"tool_use","id":`...)

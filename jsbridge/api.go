@@ -12,6 +12,7 @@ import (
 
 	"github.com/tidwall/gjson"
 	"github.com/toolnexus/wasm/core"
+	"github.com/toolnexus/wasm/internal/jsonx"
 )
 
 // Version is reported to JS as api.version.
@@ -177,6 +178,9 @@ func messagesFromJSON(v js.Value, what string) ([]any, error) {
 		return nil, fmt.Errorf("%s must be JSON text", what)
 	}
 	s := v.String()
+	if err := jsonx.CheckDepthString(s, jsonx.MaxDepth); err != nil {
+		return nil, fmt.Errorf("%s is refused: %w", what, err)
+	}
 	if !gjson.Valid(s) || !gjson.Parse(s).IsArray() {
 		return nil, fmt.Errorf("%s is not a JSON array", what)
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/tidwall/gjson"
 	"github.com/toolnexus/wasm/core"
+	"github.com/toolnexus/wasm/internal/jsonx"
 )
 
 // runRequest is the body of POST /v1/run.
@@ -328,6 +329,8 @@ func bodyError(w http.ResponseWriter, err error) {
 	switch {
 	case errors.Is(err, io.EOF):
 		writeError(w, http.StatusBadRequest, "bad_json", "request body is empty; send a JSON object")
+	case errors.Is(err, jsonx.ErrTooDeep):
+		writeError(w, http.StatusBadRequest, "json_too_deep", "request body is refused: "+err.Error())
 	default:
 		writeError(w, http.StatusBadRequest, "bad_json", "request body is not valid JSON for this route: "+err.Error())
 	}

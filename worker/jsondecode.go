@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/tidwall/gjson"
+	"github.com/toolnexus/wasm/internal/jsonx"
 )
 
 // The Worker decodes JSON with gjson: encoding/json is not linked into the
@@ -17,17 +18,20 @@ import (
 // requests.go the behaviour the Worker had with encoding/json, which its
 // clients may rely on: keys match field names case-insensitively, a
 // repeated key overwrites (merging into an object already decoded), null
-// leaves a field as it is (nil for lists, maps and pointers), nesting
-// deeper than 10000 is refused, and type errors read as encoding/json's
-// ("json: cannot unmarshal number into Go struct field runRequest.prompt
-// of type string"). Syntax errors do not name the offending byte.
+// leaves a field as it is (nil for lists, maps and pointers), and type
+// errors read as encoding/json's ("json: cannot unmarshal number into Go
+// struct field runRequest.prompt of type string"). Syntax errors do not
+// name the offending byte. Unlike encoding/json (10000), nesting deeper
+// than jsonx.MaxDepth (1000) is refused, and before anything recursive
+// reads the body: under js/wasm gjson's validation of ~9000 levels
+// overflowed the engine's stack and left the Go instance deadlocked.
 
-// maxJSONDepth is encoding/json's nesting limit.
-const maxJSONDepth = 10000
+// maxJSONDepth is how deeply a request body may nest (jsonx.MaxDepth).
+const maxJSONDepth = jsonx.MaxDepth
 
 var (
 	errJSONSyntax   = errors.New("invalid JSON syntax")
-	errJSONDepth    = errors.New("exceeded max depth")
+	errJSONDepth    = &jsonx.DepthError{Max: maxJSONDepth} // errors.Is finds jsonx.ErrTooDeep
 	errJSONTrailing = errors.New("unexpected data after the JSON object")
 )
 
@@ -69,13 +73,22 @@ func firstJSONValue(body []byte) (jsonBody, error) {
 }
 
 // checkJSON reports whether b is one JSON value (space around it allowed)
-// nested no deeper than encoding/json allows.
-func checkJSON(b []byte) error {
+// nested no deeper than maxJSONDepth. The depth is checked first, in one
+// iterative pass: gjson's validation recurses per level.
+func checkJSON(b []byte) error { return checkJSONWithin(b, maxJSONDepth) }
+
+// checkJSONWithin is checkJSON with another depth limit, for JSON the
+// Worker wrapped around values it accepted at maxJSONDepth (a state
+// token's transcript, a stored conversation).
+func checkJSONWithin(b []byte, maxDepth int) error {
+	if jsonx.CheckDepth(b, maxDepth) != nil {
+		if maxDepth == maxJSONDepth {
+			return errJSONDepth
+		}
+		return &jsonx.DepthError{Max: maxDepth}
+	}
 	if !gjson.ValidBytes(b) {
 		return errJSONSyntax
-	}
-	if jsonDepth(b) > maxJSONDepth {
-		return errJSONDepth
 	}
 	return nil
 }
@@ -182,24 +195,6 @@ func jsonNumberEnd(b []byte, i int) (int, error) {
 		}
 	}
 	return j, nil
-}
-
-// jsonDepth is the deepest nesting of objects and arrays in b.
-func jsonDepth(b []byte) int {
-	depth, deepest := 0, 0
-	for j := 0; j < len(b); j++ {
-		switch b[j] {
-		case '"':
-			j = jsonStringEnd(b, j) - 1
-		case '{', '[':
-			if depth++; depth > deepest {
-				deepest = depth
-			}
-		case '}', ']':
-			depth--
-		}
-	}
-	return deepest
 }
 
 // jsonString is the value of a validated JSON string as encoding/json

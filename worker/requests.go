@@ -6,6 +6,7 @@ import (
 	"reflect"
 
 	"github.com/tidwall/gjson"
+	"github.com/toolnexus/wasm/internal/jsonx"
 )
 
 // jsonRaw is a JSON value's text as it arrived.
@@ -169,7 +170,7 @@ func validChatTool(raw []byte) bool {
 // core.Request's own UnmarshalJSON.
 func decodeState(payload []byte) (State, error) {
 	var st State
-	if err := checkJSON(payload); err != nil {
+	if err := checkJSONWithin(payload, maxJSONDepth+jsonx.WrapSlack); err != nil {
 		return st, fmt.Errorf("state payload: %w", err)
 	}
 	name := stateType.Name()
@@ -196,7 +197,7 @@ func decodeState(payload []byte) (State, error) {
 // decodeStoredConversation reads a CONVERSATIONS_KV value.
 func decodeStoredConversation(b []byte) (storedConversation, error) {
 	var sc storedConversation
-	if err := checkJSON(b); err != nil {
+	if err := checkJSONWithin(b, maxJSONDepth+jsonx.WrapSlack); err != nil {
 		return sc, err
 	}
 	err := decodeJSONStruct(gjson.ParseBytes(b), jsonField{}, storedConvType.String(), storedConvType.Name(), false, []jsonFieldSetter{

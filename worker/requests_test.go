@@ -11,6 +11,7 @@ import (
 
 	"github.com/tidwall/gjson"
 	"github.com/toolnexus/wasm/core"
+	"github.com/toolnexus/wasm/internal/jsonx"
 )
 
 // The decoders replaced encoding/json (not linked into the wasm builds).
@@ -37,6 +38,10 @@ func isSyntaxError(err error) bool {
 	var se *json.SyntaxError
 	return errors.As(err, &se) || errors.Is(err, io.ErrUnexpectedEOF)
 }
+
+// tooDeep reports JSON that nests deeper than max: the decoders refuse it
+// where encoding/json, whose limit is 10000, may not.
+func tooDeep(b []byte, max int) bool { return jsonx.CheckDepth(b, max) != nil }
 
 // newDecodeBody is the new path: first value, decode, trailing check.
 func newDecodeBody(body string, decode func(jsonBody) (any, error)) (any, error) {
@@ -81,6 +86,8 @@ func compareBody(t *testing.T, body string) {
 		wantErr := stdDecodeBody(body, want, rt.strict)
 		got, gotErr := newDecodeBody(body, rt.decode)
 		switch {
+		case errors.Is(gotErr, errJSONDepth) && tooDeep([]byte(body), maxJSONDepth):
+			// Refused by our lower limit (encoding/json allows 10000).
 		case wantErr == nil && gotErr == nil:
 			if !reflect.DeepEqual(got, want) {
 				t.Errorf("%s %q:\n got %#v\nwant %#v", rt.name, body, got, want)
@@ -154,7 +161,8 @@ func TestDecodeErrorTexts(t *testing.T) {
 		{0, `{"prompt":"hi","promt":"x"}`, `json: unknown field "promt"`},
 		{0, `{"prompt":"hi"} {}`, "unexpected data after the JSON object"},
 		{0, `{"prompt":`, "invalid JSON syntax"},
-		{0, `{"prompt":"x","messages":[` + strings.Repeat("[", 10001) + strings.Repeat("]", 10001) + `]}`, "exceeded max depth"},
+		{0, `{"prompt":"x","messages":[` + strings.Repeat("[", 10001) + strings.Repeat("]", 10001) + `]}`, "JSON nested more than 1000 levels deep"},
+		{0, `{"prompt":"x","messages":[` + strings.Repeat("[", 999) + strings.Repeat("]", 999) + `]}`, "JSON nested more than 1000 levels deep"},
 		{1, `{"answer":"x"}`, "json: cannot unmarshal string into Go struct field resumeRequest.answer of type " + answerType},
 		{1, `{"answer":{"ok":"true"}}`, "json: cannot unmarshal string into Go struct field .answer.ok of type bool"},
 		{1, `{"answer":{"data":{"x":[1e400]}}}`, "json: cannot unmarshal number 1e400 into Go struct field .answer.data of type float64"},
@@ -252,7 +260,7 @@ func checkChatShapes(t *testing.T, raw []byte) {
 	if g, w := validChatTool(raw), stdChatTool(raw); g != w {
 		t.Errorf("tool %s: %v, encoding/json %v", raw, g, w)
 	}
-	if g, w := validJSON(raw), json.Valid(raw); g != w {
+	if g, w := validJSON(raw), json.Valid(raw); g != w && !(w && tooDeep(raw, maxJSONDepth)) {
 		t.Errorf("valid %s: %v, encoding/json %v", raw, g, w)
 	}
 }
@@ -288,13 +296,20 @@ func checkPayload(t *testing.T, b []byte) {
 	var want State
 	wantErr := json.Unmarshal(b, &want)
 	got, gotErr := decodeState(b)
-	if (gotErr == nil) != (wantErr == nil) || gotErr == nil && !reflect.DeepEqual(got, want) {
+	deep := tooDeep(b, maxJSONDepth+jsonx.WrapSlack)
+	if deep && gotErr == nil {
+		t.Errorf("state %.60q: accepted JSON nested deeper than %d", b, maxJSONDepth+jsonx.WrapSlack)
+	}
+	if !deep && ((gotErr == nil) != (wantErr == nil) || gotErr == nil && !reflect.DeepEqual(got, want)) {
 		t.Errorf("state %q: %#v %v, encoding/json %#v %v", b, got, gotErr, want, wantErr)
 	}
 	var wantSC storedConversation
 	wantErr = json.Unmarshal(b, &wantSC)
 	gotSC, gotErr := decodeStoredConversation(b)
-	if (gotErr == nil) != (wantErr == nil) || gotErr == nil && !reflect.DeepEqual(gotSC, wantSC) {
+	if deep && gotErr == nil {
+		t.Errorf("conversation %.60q: accepted JSON nested deeper than %d", b, maxJSONDepth+jsonx.WrapSlack)
+	}
+	if !deep && ((gotErr == nil) != (wantErr == nil) || gotErr == nil && !reflect.DeepEqual(gotSC, wantSC)) {
 		t.Errorf("conversation %q: %#v %v, encoding/json %#v %v", b, gotSC, gotErr, wantSC, wantErr)
 	}
 }

@@ -14,7 +14,16 @@ var (
 
 // Decode parses JSON text into plain Go values (map[string]any, []any,
 // float64, string, bool, nil): the shapes encoding/json gives an `any`.
-func Decode(data []byte) (any, error) {
+// Text nested deeper than MaxDepth is refused (a *DepthError) before
+// anything recursive reads it.
+func Decode(data []byte) (any, error) { return DecodeWithin(data, MaxDepth) }
+
+// DecodeWithin is Decode with another depth limit, for text that wraps
+// values already accepted at MaxDepth (see WrapSlack).
+func DecodeWithin(data []byte, maxDepth int) (any, error) {
+	if err := CheckDepth(data, maxDepth); err != nil {
+		return nil, err
+	}
 	if !gjson.ValidBytes(data) {
 		return nil, ErrInvalid
 	}
