@@ -99,13 +99,16 @@ type RunResult struct {
 	Pending *Request `json:"pending,omitempty"`
 }
 
-// ToolRecord is one finished tool call of a run.
+// ToolRecord is one finished tool call of a run. Args are the arguments
+// the call ran with; when an approval edited them (Answer.Data["args"]),
+// OriginalArgs keeps what the model asked for, so a reviewer sees both.
 type ToolRecord struct {
-	ID      string          `json:"id"`
-	Name    string          `json:"name"`
-	Args    json.RawMessage `json:"args"`
-	Output  string          `json:"output"`
-	IsError bool            `json:"isError"`
+	ID           string          `json:"id"`
+	Name         string          `json:"name"`
+	Args         json.RawMessage `json:"args"`
+	OriginalArgs json.RawMessage `json:"originalArgs,omitempty"`
+	Output       string          `json:"output"`
+	IsError      bool            `json:"isError"`
 }
 
 // Run statuses.

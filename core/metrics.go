@@ -19,9 +19,13 @@ type MetricEvent struct {
 	Duration time.Duration `json:"duration"`
 	IsError  bool          `json:"isError,omitempty"`
 	// Pending marks a tool call that suspended: not a result, not an error.
-	Pending bool   `json:"pending,omitempty"`
-	Usage   Usage  `json:"usage,omitempty"`
-	Err     string `json:"error,omitempty"`
+	Pending bool `json:"pending,omitempty"`
+	// Args are a tool call's arguments as they ran (kind "tool"), and
+	// OriginalArgs what the model asked for when an approval edited them.
+	Args         string `json:"args,omitempty"`
+	OriginalArgs string `json:"originalArgs,omitempty"`
+	Usage        Usage  `json:"usage,omitempty"`
+	Err          string `json:"error,omitempty"`
 }
 
 // durationBuckets are the histogram bounds in seconds, from a fast tool to
@@ -50,6 +54,7 @@ var metricHelp = map[string]string{
 	"toolnexus_tool_calls_total":             "Finished tool calls (suspensions excluded).",
 	"toolnexus_tool_duration_seconds":        "Tool call latency.",
 	"toolnexus_run_errors_total":             "Runs that ended with an error.",
+	"toolnexus_tool_args_edited_total":       "Approved tool calls that ran with arguments the approver edited.",
 }
 
 func newMetricsRegistry() *metricsRegistry {
@@ -134,6 +139,9 @@ func (m *metricsRegistry) record(e MetricEvent) {
 			return
 		}
 		m.add("toolnexus_tool_calls_total", labels("tool", e.Tool, "source", e.Source, "is_error", strconv.FormatBool(e.IsError)), 1)
+		if e.OriginalArgs != "" {
+			m.add("toolnexus_tool_args_edited_total", labels("tool", e.Tool), 1)
+		}
 		m.observe("toolnexus_tool_duration_seconds", labels("tool", e.Tool), secs)
 	case "run":
 		if e.Err != "" {

@@ -4,17 +4,20 @@ import "context"
 
 // StreamEvent is one event of a streamed run.
 type StreamEvent struct {
-	Type    string     `json:"type"`
-	Delta   string     `json:"delta,omitempty"`   // text
-	Name    string     `json:"name,omitempty"`    // tool_call, tool_result
-	ID      string     `json:"id,omitempty"`      // tool_call, tool_result: the call id
-	Args    string     `json:"args,omitempty"`    // tool_call: the raw JSON arguments
-	Output  string     `json:"output,omitempty"`  // tool_result
-	IsError bool       `json:"isError,omitempty"` // tool_result
-	Usage   *Usage     `json:"usage,omitempty"`   // usage: one model call's tokens
-	Result  *RunResult `json:"result,omitempty"`  // done, error: the (partial) result
-	Request *Request   `json:"request,omitempty"` // pending
-	Err     error      `json:"-"`                 // error
+	Type  string `json:"type"`
+	Delta string `json:"delta,omitempty"` // text
+	Name  string `json:"name,omitempty"`  // tool_call, tool_result
+	ID    string `json:"id,omitempty"`    // tool_call, tool_result: the call id
+	Args  string `json:"args,omitempty"`  // tool_call: the raw JSON arguments; tool_result: set when an approval edited them, the arguments that ran
+	// OriginalArgs is set on a tool_result whose arguments an approval
+	// edited: what the model asked for (Args is what ran).
+	OriginalArgs string     `json:"originalArgs,omitempty"`
+	Output       string     `json:"output,omitempty"`  // tool_result
+	IsError      bool       `json:"isError,omitempty"` // tool_result
+	Usage        *Usage     `json:"usage,omitempty"`   // usage: one model call's tokens
+	Result       *RunResult `json:"result,omitempty"`  // done, error: the (partial) result
+	Request      *Request   `json:"request,omitempty"` // pending
+	Err          error      `json:"-"`                 // error
 }
 
 // Stream event types.

@@ -3,7 +3,10 @@ package core
 import (
 	"encoding/json"
 	"fmt"
+	"sort"
 	"strings"
+
+	"github.com/tidwall/gjson"
 )
 
 // Style selects a provider wire format.
@@ -74,6 +77,11 @@ type wireFormat interface {
 	// haltedTurn finds the last assistant message with tool calls and the
 	// results recorded after it, by call id.
 	haltedTurn(msgs []json.RawMessage) (idx int, calls []ToolCall, results map[string]toolOutcome)
+	// withArgs returns the assistant message msg with the arguments of
+	// some of its tool calls replaced: calls maps the index of a call
+	// among the message's tool calls to the call (whose ID must match)
+	// with its new Arguments. Every other byte is kept.
+	withArgs(msg json.RawMessage, calls map[int]ToolCall) json.RawMessage
 }
 
 func wireFor(s Style) (wireFormat, error) {
@@ -95,6 +103,41 @@ type ProviderError struct {
 
 func (e *ProviderError) Error() string {
 	return fmt.Sprintf("core: provider returned HTTP %d: %s", e.Status, e.Body)
+}
+
+// span is a replacement of msg[start:end] by text, for splice.
+type span struct {
+	start, end int
+	text       []byte
+}
+
+// splice applies non-overlapping spans to msg, keeping every other byte.
+func splice(msg []byte, spans []span) []byte {
+	if len(spans) == 0 {
+		return msg
+	}
+	sort.Slice(spans, func(i, j int) bool { return spans[i].start < spans[j].start })
+	out := make([]byte, 0, len(msg)+64)
+	at := 0
+	for _, s := range spans {
+		if s.start < at || s.end > len(msg) {
+			continue
+		}
+		out = append(out, msg[at:s.start]...)
+		out = append(out, s.text...)
+		at = s.end
+	}
+	return append(out, msg[at:]...)
+}
+
+// valueSpan locates the value at path in msg for splice; ok is false when
+// it is missing or its position is unknown.
+func valueSpan(msg []byte, path string) (start, end int, ok bool) {
+	v := gjson.GetBytes(msg, path)
+	if !v.Exists() || v.Index <= 0 || v.Index+len(v.Raw) > len(msg) || string(msg[v.Index:v.Index+len(v.Raw)]) != v.Raw {
+		return 0, 0, false
+	}
+	return v.Index, v.Index + len(v.Raw), true
 }
 
 // appendRawList appends `"key":[` + joined + `]`.

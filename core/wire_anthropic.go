@@ -174,6 +174,27 @@ func (anthropicWire) toolResults(results []toolOutcome) []json.RawMessage {
 	return []json.RawMessage{append(b, "]}"...)}
 }
 
+// withArgs replaces the input object of the k-th tool_use block.
+func (anthropicWire) withArgs(msg json.RawMessage, calls map[int]ToolCall) json.RawMessage {
+	var spans []span
+	k := 0
+	for i, block := range gjson.GetBytes(msg, "content").Array() {
+		if block.Get("type").String() != "tool_use" {
+			continue
+		}
+		call, ok := calls[k]
+		k++
+		input := strings.TrimSpace(call.Arguments)
+		if !ok || block.Get("id").String() != call.ID || !gjson.Parse(input).IsObject() {
+			continue
+		}
+		if start, end, ok := valueSpan(msg, "content."+strconv.Itoa(i)+".input"); ok {
+			spans = append(spans, span{start, end, []byte(input)})
+		}
+	}
+	return splice(msg, spans)
+}
+
 func (anthropicWire) haltedTurn(msgs []json.RawMessage) (int, []ToolCall, map[string]toolOutcome) {
 	for i := len(msgs) - 1; i >= 0; i-- {
 		m := gjson.ParseBytes(msgs[i])

@@ -145,6 +145,21 @@ func (openAIWire) toolResults(results []toolOutcome) []json.RawMessage {
 	return out
 }
 
+// withArgs replaces tool_calls[k].function.arguments (a JSON string).
+func (openAIWire) withArgs(msg json.RawMessage, calls map[int]ToolCall) json.RawMessage {
+	var spans []span
+	for k, tc := range gjson.GetBytes(msg, "tool_calls").Array() {
+		call, ok := calls[k]
+		if !ok || tc.Get("id").String() != call.ID {
+			continue
+		}
+		if start, end, ok := valueSpan(msg, "tool_calls."+strconv.Itoa(k)+".function.arguments"); ok {
+			spans = append(spans, span{start, end, appendJSONString(nil, call.Arguments)})
+		}
+	}
+	return splice(msg, spans)
+}
+
 func (openAIWire) haltedTurn(msgs []json.RawMessage) (int, []ToolCall, map[string]toolOutcome) {
 	for i := len(msgs) - 1; i >= 0; i-- {
 		m := gjson.ParseBytes(msgs[i])
