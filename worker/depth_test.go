@@ -1,0 +1,91 @@
+package worker
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/toolnexus/wasm/core"
+)
+
+// Issue 15: a request body nested ~20,000 levels deadlocked the Worker's Go
+// instance, and a model reply of that depth made /v1/run hang. Both are
+// refused before anything recursive reads them.
+
+func deepJSON(depth int) string {
+	return strings.Repeat(`{"a":[`, depth/2) + "1" + strings.Repeat(`]}`, depth/2)
+}
+
+func TestDeepRequestBodiesAre400AndTheNextRequestWorks(t *testing.T) {
+	hs := newHarness(t, nil)
+	for _, depth := range []int{maxJSONDepth + 2, 20_000, 100_000} {
+		deep := deepJSON(depth)
+		for _, c := range []struct{ path, body string }{
+			{"/v1/run", `{"prompt":"hi","messages":[` + deep + `]}`},
+			{"/v1/resume", `{"state":"x","answer":{"id":"r","ok":true,"data":` + deep + `}}`},
+			{"/v1/chat/completions", `{"messages":[{"role":"user","content":"hi","x":` + deep + `}]}`},
+		} {
+			rec := hs.do(http.MethodPost, c.path, c.body)
+			if rec.Code != http.StatusBadRequest || errCode(decodeMap(t, rec)) != "json_too_deep" {
+				t.Fatalf("%s depth %d: %d %s", c.path, depth, rec.Code, rec.Body.String())
+			}
+		}
+		rec := hs.do(http.MethodPost, "/mcp", `{"jsonrpc":"2.0","id":1,"method":"ping","params":`+deep+`}`)
+		if rec.Code != http.StatusBadRequest || !strings.Contains(rec.Body.String(), "-32700") {
+			t.Fatalf("/mcp depth %d: %d %s", depth, rec.Code, rec.Body.String())
+		}
+		if code, res := hs.post("/v1/run", map[string]any{"prompt": "hi"}); code != http.StatusOK || res["text"] != "hello" {
+			t.Fatalf("the next request after depth %d: %d %v", depth, code, res)
+		}
+	}
+}
+
+func TestDeepModelReplyIs502(t *testing.T) {
+	hs := newHarness(t, nil)
+	hs.h.opts.Transport = core.TransportFunc(func(ctx context.Context, req *core.HTTPRequest) (*core.HTTPResponse, error) {
+		body := `{"choices":[{"message":{"role":"assistant","content":"x"}}],"x":` + deepJSON(100_000) + `}`
+		return &core.HTTPResponse{Status: 200, Header: map[string]string{"content-type": "application/json"}, Body: io.NopCloser(strings.NewReader(body))}, nil
+	})
+	code, res := hs.post("/v1/run", map[string]any{"prompt": "hi"})
+	e, _ := res["error"].(map[string]any)
+	if code != http.StatusBadGateway || errCode(res) != "upstream_error" || !strings.Contains(e["message"].(string), "nested more than 1000 levels") {
+		t.Fatalf("run = %d %v", code, res)
+	}
+}
+
+// Issue 15: /v1/resume ran the edited arguments while the records showed
+// the originals.
+func TestResumeWithEditedArgsRecordsWhatRan(t *testing.T) {
+	for _, style := range []string{"openai", "anthropic"} {
+		t.Run(style, func(t *testing.T) {
+			hs := newHarness(t, func(env map[string]string) {
+				if style == "anthropic" {
+					env["LLM_STYLE"] = "anthropic"
+					env["LLM_BASE_URL"] = strings.TrimSuffix(env["LLM_BASE_URL"], "/v1")
+				}
+			})
+			_, run := hs.post("/v1/run", map[string]any{"prompt": "refund order 42"})
+			answer := map[string]any{"id": pendingID(run), "ok": true, "data": map[string]any{"args": map[string]any{"order": 999}}}
+			code, res := hs.post("/v1/resume", map[string]any{"state": run["state"], "answer": answer})
+			if code != http.StatusOK || res["text"] != "done: refunded order 999" {
+				t.Fatalf("resume = %d %v", code, res)
+			}
+			calls, _ := res["toolCalls"].([]any)
+			rec, _ := calls[0].(map[string]any)
+			if got, _ := json.Marshal(rec["args"]); string(got) != `{"order":999}` {
+				t.Fatalf("toolCalls[0].args = %s", got)
+			}
+			if got, _ := json.Marshal(rec["originalArgs"]); string(got) != `{"order":42}` {
+				t.Fatalf("toolCalls[0].originalArgs = %s", got)
+			}
+			msgs, _ := json.Marshal(res["messages"])
+			m := strings.ReplaceAll(string(msgs), `\"`, `"`)
+			if strings.Contains(m, `"order":42`) || !strings.Contains(m, `"order":999`) {
+				t.Fatalf("the transcript does not say what ran: %s", msgs)
+			}
+		})
+	}
+}
