@@ -54,7 +54,6 @@ var metricHelp = map[string]string{
 	"toolnexus_tool_calls_total":             "Finished tool calls (suspensions excluded).",
 	"toolnexus_tool_duration_seconds":        "Tool call latency.",
 	"toolnexus_run_errors_total":             "Runs that ended with an error.",
-	"toolnexus_tool_args_edited_total":       "Approved tool calls that ran with arguments the approver edited.",
 }
 
 func newMetricsRegistry() *metricsRegistry {
@@ -139,9 +138,6 @@ func (m *metricsRegistry) record(e MetricEvent) {
 			return
 		}
 		m.add("toolnexus_tool_calls_total", labels("tool", e.Tool, "source", e.Source, "is_error", strconv.FormatBool(e.IsError)), 1)
-		if e.OriginalArgs != "" {
-			m.add("toolnexus_tool_args_edited_total", labels("tool", e.Tool), 1)
-		}
 		m.observe("toolnexus_tool_duration_seconds", labels("tool", e.Tool), secs)
 	case "run":
 		if e.Err != "" {

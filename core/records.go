@@ -29,12 +29,10 @@ func (r *run) applyEdits(ph *toolPhase) {
 	if len(ph.edited) == 0 || len(r.tr.msgs) == 0 {
 		return
 	}
-	args := make(map[int]ToolCall, len(ph.edited))
-	for i := range ph.edited {
-		args[i] = ph.calls[i]
-	}
 	last := len(r.tr.msgs) - 1
-	r.tr.replace(last, r.c.wire.withArgs(r.tr.msgs[last], args))
+	msg := r.c.wire.withArgs(r.tr.msgs[last], ph.calls, ph.edited)
+	r.tr.truncate(last)
+	r.tr.add(msg)
 	ph.edited = nil
 }
 

@@ -33,16 +33,6 @@ func (t *transcript) truncate(n int) {
 	}
 }
 
-// replace puts m in place of message i.
-func (t *transcript) replace(i int, m json.RawMessage) {
-	msgs := append([]json.RawMessage(nil), t.msgs...)
-	msgs[i] = m
-	t.msgs, t.joined = nil, t.joined[:0]
-	for _, m := range msgs {
-		t.add(m)
-	}
-}
-
 // asAny returns the messages as RunResult.Messages elements.
 func (t *transcript) asAny() []any {
 	out := make([]any, len(t.msgs))

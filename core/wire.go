@@ -3,7 +3,7 @@ package core
 import (
 	"encoding/json"
 	"fmt"
-	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/tidwall/gjson"
@@ -77,11 +77,10 @@ type wireFormat interface {
 	// haltedTurn finds the last assistant message with tool calls and the
 	// results recorded after it, by call id.
 	haltedTurn(msgs []json.RawMessage) (idx int, calls []ToolCall, results map[string]toolOutcome)
-	// withArgs returns the assistant message msg with the arguments of
-	// some of its tool calls replaced: calls maps the index of a call
-	// among the message's tool calls to the call (whose ID must match)
-	// with its new Arguments. Every other byte is kept.
-	withArgs(msg json.RawMessage, calls map[int]ToolCall) json.RawMessage
+	// withArgs returns the assistant message msg of a tool phase with the
+	// arguments of its edited calls (the indexes in edited) replaced by
+	// those of calls; every other byte is kept (see replaceArgs).
+	withArgs(msg json.RawMessage, calls []ToolCall, edited map[int]string) json.RawMessage
 }
 
 func wireFor(s Style) (wireFormat, error) {
@@ -105,39 +104,38 @@ func (e *ProviderError) Error() string {
 	return fmt.Sprintf("core: provider returned HTTP %d: %s", e.Status, e.Body)
 }
 
-// span is a replacement of msg[start:end] by text, for splice.
-type span struct {
-	start, end int
-	text       []byte
-}
-
-// splice applies non-overlapping spans to msg, keeping every other byte.
-func splice(msg []byte, spans []span) []byte {
-	if len(spans) == 0 {
-		return msg
-	}
-	sort.Slice(spans, func(i, j int) bool { return spans[i].start < spans[j].start })
+// replaceArgs returns msg with the arguments of its edited tool calls
+// replaced and every other byte kept. The tool calls are the elements of
+// the list at key list (those of type kind, when kind is set), in order;
+// the k-th gets calls[k].Arguments when edited has k and the ids match,
+// at field: as a JSON string when quoted, else as the JSON object itself.
+func replaceArgs(msg []byte, list, kind, field string, quoted bool, calls []ToolCall, edited map[int]string) []byte {
+	doc := string(msg)
 	out := make([]byte, 0, len(msg)+64)
-	at := 0
-	for _, s := range spans {
-		if s.start < at || s.end > len(msg) {
+	at, k := 0, -1
+	for i, el := range gjson.Get(doc, list).Array() {
+		if kind != "" && el.Get("type").String() != kind {
 			continue
 		}
-		out = append(out, msg[at:s.start]...)
-		out = append(out, s.text...)
-		at = s.end
+		k++
+		if _, ok := edited[k]; !ok || k >= len(calls) || el.Get("id").String() != calls[k].ID {
+			continue
+		}
+		v := gjson.Get(doc, list+"."+strconv.Itoa(i)+"."+field)
+		end := v.Index + len(v.Raw)
+		if !v.Exists() || v.Index < at || end > len(doc) || doc[v.Index:end] != v.Raw {
+			continue
+		}
+		text := []byte(calls[k].Arguments)
+		if quoted {
+			text = appendJSONString(nil, calls[k].Arguments)
+		} else if !gjson.ParseBytes(text).IsObject() {
+			continue
+		}
+		out = append(append(out, msg[at:v.Index]...), text...)
+		at = end
 	}
 	return append(out, msg[at:]...)
-}
-
-// valueSpan locates the value at path in msg for splice; ok is false when
-// it is missing or its position is unknown.
-func valueSpan(msg []byte, path string) (start, end int, ok bool) {
-	v := gjson.GetBytes(msg, path)
-	if !v.Exists() || v.Index <= 0 || v.Index+len(v.Raw) > len(msg) || string(msg[v.Index:v.Index+len(v.Raw)]) != v.Raw {
-		return 0, 0, false
-	}
-	return v.Index, v.Index + len(v.Raw), true
 }
 
 // appendRawList appends `"key":[` + joined + `]`.

@@ -175,24 +175,8 @@ func (anthropicWire) toolResults(results []toolOutcome) []json.RawMessage {
 }
 
 // withArgs replaces the input object of the k-th tool_use block.
-func (anthropicWire) withArgs(msg json.RawMessage, calls map[int]ToolCall) json.RawMessage {
-	var spans []span
-	k := 0
-	for i, block := range gjson.GetBytes(msg, "content").Array() {
-		if block.Get("type").String() != "tool_use" {
-			continue
-		}
-		call, ok := calls[k]
-		k++
-		input := strings.TrimSpace(call.Arguments)
-		if !ok || block.Get("id").String() != call.ID || !gjson.Parse(input).IsObject() {
-			continue
-		}
-		if start, end, ok := valueSpan(msg, "content."+strconv.Itoa(i)+".input"); ok {
-			spans = append(spans, span{start, end, []byte(input)})
-		}
-	}
-	return splice(msg, spans)
+func (anthropicWire) withArgs(msg json.RawMessage, calls []ToolCall, edited map[int]string) json.RawMessage {
+	return replaceArgs(msg, "content", "tool_use", "input", false, calls, edited)
 }
 
 func (anthropicWire) haltedTurn(msgs []json.RawMessage) (int, []ToolCall, map[string]toolOutcome) {

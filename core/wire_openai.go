@@ -146,18 +146,8 @@ func (openAIWire) toolResults(results []toolOutcome) []json.RawMessage {
 }
 
 // withArgs replaces tool_calls[k].function.arguments (a JSON string).
-func (openAIWire) withArgs(msg json.RawMessage, calls map[int]ToolCall) json.RawMessage {
-	var spans []span
-	for k, tc := range gjson.GetBytes(msg, "tool_calls").Array() {
-		call, ok := calls[k]
-		if !ok || tc.Get("id").String() != call.ID {
-			continue
-		}
-		if start, end, ok := valueSpan(msg, "tool_calls."+strconv.Itoa(k)+".function.arguments"); ok {
-			spans = append(spans, span{start, end, appendJSONString(nil, call.Arguments)})
-		}
-	}
-	return splice(msg, spans)
+func (openAIWire) withArgs(msg json.RawMessage, calls []ToolCall, edited map[int]string) json.RawMessage {
+	return replaceArgs(msg, "tool_calls", "", "function.arguments", true, calls, edited)
 }
 
 func (openAIWire) haltedTurn(msgs []json.RawMessage) (int, []ToolCall, map[string]toolOutcome) {
