@@ -296,11 +296,11 @@ func generateFunc(fn js.Value) core.GenerateFunc {
 		text, err := jsonOf(v)
 		if err == nil {
 			err = jsonx.CheckDepthString(text, jsonx.MaxDepth)
-			if err != nil {
-				return core.GenerateResponse{}, fmt.Errorf("generate's reply is refused: %w", err)
-			}
 		}
-		if err != nil || !gjson.Valid(text) || !gjson.Parse(text).IsObject() {
+		if err != nil {
+			return core.GenerateResponse{}, fmt.Errorf("generate's reply is refused: %w", err)
+		}
+		if !gjson.Valid(text) || !gjson.Parse(text).IsObject() {
 			return core.GenerateResponse{}, errors.New("generate must resolve to an object {text, toolCalls, usage}")
 		}
 		out := gjson.Parse(text)
