@@ -25,7 +25,8 @@
 //
 // Errors are {"error": {"code", "message"}} with a 4xx or 5xx status:
 //
-//	400 bad_json, missing_field, invalid_field, answer_mismatch,
+//	400 bad_json, json_too_deep (nested more than 1000 levels),
+//	    missing_field, invalid_field, answer_mismatch,
 //	    conversations_unavailable (no CONVERSATIONS_KV), invalid_request
 //	    (/v1/chat/completions), state_malformed, state_version, state_invalid (edited or another
 //	    STATE_SECRET), state_expired, state_mismatch (another LLM_STYLE)
@@ -45,7 +46,11 @@
 // core's StreamEvents as they happen, each as
 //
 //	event: text | tool_call | tool_result | pending | usage
-//	data: {"type", "delta"?, "name"?, "id"?, "args"?, "output"?, "isError"?, "usage"?, "request"?}
+//	data: {"type", "delta"?, "name"?, "id"?, "args"?, "originalArgs"?, "output"?, "isError"?, "usage"?, "request"?}
+//
+// (a tool_result whose arguments an approval edited carries "args", what
+// ran, and "originalArgs", what the model asked; RunResult's toolCalls[]
+// carry the same pair)
 //
 // then one "done" event whose data is the body the same request answers
 // without "stream" (with "state" when pending), or one "error" event whose
