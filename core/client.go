@@ -124,7 +124,7 @@ type Client struct {
 	opts    ClientOptions
 	wire    wireFormat
 	params  []byte // RequestParams, encoded once as `,"k":v…`
-	metrics *metricsRegistry
+	metrics *MetricsRegistry
 	err     error // a bad option, reported by every Run
 }
 
@@ -160,7 +160,7 @@ func CreateClient(opts ClientOptions) *Client {
 	if opts.Store == nil {
 		opts.Store = NewMemoryStore()
 	}
-	c := &Client{opts: opts, metrics: newMetricsRegistry()}
+	c := &Client{opts: opts, metrics: NewMetricsRegistry()}
 	c.wire, c.err = wireFor(opts.Style)
 	if c.err == nil {
 		c.params, c.err = encodeParams(opts.RequestParams)
@@ -169,11 +169,11 @@ func CreateClient(opts ClientOptions) *Client {
 }
 
 // Metrics returns the client's counters in the Prometheus text format.
-func (c *Client) Metrics() string { return c.metrics.text() }
+func (c *Client) Metrics() string { return c.metrics.Text() }
 
 // emit records a metric event and hands it to OnMetric.
 func (c *Client) emit(e MetricEvent) {
-	c.metrics.record(e)
+	c.metrics.Record(e)
 	if c.opts.OnMetric != nil {
 		c.opts.OnMetric(e)
 	}

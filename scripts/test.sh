@@ -81,7 +81,7 @@ run_tests() {
   ensure_chromium
   ensure_node_modules
   local area
-  for area in go api readme browser worker embed mcp persist tools reliability; do
+  for area in go api readme browser worker budgets embed mcp persist tools reliability; do
     if declare -F "test_$area" >/dev/null; then
       "test_$area"
     fi

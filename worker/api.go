@@ -5,7 +5,6 @@ import (
 	"encoding/json" // for the RawMessage type only: nothing of the package runs
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"strings"
 	"time"
@@ -38,9 +37,8 @@ type resumeRequest struct {
 	Answer       *resumeAnswer `json:"answer"`
 }
 
-// resumeAnswer is the "answer" of a resumeRequest. It stays an unnamed
-// struct type: error texts name the type as encoding/json's did.
-type resumeAnswer = struct {
+// resumeAnswer is the "answer" of a resumeRequest.
+type resumeAnswer struct {
 	ID     string         `json:"id"`
 	Ok     *bool          `json:"ok"`
 	Data   map[string]any `json:"data"`
@@ -195,9 +193,9 @@ func (h *Handler) runAgent(ctx context.Context, w http.ResponseWriter, cfg Confi
 		TimeoutMs:    int(cfg.Timeout / time.Millisecond),
 		Transport:    h.opts.Transport,
 		Store:        h.conversationStore(),
+		OnMetric:     h.coreMetrics.Record,
 	})
 	res, err := step(client, tk)
-	h.coreMetrics.fold(client.Metrics())
 	if errors.Is(err, errAnswered) {
 		return
 	}
@@ -309,11 +307,7 @@ func beginJSON[T any](h *Handler, w http.ResponseWriter, r *http.Request, decode
 		bodyError(w, err)
 		return cfg, req, false
 	}
-	req, err = decode(body.Value)
-	if err == nil && body.Trailing {
-		err = errJSONTrailing
-	}
-	if err != nil {
+	if req, err = decode(body); err != nil {
 		bodyError(w, err)
 		return cfg, req, false
 	}
@@ -327,12 +321,14 @@ func bodyError(w http.ResponseWriter, err error) {
 		return
 	}
 	switch {
-	case errors.Is(err, io.EOF):
-		writeError(w, http.StatusBadRequest, "bad_json", "request body is empty; send a JSON object")
+	case errors.Is(err, errEmptyBody):
+		writeError(w, http.StatusBadRequest, "bad_json", err.Error())
 	case errors.Is(err, jsonx.ErrTooDeep):
 		writeError(w, http.StatusBadRequest, "json_too_deep", "request body is refused: "+err.Error())
+	case errors.Is(err, jsonx.ErrInvalid):
+		writeError(w, http.StatusBadRequest, "bad_json", "request body is not valid JSON")
 	default:
-		writeError(w, http.StatusBadRequest, "bad_json", "request body is not valid JSON for this route: "+err.Error())
+		writeError(w, http.StatusBadRequest, "bad_json", "request body: "+err.Error())
 	}
 }
 

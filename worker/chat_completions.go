@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/toolnexus/wasm/core"
+	"github.com/toolnexus/wasm/internal/jsonx"
 )
 
 // chatRequest is the part of an OpenAI chat-completions request the
@@ -83,9 +84,9 @@ func (h *Handler) serveChatCompletions(w http.ResponseWriter, r *http.Request) {
 		APIKey:    cfg.APIKey,
 		Retries:   cfg.Retries,
 		Transport: h.opts.Transport,
+		OnMetric:  h.coreMetrics.Record,
 	})
 	res, err := client.Translate(r.Context(), core.TranslateRequest{Model: req.Model, Messages: req.Messages, Tools: req.Tools})
-	h.coreMetrics.fold(client.Metrics())
 	if err != nil {
 		h.metrics.run("chat_completions", "error")
 		status, body := h.runErrorBody(cfg, core.RunResult{}, err)
@@ -167,7 +168,7 @@ func validateChat(req chatRequest) string {
 			if tc.Name == "" {
 				return fmt.Sprintf("messages[%d].tool_calls[%d].function.name is required", i, j)
 			}
-			if a := strings.TrimSpace(tc.Arguments); a != "" && !validJSON([]byte(a)) {
+			if a := strings.TrimSpace(tc.Arguments); a != "" && !jsonx.ValidString(a) {
 				return fmt.Sprintf("messages[%d].tool_calls[%d].function.arguments is not JSON", i, j)
 			}
 		}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/toolnexus/wasm/core"
+	"github.com/toolnexus/wasm/internal/jsonx"
 )
 
 // Issue 15: a request body nested ~20,000 levels deadlocked the Worker's Go
@@ -20,7 +21,7 @@ func deepJSON(depth int) string {
 
 func TestDeepRequestBodiesAre400AndTheNextRequestWorks(t *testing.T) {
 	hs := newHarness(t, nil)
-	for _, depth := range []int{maxJSONDepth + 2, 20_000, 100_000} {
+	for _, depth := range []int{jsonx.MaxDepth + 2, 20_000, 100_000} {
 		deep := deepJSON(depth)
 		for _, c := range []struct{ path, body string }{
 			{"/v1/run", `{"prompt":"hi","messages":[` + deep + `]}`},

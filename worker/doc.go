@@ -23,6 +23,12 @@
 // toolCallCount, turns, usage, model, status, limit, pending. "messages"
 // may be sent back as the history of the next /v1/run.
 //
+// A request body is one JSON object. Keys are case-sensitive; a field of
+// the wrong type or, on /v1/run and /v1/resume, a field the route does not
+// know is a 400 bad_json whose message names it ("request body: \"prompt\"
+// must be a string"). JSON nested more than 1000 levels is refused before
+// it is parsed.
+//
 // Errors are {"error": {"code", "message"}} with a 4xx or 5xx status:
 //
 //	400 bad_json, json_too_deep (nested more than 1000 levels),

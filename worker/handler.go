@@ -1,7 +1,6 @@
 package worker
 
 import (
-	"io"
 	"log"
 	"net/http"
 	"os"
@@ -47,9 +46,9 @@ type Options struct {
 type Handler struct {
 	opts    Options
 	metrics *metrics
-	// coreMetrics sums the core clients' counters (Client.Metrics) of the
-	// requests this instance served.
-	coreMetrics *promMerge
+	// coreMetrics counts what the core clients of every request this
+	// instance served reported through OnMetric.
+	coreMetrics *core.MetricsRegistry
 	routes      map[string]route
 }
 
@@ -85,7 +84,7 @@ func NewHandler(opts Options) *Handler {
 	if opts.Logf == nil {
 		opts.Logf = log.Printf
 	}
-	h := &Handler{opts: opts, metrics: newMetrics(), coreMetrics: newPromMerge()}
+	h := &Handler{opts: opts, metrics: newMetrics(), coreMetrics: core.NewMetricsRegistry()}
 	h.routes = map[string]route{
 		"/healthz":             {name: "healthz", get: h.serveHealth, allow: "GET, HEAD, OPTIONS"},
 		"/metrics":             {name: "metrics", get: h.serveMetrics, allow: "GET, HEAD, OPTIONS"},
@@ -199,5 +198,5 @@ func (h *Handler) serveMetrics(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-store")
 	h.metrics.writeTo(w)
-	io.WriteString(w, h.coreMetrics.text())
+	h.coreMetrics.WriteText(w)
 }

@@ -310,19 +310,6 @@ func TestMetricsIncludeCoreClients(t *testing.T) {
 	}
 }
 
-func TestPromMerge(t *testing.T) {
-	m := newPromMerge()
-	a := "# HELP x_total X.\n# TYPE x_total counter\nx_total{a=\"1\"} 2\n# HELP h_seconds H.\n# TYPE h_seconds histogram\nh_seconds_bucket{le=\"0.1\"} 1\nh_seconds_bucket{le=\"+Inf\"} 1\nh_seconds_sum 0.05\nh_seconds_count 1\n"
-	b := "# HELP x_total X.\n# TYPE x_total counter\nx_total{a=\"1\"} 3\nx_total{a=\"b c\"} 1\n"
-	m.fold(a)
-	m.fold(b)
-	m.fold("garbage line\nno_value x\n")
-	want := "# HELP x_total X.\n# TYPE x_total counter\nx_total{a=\"1\"} 5\nx_total{a=\"b c\"} 1\n# HELP h_seconds H.\n# TYPE h_seconds histogram\nh_seconds_bucket{le=\"0.1\"} 1\nh_seconds_bucket{le=\"+Inf\"} 1\nh_seconds_sum 0.05\nh_seconds_count 1\n"
-	if got := m.text(); !strings.HasPrefix(got, want) {
-		t.Fatalf("got\n%s\nwant\n%s", got, want)
-	}
-}
-
 func TestFinishReason(t *testing.T) {
 	for in, want := range map[string]string{"end_turn": "stop", "stop": "stop", "tool_use": "tool_calls", "tool_calls": "tool_calls", "max_tokens": "length", "length": "length", "refusal": "content_filter", "stop_sequence": "stop"} {
 		if got := finishReason(in, false); got != want {
