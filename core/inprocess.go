@@ -6,8 +6,6 @@ import (
 	"io"
 	"strconv"
 	"strings"
-
-	"github.com/toolnexus/wasm/internal/jsonx"
 )
 
 // GenerateRequest is what an in-process model receives each turn: the
@@ -58,15 +56,9 @@ func CreateInProcessClient(generate GenerateFunc, opts ClientOptions) *Client {
 
 // decodeGenerateRequest reads the chat-completions body core itself built.
 func decodeGenerateRequest(body []byte) (GenerateRequest, error) {
-	// The body wraps the transcript, whose messages may each nest up to
-	// the history limit (MaxJSONDepth plus slack): allow for both wrappings.
-	v, err := jsonx.DecodeWithin(body, jsonx.MaxDepth+2*jsonx.WrapSlack)
+	doc, err := decodeObject(body)
 	if err != nil {
 		return GenerateRequest{}, err
-	}
-	doc, ok := v.(map[string]any)
-	if !ok {
-		return GenerateRequest{}, jsonx.ErrNotObject
 	}
 	in := GenerateRequest{}
 	in.Model, _ = doc["model"].(string)

@@ -1,9 +1,9 @@
 package core
 
 import (
+	"errors"
 	"fmt"
 
-	"github.com/tidwall/gjson"
 	"github.com/toolnexus/wasm/internal/jsonx"
 )
 
@@ -53,24 +53,39 @@ func decodeObject(data []byte) (map[string]any, error) { return jsonx.DecodeObje
 // overflows the JS engine's stack and ends the host (see internal/jsonx).
 const MaxJSONDepth = jsonx.MaxDepth
 
-// ErrJSONTooDeep is what errors.Is finds when JSON nests deeper than
-// MaxJSONDepth.
+// ErrJSONTooDeep is what errors.Is finds when JSON from the host (a
+// history, an Answer or Request, an MCP configuration) nests deeper than
+// MaxJSONDepth. Model replies, stream events and translate requests that
+// deep fail with an error whose text says so ("… refused: JSON nested more
+// than 1000 levels deep"); tool-call arguments that deep are an error
+// result the model reads.
 var ErrJSONTooDeep = jsonx.ErrTooDeep
 
 // checkJSON is the check of JSON text at an entry: its depth first (one
 // iterative pass), then its syntax. what names the text in the error.
 func checkJSON(b []byte, what string) error {
-	if err := jsonx.CheckDepth(b, jsonx.MaxDepth); err != nil {
-		return fmt.Errorf("core: %s is refused: %w", what, err)
+	switch err := jsonx.Check(b); err {
+	case nil:
+		return nil
+	case jsonx.ErrInvalid:
+		return errors.New("core: " + what + " is not valid JSON")
+	default:
+		// Text only: these errors go through the API key's redaction,
+		// which rebuilds them from their text.
+		return errors.New("core: " + what + " is refused: " + err.Error())
 	}
-	if !gjson.ValidBytes(b) {
-		return fmt.Errorf("core: %s is not valid JSON (%d bytes)", what, len(b))
+}
+
+// refuseDeep is the depth check at an entry: nil, or an error matching
+// ErrJSONTooDeep that says what was refused. One helper, because every
+// formatted error at a call site costs the wasm builds code.
+func refuseDeep(b []byte, max int, what string) error {
+	if err := jsonx.CheckDepth(b, max); err != nil {
+		return fmt.Errorf("%s is refused: %w", what, err)
 	}
 	return nil
 }
 
-// validJSON is jsonx.Valid: the depth check, then gjson's.
-func validJSON(b []byte) bool { return jsonx.Valid(b) }
-
-// validJSONString is validJSON for a string.
-func validJSONString(s string) bool { return jsonx.ValidString(s) }
+// validJSON is the depth check, then gjson's (jsonx.Check: the bridge
+// links it too, and one copy is less wasm than two).
+func validJSON(b []byte) bool { return jsonx.Check(b) == nil }

@@ -57,8 +57,8 @@ func parseMCPConfig(data []byte) ([]MCPServerConfig, error) {
 	if len(strings.TrimSpace(string(data))) == 0 {
 		return nil, nil
 	}
-	if err := jsonx.CheckDepth(data, jsonx.MaxDepth); err != nil {
-		return nil, fmt.Errorf("mcp config: %w", err)
+	if err := refuseDeep(data, jsonx.MaxDepth, "mcp config"); err != nil {
+		return nil, err
 	}
 	if !gjson.ValidBytes(data) {
 		return nil, errors.New("mcp config: invalid JSON")

@@ -95,8 +95,8 @@ func isServerRequest(m gjson.Result) bool {
 // is skipped; text nested deeper than MaxJSONDepth is an error, found
 // before anything recursive reads it.
 func eachMessage(data []byte, fn func(gjson.Result) bool) (bool, error) {
-	if err := jsonx.CheckDepth(data, jsonx.MaxDepth); err != nil {
-		return false, fmt.Errorf("a message from the server is refused: %w", err)
+	if err := refuseDeep(data, jsonx.MaxDepth, "a message from the server"); err != nil {
+		return false, err
 	}
 	if !gjson.ValidBytes(data) {
 		return false, nil

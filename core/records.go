@@ -1,6 +1,10 @@
 package core
 
-import "encoding/json"
+import (
+	"encoding/json"
+
+	"github.com/tidwall/gjson"
+)
 
 // The records of a finished call: the transcript's tool call, the result's
 // ToolRecord, the tool_result event. They tell what ran: when an approval
@@ -12,12 +16,13 @@ import "encoding/json"
 func (r *run) finishCall(ph *toolPhase, i int, res ToolResult) {
 	call := ph.calls[i]
 	ph.results[i] = &toolOutcome{id: call.ID, content: res.Output, isError: res.IsError}
-	original, edited := ph.edited[i]
-	r.record(call, res, original, edited)
+	rec := ToolRecord{ID: call.ID, Name: call.Name, Args: rawArgs(call.Arguments), Output: res.Output, IsError: res.IsError}
 	e := StreamEvent{Type: EventToolResult, ID: call.ID, Name: call.Name, Output: res.Output, IsError: res.IsError}
-	if edited {
-		e.Args, e.OriginalArgs = call.Arguments, original
+	if ph.asked != nil && ph.asked[i] != "" {
+		rec.OriginalArgs = rawArgs(ph.asked[i])
+		e.Args, e.OriginalArgs = call.Arguments, ph.asked[i]
 	}
+	r.result.ToolCalls = append(r.result.ToolCalls, rec)
 	r.emitEvent(e)
 }
 
@@ -26,24 +31,19 @@ func (r *run) finishCall(ph *toolPhase, i int, res ToolResult) {
 // arguments that ran (records tell what ran; the originals stay in
 // ToolRecord.OriginalArgs and the tool_result events).
 func (r *run) applyEdits(ph *toolPhase) {
-	if len(ph.edited) == 0 || len(r.tr.msgs) == 0 {
+	if ph.asked == nil || len(r.tr.msgs) == 0 {
 		return
 	}
-	last := len(r.tr.msgs) - 1
-	msg := r.c.wire.withArgs(r.tr.msgs[last], ph.calls, ph.edited)
-	r.tr.truncate(last)
-	r.tr.add(msg)
-	ph.edited = nil
-}
-
-// record adds a finished call to RunResult.ToolCalls; original, when
-// edited, is what the model asked for before an approval edited it.
-func (r *run) record(call ToolCall, res ToolResult, original string, edited bool) {
-	rec := ToolRecord{ID: call.ID, Name: call.Name, Args: rawArgs(call.Arguments), Output: res.Output, IsError: res.IsError}
-	if edited {
-		rec.OriginalArgs = rawArgs(original)
+	msg := r.tr.msgs[len(r.tr.msgs)-1]
+	if _, anthropic := r.c.wire.(anthropicWire); anthropic {
+		msg = anthropicWithArgs(msg, ph.calls, ph.asked)
+	} else {
+		// OpenAI-style assistant messages are always rebuilt (see
+		// assistantMessage): text and calls, with the edited arguments.
+		msg = openAIWire{}.assistantMessage(LLMResponse{Text: gjson.Get(string(msg), "content").String(), ToolCalls: ph.calls})
 	}
-	r.result.ToolCalls = append(r.result.ToolCalls, rec)
+	r.tr.setLast(msg)
+	ph.asked = nil
 }
 
 // rawArgs keeps argument text that is JSON as it is, and encodes any other

@@ -188,7 +188,7 @@ func (r *run) readWhole(body io.Reader) (LLMResponse, error) {
 	}
 	parsed, err := r.c.wire.parse(data)
 	if err != nil {
-		return LLMResponse{}, r.redactErr(err)
+		return LLMResponse{}, errors.New(r.redact(err.Error()))
 	}
 	return parsed, nil
 }
@@ -252,16 +252,6 @@ func errText(err error) string {
 		return ""
 	}
 	return err.Error()
-}
-
-// redactErr is err with the API key redacted from its text; an error whose
-// text holds no key is kept as it is, so that errors.Is still finds what it
-// wraps (ErrJSONTooDeep).
-func (r *run) redactErr(err error) error {
-	if s := r.redact(err.Error()); s != err.Error() {
-		return errors.New(s)
-	}
-	return err
 }
 
 // redact removes the API key from text that may reach a log or a caller.

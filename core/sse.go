@@ -129,7 +129,7 @@ func (r *run) readStream(body io.Reader) (LLMResponse, error) {
 		if err != nil {
 			partial := acc.response()
 			r.result.Text = partial.Text
-			return partial, r.redactErr(err)
+			return partial, errors.New(r.redact(err.Error()))
 		}
 		if done {
 			return acc.response(), nil

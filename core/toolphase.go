@@ -13,10 +13,11 @@ import (
 type toolPhase struct {
 	calls   []ToolCall
 	results []*toolOutcome
-	// edited holds, by call index, the arguments the model asked for when
-	// an approval edited them: calls[i].Arguments is then what ran. The
-	// turn's assistant message is rewritten to match (applyEdits).
-	edited map[int]string
+	// asked holds, by call index, the arguments the model asked for when
+	// an approval edited them ("" for the others; nil until one is):
+	// calls[i].Arguments is then what ran, and applyEdits rewrites the
+	// turn's assistant message.
+	asked []string
 }
 
 func (r *run) newToolPhase(calls []ToolCall) *toolPhase {
@@ -159,11 +160,13 @@ func (r *run) resolve(ctx context.Context, ph *toolPhase, group []int, ans Answe
 			asked := call.Arguments
 			res, again = r.execCall(ctx, &call, &ans)
 			if call.Arguments != asked {
-				ph.calls[g] = call
-				if ph.edited == nil {
-					ph.edited = map[int]string{}
+				if ph.asked == nil {
+					ph.asked = make([]string, len(ph.calls))
 				}
-				ph.edited[g] = asked
+				if asked == "" {
+					asked = "{}" // no arguments, as parseArgs reads them; "" marks an unedited call
+				}
+				ph.calls[g], ph.asked[g] = call, asked
 			}
 			if again != nil {
 				res = ToolResult{Output: fmt.Sprintf("tool %q suspended again after its request was answered; giving up on this call", call.Name), IsError: true}
@@ -197,10 +200,8 @@ func (r *run) execCall(ctx context.Context, call *ToolCall, answer *Answer) (Too
 		if err != nil {
 			return ToolResult{Output: fmt.Sprintf("tool %q was not run: %v", call.Name, err), IsError: true}, nil
 		}
-		if _, edited := answer.Data["args"]; edited {
-			if text := mustJSON(ran); text != mustJSON(args) {
-				call.Arguments = text
-			}
+		if text := mustJSON(ran); text != mustJSON(args) {
+			call.Arguments = text // edited by the approval
 		}
 		args = ran
 	}

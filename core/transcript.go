@@ -33,6 +33,13 @@ func (t *transcript) truncate(n int) {
 	}
 }
 
+// setLast replaces the last message.
+func (t *transcript) setLast(m json.RawMessage) {
+	n := len(t.msgs) - 1
+	t.joined = append(t.joined[:len(t.joined)-len(t.msgs[n])], m...)
+	t.msgs[n] = m
+}
+
 // asAny returns the messages as RunResult.Messages elements.
 func (t *transcript) asAny() []any {
 	out := make([]any, len(t.msgs))
@@ -63,8 +70,8 @@ func encodeHistory(history []any) ([]json.RawMessage, error) {
 		}
 		// A message may wrap tool arguments accepted at MaxJSONDepth (an
 		// Anthropic tool_use block), hence the slack.
-		if err := jsonx.CheckDepth(raw, jsonx.MaxDepth+jsonx.WrapSlack); err != nil {
-			return nil, fmt.Errorf("core: history[%d] is refused: %w", i, err)
+		if err := refuseDeep(raw, jsonx.MaxDepth+jsonx.WrapSlack, "core: a history message"); err != nil {
+			return nil, err
 		}
 		if len(raw) == 0 || raw[0] != '{' || !gjson.ValidBytes(raw) {
 			return nil, fmt.Errorf("core: history[%d] is not a JSON object", i)

@@ -45,16 +45,6 @@ func (c *Client) Translate(ctx context.Context, req TranslateRequest) (Translate
 	if len(req.Messages) == 0 {
 		return TranslateResponse{}, fmt.Errorf("core: translate: no messages")
 	}
-	for i, m := range req.Messages {
-		if err := checkJSON(m, fmt.Sprintf("translate: messages[%d]", i)); err != nil {
-			return TranslateResponse{}, err
-		}
-	}
-	for i, t := range req.Tools {
-		if err := checkJSON(t, fmt.Sprintf("translate: tools[%d]", i)); err != nil {
-			return TranslateResponse{}, err
-		}
-	}
 	opts := c.opts
 	if req.Model != "" {
 		opts.Model = req.Model
@@ -150,6 +140,11 @@ func anthropicTranslateBody(o *ClientOptions, req TranslateRequest) ([]byte, err
 		fn := t.Get("function")
 		var schema any = map[string]any{"type": "object", "properties": map[string]any{}}
 		if p := fn.Get("parameters"); p.IsObject() {
+			// Value recurses: the messages only pass through as bytes,
+			// but a tool's parameters are decoded.
+			if err := checkJSON([]byte(p.Raw), "translate: a tool's parameters"); err != nil {
+				return nil, err
+			}
 			schema = p.Value()
 		}
 		tools = append(tools, map[string]any{"name": fn.Get("name").String(), "description": fn.Get("description").String(), "input_schema": schema})

@@ -61,8 +61,8 @@ func (a *Answer) UnmarshalJSON(data []byte) error {
 }
 
 func jsonObject(data []byte, what string) (gjson.Result, error) {
-	if err := jsonx.CheckDepth(data, jsonx.MaxDepth); err != nil {
-		return gjson.Result{}, fmt.Errorf("%s: %w", what, err)
+	if err := refuseDeep(data, jsonx.MaxDepth, what); err != nil {
+		return gjson.Result{}, err
 	}
 	if !gjson.ValidBytes(data) {
 		return gjson.Result{}, fmt.Errorf("%s: invalid JSON", what)

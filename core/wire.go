@@ -3,10 +3,7 @@ package core
 import (
 	"encoding/json"
 	"fmt"
-	"strconv"
 	"strings"
-
-	"github.com/tidwall/gjson"
 )
 
 // Style selects a provider wire format.
@@ -77,10 +74,6 @@ type wireFormat interface {
 	// haltedTurn finds the last assistant message with tool calls and the
 	// results recorded after it, by call id.
 	haltedTurn(msgs []json.RawMessage) (idx int, calls []ToolCall, results map[string]toolOutcome)
-	// withArgs returns the assistant message msg of a tool phase with the
-	// arguments of its edited calls (the indexes in edited) replaced by
-	// those of calls; every other byte is kept (see replaceArgs).
-	withArgs(msg json.RawMessage, calls []ToolCall, edited map[int]string) json.RawMessage
 }
 
 func wireFor(s Style) (wireFormat, error) {
@@ -102,40 +95,6 @@ type ProviderError struct {
 
 func (e *ProviderError) Error() string {
 	return fmt.Sprintf("core: provider returned HTTP %d: %s", e.Status, e.Body)
-}
-
-// replaceArgs returns msg with the arguments of its edited tool calls
-// replaced and every other byte kept. The tool calls are the elements of
-// the list at key list (those of type kind, when kind is set), in order;
-// the k-th gets calls[k].Arguments when edited has k and the ids match,
-// at field: as a JSON string when quoted, else as the JSON object itself.
-func replaceArgs(msg []byte, list, kind, field string, quoted bool, calls []ToolCall, edited map[int]string) []byte {
-	doc := string(msg)
-	out := make([]byte, 0, len(msg)+64)
-	at, k := 0, -1
-	for i, el := range gjson.Get(doc, list).Array() {
-		if kind != "" && el.Get("type").String() != kind {
-			continue
-		}
-		k++
-		if _, ok := edited[k]; !ok || k >= len(calls) || el.Get("id").String() != calls[k].ID {
-			continue
-		}
-		v := gjson.Get(doc, list+"."+strconv.Itoa(i)+"."+field)
-		end := v.Index + len(v.Raw)
-		if !v.Exists() || v.Index < at || end > len(doc) || doc[v.Index:end] != v.Raw {
-			continue
-		}
-		text := []byte(calls[k].Arguments)
-		if quoted {
-			text = appendJSONString(nil, calls[k].Arguments)
-		} else if !gjson.ParseBytes(text).IsObject() {
-			continue
-		}
-		out = append(append(out, msg[at:v.Index]...), text...)
-		at = end
-	}
-	return append(out, msg[at:]...)
 }
 
 // appendRawList appends `"key":[` + joined + `]`.

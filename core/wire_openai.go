@@ -145,11 +145,6 @@ func (openAIWire) toolResults(results []toolOutcome) []json.RawMessage {
 	return out
 }
 
-// withArgs replaces tool_calls[k].function.arguments (a JSON string).
-func (openAIWire) withArgs(msg json.RawMessage, calls []ToolCall, edited map[int]string) json.RawMessage {
-	return replaceArgs(msg, "tool_calls", "", "function.arguments", true, calls, edited)
-}
-
 func (openAIWire) haltedTurn(msgs []json.RawMessage) (int, []ToolCall, map[string]toolOutcome) {
 	for i := len(msgs) - 1; i >= 0; i-- {
 		m := gjson.ParseBytes(msgs[i])

@@ -178,11 +178,8 @@ func messagesFromJSON(v js.Value, what string) ([]any, error) {
 		return nil, fmt.Errorf("%s must be JSON text", what)
 	}
 	s := v.String()
-	if err := jsonx.CheckDepthString(s, jsonx.MaxDepth); err != nil {
-		return nil, fmt.Errorf("%s is refused: %w", what, err)
-	}
-	if !gjson.Valid(s) || !gjson.Parse(s).IsArray() {
-		return nil, fmt.Errorf("%s is not a JSON array", what)
+	if err := jsonx.Check([]byte(s)); err != nil || !gjson.Parse(s).IsArray() {
+		return nil, fmt.Errorf("%s is not a JSON array of at most %d levels", what, jsonx.MaxDepth)
 	}
 	var out []any
 	gjson.Parse(s).ForEach(func(_, m gjson.Result) bool {

@@ -202,7 +202,7 @@ func checkGenerated(out gjson.Result) error {
 // translateRequest reads {model?, messages, tools?}, keeping each message
 // and tool as the raw JSON the caller sent.
 func translateRequest(s string) (core.TranslateRequest, error) {
-	if err := jsonx.CheckDepthString(s, jsonx.MaxDepth); err != nil {
+	if err := jsonx.CheckDepth([]byte(s), jsonx.MaxDepth); err != nil {
 		return core.TranslateRequest{}, err
 	}
 	if !gjson.Valid(s) || !gjson.Parse(s).IsObject() {
@@ -294,13 +294,7 @@ func generateFunc(fn js.Value) core.GenerateFunc {
 			return core.GenerateResponse{}, fmt.Errorf("generate failed: %w", err)
 		}
 		text, err := jsonOf(v)
-		if err == nil {
-			err = jsonx.CheckDepthString(text, jsonx.MaxDepth)
-		}
-		if err != nil {
-			return core.GenerateResponse{}, fmt.Errorf("generate's reply is refused: %w", err)
-		}
-		if !gjson.Valid(text) || !gjson.Parse(text).IsObject() {
+		if err != nil || jsonx.Check([]byte(text)) != nil || !gjson.Parse(text).IsObject() {
 			return core.GenerateResponse{}, errors.New("generate must resolve to an object {text, toolCalls, usage}")
 		}
 		out := gjson.Parse(text)

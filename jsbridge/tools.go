@@ -58,7 +58,7 @@ func ToolFromJS(spec js.Value, env ToolEnv) (core.Tool, error) {
 func httpToolFromJS(name, description string, schema core.JSONSchema, h js.Value, env ToolEnv) (core.Tool, error) {
 	text, err := jsonOf(h)
 	if err == nil {
-		err = jsonx.CheckDepthString(text, jsonx.MaxDepth)
+		err = jsonx.CheckDepth([]byte(text), jsonx.MaxDepth)
 	}
 	if err != nil {
 		return core.Tool{}, fmt.Errorf("http: %w", err)
@@ -125,7 +125,7 @@ func resultFromJS(v js.Value) (core.ToolResult, error) {
 		}
 		text, err := jsonOf(v)
 		if err == nil {
-			err = jsonx.CheckDepthString(text, jsonx.MaxDepth)
+			err = jsonx.CheckDepth([]byte(text), jsonx.MaxDepth)
 		}
 		if err != nil {
 			return core.ToolResult{}, fmt.Errorf("tool result: %w", err)

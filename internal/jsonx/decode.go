@@ -16,12 +16,8 @@ var (
 // float64, string, bool, nil): the shapes encoding/json gives an `any`.
 // Text nested deeper than MaxDepth is refused (a *DepthError) before
 // anything recursive reads it.
-func Decode(data []byte) (any, error) { return DecodeWithin(data, MaxDepth) }
-
-// DecodeWithin is Decode with another depth limit, for text that wraps
-// values already accepted at MaxDepth (see WrapSlack).
-func DecodeWithin(data []byte, maxDepth int) (any, error) {
-	if err := CheckDepth(data, maxDepth); err != nil {
+func Decode(data []byte) (any, error) {
+	if err := CheckDepth(data, MaxDepth); err != nil {
 		return nil, err
 	}
 	if !gjson.ValidBytes(data) {
