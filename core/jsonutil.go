@@ -2,7 +2,6 @@ package core
 
 import (
 	"errors"
-	"fmt"
 
 	"github.com/toolnexus/wasm/internal/jsonx"
 )
@@ -74,16 +73,6 @@ func checkJSON(b []byte, what string) error {
 		// which rebuilds them from their text.
 		return errors.New("core: " + what + " is refused: " + err.Error())
 	}
-}
-
-// refuseDeep is the depth check at an entry: nil, or an error matching
-// ErrJSONTooDeep that says what was refused. One helper, because every
-// formatted error at a call site costs the wasm builds code.
-func refuseDeep(b []byte, max int, what string) error {
-	if err := jsonx.CheckDepth(b, max); err != nil {
-		return fmt.Errorf("%s is refused: %w", what, err)
-	}
-	return nil
 }
 
 // validJSON is the depth check, then gjson's (jsonx.Check: the bridge

@@ -57,7 +57,7 @@ func parseMCPConfig(data []byte) ([]MCPServerConfig, error) {
 	if len(strings.TrimSpace(string(data))) == 0 {
 		return nil, nil
 	}
-	if err := refuseDeep(data, jsonx.MaxDepth, "mcp config"); err != nil {
+	if err := jsonx.CheckDepth(data, jsonx.MaxDepth); err != nil {
 		return nil, err
 	}
 	if !gjson.ValidBytes(data) {

@@ -95,7 +95,7 @@ func isServerRequest(m gjson.Result) bool {
 // is skipped; text nested deeper than MaxJSONDepth is an error, found
 // before anything recursive reads it.
 func eachMessage(data []byte, fn func(gjson.Result) bool) (bool, error) {
-	if err := refuseDeep(data, jsonx.MaxDepth, "a message from the server"); err != nil {
+	if err := jsonx.CheckDepth(data, jsonx.MaxDepth); err != nil {
 		return false, err
 	}
 	if !gjson.ValidBytes(data) {

@@ -70,7 +70,7 @@ func encodeHistory(history []any) ([]json.RawMessage, error) {
 		}
 		// A message may wrap tool arguments accepted at MaxJSONDepth (an
 		// Anthropic tool_use block), hence the slack.
-		if err := refuseDeep(raw, jsonx.MaxDepth+jsonx.WrapSlack, "core: a history message"); err != nil {
+		if err := jsonx.CheckDepth(raw, jsonx.MaxDepth+jsonx.WrapSlack); err != nil {
 			return nil, err
 		}
 		if len(raw) == 0 || raw[0] != '{' || !gjson.ValidBytes(raw) {

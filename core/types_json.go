@@ -61,7 +61,7 @@ func (a *Answer) UnmarshalJSON(data []byte) error {
 }
 
 func jsonObject(data []byte, what string) (gjson.Result, error) {
-	if err := refuseDeep(data, jsonx.MaxDepth, what); err != nil {
+	if err := jsonx.CheckDepth(data, jsonx.MaxDepth); err != nil {
 		return gjson.Result{}, err
 	}
 	if !gjson.ValidBytes(data) {
