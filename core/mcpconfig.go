@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/tidwall/gjson"
+	"github.com/toolnexus/wasm/internal/jsonx"
 )
 
 // MCPServerConfig is one server of an MCP configuration, in the shape of
@@ -55,6 +56,9 @@ func ParseMCPConfig(data []byte) ([]MCPServerConfig, error) {
 func parseMCPConfig(data []byte) ([]MCPServerConfig, error) {
 	if len(strings.TrimSpace(string(data))) == 0 {
 		return nil, nil
+	}
+	if err := jsonx.CheckDepth(data, jsonx.MaxDepth); err != nil {
+		return nil, err
 	}
 	if !gjson.ValidBytes(data) {
 		return nil, errors.New("mcp config: invalid JSON")

@@ -20,9 +20,13 @@ type MetricEvent struct {
 	Duration time.Duration `json:"duration"`
 	IsError  bool          `json:"isError,omitempty"`
 	// Pending marks a tool call that suspended: not a result, not an error.
-	Pending bool   `json:"pending,omitempty"`
-	Usage   Usage  `json:"usage,omitempty"`
-	Err     string `json:"error,omitempty"`
+	Pending bool `json:"pending,omitempty"`
+	// Args are a tool call's arguments as they ran (kind "tool"), and
+	// OriginalArgs what the model asked for when an approval edited them.
+	Args         string `json:"args,omitempty"`
+	OriginalArgs string `json:"originalArgs,omitempty"`
+	Usage        Usage  `json:"usage,omitempty"`
+	Err          string `json:"error,omitempty"`
 }
 
 // durationBuckets are the histogram bounds in seconds, from a fast tool to

@@ -22,9 +22,6 @@ type run struct {
 	// callDeltas passes tool-call deltas (EventToolCallDelta) to stream;
 	// only TranslateStream asks for them.
 	callDeltas bool
-	// edited holds, by call id, the arguments an approval replaced; those
-	// are the ones that ran, and the call's record shows them.
-	edited map[string]map[string]any
 }
 
 func (c *Client) newRun(tk *Toolkit, history []any) (*run, error) {

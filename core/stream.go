@@ -4,20 +4,23 @@ import "context"
 
 // StreamEvent is one event of a streamed run.
 type StreamEvent struct {
-	Type     string     `json:"type"`
-	Delta    string     `json:"delta,omitempty"`    // text
-	Name     string     `json:"name,omitempty"`     // tool_call, tool_result
-	ID       string     `json:"id,omitempty"`       // tool_call, tool_result: the call id
-	Index    int        `json:"index,omitempty"`    // tool_call_delta: the call's position in the reply
-	Args     string     `json:"args,omitempty"`     // tool_call: the raw JSON arguments; tool_result: the ones that ran, when edited
-	Output   string     `json:"output,omitempty"`   // tool_result
-	IsError  bool       `json:"isError,omitempty"`  // tool_result
-	Edited   bool       `json:"edited,omitempty"`   // tool_result: an approval replaced the arguments
-	Declined bool       `json:"declined,omitempty"` // tool_result: a person declined the call
-	Usage    *Usage     `json:"usage,omitempty"`    // usage: one model call's tokens
-	Result   *RunResult `json:"result,omitempty"`   // done, error: the (partial) result
-	Request  *Request   `json:"request,omitempty"`  // pending
-	Err      error      `json:"-"`                  // error
+	Type  string `json:"type"`
+	Delta string `json:"delta,omitempty"` // text
+	Name  string `json:"name,omitempty"`  // tool_call, tool_result
+	ID    string `json:"id,omitempty"`    // tool_call, tool_result: the call id
+	Index int    `json:"index,omitempty"` // tool_call_delta: the call's position in the reply
+	Args  string `json:"args,omitempty"`  // tool_call: the raw JSON arguments; tool_result: the ones that ran, when edited
+	// OriginalArgs is set on a tool_result whose arguments an approval
+	// edited: what the model asked for (Args is what ran).
+	OriginalArgs string     `json:"originalArgs,omitempty"`
+	Output       string     `json:"output,omitempty"`   // tool_result
+	IsError      bool       `json:"isError,omitempty"`  // tool_result
+	Edited       bool       `json:"edited,omitempty"`   // tool_result: an approval replaced the arguments
+	Declined     bool       `json:"declined,omitempty"` // tool_result: a person declined the call
+	Usage        *Usage     `json:"usage,omitempty"`    // usage: one model call's tokens
+	Result       *RunResult `json:"result,omitempty"`   // done, error: the (partial) result
+	Request      *Request   `json:"request,omitempty"`  // pending
+	Err          error      `json:"-"`                  // error
 }
 
 // Stream event types.
@@ -38,11 +41,12 @@ const (
 // events and reports progress as events. The channel ends with one "done"
 // or "error" event and is then closed. Stop reading only by cancelling ctx.
 func (c *Client) Stream(ctx context.Context, prompt string, tk *Toolkit) (<-chan StreamEvent, error) {
-	return c.StreamWithHistory(ctx, prompt, tk, nil)
+	return c.StreamWithHistory(orBackground(ctx), prompt, tk, nil)
 }
 
 // StreamWithHistory is Stream continuing an earlier transcript.
 func (c *Client) StreamWithHistory(ctx context.Context, prompt string, tk *Toolkit, history []any) (<-chan StreamEvent, error) {
+	ctx = orBackground(ctx)
 	r, err := c.newRun(tk, history)
 	if err != nil {
 		return nil, err

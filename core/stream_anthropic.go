@@ -32,8 +32,8 @@ type anthropicBlock struct {
 func (anthropicWire) newStream() streamAccumulator { return &anthropicStream{} }
 
 func (s *anthropicStream) event(name string, data []byte, emit func(StreamEvent)) (bool, error) {
-	if !gjson.ValidBytes(data) {
-		return false, fmt.Errorf("core: stream event %q is not valid JSON (%d bytes)", name, len(data))
+	if err := checkJSON(data, fmt.Sprintf("stream event %q", name)); err != nil {
+		return false, err
 	}
 	ev := gjson.ParseBytes(data)
 	if name == "" {

@@ -25,8 +25,8 @@ func (s *openAIStream) event(_ string, data []byte, emit func(StreamEvent)) (boo
 		s.completed = true
 		return true, nil
 	}
-	if !gjson.ValidBytes(data) {
-		return false, fmt.Errorf("core: stream chunk is not valid JSON (%d bytes)", len(data))
+	if err := checkJSON(data, "stream chunk"); err != nil {
+		return false, err
 	}
 	chunk := gjson.ParseBytes(data)
 	if e := chunk.Get("error"); e.Exists() && e.Type != gjson.Null {

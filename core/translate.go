@@ -56,6 +56,7 @@ func (c *Client) TranslateStream(ctx context.Context, req TranslateRequest, onDe
 }
 
 func (c *Client) translate(ctx context.Context, req TranslateRequest, onDelta func(StreamEvent)) (TranslateResponse, error) {
+	ctx = orBackground(ctx)
 	if c.err != nil {
 		return TranslateResponse{}, c.err
 	}
@@ -158,6 +159,11 @@ func anthropicTranslateBody(o *ClientOptions, req TranslateRequest, stream bool)
 		fn := t.Get("function")
 		var schema any = map[string]any{"type": "object", "properties": map[string]any{}}
 		if p := fn.Get("parameters"); p.IsObject() {
+			// Value recurses: the messages only pass through as bytes,
+			// but a tool's parameters are decoded.
+			if err := checkJSON([]byte(p.Raw), "translate: a tool's parameters"); err != nil {
+				return nil, err
+			}
 			schema = p.Value()
 		}
 		tools = append(tools, map[string]any{"name": fn.Get("name").String(), "description": fn.Get("description").String(), "input_schema": schema})

@@ -12,6 +12,7 @@ import (
 
 	"github.com/tidwall/gjson"
 	"github.com/toolnexus/wasm/core"
+	"github.com/toolnexus/wasm/internal/jsonx"
 )
 
 // Version is reported to JS as api.version.
@@ -180,8 +181,8 @@ func messagesFromJSON(v js.Value, what string) ([]any, error) {
 	if len(b) == 0 {
 		return nil, nil
 	}
-	if !gjson.ValidBytes(b) {
-		return nil, fmt.Errorf("%s is not a JSON array", what)
+	if err := jsonx.Check(b); err != nil {
+		return nil, fmt.Errorf("%s is not a JSON array of at most %d levels", what, jsonx.MaxDepth)
 	}
 	doc := gjson.ParseBytes(b)
 	if !doc.IsArray() {

@@ -219,6 +219,9 @@ func checkGenerated(out gjson.Result) error {
 // translateRequest reads {model?, messages, tools?}, keeping each message
 // and tool as the raw JSON the caller sent.
 func translateRequest(s string) (core.TranslateRequest, error) {
+	if err := jsonx.CheckDepth([]byte(s), jsonx.MaxDepth); err != nil {
+		return core.TranslateRequest{}, err
+	}
 	if !gjson.Valid(s) || !gjson.Parse(s).IsObject() {
 		return core.TranslateRequest{}, errors.New("not a JSON object")
 	}
@@ -309,7 +312,7 @@ func generateFunc(fn js.Value) core.GenerateFunc {
 			return core.GenerateResponse{}, fmt.Errorf("generate failed: %w", err)
 		}
 		text, err := jsonOf(v)
-		if err != nil || !gjson.Valid(text) || !gjson.Parse(text).IsObject() {
+		if err != nil || jsonx.Check([]byte(text)) != nil || !gjson.Parse(text).IsObject() {
 			return core.GenerateResponse{}, errors.New("generate must resolve to an object {text, toolCalls, usage}")
 		}
 		out := gjson.Parse(text)

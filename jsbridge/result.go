@@ -42,6 +42,10 @@ func appendRunResult(b []byte, r core.RunResult, withMessages bool) ([]byte, err
 		} else {
 			b = append(b, tc.Args...)
 		}
+		if len(tc.OriginalArgs) > 0 {
+			b = append(b, `,"originalArgs":`...)
+			b = append(b, tc.OriginalArgs...)
+		}
 		b = append(b, `,"output":`...)
 		b = jsonx.AppendString(b, tc.Output)
 		b = append(b, `,"isError":`...)

@@ -61,6 +61,9 @@ func ToolFromJS(spec js.Value, env ToolEnv) (core.Tool, error) {
 // httpToolFromJS reads {method, url, headers, query, body, timeoutMs}.
 func httpToolFromJS(name, description string, schema core.JSONSchema, h js.Value, env ToolEnv) (core.Tool, error) {
 	text, err := jsonOf(h)
+	if err == nil {
+		err = jsonx.CheckDepth([]byte(text), jsonx.MaxDepth)
+	}
 	if err != nil {
 		return core.Tool{}, fmt.Errorf("http: %w", err)
 	}
@@ -125,6 +128,9 @@ func resultFromJS(v js.Value) (core.ToolResult, error) {
 			break
 		}
 		text, err := jsonOf(v)
+		if err == nil {
+			err = jsonx.CheckDepth([]byte(text), jsonx.MaxDepth)
+		}
 		if err != nil {
 			return core.ToolResult{}, fmt.Errorf("tool result: %w", err)
 		}

@@ -50,11 +50,15 @@ test_go() {
   [ -x "$wasmexec/go_js_wasm_exec" ] || wasmexec="$(go env GOROOT)/misc/wasm"
   PATH="$wasmexec:$PATH" GOOS=js GOARCH=wasm go test -count=1 ./core/... ./jsbridge/... ./internal/... ./worker/...
   # A short fuzz run per target (FUZZTIME overrides): bad bytes from a
-  # provider, a stream, a model's arguments or a caller's answer never panic.
-  local target
-  for target in $(grep -ho '^func Fuzz[A-Za-z0-9]*' core/*_test.go | cut -d' ' -f2); do
-    echo "== fuzz core $target (${FUZZTIME:-5s})"
-    go test -run='^$' -fuzz="^${target}\$" -fuzztime="${FUZZTIME:-5s}" ./core
+  # provider, a stream, a model's arguments or a caller's answer never panic,
+  # and the JSON depth check agrees with encoding/json. (Go cannot fuzz under
+  # js/wasm; there the seed corpora, deep inputs among them, run as tests.)
+  local target pkg
+  for pkg in core internal/jsonx; do
+    for target in $(grep -ho '^func Fuzz[A-Za-z0-9]*' "$pkg"/*_test.go | cut -d' ' -f2); do
+      echo "== fuzz $pkg $target (${FUZZTIME:-5s})"
+      go test -run='^$' -fuzz="^${target}\$" -fuzztime="${FUZZTIME:-5s}" "./$pkg"
+    done
   done
 }
 

@@ -316,6 +316,8 @@ func bodyError(w http.ResponseWriter, err error) {
 	switch {
 	case errors.Is(err, errEmptyBody):
 		writeError(w, http.StatusBadRequest, "bad_json", err.Error())
+	case errors.Is(err, jsonx.ErrTooDeep):
+		writeError(w, http.StatusBadRequest, "json_too_deep", "request body is refused: "+err.Error())
 	case errors.Is(err, jsonx.ErrInvalid):
 		writeError(w, http.StatusBadRequest, "bad_json", "request body is not valid JSON")
 	default:

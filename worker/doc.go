@@ -39,7 +39,8 @@
 //
 // Errors are {"error": {"code", "message"}} with a 4xx or 5xx status:
 //
-//	400 bad_json, missing_field, invalid_field, answer_mismatch, invalid_args
+//	400 bad_json, json_too_deep (nested more than 1000 levels),
+//	    missing_field, invalid_field, answer_mismatch, invalid_args
 //	    (an approval's edited "data.args" that do not fit the tool's schema;
 //	    checked before the token is spent, so it can be resumed again),
 //	    conversations_unavailable (no CONVERSATIONS_KV), invalid_request
@@ -65,7 +66,11 @@
 // core's StreamEvents as they happen, each as
 //
 //	event: text | tool_call | tool_result | pending | usage
-//	data: {"type", "delta"?, "name"?, "id"?, "args"?, "output"?, "isError"?, "usage"?, "request"?}
+//	data: {"type", "delta"?, "name"?, "id"?, "args"?, "originalArgs"?, "output"?, "isError"?, "usage"?, "request"?}
+//
+// (a tool_result whose arguments an approval edited carries "args", what
+// ran, and "originalArgs", what the model asked; RunResult's toolCalls[]
+// carry the same pair)
 //
 // then one "done" event whose data is the body the same request answers
 // without "stream" (with "state" when pending), or one "error" event whose

@@ -13,6 +13,7 @@ import (
 
 	"github.com/tidwall/gjson"
 	"github.com/toolnexus/wasm/core"
+	"github.com/toolnexus/wasm/internal/jsonx"
 )
 
 // POST /mcp serves the Worker's toolkit as a remote MCP server over
@@ -86,6 +87,10 @@ func (h *Handler) serveMCP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	w.Header().Set("Access-Control-Expose-Headers", "Mcp-Session-Id")
+	if err := jsonx.CheckDepth(body, jsonx.MaxDepth); err != nil {
+		writeJSON(w, http.StatusBadRequest, rpcFail(nil, -32700, "parse error: %v", err))
+		return
+	}
 	if !gjson.ValidBytes(body) {
 		writeJSON(w, http.StatusBadRequest, rpcFail(nil, -32700, "parse error: the body is not JSON"))
 		return
