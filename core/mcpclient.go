@@ -23,6 +23,9 @@ type MCPStatus struct {
 	// Transport is "streamable-http" or "sse" (the older HTTP+SSE) once
 	// connected.
 	Transport string `json:"transport,omitempty"`
+	// Hidden names the server's tools not offered to the model: those that
+	// require task augmentation (execution.taskSupport "required").
+	Hidden []string `json:"hidden,omitempty"`
 }
 
 // The values of MCPStatus.Status.

@@ -11,7 +11,9 @@ import (
 // mcpMaxPages stops a server whose nextCursor never ends.
 const mcpMaxPages = 100
 
-// listTools pages through tools/list and adapts every tool.
+// listTools pages through tools/list and adapts every tool, marking the
+// ones the server's approval policy asks for (mcpapproval.go) and leaving
+// out the ones that only run as tasks.
 func (s *mcpServer) listTools(ctx context.Context) error {
 	cursor := ""
 	for page := 0; ; page++ {
@@ -27,10 +29,15 @@ func (s *mcpServer) listTools(ctx context.Context) error {
 			return err
 		}
 		for _, t := range res.Get("tools").Array() {
+			if taskOnly(t) {
+				s.status.Hidden = append(s.status.Hidden, t.Get("name").String())
+				continue
+			}
 			tool, err := s.adaptTool(t)
 			if err != nil {
 				return err
 			}
+			tool.NeedsApproval = s.cfg.Approval.needsApproval(t.Get("name").String(), t.Get("annotations"))
 			s.tools = append(s.tools, tool)
 		}
 		next := res.Get("nextCursor").String()
