@@ -100,13 +100,12 @@ func (s *mcpServer) adaptTool(t gjson.Result) (Tool, error) {
 }
 
 // mcpToolResult maps a CallToolResult: isError ⇒ an error result with the
-// joined text; structuredContent ⇒ its JSON; else the joined text parts.
+// joined text; structuredContent ⇒ its JSON; else the joined content, each
+// block as text (mcpcontent.go: images, audio and resources are described).
 func mcpToolResult(res gjson.Result) ToolResult {
 	var texts []string
 	for _, c := range res.Get("content").Array() {
-		if c.Get("type").String() == "text" {
-			texts = append(texts, c.Get("text").String())
-		}
+		texts = append(texts, mcpContentText(c))
 	}
 	text := strings.Join(texts, "\n")
 	if res.Get("isError").Bool() {
