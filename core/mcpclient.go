@@ -190,6 +190,7 @@ func (s *mcpServer) call(ctx context.Context, method, params string) (gjson.Resu
 		}
 	}
 	if err != nil {
+		s.notifyCancelled(ctx, id, method)
 		return gjson.Result{}, err
 	}
 	if e := m.Get("error"); e.Exists() {

@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/tidwall/gjson"
 )
@@ -79,6 +80,21 @@ func (f *fakeMCP) reply(status int, body string) *HTTPResponse {
 		h["content-type"] = "application/json"
 	}
 	return &HTTPResponse{Status: status, Header: h, Body: io.NopCloser(strings.NewReader(body))}
+}
+
+// awaitNotification waits up to d for a notification of method.
+func (f *fakeMCP) awaitNotification(method string, d time.Duration) (gjson.Result, bool) {
+	deadline := time.After(d)
+	for {
+		select {
+		case n := <-f.notified:
+			if n.Get("method").String() == method {
+				return n, true
+			}
+		case <-deadline:
+			return gjson.Result{}, false
+		}
+	}
 }
 
 // methods lists the methods received, in order.
