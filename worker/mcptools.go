@@ -38,6 +38,9 @@ func (h *Handler) toolkitOptions(ctx context.Context, workspace string) (core.Op
 	if cfg == "" {
 		return opts, nil
 	}
+	if _, err := core.ParseMCPConfig([]byte(cfg)); err != nil {
+		return core.Options{}, &ConfigError{Setting: "MCP_CONFIG", Problem: "is invalid: " + strings.TrimPrefix(err.Error(), "core: ")}
+	}
 	opts.MCP = []byte(cfg)
 	opts.Transport = h.opts.Transport
 	opts.Variables = map[string]string{}
