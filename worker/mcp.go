@@ -28,6 +28,8 @@ import (
 //     travels through mcpMailbox (memory shared by the isolate, and the
 //     STATE_KV namespace when bound). A client that did not advertise
 //     elicitation gets an error result saying approval is required.
+//   - A batch holds at most mcpMaxBatch (16) messages, and the messages of
+//     one POST share one toolkit (mcpbatch.go).
 //   - GET (a server-to-client stream) is not offered: 405.
 
 // mcpProtocols are the protocol versions the server speaks, newest first.
