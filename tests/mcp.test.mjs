@@ -9,7 +9,8 @@
 //      one runs) through client.run.
 //   3. The browser bundle in headless chromium, answering the elicitation
 //      with web/elicit-form.mjs.
-//   4. The Worker on workerd (Miniflare) using the server through MCP_CONFIG.
+//   4. The Worker on workerd (Miniflare) using the server through MCP_CONFIG,
+//      and /v1/run halting before its destructive tool until /v1/resume.
 //   5. The SDK's client against the Worker's POST /mcp (list, call, approval
 //      by elicitation, API_TOKEN).
 //
@@ -28,6 +29,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { startMcpServer } from "./mcp-server.mjs";
+import { startMockLLM, toolResultsOf } from "./mock-llm.mjs";
 import { serve } from "../scripts/serve.mjs";
 import { startWorker, workerDir } from "./worker-harness.mjs";
 import { LAUNCH } from "./chromium.mjs";
@@ -305,10 +307,13 @@ test("chromium: the browser build calls the SDK server and answers with the elic
       const tk = await tnx.createToolkit({ mcpServers: servers, waitFor });
       window.tk = tk;
       window.mcpStat = await tk.mcpStatus();
+      window.approvals = (await tk.tools()).filter((t) => t.source === "mcp").map((t) => `${t.name}:${t.needsApproval}`);
       window.weather = await tk.execute("sdk_weather", { city: "Lima" });
       window.greeting = tk.execute("sdk_greet", {}); // waits for the form
     }, mcpServers());
     checkStatus(await page.evaluate(() => window.mcpStat));
+    assert.deepEqual(await page.evaluate(() => window.approvals), ["sdk_weather:false", "sdk_explode:false", "sdk_greet:true",
+      "sdk_survey:true", "sdk_echo:false", "sdk_delete_note:true"]);
     const weather = await page.evaluate(() => window.weather);
     assert.deepEqual(JSON.parse(weather.output), { city: "Lima", tempC: 21, sky: "clear" });
 
@@ -374,6 +379,41 @@ test("workerd: the Worker uses the SDK server through MCP_CONFIG", { timeout: 12
     }
   } finally {
     await w.dispose();
+  }
+});
+
+test("workerd: /v1/run runs a readOnly MCP tool, halts before a destructive one, and /v1/resume runs it once approved", { timeout: 120_000 }, async () => {
+  const llm = await startMockLLM({ script: [
+    { toolCalls: [{ name: "sdk_weather", args: { city: "Lima" } }] },
+    (req) => ({ text: `weather: ${toolResultsOf(req).at(-1).content}` }),
+    { toolCalls: [{ name: "sdk_delete_note", args: { id: "w1" } }] },
+    (req) => ({ text: `delete: ${toolResultsOf(req).at(-1).content}` }),
+  ] });
+  const w = await startWorker({
+    LLM_BASE_URL: `${llm.url}/v1`, LLM_MODEL: "mock-model", LLM_API_KEY: "not-a-real-key",
+    STATE_SECRET: "mcp-policy-state-secret-0123456789abcdef",
+    MCP_CONFIG: JSON.stringify({ mcpServers: { sdk: { url: sdk.url, timeout: 10_000 } } }),
+  });
+  try {
+    const read = await w.call("POST", "/v1/run", { body: { prompt: "weather in Lima" } });
+    assert.equal(read.status, 200, read.text);
+    assert.equal(read.json.status, "done", read.text);
+    assert.match(read.json.text, /^weather: .*"city":"Lima"/);
+
+    const before = sdk.stats.deleted;
+    const halted = await w.call("POST", "/v1/run", { body: { prompt: "delete note w1" } });
+    assert.equal(halted.status, 200, halted.text);
+    assert.equal(halted.json.status, "pending", halted.text);
+    assert.equal(halted.json.pending.kind, "approval");
+    assert.equal(halted.json.pending.data.tool, "sdk_delete_note");
+    assert.equal(sdk.stats.deleted, before, "nothing reached the MCP server before the approval");
+    const done = await w.call("POST", "/v1/resume", { body: { state: halted.json.state, answer: { id: halted.json.pending.id, ok: true } } });
+    assert.equal(done.status, 200, done.text);
+    assert.equal(done.json.text, "delete: deleted note w1");
+    assert.equal(sdk.stats.deleted, before + 1);
+  } finally {
+    await w.dispose();
+    await llm.close();
   }
 });
 
