@@ -14,7 +14,8 @@ import (
 //	"always"        ⇒ every tool of the server asks
 //	"never"         ⇒ no tool of the server asks
 //	"destructive"   ⇒ ask unless readOnlyHint: true or destructiveHint: false
-//	["a", "b"]      ⇒ exactly the tools named (the server's names) ask
+//	["a", "b"]      ⇒ exactly the tools named ask (the server's names, or the
+//	                  toolkit's <server>_<tool> names)
 //
 // Whatever the mode, destructiveHint: true asks except under "never" and a
 // list. Annotations are the server's own claims (hints, in the protocol's
@@ -62,10 +63,12 @@ func parseMCPApproval(server string, v gjson.Result) (MCPApproval, error) {
 }
 
 // needsApproval decides one tool of tools/list: remote is its name on the
-// server, annotations its "annotations" object (absent for many servers).
+// server, exposed its name in the toolkit (<server>_<tool>), annotations its
+// "annotations" object (absent for many servers). A list may use either
+// name, so that writing the toolkit's name does not silently ask for nothing.
 // An unannotated tool is taken to be able to change things, as the
 // protocol's own defaults say (readOnlyHint false, destructiveHint true).
-func (p MCPApproval) needsApproval(remote string, annotations gjson.Result) bool {
+func (p MCPApproval) needsApproval(remote, exposed string, annotations gjson.Result) bool {
 	readOnly := annotations.Get("readOnlyHint").Type == gjson.True
 	destructive := annotations.Get("destructiveHint")
 	switch p.Mode {
@@ -75,7 +78,7 @@ func (p MCPApproval) needsApproval(remote string, annotations gjson.Result) bool
 		return true
 	case MCPApproveListed:
 		for _, name := range p.Tools {
-			if name == remote {
+			if name == remote || name == exposed {
 				return true
 			}
 		}

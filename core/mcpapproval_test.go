@@ -28,6 +28,7 @@ func TestMCPApprovalPolicy(t *testing.T) {
 		{"never", `"approval":"never"`, nil},
 		{"destructive", `"approval":"destructive"`, []string{"delete", "plain", "odd", "hinted"}},
 		{"listed", `"approval":["read","append","not-there"]`, []string{"read", "append"}},
+		{"listed by toolkit name", `"approval":["s_plain","odd"]`, []string{"plain", "odd"}},
 		{"empty list", `"approval":[]`, nil},
 	}
 	for _, tc := range tests {

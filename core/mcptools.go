@@ -37,7 +37,7 @@ func (s *mcpServer) listTools(ctx context.Context) error {
 			if err != nil {
 				return err
 			}
-			tool.NeedsApproval = s.cfg.Approval.needsApproval(t.Get("name").String(), t.Get("annotations"))
+			tool.NeedsApproval = s.cfg.Approval.needsApproval(t.Get("name").String(), tool.Name, t.Get("annotations"))
 			s.tools = append(s.tools, tool)
 		}
 		next := res.Get("nextCursor").String()
