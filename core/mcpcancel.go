@@ -25,7 +25,7 @@ func (s *mcpServer) notifyCancelled(ctx context.Context, id int64, method string
 		reason = "the client timed out waiting for the response"
 	}
 	wait := min(s.timeout(), mcpCancelWait)
-	nctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), wait)
+	nctx, cancel := context.WithTimeout(context.Background(), wait)
 	defer cancel()
 	params := `{"requestId":` + strconv.FormatInt(id, 10) + `,"reason":` + string(appendJSONString(nil, reason)) + `}`
 	_ = s.conn.send(nctx, mcpMessage(0, "notifications/cancelled", params))

@@ -2,7 +2,6 @@ package core
 
 import (
 	"strconv"
-	"strings"
 
 	"github.com/tidwall/gjson"
 )
@@ -16,59 +15,56 @@ import (
 //	{"type":"image","mimeType":"image/png","data":"iVBORw0KGgo="} ⇒ [image: image/png, 8 bytes]
 //	{"type":"resource_link","uri":"file:///a.txt","name":"a.txt"} ⇒ [resource link: a.txt <file:///a.txt>]
 //	{"type":"resource","resource":{"uri":"file:///a.txt","text":"A"}} ⇒ [resource <file:///a.txt>]\nA
+//
+// The block is read by its raw JSON text: a gjson.Result passed by value
+// costs the wasm build a struct copy at every call site.
 func mcpContentText(c gjson.Result) string {
-	switch typ := c.Get("type").String(); typ {
+	raw := c.Raw
+	switch typ := jsonStr(raw, "type"); typ {
 	case "text":
-		return c.Get("text").String()
+		return jsonStr(raw, "text")
 	case "image", "audio":
-		return "[" + typ + ": " + mimeOrUnknown(c.Get("mimeType").String()) + ", " + base64Size(c.Get("data").String()) + "]"
+		return "[" + typ + ": " + mimeOrUnknown(jsonStr(raw, "mimeType")) + ", " + base64Size(jsonStr(raw, "data")) + "]"
 	case "resource_link":
-		return resourceLinkText(c)
+		// [resource link: name <uri> (mimeType): description]
+		name := jsonStr(raw, "name")
+		if name == "" {
+			name = jsonStr(raw, "title")
+		}
+		if name != "" {
+			name += " "
+		}
+		return "[resource link: " + name + "<" + jsonStr(raw, "uri") + ">" +
+			around(" (", jsonStr(raw, "mimeType"), ")") + around(": ", jsonStr(raw, "description"), "") + "]"
 	case "resource":
-		return embeddedResourceText(c.Get("resource"))
+		// a header naming the resource, then its text; a blob is described
+		// by MIME type and size.
+		r := c.Get("resource").Raw
+		head, mime := "[resource <"+jsonStr(r, "uri")+">", jsonStr(r, "mimeType")
+		switch {
+		case gjson.Get(r, "text").Exists():
+			if mime == "text/plain" {
+				mime = ""
+			}
+			return head + around(" (", mime, ")") + "]\n" + jsonStr(r, "text")
+		case gjson.Get(r, "blob").Exists():
+			return head + ": " + mimeOrUnknown(mime) + ", " + base64Size(jsonStr(r, "blob")) + "]"
+		}
+		return head + ": no text or blob]"
 	default:
 		return "[content of unsupported type " + strconv.Quote(truncate(typ, 40)) + " omitted]"
 	}
 }
 
-// resourceLinkText: [resource link: name <uri> (mimeType): description].
-func resourceLinkText(c gjson.Result) string {
-	var b strings.Builder
-	b.WriteString("[resource link: ")
-	name := c.Get("name").String()
-	if title := c.Get("title").String(); title != "" && name == "" {
-		name = title
-	}
-	if name != "" {
-		b.WriteString(name)
-		b.WriteByte(' ')
-	}
-	b.WriteString("<" + c.Get("uri").String() + ">")
-	if mime := c.Get("mimeType").String(); mime != "" {
-		b.WriteString(" (" + mime + ")")
-	}
-	if desc := c.Get("description").String(); desc != "" {
-		b.WriteString(": " + desc)
-	}
-	b.WriteByte(']')
-	return b.String()
-}
+// jsonStr reads the string at path in the JSON text raw ("" when absent).
+func jsonStr(raw, path string) string { return gjson.Get(raw, path).String() }
 
-// embeddedResourceText: a header naming the resource, then its text; a
-// blob is described by MIME type and size.
-func embeddedResourceText(r gjson.Result) string {
-	head := "[resource <" + r.Get("uri").String() + ">"
-	mime := r.Get("mimeType").String()
-	if text := r.Get("text"); text.Exists() {
-		if mime != "" && mime != "text/plain" {
-			head += " (" + mime + ")"
-		}
-		return head + "]\n" + text.String()
+// around returns before+s+after, or "" when s is empty.
+func around(before, s, after string) string {
+	if s == "" {
+		return ""
 	}
-	if blob := r.Get("blob"); blob.Exists() {
-		return head + ": " + mimeOrUnknown(mime) + ", " + base64Size(blob.String()) + "]"
-	}
-	return head + ": no text or blob]"
+	return before + s + after
 }
 
 func mimeOrUnknown(mime string) string {
