@@ -12,19 +12,20 @@ import (
 // request and why.
 func TestMCPCancelledNotification(t *testing.T) {
 	tests := []struct {
-		name   string
-		cancel bool // the caller cancels; else the server's timeout ends it
-		output string
-		reason string
+		name    string
+		cancel  bool   // the caller cancels; else the server's timeout ends it
+		timeout string // the server's, in ms: far off when the caller cancels
+		output  string
+		reason  string
 	}{
-		{"timed out", false, "timed out", "timed out"},
-		{"cancelled by the caller", true, "context canceled", "cancelled"},
+		{"timed out", false, "300", "timed out", "timed out"},
+		{"cancelled by the caller", true, "20000", "context canceled", "cancelled"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			f := newFakeMCP(`{"name":"slow","inputSchema":{"type":"object"}}`, `{"name":"quick","inputSchema":{"type":"object"}}`)
 			f.hang["slow"] = true
-			tk, err := CreateToolkit(context.Background(), Options{MCP: f.config("h", `"timeout":300`), Transport: f})
+			tk, err := CreateToolkit(context.Background(), Options{MCP: f.config("h", `"timeout":`+tc.timeout), Transport: f})
 			if err != nil {
 				t.Fatal(err)
 			}
