@@ -33,7 +33,7 @@ func TestMCPApprovalPolicy(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			f := newFakeMCP(annotatedTools...)
+			f := newMemoryMCP(annotatedTools...)
 			tk, err := CreateToolkit(context.Background(), Options{MCP: f.config("s", tc.setting), Transport: f})
 			if err != nil {
 				t.Fatal(err)
@@ -69,7 +69,7 @@ func TestMCPApprovalConfigErrors(t *testing.T) {
 		t.Errorf("parsed %+v, %v", cfgs, err)
 	}
 	// CreateToolkit refuses the configuration before contacting anyone.
-	f := newFakeMCP(annotatedTools...)
+	f := newMemoryMCP(annotatedTools...)
 	if _, err := CreateToolkit(context.Background(), Options{MCP: f.config("files", `"approval":"sometimes"`), Transport: f}); err == nil || !strings.Contains(err.Error(), `"files"`) {
 		t.Errorf("CreateToolkit: %v", err)
 	}
@@ -83,7 +83,7 @@ func TestMCPApprovalConfigErrors(t *testing.T) {
 // server, and runs once approved.
 func TestMCPDestructiveToolSuspends(t *testing.T) {
 	ctx := context.Background()
-	f := newFakeMCP(annotatedTools...)
+	f := newMemoryMCP(annotatedTools...)
 	tk, err := CreateToolkit(ctx, Options{MCP: f.config("s", ""), Transport: f})
 	if err != nil {
 		t.Fatal(err)
@@ -118,7 +118,7 @@ func TestMCPDestructiveToolSuspends(t *testing.T) {
 }
 
 func TestMCPTaskOnlyToolsHidden(t *testing.T) {
-	f := newFakeMCP(
+	f := newMemoryMCP(
 		`{"name":"quick","inputSchema":{"type":"object"},"annotations":{"readOnlyHint":true}}`,
 		`{"name":"batch","inputSchema":{"type":"object"},"execution":{"taskSupport":"required"}}`,
 		`{"name":"either","inputSchema":{"type":"object"},"execution":{"taskSupport":"optional"}}`,

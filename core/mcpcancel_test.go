@@ -23,7 +23,7 @@ func TestMCPCancelledNotification(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			f := newFakeMCP(`{"name":"slow","inputSchema":{"type":"object"}}`, `{"name":"quick","inputSchema":{"type":"object"}}`)
+			f := newMemoryMCP(`{"name":"slow","inputSchema":{"type":"object"}}`, `{"name":"quick","inputSchema":{"type":"object"}}`)
 			f.hang["slow"] = true
 			tk, err := CreateToolkit(context.Background(), Options{MCP: f.config("h", `"timeout":`+tc.timeout), Transport: f})
 			if err != nil {

@@ -61,7 +61,7 @@ func TestBase64Size(t *testing.T) {
 // TestMCPNonTextContentReachesTheModel: a tools/call result mixing text,
 // an image and resources comes back as one text that names each part.
 func TestMCPNonTextContentReachesTheModel(t *testing.T) {
-	f := newFakeMCP(`{"name":"shot","inputSchema":{"type":"object"}}`, `{"name":"bad","inputSchema":{"type":"object"}}`)
+	f := newMemoryMCP(`{"name":"shot","inputSchema":{"type":"object"}}`, `{"name":"bad","inputSchema":{"type":"object"}}`)
 	f.results["shot"] = `{"content":[{"type":"text","text":"here it is"},{"type":"image","mimeType":"image/png","data":"iVBORw0KGgo="},` +
 		`{"type":"resource_link","uri":"file:///s.png","name":"s.png"}]}`
 	f.results["bad"] = `{"isError":true,"content":[{"type":"image","mimeType":"image/jpeg","data":"/9j/"}]}`

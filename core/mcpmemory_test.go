@@ -10,12 +10,12 @@ import (
 	"github.com/tidwall/gjson"
 )
 
-// fakeMCP is an MCP server behind a TransportFunc: no sockets, so the
+// memoryMCP is an MCP server behind a Transport: no sockets, so the
 // tests that use it run natively and under js/wasm alike. It answers
 // initialize, tools/list (tools, raw JSON entries) and tools/call (results
 // by tool name, raw JSON); a call of a tool in hang waits until its
 // request is cancelled. Every message it receives is kept.
-type fakeMCP struct {
+type memoryMCP struct {
 	tools   []string
 	results map[string]string
 	hang    map[string]bool
@@ -25,20 +25,20 @@ type fakeMCP struct {
 	notified chan gjson.Result // notifications, as they arrive
 }
 
-func newFakeMCP(tools ...string) *fakeMCP {
-	return &fakeMCP{tools: tools, results: map[string]string{}, hang: map[string]bool{}, notified: make(chan gjson.Result, 16)}
+func newMemoryMCP(tools ...string) *memoryMCP {
+	return &memoryMCP{tools: tools, results: map[string]string{}, hang: map[string]bool{}, notified: make(chan gjson.Result, 16)}
 }
 
 // config is an MCP configuration with this server as name, plus extra
 // JSON members for the server ("approval": …).
-func (f *fakeMCP) config(name, extra string) []byte {
+func (f *memoryMCP) config(name, extra string) []byte {
 	if extra != "" {
 		extra = "," + extra
 	}
 	return []byte(`{"mcpServers":{"` + name + `":{"url":"http://fake.test/mcp"` + extra + `}}}`)
 }
 
-func (f *fakeMCP) Do(ctx context.Context, req *HTTPRequest) (*HTTPResponse, error) {
+func (f *memoryMCP) Do(ctx context.Context, req *HTTPRequest) (*HTTPResponse, error) {
 	if req.Method != "POST" {
 		return f.reply(200, ""), nil
 	}
@@ -74,7 +74,7 @@ func (f *fakeMCP) Do(ctx context.Context, req *HTTPRequest) (*HTTPResponse, erro
 	return f.reply(200, `{"jsonrpc":"2.0","id":`+m.Get("id").Raw+`,"result":`+result+`}`), nil
 }
 
-func (f *fakeMCP) reply(status int, body string) *HTTPResponse {
+func (f *memoryMCP) reply(status int, body string) *HTTPResponse {
 	h := map[string]string{"mcp-session-id": "fake-1"}
 	if body != "" {
 		h["content-type"] = "application/json"
@@ -83,7 +83,7 @@ func (f *fakeMCP) reply(status int, body string) *HTTPResponse {
 }
 
 // awaitNotification waits up to d for a notification of method.
-func (f *fakeMCP) awaitNotification(method string, d time.Duration) (gjson.Result, bool) {
+func (f *memoryMCP) awaitNotification(method string, d time.Duration) (gjson.Result, bool) {
 	deadline := time.After(d)
 	for {
 		select {
@@ -98,7 +98,7 @@ func (f *fakeMCP) awaitNotification(method string, d time.Duration) (gjson.Resul
 }
 
 // methods lists the methods received, in order.
-func (f *fakeMCP) methods() []string {
+func (f *memoryMCP) methods() []string {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	out := make([]string, 0, len(f.received))
