@@ -39,8 +39,10 @@ const browserNever = [...never, "net/http.", "crypto/tls."];
 
 // MB here is 10^6 bytes of gzip -9, as build.sh prints them. The Worker's
 // build links syumai/workers' net/http server types, hence its larger budget.
+// The browser budget grew from 1.20 MB to 1.21 MB with the MCP approval
+// policy, content descriptions and notifications/cancelled (~6.3 kB).
 const targets = [
-  { name: "browser", file: "web/toolnexus.wasm", pkg: "./wasm/browser", tags: "", gzipBudget: 1_200_000, never: browserNever },
+  { name: "browser", file: "web/toolnexus.wasm", pkg: "./wasm/browser", tags: "", gzipBudget: 1_210_000, never: browserNever },
   { name: "browser with tools", file: "web/toolnexus-tools.wasm", pkg: "./wasm/browser", tags: "toolnexus_tools", gzipBudget: 1_350_000, never: browserNever },
   { name: "worker", file: "worker/build/app.wasm", pkg: "./wasm/worker", tags: "toolnexus_tools", gzipBudget: 2_000_000, never },
 ];

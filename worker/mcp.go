@@ -29,6 +29,8 @@ import (
 //     travels through mcpMailbox (memory shared by the isolate, and the
 //     STATE_KV namespace when bound). A client that did not advertise
 //     elicitation gets an error result saying approval is required.
+//   - A batch holds at most mcpMaxBatch (16) messages, and the messages of
+//     one POST share one toolkit (mcpbatch.go).
 //   - GET (a server-to-client stream) is not offered: 405.
 
 // mcpProtocols are the protocol versions the server speaks, newest first.
@@ -96,10 +98,15 @@ func (h *Handler) serveMCP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	msg := gjson.ParseBytes(body)
+	tks := &mcpToolkit{h: h, ctx: r.Context()}
+	defer tks.close()
 	if msg.IsArray() {
+		if !checkBatch(w, msg) {
+			return
+		}
 		var out []rpcMessage
 		msg.ForEach(func(_, m gjson.Result) bool {
-			if reply, ok := h.mcpMessage(r, w, m); ok {
+			if reply, ok := h.mcpMessage(r, w, m, tks); ok {
 				out = append(out, reply)
 			}
 			return true
@@ -115,7 +122,7 @@ func (h *Handler) serveMCP(w http.ResponseWriter, r *http.Request) {
 		h.mcpToolsCall(w, r, msg)
 		return
 	}
-	reply, ok := h.mcpMessage(r, w, msg)
+	reply, ok := h.mcpMessage(r, w, msg, tks)
 	if !ok {
 		w.WriteHeader(http.StatusAccepted)
 		return
@@ -124,8 +131,9 @@ func (h *Handler) serveMCP(w http.ResponseWriter, r *http.Request) {
 }
 
 // mcpMessage handles one message that needs no stream; ok false means no
-// reply (a notification or a client's response).
-func (h *Handler) mcpMessage(r *http.Request, w http.ResponseWriter, m gjson.Result) (rpcMessage, bool) {
+// reply (a notification or a client's response). tks is the request's
+// toolkit, shared by the messages of a batch.
+func (h *Handler) mcpMessage(r *http.Request, w http.ResponseWriter, m gjson.Result, tks *mcpToolkit) (rpcMessage, bool) {
 	id := json.RawMessage(m.Get("id").Raw)
 	method := m.Get("method").String()
 	if !m.IsObject() || m.Get("jsonrpc").String() != "2.0" {
@@ -166,11 +174,10 @@ func (h *Handler) mcpMessage(r *http.Request, w http.ResponseWriter, m gjson.Res
 	case "ping":
 		return rpcResult(id, json.RawMessage(`{}`)), true
 	case "tools/list":
-		tk, err := h.newToolkit(r.Context(), "")
+		tk, err := tks.get()
 		if err != nil {
 			return rpcFail(id, -32603, "build toolkit: %v", err), true
 		}
-		defer tk.Close()
 		tools := []map[string]any{}
 		for _, t := range tk.Tools() {
 			tools = append(tools, map[string]any{"name": t.Name, "description": t.Description, "inputSchema": t.InputSchema})
