@@ -3,6 +3,7 @@ package jsonx
 import (
 	"errors"
 	"strconv"
+	"unsafe"
 
 	"github.com/tidwall/gjson"
 )
@@ -66,29 +67,10 @@ func CheckDepth(b []byte, max int) error {
 	return nil
 }
 
-// CheckDepthString is CheckDepth for a string.
+// CheckDepthString is CheckDepth for a string. It reads the string's bytes
+// in place (no copy): the check only reads them.
 func CheckDepthString(s string, max int) error {
-	depth := 0
-	for i := 0; i < len(s); i++ {
-		switch s[i] {
-		case '"':
-			for i++; i < len(s) && s[i] != '"'; i++ {
-				if s[i] == '\\' {
-					i++
-				}
-			}
-		case '{', '[':
-			depth++
-			if depth > max {
-				return &DepthError{Max: max}
-			}
-		case '}', ']':
-			if depth > 0 {
-				depth--
-			}
-		}
-	}
-	return nil
+	return CheckDepth(unsafe.Slice(unsafe.StringData(s), len(s)), max)
 }
 
 // stringEnd returns the index of the quote that closes the string whose
