@@ -27,7 +27,7 @@ case "$cmd" in
   build) build_browser ;;
   demo) build_browser && serve_demo ;;
   worker) build_worker ;;
-  worker-dev) build_worker && worker_dev ;;
+  worker-dev) port_free "${PORT:-8787}" && build_worker && worker_dev ;;
   test) run_tests "$@" ;;
   bench) run_bench "$@" ;;
   load) build_worker && run_load "$@" ;;

@@ -17,17 +17,27 @@ func RequireApproval(t Tool) Tool {
 }
 
 // approvalRequest builds the suspension for a call that needs approval.
+// Data carries the tool's input schema, so that whoever answers can check
+// edited arguments before sending them (core checks them again), and for an
+// MCP tool the server's configured name, to tell the person where it runs.
 func approvalRequest(t Tool, callID string, args map[string]any) Request {
+	data := map[string]any{
+		"tool":   t.Name,
+		"source": string(t.Source),
+		"callId": callID,
+		"args":   args,
+	}
+	if t.InputSchema != nil {
+		data["schema"] = map[string]any(t.InputSchema)
+	}
+	if t.server != "" {
+		data["server"] = t.server
+	}
 	return Request{
 		ID:     newID("req_"),
 		Kind:   KindApproval,
 		Prompt: fmt.Sprintf("Allow the tool %q to run with these arguments?", t.Name),
-		Data: map[string]any{
-			"tool":   t.Name,
-			"source": string(t.Source),
-			"callId": callID,
-			"args":   args,
-		},
+		Data:   data,
 	}
 }
 
@@ -47,6 +57,21 @@ func approvedArgs(t Tool, original map[string]any, answer *Answer) (map[string]a
 		return nil, fmt.Errorf("edited arguments do not match the schema of %s: %w", t.Name, err)
 	}
 	return edited, nil
+}
+
+// CheckApprovalEdit reports what is wrong with the edited arguments an Ok
+// answer to the approval request req carries in Data["args"]: nil when it
+// carries none or they fit the schema req carries. A host calls it to refuse
+// a bad edit before it spends anything (the Worker answers 400 and its state
+// token stays good); the loop checks the edit again against the tool itself.
+func CheckApprovalEdit(req Request, answer Answer) error {
+	if _, ok := answer.Data["args"]; !ok || !answer.Ok || req.Kind != KindApproval {
+		return nil
+	}
+	schema, _ := req.Data["schema"].(map[string]any)
+	name, _ := req.Data["tool"].(string)
+	_, err := approvedArgs(Tool{Name: name, InputSchema: schema}, nil, &answer)
+	return err
 }
 
 // validateArgs checks args against the parts of a JSON Schema that catch a

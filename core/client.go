@@ -99,13 +99,22 @@ type RunResult struct {
 	Pending *Request `json:"pending,omitempty"`
 }
 
-// ToolRecord is one finished tool call of a run.
+// ToolRecord is one finished tool call of a run. Args are the arguments
+// the call ran with; when an approval edited them (Answer.Data["args"]),
+// OriginalArgs keeps what the model asked for, so a reviewer sees both.
 type ToolRecord struct {
-	ID      string          `json:"id"`
-	Name    string          `json:"name"`
-	Args    json.RawMessage `json:"args"`
-	Output  string          `json:"output"`
-	IsError bool            `json:"isError"`
+	ID           string          `json:"id"`
+	Name         string          `json:"name"`
+	Args         json.RawMessage `json:"args"`
+	OriginalArgs json.RawMessage `json:"originalArgs,omitempty"`
+	Output       string          `json:"output"`
+	IsError      bool            `json:"isError"`
+	// Edited is true when the approval replaced the model's arguments: Args
+	// are then the ones that ran, OriginalArgs the ones asked for.
+	Edited bool `json:"edited,omitempty"`
+	// Declined is true when a person declined the call: it did not run, and
+	// Output carries the reason the model was told.
+	Declined bool `json:"declined,omitempty"`
 }
 
 // Run statuses.
@@ -121,7 +130,7 @@ type Client struct {
 	opts    ClientOptions
 	wire    wireFormat
 	params  []byte // RequestParams, encoded once as `,"k":v…`
-	metrics *metricsRegistry
+	metrics *MetricsRegistry
 	err     error // a bad option, reported by every Run
 }
 
@@ -157,7 +166,7 @@ func CreateClient(opts ClientOptions) *Client {
 	if opts.Store == nil {
 		opts.Store = NewMemoryStore()
 	}
-	c := &Client{opts: opts, metrics: newMetricsRegistry()}
+	c := &Client{opts: opts, metrics: NewMetricsRegistry()}
 	c.wire, c.err = wireFor(opts.Style)
 	if c.err == nil {
 		c.params, c.err = encodeParams(opts.RequestParams)
@@ -166,14 +175,23 @@ func CreateClient(opts ClientOptions) *Client {
 }
 
 // Metrics returns the client's counters in the Prometheus text format.
-func (c *Client) Metrics() string { return c.metrics.text() }
+func (c *Client) Metrics() string { return c.metrics.Text() }
 
 // emit records a metric event and hands it to OnMetric.
 func (c *Client) emit(e MetricEvent) {
-	c.metrics.record(e)
+	c.metrics.Record(e)
 	if c.opts.OnMetric != nil {
 		c.opts.OnMetric(e)
 	}
+}
+
+// orBackground treats a nil ctx as context.Background(): every exported
+// call that takes a context accepts nil, as the Go port does.
+func orBackground(ctx context.Context) context.Context {
+	if ctx == nil {
+		return context.Background()
+	}
+	return ctx
 }
 
 // Run sends prompt as a new user turn and loops until the model answers
@@ -181,12 +199,13 @@ func (c *Client) emit(e MetricEvent) {
 // MaxTurns is reached. On error the partial result (everything completed
 // before the failure) comes back with it.
 func (c *Client) Run(ctx context.Context, prompt string, tk *Toolkit) (RunResult, error) {
-	return c.RunWithHistory(ctx, prompt, tk, nil)
+	return c.RunWithHistory(orBackground(ctx), prompt, tk, nil)
 }
 
 // RunWithHistory is Run continuing an earlier transcript (RunResult.Messages
 // of an earlier run, or messages in the provider's format).
 func (c *Client) RunWithHistory(ctx context.Context, prompt string, tk *Toolkit, history []any) (RunResult, error) {
+	ctx = orBackground(ctx)
 	r, err := c.newRun(tk, history)
 	if err != nil {
 		return RunResult{Status: StatusIncomplete, Limit: "error", Messages: history}, err

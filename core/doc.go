@@ -3,8 +3,10 @@
 // endpoints, suspension of a tool call for a human (WaitFor), durable halts
 // (Status "pending") resumed with an Answer (RunWithAnswer), and relay tools.
 //
-// The API follows the Go port of toolnexus, so code written against one
-// compiles against the other with only the import path changed.
+// The API follows the Go port of toolnexus: the seed document's examples
+// compile against either with only the import path changed. Parts of the
+// port's surface still differ (hooks, metric events, the ToolCall record,
+// skills and MCP options); the README says which.
 //
 // core is pure Go: it never imports syscall/js, and its js/wasm build does not
 // link net/http. All HTTP goes through a Transport; native builds default to

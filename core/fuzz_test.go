@@ -20,6 +20,10 @@ func FuzzParseProviderReply(f *testing.F) {
 	f.Add([]byte(`{"choices":[{"message":{"tool_calls":[{"function":{"arguments":{"x":[]}}}]}}]}`), true)
 	f.Add([]byte(`{"content":[{"type":"tool_use"}]}`), false)
 	f.Add([]byte(`{"error":null,"choices":[{}]}`), true)
+	// Issue 15: a reply nested past the limit (under js/wasm the seeds run
+	// as a test, where this depth overflowed the stack before the check).
+	f.Add([]byte(`{"choices":[{"message":`+deepJSON(100_000)+`}]}`), true)
+	f.Add([]byte(`{"content":[{"type":"tool_use","input":`+deepJSON(100_000)+`}]}`), false)
 	f.Fuzz(func(t *testing.T, body []byte, openai bool) {
 		var w wireFormat = anthropicWire{}
 		if openai {
@@ -47,6 +51,7 @@ func FuzzStream(f *testing.F) {
 	f.Add("data: {\"choices\":[{\"delta\":{\"tool_calls\":[{\"index\":99999999}]}}]}\n\n", true, 7)
 	f.Add("event: content_block_delta\ndata: {\"index\":-1}\n\n", false, 2)
 	f.Add("data: [DONE]\r\n\r", true, 1)
+	f.Add("data: {\"choices\":[{\"delta\":"+deepJSON(15_000)+"}]}\n\n", true, 3)
 	f.Fuzz(func(t *testing.T, stream string, openai bool, split int) {
 		style := StyleAnthropic
 		if openai {
@@ -65,7 +70,7 @@ func FuzzStream(f *testing.F) {
 }
 
 func FuzzToolArguments(f *testing.F) {
-	for _, s := range []string{`{"order":"42"}`, ``, `[]`, `{"a":`, `null`, `{"a":{"b":[1,2,{"c":null}]}}`, "\xff"} {
+	for _, s := range []string{`{"order":"42"}`, ``, `[]`, `{"a":`, `null`, `{"a":{"b":[1,2,{"c":null}]}}`, "\xff", deepJSON(100_000)} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, args string) {

@@ -91,8 +91,15 @@ func TestMCPAgainstOfficialSDK(t *testing.T) {
 		t.Fatal(err)
 	}
 	st := tk.McpStatus()
-	if st["sdk"].Status != MCPConnected || st["sdk"].Tools != 5 || st["sdk"].Transport != "streamable-http" {
+	if st["sdk"].Status != MCPConnected || st["sdk"].Tools != 6 || st["sdk"].Transport != "streamable-http" {
 		t.Fatalf("sdk status %+v", st["sdk"])
+	}
+	// The default policy: readOnlyHint runs directly; no annotations or
+	// destructiveHint asks first.
+	for name, want := range map[string]bool{"sdk_weather": false, "sdk_echo": false, "sdk_greet": true, "sdk_delete_note": true} {
+		if tool, _ := tk.Get(name); tool.NeedsApproval != want {
+			t.Errorf("%s: NeedsApproval %v, want %v", name, tool.NeedsApproval, want)
+		}
 	}
 	if st["dead"].Status != MCPFailed {
 		t.Errorf("dead status %+v", st["dead"])

@@ -27,7 +27,7 @@ func TestMCPSessionExpired(t *testing.T) {
 	m.sessionID = "s-new" // the server restarted
 	m.mu.Unlock()
 	tests := []struct{ tool, want string }{
-		{"r_echo", "you said\nagain"},
+		{"r_echo", "you said\n[image: image/png, 8 bytes]\nagain"},
 		{"r_ask_name", "action=accept name=Bo"},
 	}
 	for _, tc := range tests {

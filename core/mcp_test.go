@@ -209,7 +209,7 @@ func (m *mockMCP) reply(msg gjson.Result, ask func(req string) gjson.Result) str
 	case "tools/call":
 		switch msg.Get("params.name").String() {
 		case "echo":
-			return result(`{"content":[{"type":"text","text":"you said"},{"type":"image","data":"x","mimeType":"image/png"},{"type":"text","text":` + msg.Get("params.arguments.text").Raw + `}]}`)
+			return result(`{"content":[{"type":"text","text":"you said"},{"type":"image","data":"iVBORw0KGgo=","mimeType":"image/png"},{"type":"text","text":` + msg.Get("params.arguments.text").Raw + `}]}`)
 		case "stats":
 			return result(`{"content":[{"type":"text","text":"ignored"}],"structuredContent":{ "count": 3, "ok": true }}`)
 		case "fail":
@@ -401,7 +401,7 @@ func TestMCPTextResultAndNoElicitation(t *testing.T) {
 		t.Errorf("elicitation advertised without WaitFor")
 	}
 	res, _ := tk.Execute(context.Background(), "my_server__echo", map[string]any{"text": "hi"})
-	if res.Output != "you said\nhi" || res.IsError {
+	if res.Output != "you said\n[image: image/png, 8 bytes]\nhi" || res.IsError {
 		t.Errorf("echo: %+v", res)
 	}
 	res, _ = tk.Execute(context.Background(), "my_server__ask_name", nil)

@@ -23,6 +23,9 @@ type MCPStatus struct {
 	// Transport is "streamable-http" or "sse" (the older HTTP+SSE) once
 	// connected.
 	Transport string `json:"transport,omitempty"`
+	// Hidden names the server's tools not offered to the model: those that
+	// require task augmentation (execution.taskSupport "required").
+	Hidden []string `json:"hidden,omitempty"`
 }
 
 // The values of MCPStatus.Status.
@@ -187,6 +190,7 @@ func (s *mcpServer) call(ctx context.Context, method, params string) (gjson.Resu
 		}
 	}
 	if err != nil {
+		s.notifyCancelled(ctx, id, method)
 		return gjson.Result{}, err
 	}
 	if e := m.Get("error"); e.Exists() {

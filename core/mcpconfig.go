@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/tidwall/gjson"
+	"github.com/toolnexus/wasm/internal/jsonx"
 )
 
 // MCPServerConfig is one server of an MCP configuration, in the shape of
@@ -30,6 +31,10 @@ type MCPServerConfig struct {
 	TimeoutMs int
 	// Disabled servers are listed with status "disabled" and not contacted.
 	Disabled bool
+	// Approval says which of the server's tools need a person's approval
+	// (the "approval" key; see MCPApproval). The default asks for every
+	// tool not annotated readOnlyHint: true.
+	Approval MCPApproval
 }
 
 const defaultMCPTimeoutMs = 30_000
@@ -38,7 +43,7 @@ const defaultMCPTimeoutMs = 30_000
 // "mcpServers" (or "servers", or "mcp") maps server names to
 //
 //	{"type": "remote", "url": "https://…/mcp", "headers": {"authorization": "Bearer ${TOKEN}"},
-//	 "timeout": 30000, "enabled": true}
+//	 "timeout": 30000, "enabled": true, "approval": "destructive"}
 //
 // A url implies remote; "disabled": true or "enabled": false turns a server
 // off; a "command" (or type "local"/"stdio") makes it a local server. A
@@ -55,6 +60,9 @@ func ParseMCPConfig(data []byte) ([]MCPServerConfig, error) {
 func parseMCPConfig(data []byte) ([]MCPServerConfig, error) {
 	if len(strings.TrimSpace(string(data))) == 0 {
 		return nil, nil
+	}
+	if err := jsonx.CheckDepth(data, jsonx.MaxDepth); err != nil {
+		return nil, err
 	}
 	if !gjson.ValidBytes(data) {
 		return nil, errors.New("mcp config: invalid JSON")
@@ -115,6 +123,10 @@ func parseMCPServer(name string, s gjson.Result) (MCPServerConfig, error) {
 		cfg.TimeoutMs = int(t.Int())
 	}
 	cfg.Disabled = s.Get("disabled").Bool() || (s.Get("enabled").Exists() && !s.Get("enabled").Bool())
+	var err error
+	if cfg.Approval, err = parseMCPApproval(name, s.Get("approval")); err != nil {
+		return cfg, err
+	}
 	if h := s.Get("headers"); h.Exists() {
 		if !h.IsObject() {
 			return cfg, fmt.Errorf("mcp config: server %q: headers must be an object", name)

@@ -90,7 +90,7 @@ func TestMCPToolResult(t *testing.T) {
 		name, res, out string
 		isErr          bool
 	}{
-		{"text parts joined", `{"content":[{"type":"text","text":"a"},{"type":"image","data":""},{"type":"text","text":"b"}]}`, "a\nb", false},
+		{"parts joined, an image described", `{"content":[{"type":"text","text":"a"},{"type":"image","data":""},{"type":"text","text":"b"}]}`, "a\n[image: unknown type, 0 bytes]\nb", false},
 		{"structuredContent wins over text", `{"content":[{"type":"text","text":"a"}],"structuredContent":{"x": [1, 2]}}`, `{"x":[1,2]}`, false},
 		{"isError joins the text", `{"content":[{"type":"text","text":"bad"}],"structuredContent":{"x":1},"isError":true}`, "bad", true},
 		{"isError without text", `{"isError":true}`, "the tool reported an error", true},

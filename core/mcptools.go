@@ -11,7 +11,9 @@ import (
 // mcpMaxPages stops a server whose nextCursor never ends.
 const mcpMaxPages = 100
 
-// listTools pages through tools/list and adapts every tool.
+// listTools pages through tools/list and adapts every tool, marking the
+// ones the server's approval policy asks for (mcpapproval.go) and leaving
+// out the ones that only run as tasks.
 func (s *mcpServer) listTools(ctx context.Context) error {
 	cursor := ""
 	for page := 0; ; page++ {
@@ -27,10 +29,15 @@ func (s *mcpServer) listTools(ctx context.Context) error {
 			return err
 		}
 		for _, t := range res.Get("tools").Array() {
+			if taskOnly(t) {
+				s.status.Hidden = append(s.status.Hidden, t.Get("name").String())
+				continue
+			}
 			tool, err := s.adaptTool(t)
 			if err != nil {
 				return err
 			}
+			tool.NeedsApproval = s.cfg.Approval.needsApproval(t.Get("name").String(), tool.Name, t.Get("annotations"))
 			s.tools = append(s.tools, tool)
 		}
 		next := res.Get("nextCursor").String()
@@ -63,6 +70,7 @@ func (s *mcpServer) adaptTool(t gjson.Result) (Tool, error) {
 		Description: desc,
 		InputSchema: schema,
 		Source:      SourceMCP,
+		server:      s.cfg.Name,
 		Execute: func(args map[string]any, tctx *ToolContext) (ToolResult, error) {
 			ctx := context.Background()
 			if tctx != nil && tctx.Ctx != nil {
@@ -93,13 +101,12 @@ func (s *mcpServer) adaptTool(t gjson.Result) (Tool, error) {
 }
 
 // mcpToolResult maps a CallToolResult: isError ⇒ an error result with the
-// joined text; structuredContent ⇒ its JSON; else the joined text parts.
+// joined text; structuredContent ⇒ its JSON; else the joined content, each
+// block as text (mcpcontent.go: images, audio and resources are described).
 func mcpToolResult(res gjson.Result) ToolResult {
 	var texts []string
 	for _, c := range res.Get("content").Array() {
-		if c.Get("type").String() == "text" {
-			texts = append(texts, c.Get("text").String())
-		}
+		texts = append(texts, mcpContentText(c))
 	}
 	text := strings.Join(texts, "\n")
 	if res.Get("isError").Bool() {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/tidwall/gjson"
+	"github.com/toolnexus/wasm/internal/jsonx"
 )
 
 // mcpConn carries JSON-RPC messages to one MCP server: streamable HTTP
@@ -90,21 +91,26 @@ func isServerRequest(m gjson.Result) bool {
 }
 
 // eachMessage calls fn for each JSON-RPC message in data (one, or a batch)
-// until fn returns true; it reports whether fn did.
-func eachMessage(data []byte, fn func(gjson.Result) bool) bool {
+// until fn returns true; it reports whether fn did. Text that is not JSON
+// is skipped; text nested deeper than MaxJSONDepth is an error, found
+// before anything recursive reads it.
+func eachMessage(data []byte, fn func(gjson.Result) bool) (bool, error) {
+	if err := jsonx.CheckDepth(data, jsonx.MaxDepth); err != nil {
+		return false, err
+	}
 	if !gjson.ValidBytes(data) {
-		return false
+		return false, nil
 	}
 	v := gjson.ParseBytes(data)
 	if !v.IsArray() {
-		return fn(v)
+		return fn(v), nil
 	}
 	for _, m := range v.Array() {
 		if fn(m) {
-			return true
+			return true, nil
 		}
 	}
-	return false
+	return false, nil
 }
 
 // readEvents reads an event stream until fn returns true for a message
@@ -123,8 +129,8 @@ func readEvents(body io.Reader, fn func(event string, m gjson.Result) bool) erro
 			}
 			continue
 		}
-		if eachMessage(data, func(m gjson.Result) bool { return fn("message", m) }) {
-			return nil
+		if found, err := eachMessage(data, func(m gjson.Result) bool { return fn("message", m) }); found || err != nil {
+			return err
 		}
 	}
 }
@@ -204,7 +210,11 @@ func (c *mcpStreamable) request(ctx context.Context, id int64, msg []byte) (gjso
 	if err != nil {
 		return gjson.Result{}, fmt.Errorf("read reply: %w", err)
 	}
-	if !eachMessage(body, func(m gjson.Result) bool { return handle("", m) }) {
+	ok, err := eachMessage(body, func(m gjson.Result) bool { return handle("", m) })
+	if err != nil {
+		return gjson.Result{}, err
+	}
+	if !ok {
 		return gjson.Result{}, fmt.Errorf("the reply holds no response to request %d", id)
 	}
 	return found, nil

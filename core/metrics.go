@@ -2,6 +2,7 @@ package core
 
 import (
 	"fmt"
+	"io"
 	"sort"
 	"strconv"
 	"strings"
@@ -19,19 +20,32 @@ type MetricEvent struct {
 	Duration time.Duration `json:"duration"`
 	IsError  bool          `json:"isError,omitempty"`
 	// Pending marks a tool call that suspended: not a result, not an error.
-	Pending bool   `json:"pending,omitempty"`
-	Usage   Usage  `json:"usage,omitempty"`
-	Err     string `json:"error,omitempty"`
+	Pending bool `json:"pending,omitempty"`
+	// Args are a tool call's arguments as they ran (kind "tool"), and
+	// OriginalArgs what the model asked for when an approval edited them.
+	Args         string `json:"args,omitempty"`
+	OriginalArgs string `json:"originalArgs,omitempty"`
+	Usage        Usage  `json:"usage,omitempty"`
+	Err          string `json:"error,omitempty"`
 }
 
 // durationBuckets are the histogram bounds in seconds, from a fast tool to
 // a slow model.
 var durationBuckets = []float64{0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60}
 
-// metricsRegistry keeps a client's counters and histograms. It is written
-// by hand: a Prometheus client library would cost the wasm build more than
-// the whole loop.
-type metricsRegistry struct {
+// MetricsRegistry keeps counters and histograms of MetricEvents and renders
+// them in the Prometheus text format. Every Client keeps one for
+// Client.Metrics; a program that runs many clients (a server that makes one
+// per request) shares one registry through OnMetric and renders it once:
+//
+//	reg := core.NewMetricsRegistry()
+//	client := core.CreateClient(core.ClientOptions{OnMetric: reg.Record /* … */})
+//	// later, for GET /metrics:
+//	reg.WriteText(w)
+//
+// It is written by hand: a Prometheus client library would cost the wasm
+// build more than the whole loop. It is safe for concurrent use.
+type MetricsRegistry struct {
 	mu         sync.Mutex
 	counters   map[string]map[string]float64 // name → labels → value
 	histograms map[string]map[string]*histogram
@@ -52,8 +66,9 @@ var metricHelp = map[string]string{
 	"toolnexus_run_errors_total":             "Runs that ended with an error.",
 }
 
-func newMetricsRegistry() *metricsRegistry {
-	return &metricsRegistry{counters: map[string]map[string]float64{}, histograms: map[string]map[string]*histogram{}}
+// NewMetricsRegistry returns an empty registry.
+func NewMetricsRegistry() *MetricsRegistry {
+	return &MetricsRegistry{counters: map[string]map[string]float64{}, histograms: map[string]map[string]*histogram{}}
 }
 
 // labels renders label pairs in the order given.
@@ -87,7 +102,7 @@ func writeLabelValue(b *strings.Builder, v string) {
 	}
 }
 
-func (m *metricsRegistry) add(name, lbl string, v float64) {
+func (m *MetricsRegistry) add(name, lbl string, v float64) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.counters[name] == nil {
@@ -96,7 +111,7 @@ func (m *metricsRegistry) add(name, lbl string, v float64) {
 	m.counters[name][lbl] += v
 }
 
-func (m *metricsRegistry) observe(name, lbl string, seconds float64) {
+func (m *MetricsRegistry) observe(name, lbl string, seconds float64) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.histograms[name] == nil {
@@ -116,8 +131,9 @@ func (m *metricsRegistry) observe(name, lbl string, seconds float64) {
 	h.count++
 }
 
-// record folds one event into the counters.
-func (m *metricsRegistry) record(e MetricEvent) {
+// Record folds one event into the counters; its signature fits
+// ClientOptions.OnMetric. A suspended tool call (Pending) is not counted.
+func (m *MetricsRegistry) Record(e MetricEvent) {
 	secs := e.Duration.Seconds()
 	switch e.Kind {
 	case "llm":
@@ -142,9 +158,16 @@ func (m *metricsRegistry) record(e MetricEvent) {
 	}
 }
 
-// text renders the Prometheus text exposition format, sorted so the output
-// is stable.
-func (m *metricsRegistry) text() string {
+// Text renders the Prometheus text exposition format (0.0.4), families and
+// series sorted so the output is stable.
+func (m *MetricsRegistry) Text() string {
+	var b strings.Builder
+	m.WriteText(&b)
+	return b.String()
+}
+
+// WriteText writes what Text returns to w.
+func (m *MetricsRegistry) WriteText(w io.Writer) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	var b strings.Builder
@@ -165,7 +188,7 @@ func (m *metricsRegistry) text() string {
 			fmt.Fprintf(&b, "%s_sum{%s} %s\n%s_count{%s} %d\n", name, lbl, strconv.FormatFloat(h.sum, 'g', -1, 64), name, lbl, h.count)
 		}
 	}
-	return b.String()
+	io.WriteString(w, b.String())
 }
 
 func sortedKeys[V any](m map[string]V) []string {

@@ -54,6 +54,37 @@ func TestMetricsAndEvents(t *testing.T) {
 	}
 }
 
+// TestMetricsRegistrySharedByClients: a server that makes a client per
+// request feeds one registry through OnMetric and renders it once; the sums
+// equal what each client counted, and each client's own Metrics stays its own.
+func TestMetricsRegistrySharedByClients(t *testing.T) {
+	reg := NewMetricsRegistry()
+	var c counter
+	for i := 0; i < 3; i++ {
+		m := newScripted(t, StyleOpenAI, turn{calls: []ToolCall{call("a", "t", `{}`)}}, turn{text: "done"})
+		client := m.client(ClientOptions{Model: "m", OnMetric: reg.Record})
+		if _, err := client.Run(context.Background(), "go", mustToolkit(t, c.tool("t"))); err != nil {
+			t.Fatal(err)
+		}
+		if own := client.Metrics(); !strings.Contains(own, `toolnexus_llm_requests_total{model="m",status="200"} 2`+"\n") {
+			t.Fatalf("client %d's own metrics:\n%s", i, own)
+		}
+	}
+	text := reg.Text()
+	for _, want := range []string{
+		`toolnexus_llm_requests_total{model="m",status="200"} 6`,
+		`toolnexus_tool_calls_total{tool="t",source="native",is_error="false"} 3`,
+		`toolnexus_llm_request_duration_seconds_count{model="m"} 6`,
+	} {
+		if !strings.Contains(text, want+"\n") {
+			t.Errorf("shared registry lacks %q:\n%s", want, text)
+		}
+	}
+	if n := strings.Count(text, "# TYPE toolnexus_llm_requests_total counter"); n != 1 {
+		t.Errorf("family header written %d times", n)
+	}
+}
+
 func TestRequestParamsAndBodyTransform(t *testing.T) {
 	m := newScripted(t, StyleAnthropic, turn{text: "ok"})
 	client := m.client(ClientOptions{

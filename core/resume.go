@@ -28,6 +28,7 @@ var ErrCannotResume = errors.New("core: cannot resume")
 //	res, err := client.RunWithAnswer(ctx, tk, halted.Messages, *halted.Pending,
 //		AnswerDeclined(halted.Pending.ID, "amount exceeds refund policy"))
 func (c *Client) RunWithAnswer(ctx context.Context, tk *Toolkit, history []any, pending Request, answer Answer) (RunResult, error) {
+	ctx = orBackground(ctx)
 	r, ph, group, err := c.prepareResume(tk, history, pending)
 	if err != nil {
 		return RunResult{Status: StatusIncomplete, Limit: "error", Messages: history, Pending: &pending}, err
@@ -44,6 +45,7 @@ func (c *Client) RunWithAnswer(ctx context.Context, tk *Toolkit, history []any, 
 // answer is checked before the channel is returned, so a refused answer is
 // the error here and nothing runs.
 func (c *Client) StreamWithAnswer(ctx context.Context, tk *Toolkit, history []any, pending Request, answer Answer) (<-chan StreamEvent, error) {
+	ctx = orBackground(ctx)
 	r, ph, group, err := c.prepareResume(tk, history, pending)
 	if err != nil {
 		return nil, err

@@ -19,6 +19,9 @@ type run struct {
 	result RunResult
 	// stream, when set, makes model calls stream and receives every event.
 	stream func(StreamEvent)
+	// callDeltas passes tool-call deltas (EventToolCallDelta) to stream;
+	// only TranslateStream asks for them.
+	callDeltas bool
 }
 
 func (c *Client) newRun(tk *Toolkit, history []any) (*run, error) {

@@ -130,6 +130,9 @@ func parseSkill(p string, b []byte) (Skill, error) {
 			front, body = rest[:end], rest[end+5:]
 		}
 	}
+	if err := checkYAMLNesting(front, MaxJSONDepth); err != nil {
+		return Skill{}, fmt.Errorf("malformed frontmatter: %w", err)
+	}
 	m, err := parseYAMLMap([]byte(front))
 	if err != nil {
 		return Skill{}, fmt.Errorf("malformed frontmatter: %w", err)
@@ -140,6 +143,47 @@ func parseSkill(p string, b []byte) (Skill, error) {
 	}
 	desc, _ := yamlScalar(m["description"])
 	return Skill{Name: name, Description: desc, Path: p, Instructions: strings.TrimSpace(body)}, nil
+}
+
+// checkYAMLNesting refuses frontmatter that could nest deeper than max
+// levels, before a YAML parser (which recurses per level) reads it: on any
+// line, its indentation plus the flow collections ([ and {) open so far
+// must stay within max. One iterative pass that errs on the safe side: an
+// opening bracket always counts, even inside quotes; a closing one counts
+// only outside quotes, whose state ends with the line.
+func checkYAMLNesting(text string, max int) error {
+	flow, indent, lineStart := 0, 0, true
+	var quote byte
+	for i := 0; i < len(text); i++ {
+		c := text[i]
+		if c == '\n' {
+			lineStart, indent, quote = true, 0, 0
+			continue
+		}
+		if lineStart && (c == ' ' || c == '\t' || c == '-') {
+			indent++ // a "- " list entry nests as much as an indent
+		} else {
+			lineStart = false
+		}
+		switch {
+		case c == '[' || c == '{':
+			flow++
+		case quote != 0:
+			if c == '\\' && quote == '"' && i+1 < len(text) && !strings.ContainsRune("[{\n", rune(text[i+1])) {
+				i++ // an escaped character, never an opening bracket
+			} else if c == quote {
+				quote = 0
+			}
+		case c == '"' || c == '\'':
+			quote = c
+		case (c == ']' || c == '}') && flow > 0:
+			flow--
+		}
+		if flow+indent > max {
+			return fmt.Errorf("it nests more than %d levels deep", max)
+		}
+	}
+	return nil
 }
 
 // yamlScalar renders a scalar YAML value as trimmed text; ok is false for

@@ -112,6 +112,14 @@ type streamAccumulator interface {
 func (r *run) readStream(body io.Reader) (LLMResponse, error) {
 	acc := r.c.wire.newStream()
 	sse := newSSEReader(body, r.c.opts.MaxResponseBytes)
+	emit := r.stream
+	if emit != nil && !r.callDeltas {
+		emit = func(e StreamEvent) {
+			if e.Type != EventToolCallDelta {
+				r.stream(e)
+			}
+		}
+	}
 	for {
 		name, data, err := sse.next()
 		if err == io.EOF && acc.complete() {
@@ -125,7 +133,7 @@ func (r *run) readStream(body io.Reader) (LLMResponse, error) {
 			}
 			return partial, fmt.Errorf("core: read stream: %s", r.redact(err.Error()))
 		}
-		done, err := acc.event(name, data, r.stream)
+		done, err := acc.event(name, data, emit)
 		if err != nil {
 			partial := acc.response()
 			r.result.Text = partial.Text

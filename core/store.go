@@ -41,6 +41,7 @@ func (s *MemoryStore) Save(id string, messages []any) error {
 // runs prompt on top of it and saves the result's transcript back, also when
 // the run halts pending (resume it with AskWithAnswer).
 func (c *Client) Ask(ctx context.Context, prompt string, tk *Toolkit, id string) (RunResult, error) {
+	ctx = orBackground(ctx)
 	if id == "" {
 		return RunResult{}, fmt.Errorf("core: Ask needs a conversation id")
 	}
@@ -54,6 +55,7 @@ func (c *Client) Ask(ctx context.Context, prompt string, tk *Toolkit, id string)
 
 // AskWithAnswer resumes a stored conversation that halted pending.
 func (c *Client) AskWithAnswer(ctx context.Context, tk *Toolkit, id string, pending Request, answer Answer) (RunResult, error) {
+	ctx = orBackground(ctx)
 	if id == "" {
 		return RunResult{}, fmt.Errorf("core: AskWithAnswer needs a conversation id")
 	}

@@ -4,39 +4,49 @@ import "context"
 
 // StreamEvent is one event of a streamed run.
 type StreamEvent struct {
-	Type    string     `json:"type"`
-	Delta   string     `json:"delta,omitempty"`   // text
-	Name    string     `json:"name,omitempty"`    // tool_call, tool_result
-	ID      string     `json:"id,omitempty"`      // tool_call, tool_result: the call id
-	Args    string     `json:"args,omitempty"`    // tool_call: the raw JSON arguments
-	Output  string     `json:"output,omitempty"`  // tool_result
-	IsError bool       `json:"isError,omitempty"` // tool_result
-	Usage   *Usage     `json:"usage,omitempty"`   // usage: one model call's tokens
-	Result  *RunResult `json:"result,omitempty"`  // done, error: the (partial) result
-	Request *Request   `json:"request,omitempty"` // pending
-	Err     error      `json:"-"`                 // error
+	Type  string `json:"type"`
+	Delta string `json:"delta,omitempty"` // text
+	Name  string `json:"name,omitempty"`  // tool_call, tool_result
+	ID    string `json:"id,omitempty"`    // tool_call, tool_result: the call id
+	Index int    `json:"index,omitempty"` // tool_call_delta: the call's position in the reply
+	Args  string `json:"args,omitempty"`  // tool_call: the raw JSON arguments; tool_result: the ones that ran, when edited
+	// OriginalArgs is set on a tool_result whose arguments an approval
+	// edited: what the model asked for (Args is what ran).
+	OriginalArgs string     `json:"originalArgs,omitempty"`
+	Output       string     `json:"output,omitempty"`   // tool_result
+	IsError      bool       `json:"isError,omitempty"`  // tool_result
+	Edited       bool       `json:"edited,omitempty"`   // tool_result: an approval replaced the arguments
+	Declined     bool       `json:"declined,omitempty"` // tool_result: a person declined the call
+	Usage        *Usage     `json:"usage,omitempty"`    // usage: one model call's tokens
+	Result       *RunResult `json:"result,omitempty"`   // done, error: the (partial) result
+	Request      *Request   `json:"request,omitempty"`  // pending
+	Err          error      `json:"-"`                  // error
 }
 
 // Stream event types.
 const (
-	EventText       = "text"        // a text delta from the model
-	EventToolCall   = "tool_call"   // the loop is about to run a call
-	EventToolResult = "tool_result" // a call finished
-	EventPending    = "pending"     // a call suspended: sent before WaitFor runs, or before a halt
-	EventUsage      = "usage"       // a model call finished
-	EventDone       = "done"        // the run ended; Result is set
-	EventError      = "error"       // the run failed; Err and the partial Result are set
+	EventText     = "text"      // a text delta from the model
+	EventToolCall = "tool_call" // the loop is about to run a call
+	// EventToolCallDelta is a piece of a tool call as the provider streams
+	// it; only Client.TranslateStream reports these.
+	EventToolCallDelta = "tool_call_delta"
+	EventToolResult    = "tool_result" // a call finished
+	EventPending       = "pending"     // a call suspended: sent before WaitFor runs, or before a halt
+	EventUsage         = "usage"       // a model call finished
+	EventDone          = "done"        // the run ended; Result is set
+	EventError         = "error"       // the run failed; Err and the partial Result are set
 )
 
 // Stream runs like Run but streams the model's replies over server-sent
 // events and reports progress as events. The channel ends with one "done"
 // or "error" event and is then closed. Stop reading only by cancelling ctx.
 func (c *Client) Stream(ctx context.Context, prompt string, tk *Toolkit) (<-chan StreamEvent, error) {
-	return c.StreamWithHistory(ctx, prompt, tk, nil)
+	return c.StreamWithHistory(orBackground(ctx), prompt, tk, nil)
 }
 
 // StreamWithHistory is Stream continuing an earlier transcript.
 func (c *Client) StreamWithHistory(ctx context.Context, prompt string, tk *Toolkit, history []any) (<-chan StreamEvent, error) {
+	ctx = orBackground(ctx)
 	r, err := c.newRun(tk, history)
 	if err != nil {
 		return nil, err

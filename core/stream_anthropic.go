@@ -13,6 +13,7 @@ type anthropicStream struct {
 	// blocks are pointers: a block holds strings.Builders, which must not
 	// be copied when the slice grows (found by FuzzStream).
 	blocks    []*anthropicBlock
+	calls     int // tool_use blocks started so far
 	model     string
 	finish    string
 	usage     Usage
@@ -21,6 +22,7 @@ type anthropicStream struct {
 
 type anthropicBlock struct {
 	kind  string // "text", "tool_use", or another type we keep no data for
+	call  int    // a tool_use block's position among the reply's tool calls
 	text  strings.Builder
 	id    string
 	name  string
@@ -30,8 +32,8 @@ type anthropicBlock struct {
 func (anthropicWire) newStream() streamAccumulator { return &anthropicStream{} }
 
 func (s *anthropicStream) event(name string, data []byte, emit func(StreamEvent)) (bool, error) {
-	if !gjson.ValidBytes(data) {
-		return false, fmt.Errorf("core: stream event %q is not valid JSON (%d bytes)", name, len(data))
+	if err := checkJSON(data, fmt.Sprintf("stream event %q", name)); err != nil {
+		return false, err
 	}
 	ev := gjson.ParseBytes(data)
 	if name == "" {
@@ -49,6 +51,13 @@ func (s *anthropicStream) event(name string, data []byte, emit func(StreamEvent)
 		cb := ev.Get("content_block")
 		b.kind, b.id, b.name = cb.Get("type").String(), cb.Get("id").String(), cb.Get("name").String()
 		b.text.WriteString(cb.Get("text").String())
+		if b.kind == "tool_use" {
+			b.call = s.calls
+			s.calls++
+			if emit != nil {
+				emit(StreamEvent{Type: EventToolCallDelta, Index: b.call, ID: b.id, Name: b.name})
+			}
+		}
 	case "content_block_delta":
 		b, err := s.block(ev)
 		if err != nil {
@@ -63,7 +72,11 @@ func (s *anthropicStream) event(name string, data []byte, emit func(StreamEvent)
 				emit(StreamEvent{Type: EventText, Delta: t})
 			}
 		case "input_json_delta":
-			b.input.WriteString(d.Get("partial_json").String())
+			piece := d.Get("partial_json").String()
+			b.input.WriteString(piece)
+			if emit != nil && b.kind == "tool_use" && piece != "" {
+				emit(StreamEvent{Type: EventToolCallDelta, Index: b.call, Args: piece})
+			}
 		}
 	case "message_delta":
 		if f := ev.Get("delta.stop_reason").String(); f != "" {

@@ -25,8 +25,8 @@ func (s *openAIStream) event(_ string, data []byte, emit func(StreamEvent)) (boo
 		s.completed = true
 		return true, nil
 	}
-	if !gjson.ValidBytes(data) {
-		return false, fmt.Errorf("core: stream chunk is not valid JSON (%d bytes)", len(data))
+	if err := checkJSON(data, "stream chunk"); err != nil {
+		return false, err
 	}
 	chunk := gjson.ParseBytes(data)
 	if e := chunk.Get("error"); e.Exists() && e.Type != gjson.Null {
@@ -58,11 +58,15 @@ func (s *openAIStream) event(_ string, data []byte, emit func(StreamEvent)) (boo
 			s.calls = append(s.calls, ToolCall{})
 		}
 		c := &s.calls[i]
-		if id := tc.Get("id").String(); id != "" {
+		id, name, args := tc.Get("id").String(), tc.Get("function.name").String(), tc.Get("function.arguments").String()
+		if id != "" {
 			c.ID = id
 		}
-		c.Name += tc.Get("function.name").String()
-		c.Arguments += tc.Get("function.arguments").String()
+		c.Name += name
+		c.Arguments += args
+		if emit != nil {
+			emit(StreamEvent{Type: EventToolCallDelta, Index: i, ID: id, Name: name, Args: args})
+		}
 	}
 	if f := choice.Get("finish_reason").String(); f != "" {
 		s.finish = f

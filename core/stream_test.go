@@ -6,6 +6,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -129,10 +130,14 @@ func TestStreamPendingBeforeWaitFor(t *testing.T) {
 	for _, style := range []Style{StyleOpenAI, StyleAnthropic} {
 		t.Run(string(style), func(t *testing.T) {
 			var c counter
+			// order is appended by the reader and by WaitFor, on another
+			// goroutine: a mutex, or appends get lost (the test was flaky).
+			var mu sync.Mutex
 			var order []string
+			note := func(s string) { mu.Lock(); order = append(order, s); mu.Unlock() }
 			m := newScripted(t, style, turn{calls: []ToolCall{call("c1", "refund", `{"order":"9"}`)}}, turn{text: "refunded"})
 			client := m.client(ClientOptions{WaitFor: func(r Request) (Answer, error) {
-				order = append(order, "waitFor")
+				note("waitFor")
 				return Answer{ID: r.ID, Ok: true}, nil
 			}})
 			ch, err := client.Stream(context.Background(), "refund", mustToolkit(t, RequireApproval(c.tool("refund"))))
@@ -141,7 +146,7 @@ func TestStreamPendingBeforeWaitFor(t *testing.T) {
 			}
 			var text string
 			for e := range ch {
-				order = append(order, e.Type)
+				note(e.Type)
 				if e.Type == EventText {
 					text += e.Delta
 				}

@@ -174,7 +174,9 @@ func TestApprovalWithEditedArgs(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			var c counter
 			m := refundScript(t, StyleOpenAI)
+			var asked Request
 			wait := func(r Request) (Answer, error) {
+				asked = r
 				return Answer{ID: r.ID, Ok: true, Data: map[string]any{"args": tt.args}}, nil
 			}
 			res, err := m.client(ClientOptions{WaitFor: wait}).Run(context.Background(), "refund", mustToolkit(t, RequireApproval(c.tool("refund"))))
@@ -186,6 +188,16 @@ func TestApprovalWithEditedArgs(t *testing.T) {
 			}
 			if got := m.toolResults(2); !strings.Contains(got[0], tt.want) {
 				t.Fatalf("result %q, want %q", got[0], tt.want)
+			}
+			// The request carries the schema the edit is checked against.
+			if schema, _ := asked.Data["schema"].(map[string]any); schema["required"] == nil {
+				t.Fatalf("approval request data %v has no schema", asked.Data)
+			}
+			// The record shows the arguments that ran, marked as edited;
+			// a refused edit leaves the model's arguments in the record.
+			rec := res.ToolCalls[0]
+			if ran := tt.wantRuns == 1; rec.Edited != ran || (ran && string(rec.Args) != `{"order":"43"}`) || (!ran && string(rec.Args) != `{"order":"42"}`) {
+				t.Fatalf("record %+v (args %s)", rec, rec.Args)
 			}
 		})
 	}
@@ -365,5 +377,52 @@ func TestLockApprovedArgs(t *testing.T) {
 	}
 	if got := m.toolResults(2); !strings.Contains(got[0], "changed its arguments") {
 		t.Fatalf("result = %q", got)
+	}
+}
+
+// TestDeclinedCallIsMarked: a declined call's record and tool_result event
+// say it was declined, apart from a failing call.
+func TestDeclinedCallIsMarked(t *testing.T) {
+	var c counter
+	m := refundScript(t, StyleOpenAI)
+	wait := func(r Request) (Answer, error) { return AnswerDeclined(r.ID, "too late"), nil }
+	events, err := m.client(ClientOptions{WaitFor: wait}).Stream(context.Background(), "refund", mustToolkit(t, RequireApproval(c.tool("refund"))))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var result *StreamEvent
+	var final RunResult
+	for e := range events {
+		if e.Type == EventToolResult {
+			result = &e
+		}
+		if e.Result != nil {
+			final = *e.Result
+		}
+	}
+	if result == nil || !result.Declined || !result.IsError || !strings.HasSuffix(result.Output, "declined: too late") {
+		t.Fatalf("tool_result event = %+v", result)
+	}
+	if rec := final.ToolCalls[0]; !rec.Declined || rec.Edited || c.count() != 0 {
+		t.Fatalf("record = %+v, runs %d", rec, c.count())
+	}
+}
+
+// TestApprovalRequestNamesTheMCPServer: an MCP tool's approval says which
+// configured server it runs on, and carries the schema to check edits with.
+func TestApprovalRequestNamesTheMCPServer(t *testing.T) {
+	schema := JSONSchema{"type": "object", "required": []any{"q"}}
+	req := approvalRequest(Tool{Name: "docs_search", Source: SourceMCP, InputSchema: schema, server: "docs"}, "c1", map[string]any{"q": "x"})
+	if req.Data["server"] != "docs" || req.Data["source"] != "mcp" || req.Data["schema"] == nil {
+		t.Fatalf("data = %v", req.Data)
+	}
+	if err := CheckApprovalEdit(req, Answer{ID: req.ID, Ok: true, Data: map[string]any{"args": map[string]any{}}}); err == nil || !strings.Contains(err.Error(), `missing required "q"`) {
+		t.Fatalf("CheckApprovalEdit = %v", err)
+	}
+	if err := CheckApprovalEdit(req, Answer{ID: req.ID, Ok: true}); err != nil {
+		t.Fatalf("no edit: %v", err)
+	}
+	if req := approvalRequest(Tool{Name: "refund", Source: SourceNative}, "c2", nil); req.Data["server"] != nil {
+		t.Fatalf("a native tool names no server: %v", req.Data)
 	}
 }

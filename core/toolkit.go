@@ -80,6 +80,7 @@ func validToolName(name string) bool {
 // first tool of a name wins; a tool with an invalid name or no Execute is an
 // error.
 func CreateToolkit(ctx context.Context, opts Options) (*Toolkit, error) {
+	ctx = orBackground(ctx)
 	tk := &Toolkit{byName: map[string]int{}}
 	for _, t := range opts.ExtraTools {
 		if _, dup := tk.byName[t.Name]; dup {
@@ -161,7 +162,7 @@ func (tk *Toolkit) Execute(ctx context.Context, name string, args map[string]any
 	if args == nil {
 		args = map[string]any{}
 	}
-	return safeExecute(t, args, &ToolContext{Ctx: ctx}), nil
+	return safeExecute(t, args, &ToolContext{Ctx: orBackground(ctx)}), nil
 }
 
 // SkillsPrompt is the system-prompt section listing the toolkit's skills

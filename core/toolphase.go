@@ -2,13 +2,10 @@ package core
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
 	"time"
-
-	"github.com/tidwall/gjson"
 )
 
 // toolPhase is the tool-running half of one assistant turn: its calls and
@@ -16,6 +13,11 @@ import (
 type toolPhase struct {
 	calls   []ToolCall
 	results []*toolOutcome
+	// asked holds, by call index, the arguments the model asked for when
+	// an approval edited them ("" for the others; nil until one is):
+	// calls[i].Arguments is then what ran, and applyEdits rewrites the
+	// turn's assistant message.
+	asked []string
 }
 
 func (r *run) newToolPhase(calls []ToolCall) *toolPhase {
@@ -50,9 +52,10 @@ func (r *run) runTools(ctx context.Context, ph *toolPhase) (*Request, error) {
 			continue
 		}
 		if err := ctx.Err(); err != nil {
+			r.applyEdits(ph)
 			return nil, fmt.Errorf("core: run cancelled: %w", err)
 		}
-		res, req := r.execCall(ctx, ph.calls[i], nil)
+		res, req := r.execCall(ctx, &ph.calls[i], nil)
 		if req == nil {
 			r.finishCall(ph, i, res)
 			continue
@@ -96,6 +99,7 @@ func (r *run) runTools(ctx context.Context, ph *toolPhase) (*Request, error) {
 			}
 		}
 	}
+	r.applyEdits(ph)
 	outcomes := make([]toolOutcome, len(ph.calls))
 	for i, o := range ph.results {
 		outcomes[i] = *o
@@ -112,14 +116,6 @@ func (r *run) runTools(ctx context.Context, ph *toolPhase) (*Request, error) {
 // ready for RunWithAnswer — so a host can keep the question for later.
 var ErrWaitCancelled = errors.New("core: run cancelled while waiting for an answer")
 
-// finishCall records a call's final result and reports it.
-func (r *run) finishCall(ph *toolPhase, i int, res ToolResult) {
-	call := ph.calls[i]
-	ph.results[i] = &toolOutcome{id: call.ID, content: res.Output, isError: res.IsError}
-	r.record(call, res)
-	r.emitEvent(StreamEvent{Type: EventToolResult, ID: call.ID, Name: call.Name, Output: res.Output, IsError: res.IsError})
-}
-
 // gatherRelayCalls folds the later relay calls of the turn into req, so one
 // Request carries all of them in call order. It returns their indexes.
 func (r *run) gatherRelayCalls(ctx context.Context, ph *toolPhase, first int, req *Request) []int {
@@ -132,7 +128,7 @@ func (r *run) gatherRelayCalls(ctx context.Context, ph *toolPhase, first int, re
 		if t, ok := r.tk.Get(ph.calls[j].Name); !ok || t.Source != SourceRelay {
 			continue
 		}
-		_, more := r.execCall(ctx, ph.calls[j], nil)
+		_, more := r.execCall(ctx, &ph.calls[j], nil)
 		if !IsRelayRequest(more) {
 			continue
 		}
@@ -161,7 +157,17 @@ func (r *run) resolve(ctx context.Context, ph *toolPhase, group []int, ans Answe
 			}
 		default:
 			var again *Request
-			res, again = r.execCall(ctx, call, &ans)
+			asked := call.Arguments
+			res, again = r.execCall(ctx, &call, &ans)
+			if call.Arguments != asked {
+				if ph.asked == nil {
+					ph.asked = make([]string, len(ph.calls))
+				}
+				if asked == "" {
+					asked = "{}" // no arguments, as parseArgs reads them; "" marks an unedited call
+				}
+				ph.calls[g], ph.asked[g] = call, asked
+			}
 			if again != nil {
 				res = ToolResult{Output: fmt.Sprintf("tool %q suspended again after its request was answered; giving up on this call", call.Name), IsError: true}
 			}
@@ -171,8 +177,11 @@ func (r *run) resolve(ctx context.Context, ph *toolPhase, group []int, ans Answe
 }
 
 // execCall runs one call: hooks, approval, the tool itself. It returns either
-// a finished result or the Request the call suspends with.
-func (r *run) execCall(ctx context.Context, call ToolCall, answer *Answer) (ToolResult, *Request) {
+// a finished result or the Request the call suspends with. When an approval
+// edits the arguments, call.Arguments becomes the JSON of the arguments
+// that run, before the hooks see the call: BeforeTool, AfterTool and the
+// metric event all carry what ran.
+func (r *run) execCall(ctx context.Context, call *ToolCall, answer *Answer) (ToolResult, *Request) {
 	t, ok := r.tk.Get(call.Name)
 	if !ok {
 		return ToolResult{Output: fmt.Sprintf("unknown tool %q; available tools: %s", call.Name, r.toolNames()), IsError: true}, nil
@@ -181,14 +190,29 @@ func (r *run) execCall(ctx context.Context, call ToolCall, answer *Answer) (Tool
 	if err != nil {
 		return ToolResult{Output: fmt.Sprintf("invalid arguments for tool %q: %v", call.Name, err), IsError: true}, nil
 	}
+	asked := call.Arguments
+	approved := t.NeedsApproval && answer != nil
+	if approved {
+		if _, edited := answer.Data["args"]; edited && r.c.opts.LockApprovedArgs {
+			return ToolResult{Output: fmt.Sprintf("tool %q was not run: the approval changed its arguments, which this host does not accept", call.Name), IsError: true}, nil
+		}
+		ran, err := approvedArgs(t, args, answer)
+		if err != nil {
+			return ToolResult{Output: fmt.Sprintf("tool %q was not run: %v", call.Name, err), IsError: true}, nil
+		}
+		if text := mustJSON(ran); text != mustJSON(args) {
+			call.Arguments = text // edited by the approval
+		}
+		args = ran
+	}
 	hooks := r.c.opts.Hooks
 	if hooks.BeforeTool != nil {
-		short, err := hooks.BeforeTool(ctx, call, args)
+		short, err := hooks.BeforeTool(ctx, *call, args)
 		if err != nil {
 			return ToolResult{Output: fmt.Sprintf("tool %q was not run: %v", call.Name, err), IsError: true}, nil
 		}
 		if short != nil {
-			return r.afterTool(ctx, call, *short), nil
+			return r.afterTool(ctx, *call, *short), nil
 		}
 	}
 	if answer == nil {
@@ -200,17 +224,14 @@ func (r *run) execCall(ctx context.Context, call ToolCall, answer *Answer) (Tool
 			req := approvalRequest(t, call.ID, args)
 			return ToolResult{}, &req
 		}
-		if _, edited := answer.Data["args"]; edited && r.c.opts.LockApprovedArgs {
-			return ToolResult{Output: fmt.Sprintf("tool %q was not run: the approval changed its arguments, which this host does not accept", call.Name), IsError: true}, nil
-		}
-		if args, err = approvedArgs(t, args, answer); err != nil {
-			return ToolResult{Output: fmt.Sprintf("tool %q was not run: %v", call.Name, err), IsError: true}, nil
-		}
 		tctx.Answer = nil // the approval answered the loop, not the tool
 	}
 	start := time.Now()
 	res := safeExecute(t, args, tctx)
-	event := MetricEvent{Kind: "tool", Tool: t.Name, Source: string(t.Source), Duration: time.Since(start), IsError: res.IsError}
+	event := MetricEvent{Kind: "tool", Tool: t.Name, Source: string(t.Source), Duration: time.Since(start), IsError: res.IsError, Args: call.Arguments}
+	if call.Arguments != asked {
+		event.OriginalArgs = asked
+	}
 	if req := PendingOf(res); req != nil {
 		event.Pending, event.IsError = true, false
 		r.c.emit(event)
@@ -219,7 +240,7 @@ func (r *run) execCall(ctx context.Context, call ToolCall, answer *Answer) (Tool
 		}
 		return ToolResult{}, req
 	}
-	res = r.afterTool(ctx, call, res)
+	res = r.afterTool(ctx, *call, res)
 	event.IsError = res.IsError
 	r.c.emit(event)
 	return res, nil
@@ -232,14 +253,6 @@ func (r *run) afterTool(ctx context.Context, call ToolCall, res ToolResult) Tool
 		}
 	}
 	return res
-}
-
-func (r *run) record(call ToolCall, res ToolResult) {
-	args := json.RawMessage(call.Arguments)
-	if !gjson.ValidBytes(args) {
-		args, _ = marshalJSON(call.Arguments)
-	}
-	r.result.ToolCalls = append(r.result.ToolCalls, ToolRecord{ID: call.ID, Name: call.Name, Args: args, Output: res.Output, IsError: res.IsError})
 }
 
 func (r *run) toolNames() string {
@@ -272,8 +285,13 @@ func declinedResult(name, reason string) ToolResult {
 	if reason == "" {
 		reason = "declined"
 	}
-	return ToolResult{Output: fmt.Sprintf("tool %q was not run: declined: %s", name, reason), IsError: true}
+	return ToolResult{Output: fmt.Sprintf("tool %q was not run: declined: %s", name, reason), IsError: true,
+		Metadata: map[string]any{declinedKey: reason}}
 }
+
+// declinedKey marks a declined call's result (its value is the reason), so
+// its record and event say so apart from a failure.
+const declinedKey = "declined"
 
 func (c *Client) hasWaitFor() bool { return c.opts.WaitFor != nil || c.opts.WaitForContext != nil }
 

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/tidwall/gjson"
+	"github.com/toolnexus/wasm/internal/jsonx"
 )
 
 // transcript holds the messages of a run as encoded JSON, plus the same
@@ -30,6 +31,13 @@ func (t *transcript) truncate(n int) {
 	for _, m := range msgs {
 		t.add(m)
 	}
+}
+
+// setLast replaces the last message.
+func (t *transcript) setLast(m json.RawMessage) {
+	n := len(t.msgs) - 1
+	t.joined = append(t.joined[:len(t.joined)-len(t.msgs[n])], m...)
+	t.msgs[n] = m
 }
 
 // asAny returns the messages as RunResult.Messages elements.
@@ -59,6 +67,11 @@ func encodeHistory(history []any) ([]json.RawMessage, error) {
 				return nil, fmt.Errorf("core: history[%d]: %w", i, err)
 			}
 			raw = b
+		}
+		// A message may wrap tool arguments accepted at MaxJSONDepth (an
+		// Anthropic tool_use block), hence the slack.
+		if err := jsonx.CheckDepth(raw, jsonx.MaxDepth+jsonx.WrapSlack); err != nil {
+			return nil, err
 		}
 		if len(raw) == 0 || raw[0] != '{' || !gjson.ValidBytes(raw) {
 			return nil, fmt.Errorf("core: history[%d] is not a JSON object", i)

@@ -38,6 +38,25 @@ type TranslatedCall struct {
 // converted (system hoisted, assistant tool calls as tool_use blocks,
 // consecutive tool results merged into one user turn).
 func (c *Client) Translate(ctx context.Context, req TranslateRequest) (TranslateResponse, error) {
+	return c.translate(ctx, req, nil)
+}
+
+// TranslateStream is Translate with the reply streamed: onDelta sees each
+// text delta (Type "text") and each tool-call delta (Type
+// "tool_call_delta": Index, and ID and Name on a call's first delta, Args
+// the next piece of its JSON arguments) as the provider sends them, before
+// TranslateStream returns the whole reply. A provider that answers a
+// stream request in one piece yields its text as one delta and its tool
+// calls as no deltas: only the returned reply has them.
+func (c *Client) TranslateStream(ctx context.Context, req TranslateRequest, onDelta func(StreamEvent)) (TranslateResponse, error) {
+	if onDelta == nil {
+		onDelta = func(StreamEvent) {}
+	}
+	return c.translate(ctx, req, onDelta)
+}
+
+func (c *Client) translate(ctx context.Context, req TranslateRequest, onDelta func(StreamEvent)) (TranslateResponse, error) {
+	ctx = orBackground(ctx)
 	if c.err != nil {
 		return TranslateResponse{}, c.err
 	}
@@ -50,15 +69,16 @@ func (c *Client) Translate(ctx context.Context, req TranslateRequest) (Translate
 	}
 	var body []byte
 	var err error
+	stream := onDelta != nil
 	if _, anthropic := c.wire.(anthropicWire); anthropic {
-		body, err = anthropicTranslateBody(&opts, req)
+		body, err = anthropicTranslateBody(&opts, req, stream)
 	} else {
-		body = openAIWire{}.body(&opts, joinRaw(req.Messages), joinList(req.Tools), false)
+		body = openAIWire{}.body(&opts, joinRaw(req.Messages), joinList(req.Tools), stream)
 	}
 	if err != nil {
 		return TranslateResponse{}, err
 	}
-	r := &run{c: &Client{opts: opts, wire: c.wire, params: c.params, metrics: c.metrics}}
+	r := &run{c: &Client{opts: opts, wire: c.wire, params: c.params, metrics: c.metrics}, stream: onDelta, callDeltas: stream}
 	resp, err := r.request(ctx, withParams(body, c.params))
 	if err != nil {
 		return TranslateResponse{}, err
@@ -89,7 +109,7 @@ func joinList(items []json.RawMessage) []byte {
 }
 
 // anthropicTranslateBody converts an OpenAI-shaped request to the messages API.
-func anthropicTranslateBody(o *ClientOptions, req TranslateRequest) ([]byte, error) {
+func anthropicTranslateBody(o *ClientOptions, req TranslateRequest, stream bool) ([]byte, error) {
 	var system []string
 	var msgs []map[string]any
 	// appendUser adds blocks to the trailing user message, or starts one:
@@ -139,6 +159,11 @@ func anthropicTranslateBody(o *ClientOptions, req TranslateRequest) ([]byte, err
 		fn := t.Get("function")
 		var schema any = map[string]any{"type": "object", "properties": map[string]any{}}
 		if p := fn.Get("parameters"); p.IsObject() {
+			// Value recurses: the messages only pass through as bytes,
+			// but a tool's parameters are decoded.
+			if err := checkJSON([]byte(p.Raw), "translate: a tool's parameters"); err != nil {
+				return nil, err
+			}
 			schema = p.Value()
 		}
 		tools = append(tools, map[string]any{"name": fn.Get("name").String(), "description": fn.Get("description").String(), "input_schema": schema})
@@ -157,7 +182,7 @@ func anthropicTranslateBody(o *ClientOptions, req TranslateRequest) ([]byte, err
 	if len(tools) > 0 {
 		toolBytes, _ = marshalJSON(tools)
 	}
-	return anthropicWire{}.body(&o2, joinRaw(encMsgs), toolBytes, false), nil
+	return anthropicWire{}.body(&o2, joinRaw(encMsgs), toolBytes, stream), nil
 }
 
 // contentText flattens an OpenAI content value (a string or a list of

@@ -34,7 +34,7 @@ type TransportFunc func(ctx context.Context, req *HTTPRequest) (*HTTPResponse, e
 
 // Do calls f.
 func (f TransportFunc) Do(ctx context.Context, req *HTTPRequest) (*HTTPResponse, error) {
-	return f(ctx, req)
+	return f(orBackground(ctx), req)
 }
 
 // errNoTransport is what a client without a transport reports on js/wasm.

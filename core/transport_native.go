@@ -16,7 +16,7 @@ type httpTransport struct{ client *http.Client }
 func defaultTransport() Transport { return httpTransport{client: http.DefaultClient} }
 
 func (t httpTransport) Do(ctx context.Context, req *HTTPRequest) (*HTTPResponse, error) {
-	hreq, err := http.NewRequestWithContext(ctx, req.Method, req.URL, bytes.NewReader(req.Body))
+	hreq, err := http.NewRequestWithContext(orBackground(ctx), req.Method, req.URL, bytes.NewReader(req.Body))
 	if err != nil {
 		return nil, fmt.Errorf("core: build request: %w", err)
 	}

@@ -73,4 +73,7 @@ type Tool struct {
 	NeedsApproval bool `json:"needsApproval,omitempty"`
 	// Execute runs the tool. ctx is never nil when the loop calls it.
 	Execute func(args map[string]any, ctx *ToolContext) (ToolResult, error) `json:"-"`
+	// server is the configured name of the MCP server an MCP tool comes
+	// from; an approval request names it to the person asked.
+	server string
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/tidwall/gjson"
+	"github.com/toolnexus/wasm/internal/jsonx"
 )
 
 // Request and Answer decode themselves with gjson: they arrive from hosts
@@ -60,6 +61,9 @@ func (a *Answer) UnmarshalJSON(data []byte) error {
 }
 
 func jsonObject(data []byte, what string) (gjson.Result, error) {
+	if err := jsonx.CheckDepth(data, jsonx.MaxDepth); err != nil {
+		return gjson.Result{}, err
+	}
 	if !gjson.ValidBytes(data) {
 		return gjson.Result{}, fmt.Errorf("%s: invalid JSON", what)
 	}

@@ -61,8 +61,8 @@ func (anthropicWire) body(o *ClientOptions, joined, tools []byte, stream bool) [
 }
 
 func (anthropicWire) parse(body []byte) (LLMResponse, error) {
-	if !gjson.ValidBytes(body) {
-		return LLMResponse{}, fmt.Errorf("core: provider reply is not valid JSON (%d bytes)", len(body))
+	if err := checkJSON(body, "provider reply"); err != nil {
+		return LLMResponse{}, err
 	}
 	doc := gjson.ParseBytes(body)
 	if doc.Get("type").String() == "error" {
@@ -137,7 +137,7 @@ func (anthropicWire) assistantMessage(r LLMResponse) json.RawMessage {
 		}
 		n++
 		input := strings.TrimSpace(tc.Arguments)
-		if input == "" || !gjson.Valid(input) || !gjson.Parse(input).IsObject() {
+		if input == "" || !validJSON([]byte(input)) || !gjson.Parse(input).IsObject() {
 			input = "{}" // Anthropic requires an object; the bad text is reported in the tool result
 		}
 		b = append(b, `{"type":"tool_use","id":`...)
@@ -172,6 +172,27 @@ func (anthropicWire) toolResults(results []toolOutcome) []json.RawMessage {
 		b = append(b, '}')
 	}
 	return []json.RawMessage{append(b, "]}"...)}
+}
+
+// anthropicWithArgs puts the arguments of each edited call (asked[k] set)
+// in the input of its tool_use block, found by id, and keeps every other
+// byte: thinking blocks must go back unchanged.
+func anthropicWithArgs(msg json.RawMessage, calls []ToolCall, asked []string) json.RawMessage {
+	doc := string(msg)
+	out := make([]byte, 0, len(msg)+64)
+	at := 0
+	for k, call := range calls {
+		if k >= len(asked) || asked[k] == "" {
+			continue
+		}
+		// Index is where the input starts in doc; calls come in its order.
+		input := gjson.Get(doc, `content.#(id==`+string(appendJSONString(nil, call.ID))+`).input`)
+		if input.Index > at {
+			out = append(append(out, doc[at:input.Index]...), call.Arguments...)
+			at = input.Index + len(input.Raw)
+		}
+	}
+	return append(out, doc[at:]...)
 }
 
 func (anthropicWire) haltedTurn(msgs []json.RawMessage) (int, []ToolCall, map[string]toolOutcome) {

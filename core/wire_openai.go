@@ -54,8 +54,8 @@ func (openAIWire) body(o *ClientOptions, joined, tools []byte, stream bool) []by
 }
 
 func (openAIWire) parse(body []byte) (LLMResponse, error) {
-	if !gjson.ValidBytes(body) {
-		return LLMResponse{}, fmt.Errorf("core: provider reply is not valid JSON (%d bytes)", len(body))
+	if err := checkJSON(body, "provider reply"); err != nil {
+		return LLMResponse{}, err
 	}
 	doc := gjson.ParseBytes(body)
 	if e := doc.Get("error"); e.Exists() && e.Type != gjson.Null {

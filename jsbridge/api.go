@@ -12,6 +12,7 @@ import (
 
 	"github.com/tidwall/gjson"
 	"github.com/toolnexus/wasm/core"
+	"github.com/toolnexus/wasm/internal/jsonx"
 )
 
 // Version is reported to JS as api.version.
@@ -170,19 +171,31 @@ func jsString(v js.Value) string {
 // messagesFromJSON splits a JSON array of messages into raw elements without
 // decoding them: the transcript goes back to the provider byte for byte.
 func messagesFromJSON(v js.Value, what string) ([]any, error) {
-	if v.IsUndefined() || v.IsNull() || (v.Type() == js.TypeString && v.String() == "") {
+	if v.IsUndefined() || v.IsNull() {
 		return nil, nil
 	}
 	if v.Type() != js.TypeString {
 		return nil, fmt.Errorf("%s must be JSON text", what)
 	}
-	s := v.String()
-	if !gjson.Valid(s) || !gjson.Parse(s).IsArray() {
+	b := stringBytes(v)
+	if len(b) == 0 {
+		return nil, nil
+	}
+	if err := jsonx.Check(b); err != nil {
+		return nil, fmt.Errorf("%s is not a JSON array of at most %d levels", what, jsonx.MaxDepth)
+	}
+	doc := gjson.ParseBytes(b)
+	if !doc.IsArray() {
 		return nil, fmt.Errorf("%s is not a JSON array", what)
 	}
 	var out []any
-	gjson.Parse(s).ForEach(func(_, m gjson.Result) bool {
-		out = append(out, json.RawMessage(m.Raw))
+	doc.ForEach(func(_, m gjson.Result) bool {
+		// Each message is a slice of b (Index is its offset), not a copy.
+		if m.Index > 0 && m.Index+len(m.Raw) <= len(b) {
+			out = append(out, json.RawMessage(b[m.Index:m.Index+len(m.Raw)]))
+		} else {
+			out = append(out, json.RawMessage(m.Raw))
+		}
 		return true
 	})
 	return out, nil
@@ -191,7 +204,16 @@ func messagesFromJSON(v js.Value, what string) ([]any, error) {
 // resultJSON encodes a RunResult for JS; a failed run rejects with the
 // partial result attached as err.resultJSON.
 func resultJSON(res core.RunResult, runErr error) (any, error) {
-	b, err := appendRunResult(nil, res)
+	return encodeResult(res, runErr, true)
+}
+
+// encodeResult is resultJSON with or without the messages (a failed run's
+// partial result always has them).
+func encodeResult(res core.RunResult, runErr error, withMessages bool) (any, error) {
+	if _, ok := runErr.(noResult); ok {
+		return nil, runErr
+	}
+	b, err := appendRunResult(nil, res, withMessages || runErr != nil)
 	if err != nil {
 		return nil, fmt.Errorf("encode result: %w", err)
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/tidwall/gjson"
 	"github.com/toolnexus/wasm/core"
+	"github.com/toolnexus/wasm/internal/jsonx"
 	"github.com/toolnexus/wasm/internal/jsregexp"
 )
 
@@ -116,8 +117,8 @@ func skillsFS(v js.Value, env ToolEnv) (*core.MemFS, error) {
 		if resp.Status < 200 || resp.Status > 299 {
 			return nil, fmt.Errorf("GET %s: HTTP %d", url, resp.Status)
 		}
-		if !gjson.ValidBytes(body) {
-			return nil, fmt.Errorf("%s is not JSON", url)
+		if err := jsonx.Check(body); err != nil {
+			return nil, fmt.Errorf("%s is not JSON: %w", url, err)
 		}
 		idx := gjson.ParseBytes(body)
 		if f := idx.Get("files"); f.IsObject() {

@@ -143,11 +143,15 @@ func clientHandle(c *core.Client) js.Value {
 		b, err := jsonx.Marshal(res)
 		return string(b), err
 	}))
+	// conversation(historyJSON?) keeps a transcript in Go (conversation.go).
+	set("conversation", asyncMethod(func(args []js.Value) (any, error) {
+		return conversationHandle(c, argAt(args, 0))
+	}))
 	set("metrics", asyncMethod(func([]js.Value) (any, error) { return c.Metrics(), nil }))
 	// close releases the handle's functions; calling any of them afterwards
 	// throws in JS instead of reaching Go.
 	set("close", asyncMethod(func([]js.Value) (any, error) {
-		for _, name := range []string{"run", "stream", "runWithAnswer", "streamWithAnswer", "translate", "metrics", "close"} {
+		for _, name := range []string{"run", "stream", "runWithAnswer", "streamWithAnswer", "translate", "conversation", "metrics", "close"} {
 			h.Delete(name)
 		}
 		go func() {
@@ -163,6 +167,13 @@ func clientHandle(c *core.Client) js.Value {
 // drain hands every event but the last to onEvent(eventJSON) and returns
 // the final result as the Promise's value (or its rejection).
 func drain(ctx context.Context, events <-chan core.StreamEvent, onEvent js.Value) (any, error) {
+	res, err := drainEvents(ctx, events, onEvent)
+	return encodeResult(res, err, true)
+}
+
+// drainEvents hands every event but the last to onEvent(eventJSON) and
+// returns the final result; without one the error is a noResult.
+func drainEvents(ctx context.Context, events <-chan core.StreamEvent, onEvent js.Value) (core.RunResult, error) {
 	var last core.StreamEvent
 	for e := range events {
 		last = e
@@ -174,12 +185,18 @@ func drain(ctx context.Context, events <-chan core.StreamEvent, onEvent js.Value
 	}
 	if last.Result == nil {
 		if ctx.Err() != nil {
-			return nil, fmt.Errorf("stream cancelled: %w", ctx.Err())
+			return core.RunResult{}, noResult{fmt.Errorf("stream cancelled: %w", ctx.Err())}
 		}
-		return nil, errors.New("stream ended without a result")
+		return core.RunResult{}, noResult{errors.New("stream ended without a result")}
 	}
-	return resultJSON(*last.Result, last.Err)
+	return *last.Result, last.Err
 }
+
+// noResult is a failure before any result existed: it rejects without a
+// partial result attached.
+type noResult struct{ error }
+
+func (e noResult) Unwrap() error { return e.error }
 
 // checkGenerated refuses a generate reply of the wrong shape with a clear
 // error, rather than reading what it can of it.
@@ -202,6 +219,9 @@ func checkGenerated(out gjson.Result) error {
 // translateRequest reads {model?, messages, tools?}, keeping each message
 // and tool as the raw JSON the caller sent.
 func translateRequest(s string) (core.TranslateRequest, error) {
+	if err := jsonx.CheckDepth([]byte(s), jsonx.MaxDepth); err != nil {
+		return core.TranslateRequest{}, err
+	}
 	if !gjson.Valid(s) || !gjson.Parse(s).IsObject() {
 		return core.TranslateRequest{}, errors.New("not a JSON object")
 	}
@@ -258,10 +278,11 @@ func runArgs(args []js.Value) (string, *core.Toolkit, []any, error) {
 // plain context when there is no signal), and a stop func that removes the
 // listener.
 func contextFor(signal js.Value) (context.Context, func()) {
-	ctx, cancel := context.WithCancel(context.Background())
 	if signal.Type() != js.TypeObject || !isFunc(signal.Get("addEventListener")) {
-		return ctx, cancel
+		// Nothing can cancel the run: no AbortController per request either.
+		return context.Background(), func() {}
 	}
+	ctx, cancel := context.WithCancel(context.Background())
 	if signal.Get("aborted").Truthy() {
 		cancel()
 		return ctx, cancel
@@ -291,7 +312,7 @@ func generateFunc(fn js.Value) core.GenerateFunc {
 			return core.GenerateResponse{}, fmt.Errorf("generate failed: %w", err)
 		}
 		text, err := jsonOf(v)
-		if err != nil || !gjson.Valid(text) || !gjson.Parse(text).IsObject() {
+		if err != nil || jsonx.Check([]byte(text)) != nil || !gjson.Parse(text).IsObject() {
 			return core.GenerateResponse{}, errors.New("generate must resolve to an object {text, toolCalls, usage}")
 		}
 		out := gjson.Parse(text)

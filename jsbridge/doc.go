@@ -71,7 +71,11 @@
 //	 requestParams?, fetch?, waitFor?, generate?}
 //
 // fetch defaults to globalThis.fetch and is called as fetch(url, {method, headers,
-// body: Uint8Array, signal}); the response body is read as a stream.
+// body, signal}): body is a string when the bytes are UTF-8 text (every request
+// core makes is JSON), else a Uint8Array (always a Uint8Array without the host,
+// see below); signal is set only when something can cancel the request (an
+// AbortSignal passed to the run, timeoutMs). An event-stream response body is
+// read chunk by chunk as it arrives, any other body whole.
 // waitFor(request, {signal}) is called when a tool call suspends; it returns or
 // resolves to an Answer {id, ok, data?, reason?}; signal aborts when the run is
 // cancelled. A throw or rejection counts as a decline with the error message as
@@ -88,6 +92,7 @@
 //	c.runWithAnswer(tk, messagesJSON, pendingJSON, answerJSON, signal?) Promise<string>  RunResult JSON
 //	c.streamWithAnswer(tk, messagesJSON, pendingJSON, answerJSON, signal?, onEvent) Promise<string>
 //	c.translate(requestJSON, signal?)                                  Promise<string>  {text, toolCalls, finishReason, usage, model}
+//	c.conversation(historyJSON?)                                       Promise<Conversation>
 //	c.metrics()                                                        Promise<string>  Prometheus text
 //	c.close()                                                          Promise<void>    releases the handle
 //
@@ -98,6 +103,35 @@
 // stream and streamWithAnswer call onEvent(eventJSON) for each StreamEvent (text, tool_call,
 // tool_result, pending, usage) and resolves with the result.
 //
+// A Conversation keeps its transcript in Go between runs, so a follow-up
+// prompt crosses the boundary alone and the transcript crosses only when asked
+// for. Its results are RunResult JSON without "messages" (a failed run's
+// err.resultJSON keeps them). One run at a time; a second is refused.
+//
+//	conv.run(prompt, tk, signal?)                               Promise<string>
+//	conv.stream(prompt, tk, signal?, onEvent)                   Promise<string>
+//	conv.runWithAnswer(tk, answerJSON, signal?)                 Promise<string>  resumes its halted run
+//	conv.streamWithAnswer(tk, answerJSON, signal?, onEvent)     Promise<string>
+//	conv.messages()                                             Promise<string>  the transcript, a JSON array
+//	conv.close()                                                Promise<void>
+//
+// A run that ends (done, incomplete, or halted on a request) replaces the
+// transcript with its own; a failed one leaves it as it was, unless it halted
+// durably (a cancelled wait), which runWithAnswer resumes.
+//
 // Plain JSON crosses the boundary as text so that long transcripts are neither
 // walked value by value through syscall/js nor re-encoded.
+//
+// # The host (the narrow boundary)
+//
+// A loader may install globalThis.__toolnexusHost = bridgeHost(go) (from
+// web/bridge-host.mjs) before go.run; toolnexus.mjs does, and a Worker entry
+// can. The hot paths then cross with numbers only — ids, slots, pointers and
+// lengths into the wasm memory — so they make no js.Value to finalize: a model
+// call is one host call that fetches and reads the status, headers and body
+// (an event stream is read chunk by chunk through the host), a JS tool gets its
+// arguments as JSON text and answers as text, and outcomes that arrive later
+// come back through the wasm export toolnexus_settle and one resume of the Go
+// scheduler instead of a js.FuncOf pair per Promise. Without a host (Go's own
+// test runner, a custom loader) the same features run over syscall/js.
 package jsbridge

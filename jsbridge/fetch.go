@@ -19,6 +19,7 @@ import (
 // (the offline demo model is one). The response body is read as a stream.
 type FetchTransport struct {
 	fetch js.Value
+	slot  *hostSlot // fetch's slot in the host (host.go), when there is one
 }
 
 // NewFetchTransport returns a transport over fn, or over globalThis.fetch
@@ -30,11 +31,18 @@ func NewFetchTransport(fn js.Value) (*FetchTransport, error) {
 	if !isFunc(fn) {
 		return nil, errors.New("no fetch function: pass options.fetch")
 	}
-	return &FetchTransport{fetch: fn}, nil
+	t := &FetchTransport{fetch: fn}
+	if hostReady {
+		t.slot = register(fn, "")
+	}
+	return t, nil
 }
 
 // Do performs one request. Cancelling ctx aborts the fetch.
 func (t *FetchTransport) Do(ctx context.Context, req *core.HTTPRequest) (*core.HTTPResponse, error) {
+	if hostReady {
+		return t.doHost(ctx, req)
+	}
 	init := jsObject.New()
 	init.Set("method", req.Method)
 	headers := jsObject.New()

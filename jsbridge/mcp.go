@@ -12,13 +12,15 @@ import (
 
 // mcpOptions reads the MCP part of createToolkit's options:
 //
-//	{mcpServers: {name: {url, type?, headers?, timeout?, enabled?, disabled?}} | {mcpServers: {...}},
+//	{mcpServers: {name: {url, type?, headers?, timeout?, enabled?, disabled?, approval?}} | {mcpServers: {...}},
 //	 variables: {NAME: "value"}, waitFor: async (request) => answer}
 //
 // mcpServers may also be a whole Claude-desktop config (an object with a
 // top-level mcpServers, servers or mcp key). variables fill ${NAME} in
-// header values; waitFor answers elicitation requests (form ⇒ kind "input"
-// with data.schema, URL ⇒ kind "authorization"). env supplies the fetch
+// header values; approval ("always", "never", "destructive" or tool names;
+// core.MCPApproval) says which tools ask first; waitFor answers elicitation
+// requests (form ⇒ kind "input" with data.schema, URL ⇒ kind
+// "authorization"). env supplies the fetch
 // transport and the variables createToolkit already read.
 func mcpOptions(opts js.Value, env ToolEnv) (core.Options, error) {
 	out := core.Options{Variables: env.Variables, Transport: env.Transport}

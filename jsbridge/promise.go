@@ -4,7 +4,9 @@ package jsbridge
 
 import (
 	"fmt"
+	"runtime"
 	"runtime/debug"
+	"sync/atomic"
 	"syscall/js"
 )
 
@@ -22,6 +24,9 @@ func (f *failure) Unwrap() error { return f.err }
 // A Go panic inside work rejects the Promise instead of ending the wasm
 // instance, so the next call still works.
 func promise(work func() (any, error)) js.Value {
+	if hostReady {
+		return hostPromise(work)
+	}
 	var executor js.Func
 	executor = js.FuncOf(func(_ js.Value, args []js.Value) any {
 		resolve, reject := args[0], args[1]
@@ -71,4 +76,37 @@ func argAt(args []js.Value, i int) js.Value {
 		return args[i]
 	}
 	return js.Undefined()
+}
+
+var lastDeferred atomic.Int32
+
+// hostPromise is promise through the host: the Promise is made in JS
+// (host.deferred) rather than by a js.FuncOf executor, which the Promise
+// constructor calls back into Go at once — a nested resume per API call. A
+// string result crosses as UTF-8 from Go's memory.
+func hostPromise(work func() (any, error)) js.Value {
+	id := lastDeferred.Add(1)
+	p := host.Call("deferred", id)
+	go func() {
+		v, err := safely(work)
+		if err != nil {
+			e := jsErrorValue(err)
+			if f, ok := err.(*failure); ok {
+				for k, p := range f.props {
+					e.Set(k, p)
+				}
+			}
+			host.Call("reject", id, e)
+			return
+		}
+		if s, ok := v.(string); ok {
+			host.Call("resolveText", id, stringPtr(s), len(s))
+			runtime.KeepAlive(s)
+			return
+		}
+		if _, err := safely(func() (any, error) { host.Call("resolve", id, v); return nil, nil }); err != nil {
+			host.Call("reject", id, jsErrorValue(err))
+		}
+	}()
+	return p
 }

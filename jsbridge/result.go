@@ -14,22 +14,20 @@ import (
 // core's struct tags. The transcript's messages are raw JSON already and are
 // copied, not re-encoded: encoding/json would validate and compact every
 // message of a long history on each run.
-func appendRunResult(b []byte, r core.RunResult) ([]byte, error) {
+//
+// Without withMessages the "messages" key is left out: a conversation keeps
+// its transcript in Go and hands it over only when asked (conversation.go).
+func appendRunResult(b []byte, r core.RunResult, withMessages bool) ([]byte, error) {
 	b = append(b, `{"text":`...)
 	b = jsonx.AppendString(b, r.Text)
-	b = append(b, `,"messages":[`...)
-	for i, m := range r.Messages {
-		if i > 0 {
-			b = append(b, ',')
-		}
+	if withMessages {
+		b = append(b, `,"messages":`...)
 		var err error
-		if raw, ok := m.(json.RawMessage); ok {
-			b = append(b, raw...)
-		} else if b, err = jsonx.Append(b, m); err != nil {
+		if b, err = appendMessages(b, r.Messages); err != nil {
 			return nil, err
 		}
 	}
-	b = append(b, `],"toolCalls":[`...)
+	b = append(b, `,"toolCalls":[`...)
 	for i, tc := range r.ToolCalls {
 		if i > 0 {
 			b = append(b, ',')
@@ -44,10 +42,20 @@ func appendRunResult(b []byte, r core.RunResult) ([]byte, error) {
 		} else {
 			b = append(b, tc.Args...)
 		}
+		if len(tc.OriginalArgs) > 0 {
+			b = append(b, `,"originalArgs":`...)
+			b = append(b, tc.OriginalArgs...)
+		}
 		b = append(b, `,"output":`...)
 		b = jsonx.AppendString(b, tc.Output)
 		b = append(b, `,"isError":`...)
 		b = strconv.AppendBool(b, tc.IsError)
+		if tc.Edited {
+			b = append(b, `,"edited":true`...)
+		}
+		if tc.Declined {
+			b = append(b, `,"declined":true`...)
+		}
 		b = append(b, '}')
 	}
 	b = append(b, `],"toolCallCount":`...)
@@ -76,4 +84,21 @@ func appendRunResult(b []byte, r core.RunResult) ([]byte, error) {
 		}
 	}
 	return append(b, '}'), nil
+}
+
+// appendMessages writes a transcript as a JSON array, copying raw messages.
+func appendMessages(b []byte, msgs []any) ([]byte, error) {
+	b = append(b, '[')
+	for i, m := range msgs {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		var err error
+		if raw, ok := m.(json.RawMessage); ok {
+			b = append(b, raw...)
+		} else if b, err = jsonx.Append(b, m); err != nil {
+			return nil, err
+		}
+	}
+	return append(b, ']'), nil
 }

@@ -45,7 +45,11 @@ func ToolFromJS(spec js.Value, env ToolEnv) (core.Tool, error) {
 		if !isFunc(run) {
 			return core.Tool{}, fmt.Errorf("tool %q needs a run function (or relay: true)", name)
 		}
-		t = core.Tool{Name: name, Description: str(spec, "description"), InputSchema: schema, Source: core.SourceJS, Execute: jsExecute(name, run)}
+		exec := jsExecute(name, run)
+		if hostReady {
+			exec = hostExecute(register(run, name))
+		}
+		t = core.Tool{Name: name, Description: str(spec, "description"), InputSchema: schema, Source: core.SourceJS, Execute: exec}
 	}
 	if src := str(spec, "source"); src != "" {
 		t.Source = core.ToolSource(src)
@@ -57,6 +61,9 @@ func ToolFromJS(spec js.Value, env ToolEnv) (core.Tool, error) {
 // httpToolFromJS reads {method, url, headers, query, body, timeoutMs}.
 func httpToolFromJS(name, description string, schema core.JSONSchema, h js.Value, env ToolEnv) (core.Tool, error) {
 	text, err := jsonOf(h)
+	if err == nil {
+		err = jsonx.CheckDepth([]byte(text), jsonx.MaxDepth)
+	}
 	if err != nil {
 		return core.Tool{}, fmt.Errorf("http: %w", err)
 	}
@@ -121,33 +128,42 @@ func resultFromJS(v js.Value) (core.ToolResult, error) {
 			break
 		}
 		text, err := jsonOf(v)
+		if err == nil {
+			err = jsonx.CheckDepth([]byte(text), jsonx.MaxDepth)
+		}
 		if err != nil {
 			return core.ToolResult{}, fmt.Errorf("tool result: %w", err)
 		}
-		doc := gjson.Parse(text)
-		res := core.ToolResult{IsError: doc.Get("isError").Bool()}
-		switch out := doc.Get("output"); out.Type {
-		case gjson.String:
-			res.Output = out.String()
-		case gjson.Null:
-		default:
-			res.Output = out.Raw
-		}
-		if md := doc.Get("metadata"); md.IsObject() {
-			res.Metadata, _ = md.Value().(map[string]any)
-			if p := md.Get("pending"); p.IsObject() {
-				var req core.Request
-				if err := req.UnmarshalJSON([]byte(p.Raw)); err != nil {
-					return core.ToolResult{}, fmt.Errorf("tool result: metadata.pending: %w", err)
-				}
-				res.Metadata["pending"] = req
-			}
-		}
-		return res, nil
+		return resultFromJSON(text)
 	}
 	s, err := jsonOf(v)
 	if err != nil {
 		return core.ToolResult{}, err
 	}
 	return core.ToolResult{Output: s}, nil
+}
+
+// resultFromJSON reads a result object {output, isError, metadata} given as
+// JSON text; metadata.pending, if any, suspends the call.
+func resultFromJSON(text string) (core.ToolResult, error) {
+	doc := gjson.Parse(text)
+	res := core.ToolResult{IsError: doc.Get("isError").Bool()}
+	switch out := doc.Get("output"); out.Type {
+	case gjson.String:
+		res.Output = out.String()
+	case gjson.Null:
+	default:
+		res.Output = out.Raw
+	}
+	if md := doc.Get("metadata"); md.IsObject() {
+		res.Metadata, _ = md.Value().(map[string]any)
+		if p := md.Get("pending"); p.IsObject() {
+			var req core.Request
+			if err := req.UnmarshalJSON([]byte(p.Raw)); err != nil {
+				return core.ToolResult{}, fmt.Errorf("tool result: metadata.pending: %w", err)
+			}
+			res.Metadata["pending"] = req
+		}
+	}
+	return res, nil
 }

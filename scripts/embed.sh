@@ -2,9 +2,11 @@
 # end-to-end tests. Sourced by build.sh (ROOT, DIST set; `set -euo pipefail`).
 # Steps check their status explicitly (see build_browser for why).
 
-# EMBED_FILES is what a page fetches to show the element in local mode;
-# remote mode (endpoint=…) fetches only the first four.
-EMBED_FILES="toolnexus-chat.mjs chat-element.mjs chat-engine.mjs approval-dialog.mjs toolnexus.mjs wasm_exec.js toolnexus.wasm"
+# EMBED_MODULES is what a page fetches to show the element in remote mode
+# (endpoint=…): the element, its engine, its vocabulary and the dialog with
+# its forms and editor; EMBED_FILES adds the wasm and its loader (local mode).
+EMBED_MODULES="toolnexus-chat.mjs chat-element.mjs chat-engine.mjs outcome.mjs approval-dialog.mjs styles.mjs question-form.mjs elicit-form.mjs args-editor.mjs"
+EMBED_FILES="$EMBED_MODULES toolnexus.mjs wasm_exec.js toolnexus.wasm"
 
 # embed_size prints, per mode, the bytes a page downloads to show the element
 # (raw and gzip -9), read from the built bundle in $DIST/web.
@@ -14,7 +16,7 @@ embed_size() {
     case $mode in
       local) files=$EMBED_FILES ;;
       demo) files="$EMBED_FILES demo-model.mjs demo-tools.mjs" ;;
-      remote) files=$(echo "$EMBED_FILES" | cut -d' ' -f1-4) ;;
+      remote) files=$EMBED_MODULES ;;
     esac
     total_raw=0 total_gz=0
     for f in $files; do
@@ -33,6 +35,6 @@ test_embed() {
   build_browser || return 1
   if [ ! -f "$DIST/worker/build/app.wasm" ]; then build_worker || return 1; fi
   embed_size || return 1
-  echo "== embed tests: <toolnexus-chat> in chromium, remote mode on workerd (tests/embed.test.mjs)"
-  (cd "$ROOT/tests" && TOOLNEXUS_DIST="$DIST" timeout 600 node --test --test-force-exit --test-concurrency=1 embed.test.mjs)
+  echo "== embed tests: <toolnexus-chat> in chromium, remote mode on workerd, the READMEs' embedding blocks (tests/embed.test.mjs, tests/embed-readme.test.mjs)"
+  (cd "$ROOT/tests" && TOOLNEXUS_DIST="$DIST" timeout 600 node --test --test-force-exit --test-concurrency=1 embed.test.mjs embed-readme.test.mjs)
 }

@@ -10,6 +10,8 @@
 #   injection tests/injection.test.mjs: hostile text under a CSP in Chromium
 #   security  tests/worker-security.test.mjs: approval bypass attempts and
 #             the secrets scan on workerd
+#   hostile   tests/hostile-input.test.mjs: JSON nested 20,000 and 100,000
+#             levels in Node, Chromium and workerd; approval edits recorded
 # The load test is separate and bench-style: scripts/load.sh (run_load).
 
 test_reliability() {
@@ -20,7 +22,7 @@ test_reliability() {
   done
   build_browser || return 1
   build_worker
-  echo "== reliability and security (tests/faults.test.mjs, injection.test.mjs, worker-security.test.mjs)"
-  (cd "$ROOT/tests" && TOOLNEXUS_DIST="$DIST" timeout 900 node --test --test-force-exit --test-concurrency=1 \
-    faults.test.mjs injection.test.mjs worker-security.test.mjs)
+  echo "== reliability and security (tests/faults.test.mjs, injection.test.mjs, worker-security.test.mjs, hostile-input.test.mjs)"
+  (cd "$ROOT/tests" && TOOLNEXUS_DIST="$DIST" timeout 1200 node --test --test-force-exit --test-concurrency=1 \
+    faults.test.mjs injection.test.mjs worker-security.test.mjs hostile-input.test.mjs)
 }

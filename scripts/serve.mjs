@@ -5,6 +5,9 @@
 //   const s = await serve({ root, port: 0 }); … s.url … await s.close();
 //
 // It binds 127.0.0.1 only and sends the MIME types wasm streaming needs.
+// Responses are no-store unless cache is true (the start-up benchmark's
+// repeat visit: cacheable for an hour, so the browser may reuse its
+// compiled wasm).
 
 import { createServer } from "node:http";
 import { readFile, stat } from "node:fs/promises";
@@ -24,7 +27,7 @@ const TYPES = {
   ".txt": "text/plain; charset=utf-8",
 };
 
-export function serve({ root, port = 0, host = "127.0.0.1" } = {}) {
+export function serve({ root, port = 0, host = "127.0.0.1", cache = false } = {}) {
   const base = resolve(root);
   const server = createServer(async (req, res) => {
     try {
@@ -38,7 +41,7 @@ export function serve({ root, port = 0, host = "127.0.0.1" } = {}) {
       res.writeHead(200, {
         "content-type": TYPES[extname(file)] ?? "application/octet-stream",
         "content-length": body.length,
-        "cache-control": "no-store",
+        "cache-control": cache ? "public, max-age=3600" : "no-store",
         "x-content-type-options": "nosniff",
       });
       res.end(req.method === "HEAD" ? undefined : body);

@@ -50,11 +50,15 @@ test_go() {
   [ -x "$wasmexec/go_js_wasm_exec" ] || wasmexec="$(go env GOROOT)/misc/wasm"
   PATH="$wasmexec:$PATH" GOOS=js GOARCH=wasm go test -count=1 ./core/... ./jsbridge/... ./internal/... ./worker/...
   # A short fuzz run per target (FUZZTIME overrides): bad bytes from a
-  # provider, a stream, a model's arguments or a caller's answer never panic.
-  local target
-  for target in $(grep -ho '^func Fuzz[A-Za-z0-9]*' core/*_test.go | cut -d' ' -f2); do
-    echo "== fuzz core $target (${FUZZTIME:-5s})"
-    go test -run='^$' -fuzz="^${target}\$" -fuzztime="${FUZZTIME:-5s}" ./core
+  # provider, a stream, a model's arguments or a caller's answer never panic,
+  # and the JSON depth check agrees with encoding/json. (Go cannot fuzz under
+  # js/wasm; there the seed corpora, deep inputs among them, run as tests.)
+  local target pkg
+  for pkg in core internal/jsonx; do
+    for target in $(grep -ho '^func Fuzz[A-Za-z0-9]*' "$pkg"/*_test.go | cut -d' ' -f2); do
+      echo "== fuzz $pkg $target (${FUZZTIME:-5s})"
+      go test -run='^$' -fuzz="^${target}\$" -fuzztime="${FUZZTIME:-5s}" "./$pkg"
+    done
   done
 }
 
@@ -73,14 +77,46 @@ test_readme() {
   (cd "$ROOT/tests" && timeout 300 node --test --test-force-exit readme.test.mjs)
 }
 
+# tally_log prints "passed failed skipped" counted in one area's log: the
+# summaries of node --test (TAP "# pass N" or spec "ℹ pass N"; cancelled
+# counts as failed) and the verdict lines of go test -v ("--- PASS:" …).
+tally_log() {
+  awk '
+    /^(# |ℹ )pass [0-9]+$/ { p += $3 }
+    /^(# |ℹ )(fail|cancelled) [0-9]+$/ { f += $3 }
+    /^(# |ℹ )skipped [0-9]+$/ { s += $3 }
+    /^ *--- PASS: / { p++ }
+    /^ *--- FAIL: / { f++ }
+    /^ *--- SKIP: / { s++ }
+    END { printf "%d %d %d\n", p, f, s }
+  ' "$1"
+}
+
+# run_tests runs every area's suites, each with its whole output in
+# dist/test-logs/<area>.log, prints one line per area, and ends with one
+# line totalling every runner: "N passed, N failed, N skipped". An area
+# that fails outside a test (a build, go vet, gofmt) counts one failure. It
+# returns non-zero when anything failed, after running every area.
 run_tests() {
   ensure_chromium
   ensure_node_modules
-  local area
-  for area in go api readme browser worker embed mcp persist tools reliability; do
-    if declare -F "test_$area" >/dev/null; then
-      "test_$area"
-    fi
+  local logs="$DIST/test-logs" area log status p f s
+  local passed=0 failed=0 skipped=0
+  rm -rf "$logs" && mkdir -p "$logs"
+  for area in go api readme browser worker budgets worker_dev embed mcp persist tools reliability; do
+    declare -F "test_$area" >/dev/null || continue
+    log="$logs/$area.log"
+    echo "== $area"
+    status=0
+    # A background subshell keeps `set -e` in force inside the area (on the
+    # left of || bash would ignore it); -v makes go test name every test.
+    (GOFLAGS="${GOFLAGS:+$GOFLAGS }-v" "test_$area") >"$log" 2>&1 &
+    wait $! || status=$?
+    read -r p f s < <(tally_log "$log")
+    if [ "$status" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; fi
+    echo "   $area: $p passed, $f failed, $s skipped (exit $status) — $log"
+    passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
   done
-  echo "== all test suites passed"
+  echo "$passed passed, $failed failed, $skipped skipped"
+  [ "$failed" -eq 0 ]
 }

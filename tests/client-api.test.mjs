@@ -39,7 +39,7 @@ test("stream yields text deltas as they arrive, tool events, and a final result"
   let turn = 0;
   const bodies = [];
   const fetch = async (url, init) => {
-    bodies.push(JSON.parse(new TextDecoder().decode(init.body)));
+    bodies.push(JSON.parse(typeof init.body === "string" ? init.body : new TextDecoder().decode(init.body)));
     if (turn++ === 0) {
       return sse({ choices: [{ delta: { tool_calls: [{ index: 0, id: "c1", function: { name: "add", arguments: '{"a":2,' } }] } }] },
         { choices: [{ delta: { tool_calls: [{ index: 0, function: { arguments: '"b":3}' } }] }, finish_reason: "tool_calls" }] }, "[DONE]");
@@ -131,7 +131,7 @@ test("generate runs the model in the page; its failure is final", T, async () =>
 test("translate makes one call and returns OpenAI-shaped output", T, async () => {
   const bodies = [];
   const fetch = async (url, init) => {
-    bodies.push({ url: String(url), body: JSON.parse(new TextDecoder().decode(init.body)) });
+    bodies.push({ url: String(url), body: JSON.parse(typeof init.body === "string" ? init.body : new TextDecoder().decode(init.body)) });
     return Response.json({ model: "claude-x", content: [{ type: "text", text: "hi" }, { type: "tool_use", id: "tu1", name: "add", input: { a: 1 } }], stop_reason: "tool_use", usage: { input_tokens: 3, output_tokens: 2 } });
   };
   const client = await tnx.createClient({ baseURL: "https://anthropic.test", style: "anthropic", model: "claude-x", apiKey: "k", fetch });
@@ -194,4 +194,88 @@ test("a wait cancelled by the page leaves a durable halt that streamWithAnswer r
   assert.deepEqual(deltas, ["refunded ", "order 9"]);
   assert.equal(result.status, "done");
   assert.equal(ran, 1);
+});
+
+test("a conversation keeps its transcript in the wasm: a follow-up sends only the new prompt across", T, async () => {
+  const tk = await tnx.createToolkit({ tools: [addTool()] });
+  const bodies = [];
+  let turn = 0;
+  // Each prompt: one add call, then an answer that quotes the prompt.
+  const fetch = async (url, init) => {
+    const body = JSON.parse(typeof init.body === "string" ? init.body : new TextDecoder().decode(init.body));
+    bodies.push(body);
+    const last = body.messages.at(-1);
+    const message = turn++ % 2 === 0
+      ? { role: "assistant", content: null, tool_calls: [{ id: `c${turn}`, type: "function", function: { name: "add", arguments: '{"a":1,"b":2}' } }] }
+      : { role: "assistant", content: `answered after ${last.role} ${last.content}` };
+    return new Response(JSON.stringify({ choices: [{ message, finish_reason: message.tool_calls ? "tool_calls" : "stop" }], model: "m" }),
+      { headers: { "content-type": "application/json" } });
+  };
+  const client = await tnx.createClient({ baseURL: "https://model.test/v1", model: "m", fetch });
+  const history = [{ role: "user", content: "earlier" }, { role: "assistant", content: "noted" }];
+  const conv = client.conversation({ history });
+  const first = await conv.run("first", tk);
+  assert.equal(first.status, "done");
+  assert.equal(first.text, "answered after tool 3");
+  assert.equal(first.messages, undefined, "a conversation's result leaves the transcript in the wasm");
+  const second = await conv.run("second", tk);
+  assert.equal(second.text, "answered after tool 3");
+  // The model saw the history, the first run and the second prompt, in order.
+  const sent = bodies.at(-1).messages.filter((m) => m.role !== "system");
+  assert.deepEqual(sent.slice(0, 2), history);
+  assert.deepEqual(sent.map((m) => m.role), ["user", "assistant", "user", "assistant", "tool", "assistant", "user", "assistant", "tool"]);
+  assert.equal(sent[2].content, "first");
+  assert.equal(sent[6].content, "second");
+  const messages = await conv.messages();
+  assert.equal(messages.length, 10);
+  assert.deepEqual(messages.slice(0, 2), history);
+  assert.equal(messages.at(-1).content, "answered after tool 3");
+  // One run at a time; a closed conversation is refused.
+  const running = conv.run("third", tk);
+  await assert.rejects(conv.run("overlapping", tk), /already in progress/);
+  await running;
+  assert.equal((await conv.messages()).length, 14);
+  await conv.close();
+  await assert.rejects(conv.run("after close", tk));
+});
+
+test("a conversation halted on an approval resumes with runWithAnswer", T, async () => {
+  const tk = await tnx.createToolkit({ tools: [tnx.defineTool({ ...addTool(), needsApproval: true })] });
+  let turn = 0;
+  const fetch = async () => {
+    const message = turn++ === 0
+      ? { role: "assistant", content: null, tool_calls: [{ id: "c1", type: "function", function: { name: "add", arguments: '{"a":2,"b":2}' } }] }
+      : { role: "assistant", content: "ok" };
+    return new Response(JSON.stringify({ choices: [{ message }] }), { headers: { "content-type": "application/json" } });
+  };
+  const client = await tnx.createClient({ baseURL: "https://model.test/v1", model: "m", fetch });
+  const conv = client.conversation();
+  const halted = await conv.run("add 2 and 2", tk);
+  assert.equal(halted.status, "pending");
+  assert.equal(halted.pending.kind, "approval");
+  const done = await conv.runWithAnswer(tk, tnx.answerOutput(halted.pending.id, "approved"));
+  assert.equal(done.status, "done");
+  const msgs = await conv.messages();
+  assert.equal(msgs.find((m) => m.role === "tool").content, "4");
+  await assert.rejects(conv.runWithAnswer(tk, tnx.answerOutput(halted.pending.id, "again")), /no pending request/);
+});
+
+test("fetch gets a signal only when something can cancel the run, and a JSON body as text", T, async () => {
+  const tk = await tnx.createToolkit({ tools: [] });
+  const seen = [];
+  const fetch = async (url, init) => {
+    seen.push({ signal: init.signal, body: init.body });
+    return new Response(JSON.stringify({ choices: [{ message: { role: "assistant", content: "ok" } }] }),
+      { headers: { "content-type": "application/json" } });
+  };
+  const client = await tnx.createClient({ baseURL: "https://model.test/v1", model: "m", fetch });
+  await client.run("no signal", tk);
+  await client.run("with a signal", tk, { signal: new AbortController().signal });
+  const timed = await tnx.createClient({ baseURL: "https://model.test/v1", model: "m", fetch, timeoutMs: 60_000 });
+  await timed.run("with timeoutMs", tk);
+  assert.equal(seen[0].signal, undefined, "nothing can cancel the first run");
+  assert.ok(seen[1].signal instanceof AbortSignal);
+  assert.ok(seen[2].signal instanceof AbortSignal);
+  assert.equal(typeof seen[0].body, "string");
+  assert.equal(JSON.parse(seen[0].body).messages.at(-1).content, "no signal");
 });

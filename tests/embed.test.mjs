@@ -181,7 +181,7 @@ test("example page: one script tag and the element; accessible parts; Approve re
   });
 });
 
-test("demo: Decline with a reason — the answer quotes it and the error is marked", T, async () => {
+test("demo: Decline with a reason — the answer quotes it; the decline is shown as Declined, not as an error", T, async () => {
   await withPage(async (page, problems) => {
     await openExample(page, "index.html");
     const el = chat(page);
@@ -191,10 +191,12 @@ test("demo: Decline with a reason — the answer quotes it and the error is mark
     const text = await transcript(el);
     assert.match(text, /I did not refund order 42: "over the refund limit"/);
     assert.doesNotMatch(text, /refunded order/);
-    const errors = await el.locator(".entry.error").allTextContents();
-    assert.equal(errors.length, 1, `one error entry: ${errors}`);
-    assert.match(errors[0], /^Tool error.*declined: over the refund limit/);
-    assert.equal(await el.locator(".entry.error").getAttribute("part"), "entry entry-tool-result entry-error");
+    assert.equal(await el.locator(".entry.error").count(), 0, "declining is not an error");
+    const declined = el.locator(".entry.declined");
+    assert.equal(await declined.textContent(), "Declinedover the refund limit");
+    assert.equal(await declined.getAttribute("part"), "entry entry-declined");
+    const [call] = await events(page, "toolnexus:tool-call");
+    assert.equal(call.detail.declined, true);
     assert.deepEqual(problems, []);
   });
 });
@@ -386,7 +388,8 @@ test("remote mode against the Worker on workerd: decline and approve; no wasm do
       const pending = await events(page, "toolnexus:pending");
       assert.equal(pending.length, 1);
       assert.equal(pending[0].detail.request.data.tool, "refund");
-      assert.ok(await el.locator(".entry.error").count() >= 1, "the declined call is marked as an error");
+      assert.equal(await el.locator(".entry.declined").textContent(), "Declinedpast the refund window", "the same Declined entry as in local mode");
+      assert.equal(await el.locator(".entry.error").count(), 0);
 
       settled = await send(page, el, "refund order 42 again", { wait: false });
       await answerDialog(page, { approve: true });

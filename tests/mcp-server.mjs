@@ -19,8 +19,11 @@
 //   survey {}       ⇒ the same on the session's GET stream (the SDK's default
 //                     for a request sent without relatedRequestId)
 //   echo {text}     ⇒ the text back
-// s.stats counts sessions opened and closed (DELETE), and HTTP+SSE streams
-// opened (sseOpened) and closed (sseClosed).
+//   delete_note {id} ⇒ "deleted note <id>" (annotated destructiveHint: true)
+// weather, explode and echo are annotated readOnlyHint: true; greet and
+// survey carry no annotations (so the client's default asks before them).
+// s.stats counts sessions opened and closed (DELETE), notes deleted, and
+// HTTP+SSE streams opened (sseOpened) and closed (sseClosed).
 
 import { createServer } from "node:http";
 import { randomUUID } from "node:crypto";
@@ -30,17 +33,18 @@ import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/
 import { SSEServerTransport } from "@modelcontextprotocol/sdk/server/sse.js";
 import { z } from "zod";
 
-function buildServer() {
+function buildServer(stats) {
   const server = new McpServer({ name: "toolnexus-test-server", version: "1.0.0" });
   server.registerTool("weather", {
     description: "Current weather for a city (structured).",
     inputSchema: { city: z.string().describe("city name") },
     outputSchema: { city: z.string(), tempC: z.number(), sky: z.string() },
+    annotations: { readOnlyHint: true },
   }, async ({ city }) => {
     const out = { city, tempC: 21, sky: "clear" };
     return { content: [{ type: "text", text: JSON.stringify(out) }], structuredContent: out };
   });
-  server.registerTool("explode", { description: "Always fails." }, async () => ({
+  server.registerTool("explode", { description: "Always fails.", annotations: { readOnlyHint: true } }, async () => ({
     content: [{ type: "text", text: "the volcano erupted" }, { type: "text", text: "try again later" }],
     isError: true,
   }));
@@ -77,7 +81,16 @@ function buildServer() {
   server.registerTool("echo", {
     description: "Echo the text.",
     inputSchema: { text: z.string() },
+    annotations: { readOnlyHint: true },
   }, async ({ text }) => ({ content: [{ type: "text", text }] }));
+  server.registerTool("delete_note", {
+    description: "Delete a note for good.",
+    inputSchema: { id: z.string() },
+    annotations: { destructiveHint: true },
+  }, async ({ id }) => {
+    stats.deleted++;
+    return { content: [{ type: "text", text: `deleted note ${id}` }] };
+  });
   return server;
 }
 
@@ -92,7 +105,7 @@ function cors(res) {
 export async function startMcpServer({ host = "127.0.0.1", port = 0 } = {}) {
   const sessions = new Map(); // session id ⇒ transport
   const legacy = new Map(); // HTTP+SSE session id ⇒ SSEServerTransport
-  const stats = { opened: 0, closed: 0, sseOpened: 0, sseClosed: 0 };
+  const stats = { opened: 0, closed: 0, deleted: 0, sseOpened: 0, sseClosed: 0 };
   const http = createServer(async (req, res) => {
     try {
       cors(res);
@@ -103,7 +116,7 @@ export async function startMcpServer({ host = "127.0.0.1", port = 0 } = {}) {
         legacy.set(transport.sessionId, transport);
         stats.sseOpened++;
         res.on("close", () => { legacy.delete(transport.sessionId); stats.sseClosed++; });
-        await buildServer().connect(transport);
+        await buildServer(stats).connect(transport);
         return;
       }
       if (url.pathname === "/messages" && req.method === "POST") {
@@ -126,7 +139,7 @@ export async function startMcpServer({ host = "127.0.0.1", port = 0 } = {}) {
           onsessioninitialized: (id) => { sessions.set(id, transport); stats.opened++; },
           onsessionclosed: (id) => { sessions.delete(id); stats.closed++; },
         });
-        await buildServer().connect(transport);
+        await buildServer(stats).connect(transport);
       }
       await transport.handleRequest(req, res);
     } catch (err) {

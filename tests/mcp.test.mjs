@@ -4,10 +4,13 @@
 //   1. Go natively: `go test -run TestMCPAgainstOfficialSDK ./core` with the
 //      server's URL in TOOLNEXUS_MCP_URL.
 //   2. The browser bundle under Node: createToolkit({mcpServers, waitFor}),
-//      with a dead URL, a slow server and a stdio server beside it.
+//      with a dead URL, a slow server and a stdio server beside it; the
+//      approval policy (a destructive tool halts for approval, a readOnly
+//      one runs) through client.run.
 //   3. The browser bundle in headless chromium, answering the elicitation
 //      with web/elicit-form.mjs.
-//   4. The Worker on workerd (Miniflare) using the server through MCP_CONFIG.
+//   4. The Worker on workerd (Miniflare) using the server through MCP_CONFIG,
+//      and /v1/run halting before its destructive tool until /v1/resume.
 //   5. The SDK's client against the Worker's POST /mcp (list, call, approval
 //      by elicitation, API_TOKEN).
 //
@@ -26,6 +29,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { startMcpServer } from "./mcp-server.mjs";
+import { startMockLLM, toolResultsOf } from "./mock-llm.mjs";
 import { serve } from "../scripts/serve.mjs";
 import { startWorker, workerDir } from "./worker-harness.mjs";
 import { LAUNCH } from "./chromium.mjs";
@@ -69,7 +73,7 @@ const mcpServers = () => ({
 
 function checkStatus(st) {
   assert.equal(st.sdk.status, "connected");
-  assert.equal(st.sdk.tools, 5);
+  assert.equal(st.sdk.tools, 6);
   assert.equal(st.sdk.transport, "streamable-http");
   assert.equal(st.dead.status, "failed");
   assert.equal(st.slow.status, "failed");
@@ -118,8 +122,9 @@ test("Node: the browser bundle uses the SDK server as a tool source", T, async (
     checkStatus(await tk.mcpStatus());
     // (built-in tools, when the build has them, are not this test's business)
     const tools = (await tk.tools()).filter((t) => t.source === "mcp" || t.source === "js");
-    assert.deepEqual(tools.map((t) => `${t.name}:${t.source}`),
-      ["local_echo:js", "sdk_weather:mcp", "sdk_explode:mcp", "sdk_greet:mcp", "sdk_survey:mcp", "sdk_echo:mcp"]);
+    assert.deepEqual(tools.map((t) => `${t.name}:${t.source}:${t.needsApproval}`),
+      ["local_echo:js:false", "sdk_weather:mcp:false", "sdk_explode:mcp:false", "sdk_greet:mcp:true", "sdk_survey:mcp:true",
+        "sdk_echo:mcp:false", "sdk_delete_note:mcp:true"]);
     assert.deepEqual(tools[1].inputSchema.required, ["city"]);
 
     const weather = await tk.execute("sdk_weather", { city: "Oslo" });
@@ -143,6 +148,54 @@ test("Node: the browser bundle uses the SDK server as a tool source", T, async (
   assert.equal(sdk.stats.closed, closedBefore + 1, "close() ends the session with DELETE");
 });
 
+test("Node: the MCP approval policy — a destructive tool suspends for approval, a readOnly one runs directly", T, async () => {
+  const mod = await import(pathToFileURL(join(WEB, "toolnexus.mjs")).href);
+  const tnx = await mod.load({ wasm: join(WEB, "toolnexus.wasm") });
+  // The model asks for each tool named in the prompt, then reports the result.
+  const client = await tnx.createClient({
+    model: "local",
+    generate: async (req) => {
+      const last = req.messages.at(-1);
+      if (last.role === "tool") return { text: `result: ${last.content}` };
+      const [name, args] = last.content.split(" ");
+      return { toolCalls: [{ id: "c1", name, arguments: JSON.parse(args) }] };
+    },
+  });
+  const tk = await tnx.createToolkit({ mcpServers: { sdk: { url: sdk.url } } });
+  try {
+    const read = await client.run('sdk_weather {"city":"Bergen"}', tk);
+    assert.equal(read.status, "done");
+    assert.match(read.text, /"city":"Bergen"/);
+
+    const deletedBefore = sdk.stats.deleted;
+    const halted = await client.run('sdk_delete_note {"id":"n1"}', tk);
+    assert.equal(halted.status, "pending");
+    assert.equal(halted.pending.kind, "approval");
+    assert.equal(halted.pending.data.tool, "sdk_delete_note");
+    assert.deepEqual(halted.pending.data.args, { id: "n1" });
+    assert.equal(sdk.stats.deleted, deletedBefore, "nothing reached the server before the approval");
+    const done = await client.runWithAnswer(tk, halted.messages, halted.pending, { id: halted.pending.id, ok: true });
+    assert.equal(done.status, "done");
+    assert.equal(done.text, "result: deleted note n1");
+    assert.equal(sdk.stats.deleted, deletedBefore + 1);
+
+    const declined = await client.run('sdk_delete_note {"id":"n2"}', tk);
+    const refused = await client.runWithAnswer(tk, declined.messages, declined.pending, mod.answerDeclined(declined.pending.id, "keep it"));
+    assert.match(refused.text, /keep it/);
+    assert.equal(sdk.stats.deleted, deletedBefore + 1, "a declined call never reaches the server");
+  } finally {
+    await tk.close();
+  }
+  // The server's "approval" setting overrides the annotations; a bad one is refused by name.
+  const never = await tnx.createToolkit({ mcpServers: { sdk: { url: sdk.url, approval: "never" } } });
+  try {
+    assert.ok((await never.tools()).filter((t) => t.source === "mcp").every((t) => !t.needsApproval));
+  } finally {
+    await never.close();
+  }
+  await assert.rejects(tnx.createToolkit({ mcpServers: { sdk: { url: sdk.url, approval: "sometimes" } } }), /server "sdk": approval must be/);
+});
+
 test("Node: a declined elicitation reaches the server as decline", T, async () => {
   const mod = await import(pathToFileURL(join(WEB, "toolnexus.mjs")).href);
   const tnx = await mod.load({ wasm: join(WEB, "toolnexus.wasm") });
@@ -164,12 +217,14 @@ test("Node: a declined elicitation reaches the server as decline", T, async () =
   }
 });
 
-test("Node: a tools/call that times out on an open event stream is an error result, with no unhandled rejection", T, async () => {
+test("Node: a tools/call that times out on an open event stream is an error result and is cancelled, with no unhandled rejection", T, async () => {
   // initialize and tools/list answer; tools/call opens an event stream and never answers.
+  const received = [];
   const server = createServer(async (req, res) => {
     let body = "";
     for await (const c of req) body += c;
     const m = body ? JSON.parse(body) : {};
+    received.push(m);
     const reply = (result) => res.writeHead(200, { "content-type": "application/json", "mcp-session-id": "h1" })
       .end(JSON.stringify({ jsonrpc: "2.0", id: m.id, result }));
     if (req.method === "DELETE") return res.writeHead(204).end();
@@ -190,6 +245,12 @@ test("Node: a tools/call that times out on an open event stream is an error resu
     assert.equal(r.isError, true);
     assert.match(r.output, /timed out/);
     assert.ok(Date.now() - start < 3_000, "bounded by the server's timeout");
+    // The server is told to stop: notifications/cancelled names the request.
+    const call = received.find((m) => m.method === "tools/call");
+    const cancelled = received.find((m) => m.method === "notifications/cancelled");
+    assert.ok(cancelled, `no notifications/cancelled in ${JSON.stringify(received.map((m) => m.method))}`);
+    assert.equal(cancelled.params.requestId, call.id);
+    assert.match(cancelled.params.reason, /timed out/);
     // An aborted stream's cancel() rejects a moment later: give it the time
     // to surface (the test runner fails the test on an unhandled rejection).
     await new Promise((resolve) => setTimeout(resolve, 200));
@@ -246,10 +307,13 @@ test("chromium: the browser build calls the SDK server and answers with the elic
       const tk = await tnx.createToolkit({ mcpServers: servers, waitFor });
       window.tk = tk;
       window.mcpStat = await tk.mcpStatus();
+      window.approvals = (await tk.tools()).filter((t) => t.source === "mcp").map((t) => `${t.name}:${t.needsApproval}`);
       window.weather = await tk.execute("sdk_weather", { city: "Lima" });
       window.greeting = tk.execute("sdk_greet", {}); // waits for the form
     }, mcpServers());
     checkStatus(await page.evaluate(() => window.mcpStat));
+    assert.deepEqual(await page.evaluate(() => window.approvals), ["sdk_weather:false", "sdk_explode:false", "sdk_greet:true",
+      "sdk_survey:true", "sdk_echo:false", "sdk_delete_note:true"]);
     const weather = await page.evaluate(() => window.weather);
     assert.deepEqual(JSON.parse(weather.output), { city: "Lima", tempC: 21, sky: "clear" });
 
@@ -295,8 +359,9 @@ test("workerd: the Worker uses the SDK server through MCP_CONFIG", { timeout: 12
   try {
     const r = await w.call("GET", "/v1/tools");
     assert.equal(r.status, 200, r.text);
-    assert.deepEqual(r.json.tools.map((t) => `${t.name}:${t.source}`),
-      ["add:native", "refund:native", "sdk_weather:mcp", "sdk_explode:mcp", "sdk_greet:mcp", "sdk_survey:mcp", "sdk_echo:mcp"]);
+    assert.deepEqual(r.json.tools.map((t) => `${t.name}:${t.source}:${t.needsApproval}`),
+      ["add:native:false", "refund:native:true", "sdk_weather:mcp:false", "sdk_explode:mcp:false", "sdk_greet:mcp:true",
+        "sdk_survey:mcp:true", "sdk_echo:mcp:false", "sdk_delete_note:mcp:true"]);
     assert.ok(w.output.join("").includes("mcp server dead failed"), w.output.join(""));
     assert.ok(!w.output.join("").includes("not-a-real-key"), "header values are never logged");
 
@@ -314,6 +379,41 @@ test("workerd: the Worker uses the SDK server through MCP_CONFIG", { timeout: 12
     }
   } finally {
     await w.dispose();
+  }
+});
+
+test("workerd: /v1/run runs a readOnly MCP tool, halts before a destructive one, and /v1/resume runs it once approved", { timeout: 120_000 }, async () => {
+  const llm = await startMockLLM({ script: [
+    { toolCalls: [{ name: "sdk_weather", args: { city: "Lima" } }] },
+    (req) => ({ text: `weather: ${toolResultsOf(req).at(-1).content}` }),
+    { toolCalls: [{ name: "sdk_delete_note", args: { id: "w1" } }] },
+    (req) => ({ text: `delete: ${toolResultsOf(req).at(-1).content}` }),
+  ] });
+  const w = await startWorker({
+    LLM_BASE_URL: `${llm.url}/v1`, LLM_MODEL: "mock-model", LLM_API_KEY: "not-a-real-key",
+    STATE_SECRET: "mcp-policy-state-secret-0123456789abcdef",
+    MCP_CONFIG: JSON.stringify({ mcpServers: { sdk: { url: sdk.url, timeout: 10_000 } } }),
+  });
+  try {
+    const read = await w.call("POST", "/v1/run", { body: { prompt: "weather in Lima" } });
+    assert.equal(read.status, 200, read.text);
+    assert.equal(read.json.status, "done", read.text);
+    assert.match(read.json.text, /^weather: .*"city":"Lima"/);
+
+    const before = sdk.stats.deleted;
+    const halted = await w.call("POST", "/v1/run", { body: { prompt: "delete note w1" } });
+    assert.equal(halted.status, 200, halted.text);
+    assert.equal(halted.json.status, "pending", halted.text);
+    assert.equal(halted.json.pending.kind, "approval");
+    assert.equal(halted.json.pending.data.tool, "sdk_delete_note");
+    assert.equal(sdk.stats.deleted, before, "nothing reached the MCP server before the approval");
+    const done = await w.call("POST", "/v1/resume", { body: { state: halted.json.state, answer: { id: halted.json.pending.id, ok: true } } });
+    assert.equal(done.status, 200, done.text);
+    assert.equal(done.json.text, "delete: deleted note w1");
+    assert.equal(sdk.stats.deleted, before + 1);
+  } finally {
+    await w.dispose();
+    await llm.close();
   }
 });
 

@@ -32,7 +32,7 @@ function scripted(turns) {
   const seen = [];
   let i = 0;
   const fetch = async (url, init) => {
-    const body = JSON.parse(new TextDecoder().decode(init.body));
+    const body = JSON.parse(typeof init.body === "string" ? init.body : new TextDecoder().decode(init.body));
     seen.push({ url: String(url), body, headers: init.headers });
     const t = turns[i++];
     if (!t) return new Response('{"error":{"message":"script exhausted"}}', { status: 500 });
@@ -311,4 +311,30 @@ test("the demo model and tools drive a full refund conversation", T, async () =>
   assert.match((await approved.run("refund 42", tk)).text, /refunded order 42/);
   assert.equal((await approved.run("what is 2+3", tk)).text, "2 + 3 = 5");
   assert.match((await approved.run("divide 1 by 0", tk)).text, /cannot divide by zero/);
+});
+
+test("outcome.mjs: one vocabulary for declines, answers and what is waiting", async () => {
+  const { resultView, answerLabel, waitingStatus } = await import(pathToFileURL(join(WEB, "outcome.mjs")).href);
+  assert.deepEqual(resultView({ output: 'tool "refund" was not run: declined: too late', isError: true, declined: true }),
+    { kind: "declined", who: "Declined", text: "too late", isError: false });
+  // Results saved before the declined flag existed read the same.
+  assert.equal(resultView({ output: 'tool "x" was not run: declined: no', isError: true }).who, "Declined");
+  assert.deepEqual(resultView({ output: "cannot divide by zero", isError: true }), { kind: "tool-result", who: "Tool error", text: "cannot divide by zero", isError: true });
+  assert.equal(resultView({ output: "5" }).who, "Tool result");
+  assert.deepEqual([answerLabel({ ok: true }), answerLabel({ ok: true, data: { args: {} } }), answerLabel({ ok: false })],
+    ["Approved", "Approved with edited arguments", "Declined"]);
+  assert.deepEqual([{ kind: "approval" }, { kind: "question" }, { kind: "input" }, { kind: "authorization" }, { kind: "other" }].map(waitingStatus),
+    ["Waiting for your approval…", "Waiting for your answer…", "Waiting for you to fill in the form…", "Waiting for you to sign in…", "Waiting for your decision…"]);
+});
+
+test("demo-endpoint.mjs: an endpoint that can only fail is refused with a reason", async () => {
+  const { endpointProblem } = await import(pathToFileURL(join(WEB, "demo-endpoint.mjs")).href);
+  const field = (s) => endpointProblem(s)?.field ?? null;
+  assert.equal(field({ kind: "demo" }), null);
+  assert.equal(field({ kind: "openai", baseURL: "", model: "m" }), "baseURL");
+  assert.equal(field({ kind: "openai", baseURL: "ftp://x/v1", model: "m" }), "baseURL");
+  assert.equal(field({ kind: "openai", baseURL: "http://127.0.0.1:11434/v1", model: "" }), "model");
+  assert.equal(field({ kind: "openai", baseURL: "https://api.openai.com/v1", model: "gpt-4o-mini" }), "apiKey");
+  assert.equal(field({ kind: "anthropic", baseURL: "https://api.anthropic.com", model: "c", hasKey: true }), null);
+  assert.equal(field({ kind: "openai", baseURL: "http://127.0.0.1:11434/v1", model: "llama" }), null, "a local server needs no key");
 });

@@ -7,7 +7,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
@@ -31,9 +32,27 @@ test("the README's JavaScript example runs and approves, then declines", { timeo
   const file = join(dir, "example.mjs");
   writeFileSync(file, snippet("node").replaceAll('from "./dist/web/', 'from "../web/'));
   const { stdout } = await run(process.execPath, [file], { cwd: root, timeout: 60_000 });
-  const [first, second] = stdout.trim().split("\n");
+  const [first, second, third] = stdout.trim().split("\n");
   assert.match(first, /^done — .*refunded order 42/);
   assert.match(second, /only order 42 today/);
+  // The conversation: two prompts, each a tool call, its result and an answer.
+  assert.equal(third, "done — 8 messages");
+});
+
+test("the README's go-module lines let another module use core through a replace directive", { timeout: 240_000 }, async () => {
+  // A folder holding the clone (here a link to this repository) and the new module.
+  const dir = mkdtempSync(join(tmpdir(), "toolnexus-gomod-"));
+  try {
+    symlinkSync(root, join(dir, "toolnexus-wasm"));
+    await run("bash", ["-euo", "pipefail", "-c", snippet("go-module")], { cwd: dir, timeout: 60_000 });
+    const app = join(dir, "myapp");
+    writeFileSync(join(app, "main.go"), snippet("go"));
+    await run("go", ["mod", "tidy"], { cwd: app, timeout: 150_000 });
+    const { stdout } = await run("go", ["run", "."], { cwd: app, timeout: 150_000 });
+    assert.equal(stdout.trim().split("\n")[0], "pending approval map[order:42]");
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test("the README's Go example runs: halts pending, resumes declined", { timeout: 180_000 }, async () => {

@@ -20,7 +20,7 @@ export async function runtimeScenarios({ module, wasm, only }) {
     tool_calls: [{ id: "call_1", type: "function", function: { name, arguments: typeof args === "string" ? args : JSON.stringify(args) } }] },
   finish_reason: "tool_calls" }] });
   const textTurn = (text) => enc({ choices: [{ message: { role: "assistant", content: text }, finish_reason: "stop" }] });
-  const bodyOf = (init) => JSON.parse(new TextDecoder().decode(init.body));
+  const bodyOf = (init) => JSON.parse(typeof init.body === "string" ? init.body : new TextDecoder().decode(init.body));
   // model: the first request asks for one tool call, the next echoes the tool result.
   const model = (name, args) => async (url, init) => {
     const last = bodyOf(init).messages.at(-1);

@@ -71,7 +71,7 @@ async function writeNote(page, file, text) {
 
   const approval = page.locator("dialog.tnx-approval[open]");
   await approval.locator(".tnx-tool", { hasText: "write" }).waitFor();
-  assert.equal(await approval.locator(".tnx-source").textContent(), "builtin");
+  assert.equal(await approval.locator(".tnx-source").textContent(), "the agent's built-in tools, in this page");
   assert.deepEqual(JSON.parse(await approval.locator(".tnx-args").textContent()),
     { path: `notes/${file}`, content: `${text}\n` });
   await approval.getByRole("button", { name: "Approve" }).click();

@@ -124,7 +124,7 @@ test("question suspends with kind question; the answers come back as the result"
   const asked = [];
   let turn = 0;
   const fetch = async (_url, init) => {
-    const body = JSON.parse(new TextDecoder().decode(init.body));
+    const body = JSON.parse(typeof init.body === "string" ? init.body : new TextDecoder().decode(init.body));
     turn++;
     const message = turn === 1
       ? { role: "assistant", content: null, tool_calls: [{ id: "q1", type: "function", function: { name: "question",

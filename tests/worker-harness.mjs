@@ -24,33 +24,39 @@ export function compatibilityDate(dir = workerDir) {
   return compatibility(dir).date;
 }
 
-// compatibility reads the compatibility date and flags of the wrangler.jsonc in dir.
+// compatibility reads what the wrangler.jsonc in dir says: the compatibility
+// date and flags, the main module (relative to dir) and whether it binds the
+// APPROVALS ledger.
 export function compatibility(dir = workerDir) {
   const config = join(dir, "wrangler.jsonc");
-  if (!existsSync(join(dir, "build", "worker.mjs")) || !existsSync(config)) {
-    throw new Error(`no Worker build in ${dir}: run ./build.sh worker first`);
-  }
+  if (!existsSync(config)) throw new Error(`no Worker build in ${dir}: run ./build.sh worker first`);
   const text = readFileSync(config, "utf8");
   const m = text.match(/"compatibility_date"\s*:\s*"(\d{4}-\d{2}-\d{2})"/);
   if (!m) throw new Error(`no compatibility_date in ${config}`);
+  const main = text.match(/"main"\s*:\s*"([^"]+)"/)?.[1] ?? "./build/worker.mjs";
+  if (!existsSync(join(dir, main))) throw new Error(`no Worker build in ${dir}: run ./build.sh worker first`);
   const flags = text.match(/"compatibility_flags"\s*:\s*\[([^\]]*)\]/)?.[1].match(/"[^"]+"/g)?.map((f) => f.slice(1, -1)) ?? [];
-  return { date: m[1], flags };
+  return { date: m[1], flags, main, approvals: /"class_name"\s*:\s*"ApprovalLedger"/.test(text) };
 }
 
 // startWorker starts one Worker with env as its bindings (vars and secrets).
 // kv: true binds an in-memory KV namespace as STATE_KV; an array binds the
-// namespaces it names. r2 binds the R2 buckets it names. w.kv(name) and
-// w.r2(name) reach a binding from the test; w.direct is a URL that reaches the
-// Worker without Miniflare's entry worker. dir is the built Worker's folder
-// (wrangler.jsonc and build/; dist/worker by default).
-export async function startWorker(env, { kv = false, r2 = [], dir = workerDir } = {}) {
+// namespaces it names. r2 binds the R2 buckets it names. approvals (default:
+// whether the folder's wrangler.jsonc declares it, as the generated one does)
+// binds the ApprovalLedger Durable Object, SQLite-backed, as APPROVALS.
+// w.kv(name), w.r2(name) and w.ledger(id) (the ledger object for one state
+// token id, an RPC stub) reach a binding from the test; w.direct is a URL
+// that reaches the Worker without Miniflare's entry worker. dir is the built
+// Worker's folder (wrangler.jsonc and build/; dist/worker by default).
+export async function startWorker(env, { kv = false, r2 = [], dir = workerDir, approvals } = {}) {
   const kvNamespaces = Array.isArray(kv) ? kv : kv ? ["STATE_KV"] : [];
   const output = [];
-  const { date, flags } = compatibility(dir);
+  const { date, flags, main, approvals: declared } = compatibility(dir);
+  approvals ??= declared;
   const build = join(dir, "build");
   const mf = new Miniflare({
     modules: true,
-    scriptPath: join(build, "worker.mjs"),
+    scriptPath: join(dir, main),
     modulesRoot: build,
     modulesRules: [{ type: "CompiledWasm", include: ["**/*.wasm"] }],
     compatibilityDate: date,
@@ -58,6 +64,7 @@ export async function startWorker(env, { kv = false, r2 = [], dir = workerDir } 
     bindings: env,
     kvNamespaces,
     r2Buckets: r2,
+    durableObjects: approvals ? { APPROVALS: { className: "ApprovalLedger", useSQLite: true } } : {},
     cf: false,
     host: "127.0.0.1",
     port: 0,
@@ -84,6 +91,10 @@ export async function startWorker(env, { kv = false, r2 = [], dir = workerDir } 
     dispose: () => mf.dispose(),
     kv: (name) => mf.getKVNamespace(name),
     r2: (name) => mf.getR2Bucket(name),
+    async ledger(id) {
+      const ns = await mf.getDurableObjectNamespace("APPROVALS");
+      return ns.get(ns.idFromName(id));
+    },
     async call(method, path, { body, headers = {} } = {}) {
       const init = { method, headers: { ...headers } };
       if (body !== undefined) {

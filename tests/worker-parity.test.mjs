@@ -16,6 +16,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import OpenAI from "openai";
+import { readFileSync } from "node:fs";
 import { startMockLLM, toolResultsOf } from "./mock-llm.mjs";
 import { startWorker } from "./worker-harness.mjs";
 
@@ -306,9 +307,51 @@ test("chat completions: the official openai client gets a translated Anthropic a
   // API_TOKEN applies: a wrong key is a 401 the client reports as such.
   const wrong = new OpenAI({ apiKey: "not-the-token", baseURL: new URL("/v1", workers.anthropic.url).href, maxRetries: 0, timeout: 30_000 });
   await assert.rejects(wrong.chat.completions.create({ model: "claude-mock", messages: [{ role: "user", content: "hi" }] }), (err) => err.status === 401);
-  // Streaming is refused clearly rather than answered wrongly.
-  await assert.rejects(client.chat.completions.create({ model: "claude-mock", messages: [{ role: "user", content: "hi" }], stream: true }), (err) => err.status === 400);
 });
+
+// The official client's version, as installed (tests/package.json pins it).
+const OPENAI_VERSION = JSON.parse(readFileSync(new URL("./node_modules/openai/package.json", import.meta.url), "utf8")).version;
+
+for (const [name, model] of [["main", "mock-model"], ["anthropic", "claude-mock"]]) {
+  test(`chat completions, streamed (${name} style): the openai client's streamed text and tool call equal the non-streamed ones; /v1/models lists the model`, async (t) => {
+    t.diagnostic(`openai ${OPENAI_VERSION}`);
+    const client = new OpenAI({ apiKey: TOKEN, baseURL: new URL("/v1", workers[name].url).href, maxRetries: 0, timeout: 30_000 });
+    const models = await client.models.list();
+    assert.deepEqual(models.data.map((m) => m.id), [model]);
+
+    const ask = { model, messages: [{ role: "user", content: "hello there, how are you" }] };
+    const whole = await client.chat.completions.create(ask);
+    const stream = await client.chat.completions.create({ ...ask, stream: true, stream_options: { include_usage: true } });
+    let text = "";
+    let pieces = 0;
+    let finish = null;
+    let usage = null;
+    for await (const chunk of stream) {
+      assert.equal(chunk.object, "chat.completion.chunk");
+      if (chunk.usage) usage = chunk.usage;
+      for (const c of chunk.choices) {
+        if (c.delta.content) { text += c.delta.content; pieces++; }
+        if (c.finish_reason) finish = c.finish_reason;
+      }
+    }
+    assert.equal(text, whole.choices[0].message.content);
+    assert.ok(pieces > 1, `the text came in ${pieces} pieces, as the model streamed it`);
+    assert.equal(finish, "stop");
+    assert.ok(usage.prompt_tokens > 0, JSON.stringify(usage));
+
+    const tools = [{ type: "function", function: { name: "add", description: "Add two numbers.", parameters: { type: "object", properties: { a: { type: "number" }, b: { type: "number" } }, required: ["a", "b"] } } }];
+    const toolAsk = { model, messages: [{ role: "user", content: "add 2 and 3" }], tools };
+    const wholeCall = (await client.chat.completions.create(toolAsk)).choices[0].message.tool_calls[0];
+    // The client's stream helper assembles the tool-call deltas.
+    const final = await client.chat.completions.stream(toolAsk).finalChatCompletion();
+    const call = final.choices[0].message.tool_calls[0];
+    assert.equal(final.choices[0].finish_reason, "tool_calls");
+    assert.equal(call.type, "function");
+    assert.equal(call.function.name, wholeCall.function.name);
+    assert.deepEqual(JSON.parse(call.function.arguments), JSON.parse(wholeCall.function.arguments));
+    assert.ok(call.id);
+  });
+}
 
 test("chat completions: an OpenAI-style model behind the gateway, and input errors", async () => {
   const client = new OpenAI({ apiKey: TOKEN, baseURL: new URL("/v1", workers.main.url).href, maxRetries: 0, timeout: 30_000 });

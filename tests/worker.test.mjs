@@ -3,11 +3,12 @@
 //
 //   cd tests && timeout 600 node --test --test-force-exit worker.test.mjs
 //
-// Five Workers share one mock model:
-//   main      OpenAI style, STATE_KV bound, API_TOKEN and ALLOWED_ORIGINS set, a number var
-//   other     another STATE_SECRET, tokens live 1 s, no KV, no API_TOKEN
+// Five Workers share one mock model; each has the APPROVALS ledger bound, as
+// the generated wrangler.jsonc does:
+//   main      OpenAI style, API_TOKEN and ALLOWED_ORIGINS set, a number var
+//   other     another STATE_SECRET, tokens live 1 s, no API_TOKEN
 //   anthropic Anthropic style
-//   broken    LLM_API_KEY missing
+//   broken    LLM_API_KEY missing and MAX_TURNS invalid
 //   offline   LLM_BASE_URL points at a closed port
 // and one has a mock of its own that answers after 0–80 ms, the test routes on
 // (TOOLNEXUS_TEST_HOOKS=1: GET /__test/instance, /__test/panic, /__test/exit,
@@ -43,10 +44,10 @@ before(async () => {
   slowMock = await startWorkerMock({ delay: () => Math.floor(Math.random() * 80) });
   mcp = await startMcpServer();
   const base = { LLM_BASE_URL: `${mock.url}/v1`, LLM_MODEL: "mock-model", LLM_API_KEY: KEY };
-  workers.main = await startWorker({ ...base, STATE_SECRET: SECRET, API_TOKEN: TOKEN, ALLOWED_ORIGINS: ORIGIN, MAX_BODY_BYTES: "65536", MAX_TURNS: 5 }, { kv: true });
+  workers.main = await startWorker({ ...base, STATE_SECRET: SECRET, API_TOKEN: TOKEN, ALLOWED_ORIGINS: ORIGIN, MAX_BODY_BYTES: "65536", MAX_TURNS: 5 });
   workers.other = await startWorker({ ...base, STATE_SECRET: OTHER_SECRET, STATE_TTL_SECONDS: "1" });
   workers.anthropic = await startWorker({ ...base, LLM_BASE_URL: mock.url, LLM_STYLE: "anthropic", STATE_SECRET: SECRET });
-  workers.broken = await startWorker({ LLM_BASE_URL: base.LLM_BASE_URL, LLM_MODEL: "mock-model", STATE_SECRET: SECRET });
+  workers.broken = await startWorker({ LLM_BASE_URL: base.LLM_BASE_URL, LLM_MODEL: "mock-model", STATE_SECRET: SECRET, MAX_TURNS: "many" });
   workers.offline = await startWorker({ ...base, LLM_BASE_URL: "http://127.0.0.1:9/v1", STATE_SECRET: SECRET });
   workers.hooks = await startWorker({
     ...base, LLM_BASE_URL: `${slowMock.url}/v1`, STATE_SECRET: SECRET, TOOLNEXUS_TEST_HOOKS: "1",
@@ -133,7 +134,7 @@ test("run ⇒ resume with approval ⇒ the tool ran exactly once; the token cann
   assert.equal(res.json.text, "done: refunded order 42");
   assert.equal(res.json.toolCalls.filter((c) => c.name === "refund").length, 1);
   assert.deepEqual(refundResults(from), [1], "the model must see exactly one refund output");
-  // STATE_KV is bound on this Worker: a second resume is refused and runs nothing.
+  // The ledger (APPROVALS) refuses a second resume, and it runs nothing.
   const again = await resume("main", halted.state, answer);
   assert.equal(again.status, 409, again.text);
   assert.equal(again.json.error.code, "state_spent");
@@ -175,6 +176,10 @@ test("API_TOKEN is required on /v1/* when set", async () => {
   }
   assert.equal((await call("main", "GET", "/v1/tools")).status, 401);
   assert.equal((await run("main", "hi")).status, 200);
+  for (const scheme of ["bearer", "BEARER", "bEaReR"]) {
+    const res = await run("main", "hi", { authorization: `${scheme} ${TOKEN}` });
+    assert.equal(res.status, 200, `the scheme is case-insensitive: ${scheme}: ${res.text}`);
+  }
   assert.equal((await run("other", "hi", {})).status, 200, "no API_TOKEN: no bearer needed");
 });
 
@@ -230,12 +235,40 @@ test("an unreachable LLM is a 502 and the Worker stays up", async () => {
   assert.equal((await call("offline", "GET", "/healthz")).status, 200);
 });
 
-test("a missing setting is a 500 naming it", async () => {
+test("every missing or invalid setting is named in one 500, and in /readyz", async () => {
+  const from = mock.requests.length;
   const res = await run("broken", "hi", {});
   assert.equal(res.status, 500, res.text);
   assert.equal(res.json.error.code, "config");
-  assert.match(res.json.error.message, /LLM_API_KEY/);
-  assert.equal((await call("broken", "GET", "/healthz")).status, 200);
+  assert.match(res.json.error.message, /LLM_API_KEY.*MAX_TURNS/);
+  assert.deepEqual(res.json.error.problems.map((p) => p.setting), ["LLM_API_KEY", "MAX_TURNS"]);
+  const health = await call("broken", "GET", "/healthz");
+  assert.equal(health.status, 200);
+  assert.deepEqual(health.json, { status: "ok", ready: false });
+  const ready = await call("broken", "GET", "/readyz");
+  assert.equal(ready.status, 503, ready.text);
+  assert.deepEqual({ status: ready.json.status, run: ready.json.run, resume: ready.json.resume }, { status: "not_ready", run: false, resume: false });
+  assert.deepEqual(ready.json.problems.map((p) => p.setting), ["LLM_API_KEY", "MAX_TURNS"]);
+  const ok = await call("main", "GET", "/readyz");
+  assert.equal(ok.status, 200, ok.text);
+  assert.deepEqual(ok.json, { status: "ready", run: true, resume: true, problems: [] });
+  assert.equal(mock.requests.length, from, "a misconfigured Worker called the model");
+});
+
+test("a JSON route refuses another Content-Type, or none, with 415 and runs nothing", async () => {
+  const from = mock.requests.length;
+  const body = JSON.stringify({ prompt: "please refund order 42" });
+  for (const type of ["text/plain", "application/x-www-form-urlencoded", "application/json; charset=iso-8859-1"]) {
+    const res = await call("main", "POST", "/v1/run", { body, headers: { ...AUTH, "content-type": type } });
+    assert.equal(res.status, 415, `${type}: ${res.text}`);
+    assert.equal(res.json.error.code, "unsupported_media_type");
+  }
+  // No Content-Type at all (a byte body): fetch sends none.
+  const bare = await fetch(new URL("/v1/run", workers.main.url), { method: "POST", headers: AUTH, body: new TextEncoder().encode(body) });
+  assert.equal(bare.status, 415, await bare.text());
+  assert.equal(mock.requests.length, from, "a refused body reached the model");
+  const charset = await call("main", "POST", "/v1/run", { body: JSON.stringify({ prompt: "hi" }), headers: { ...AUTH, "content-type": "application/json; charset=UTF-8" } });
+  assert.equal(charset.status, 200, charset.text);
 });
 
 test("bad requests get 4xx JSON errors", async () => {
@@ -379,7 +412,7 @@ test("MCP over HTTP+SSE: the Worker lists and calls an older server's tools", as
   const tools = await call("hooks", "GET", "/v1/tools");
   assert.equal(tools.status, 200, tools.text);
   assert.deepEqual(tools.json.tools.filter((t) => t.source === "mcp").map((t) => t.name),
-    ["old_weather", "old_explode", "old_greet", "old_survey", "old_echo"]);
+    ["old_weather", "old_explode", "old_greet", "old_survey", "old_echo", "old_delete_note"]);
   const client = new Client({ name: "toolnexus-test", version: "1.0.0" });
   await client.connect(new StreamableHTTPClientTransport(new URL("/mcp", workers.hooks.url)));
   try {

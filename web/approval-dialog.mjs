@@ -7,13 +7,25 @@
 
 import { questionForm, QUESTION_CSS } from "./question-form.mjs";
 import { elicitForm, isElicitRequest, ELICIT_CSS } from "./elicit-form.mjs";
+import { argsEditor } from "./args-editor.mjs";
+import { adoptStyles } from "./styles.mjs";
+
+// adoptStyles lives in styles.mjs; it is exported here too, where
+// <toolnexus-chat> and pages have imported it from.
+export { adoptStyles };
 
 const STYLE_ID = "toolnexus-approval-style";
 let seq = 0; // unique element ids per dialog
 
 /**
- * @param {{document?: Document, parent?: Element}} [options]
- * @returns {(request: object) => Promise<{id: string, ok: boolean, reason?: string}>}
+ * An approval's arguments can be edited ("Edit"): an edit that is not JSON
+ * or does not fit the tool's schema (request.data.schema) is shown in the
+ * dialog, which stays open; a changed edit is answered as
+ * {id, ok: true, data: {args}}, which core runs instead of the model's.
+ * agent, when set, is how the dialog names where the agent's own tools run
+ * (e.g. "the agent at agent.example.workers.dev").
+ * @param {{document?: Document, parent?: Element, agent?: string}} [options]
+ * @returns {(request: object) => Promise<{id: string, ok: boolean, reason?: string, data?: object}>}
  */
 export function approvalDialog(options = {}) {
   let dlg = null;
@@ -26,12 +38,14 @@ export function approvalDialog(options = {}) {
 export class ApprovalDialog {
   #doc;
   #parent;
+  #agent;
   #queue = Promise.resolve(); // serialises dialogs: a second request waits its turn
 
-  constructor({ document: doc = globalThis.document, parent } = {}) {
+  constructor({ document: doc = globalThis.document, parent, agent } = {}) {
     if (!doc) throw new Error("toolnexus: approvalDialog needs a document");
     this.#doc = doc;
     this.#parent = parent ?? null;
+    this.#agent = agent ?? "";
   }
 
   /**
@@ -50,7 +64,7 @@ export class ApprovalDialog {
     // shadow root that holds the parent (a document's sheets do not reach in).
     const home = this.#parent?.getRootNode?.();
     adoptStyles(home?.nodeType === 11 && home.host ? home : doc, STYLE_ID, CSS + QUESTION_CSS + ELICIT_CSS);
-    const parts = build(doc, request);
+    const parts = build(doc, request, this.#agent);
     const { dialog, approve, decline, reason, countdown } = parts;
     const opener = doc.activeElement;
     const expiresAt = parseTime(request.expiresAt);
@@ -75,6 +89,16 @@ export class ApprovalDialog {
       // A question's answers ride in data.answers (question-form.mjs); an MCP
       // input request's values are the data itself (elicit-form.mjs).
       approve.addEventListener("click", () => {
+        if (parts.editor) {
+          const r = parts.editor.read();
+          if (!r.ok) {
+            parts.argsError.textContent = r.error;
+            parts.editor.textarea.setAttribute("aria-invalid", "true");
+            parts.editor.textarea.focus();
+            return;
+          }
+          return finish(r.edited ? { id: request.id, ok: true, data: { args: r.args } } : { id: request.id, ok: true });
+        }
         if (parts.elicit) {
           const r = parts.elicit.read();
           if (!r.ok) {
@@ -85,6 +109,22 @@ export class ApprovalDialog {
           return finish({ id: request.id, ok: true, data: r.data });
         }
         finish(parts.answers ? { id: request.id, ok: true, data: { answers: parts.answers() } } : { id: request.id, ok: true });
+      });
+      parts.edit?.addEventListener("click", () => {
+        // The read-only arguments become a JSON textbox; Ctrl+Enter approves.
+        parts.editor = argsEditor(doc, { args: request.data?.args, schema: request.data?.schema,
+          id: `${parts.argsId}-edit`, describedBy: parts.argsError.id });
+        parts.editor.textarea.addEventListener("keydown", (e) => {
+          if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) { e.preventDefault(); approve.click(); }
+        });
+        parts.editor.textarea.addEventListener("input", () => {
+          parts.argsError.textContent = "";
+          parts.editor.textarea.removeAttribute("aria-invalid");
+        });
+        parts.argsBlock.replaceChildren(parts.editor.element, parts.argsError);
+        parts.edit.remove();
+        approve.textContent = "Approve edited";
+        parts.editor.textarea.focus();
       });
       decline.addEventListener("click", () => declined(reason.value.trim()));
       reason.addEventListener("keydown", (e) => {
@@ -166,7 +206,7 @@ function visible(s) {
 }
 
 // build creates the dialog's elements; all request text goes through textContent.
-function build(doc, request) {
+function build(doc, request, agent) {
   const n = ++seq;
   const el = (tag, props = {}, ...children) => {
     const node = doc.createElement(tag);
@@ -194,7 +234,7 @@ function build(doc, request) {
     body.append(el("p", { text: "The agent wants to run this tool. Check the exact arguments before you approve." }));
     body.append(el("dl", {},
       el("dt", { text: "Tool" }), el("dd", {}, el("code", { class: "tnx-tool", text: visible(data.tool ?? "") })),
-      el("dt", { text: "From" }), el("dd", { class: "tnx-source", text: visible(data.source || "unknown") })));
+      el("dt", { text: "From" }), el("dd", { class: "tnx-source", text: visible(sourceText(data, agent)) })));
     if (request.prompt) body.append(el("p", { class: "tnx-prompt", text: visible(request.prompt) }));
   } else if (form) {
     body.append(form.element);
@@ -209,12 +249,16 @@ function build(doc, request) {
   }
 
   const args = approval ? request.data?.args : form || elicit ? undefined : request.data;
-  const argsBlock = [];
+  const argsId = `tnx-approval-args-${n}`;
+  const argsBlock = el("div", { class: "tnx-args-block" });
   if (args !== undefined && args !== null) {
-    const argsId = `tnx-approval-args-${n}`;
-    argsBlock.push(el("p", { id: argsId, class: "tnx-label", text: "Arguments" }),
+    argsBlock.append(el("p", { id: argsId, class: "tnx-label", text: "Arguments" }),
       el("pre", { class: "tnx-args", role: "region", "aria-labelledby": argsId, tabindex: "0", text: pretty(args) }));
   }
+  // Only a tool's arguments object can be edited.
+  const editable = approval && args && typeof args === "object" && !Array.isArray(args);
+  const edit = editable ? el("button", { type: "button", class: "tnx-edit", text: "Edit" }) : null;
+  const argsError = el("p", { id: `${argsId}-error`, class: "tnx-args-error", role: "alert" });
 
   const reasonId = `tnx-approval-reason-${n}`;
   const hintId = `tnx-approval-hint-${n}`;
@@ -223,13 +267,29 @@ function build(doc, request) {
   const decline = el("button", { type: "button", class: "tnx-decline", text: "Decline" });
   const approve = el("button", { type: "button", class: "tnx-approve", text: form ? "Answer" : elicit ? "Submit" : "Approve" });
 
-  dialog.append(title, body, ...argsBlock,
+  dialog.append(title, body, argsBlock,
     el("div", { class: "tnx-reason" },
       el("label", { for: reasonId, text: "Reason" }), reason,
       el("small", { id: hintId, text: "Optional. Sent to the agent if you decline." })),
     countdown,
-    el("div", { class: "tnx-buttons" }, decline, approve));
-  return { dialog, approve, decline, reason, countdown, answers: form?.answers, elicit, elicitError };
+    el("div", { class: "tnx-buttons" }, decline, ...(edit ? [edit] : []), approve));
+  return { dialog, approve, decline, reason, countdown, answers: form?.answers, elicit, elicitError,
+    edit, editor: null, argsBlock, argsId, argsError };
+}
+
+// sourceText says where a tool runs in a person's words, not core's
+// source names ("js", "mcp", …).
+function sourceText(data, agent) {
+  switch (data.source) {
+    case "js": return "this page";
+    case "http": return "this page, as a web request";
+    case "mcp": return data.server ? `the MCP server "${data.server}"` : "an MCP server";
+    case "builtin": return agent ? `${agent} (its built-in tools)` : "the agent's built-in tools, in this page";
+    case "skill": return "a skill of the agent";
+    case "relay": return "the application that runs the agent";
+    case "native": case "custom": case "": case undefined: return agent || "the agent itself";
+  }
+  return String(data.source);
 }
 
 // pretty shows arguments as indented JSON (a string that is JSON is shown
@@ -259,6 +319,13 @@ const CSS = `
 .tnx-approval pre { background: var(--tnx-code); border: 1px solid var(--tnx-border); border-radius: 8px;
   padding: 10px 12px; margin: 4px 0 12px; max-height: 40vh; overflow: auto; white-space: pre-wrap;
   overflow-wrap: anywhere; }
+.tnx-approval .tnx-args-editor { display: grid; gap: 4px; }
+.tnx-approval textarea { font: 13px/1.4 ui-monospace, SFMono-Regular, Menlo, monospace; color: inherit;
+  background: var(--tnx-code); border: 1px solid var(--tnx-border); border-radius: 8px; padding: 10px 12px;
+  resize: vertical; max-height: 40vh; tab-size: 2; }
+.tnx-approval textarea[aria-invalid="true"] { border-color: var(--tnx-danger); }
+.tnx-approval .tnx-args-error { color: var(--tnx-danger); margin: 4px 0 8px; }
+.tnx-approval .tnx-args-error:empty { margin: 0; }
 .tnx-approval .tnx-reason { display: grid; gap: 4px; margin: 8px 0; }
 .tnx-approval .tnx-reason small { color: var(--tnx-muted); }
 .tnx-approval input { font: inherit; color: inherit; background: var(--tnx-bg);
@@ -272,64 +339,6 @@ const CSS = `
 .tnx-approval :focus-visible { outline: 2px solid var(--tnx-accent); outline-offset: 2px; }
 @media (prefers-color-scheme: dark) {
   .tnx-approval { --tnx-bg: #161b22; --tnx-fg: #e6edf3; --tnx-muted: #9198a1; --tnx-border: #3d444d;
-    --tnx-code: #0d1117; --tnx-accent: #2f81f7; --tnx-danger: #ff7b72; }
+    --tnx-code: #0d1117; --tnx-accent: #1f6feb; --tnx-danger: #ff7b72; }
 }
 `;
-
-// Constructable stylesheets (new CSSStyleSheet + replaceSync, adopted through
-// adoptedStyleSheets) are not governed by CSP's style-src, so a page whose
-// policy refuses inline <style> still gets these styles. One sheet per
-// document and CSS text is shared by every root that adopts it.
-const SHEETS = new WeakMap(); // Document -> Map<css text, CSSStyleSheet>
-// Marks our sheets with their CSS text. Symbol.for is shared by every copy of
-// this module in a realm (one loaded twice under two URLs), so a root never
-// adopts the same CSS twice.
-const MARK = Symbol.for("toolnexus.stylesheet");
-
-/**
- * adoptStyles gives root (a Document or a ShadowRoot) the static stylesheet
- * css, once however often it is called: the sheet is appended to the root's
- * adoptedStyleSheets, so sheets another script adopted stay. Where
- * constructable stylesheets are missing it falls back to one <style id=name>
- * element (which a style-src without 'unsafe-inline' refuses). Internal:
- * used by this dialog and <toolnexus-chat> (chat-element.mjs).
- * @param {Document|ShadowRoot} root
- * @param {string} name the fallback element's id
- * @param {string} css static text only, never data from a request
- */
-export function adoptStyles(root, name, css) {
-  const doc = root.nodeType === 9 ? root : root.ownerDocument;
-  const sheet = "adoptedStyleSheets" in root ? constructed(doc, css) : null;
-  if (sheet) {
-    const adopted = root.adoptedStyleSheets;
-    if (!adopted.some((s) => s[MARK] === css)) root.adoptedStyleSheets = [...adopted, sheet];
-    return;
-  }
-  if (root.getElementById(name)) return;
-  const style = doc.createElement("style");
-  style.id = name;
-  style.textContent = css;
-  if (root === doc) (doc.head ?? doc.documentElement).append(style);
-  else root.prepend(style);
-}
-
-// constructed returns doc's sheet holding css, made on first use, or null
-// where the browser cannot construct one. A sheet is made with doc's own
-// CSSStyleSheet: a root may only adopt sheets of its own document.
-function constructed(doc, css) {
-  let byText = SHEETS.get(doc);
-  let sheet = byText?.get(css);
-  if (sheet) return sheet;
-  const Sheet = doc.defaultView?.CSSStyleSheet;
-  if (typeof Sheet !== "function") return null;
-  try {
-    sheet = new Sheet();
-    sheet.replaceSync(css);
-  } catch {
-    return null; // CSSStyleSheet without a constructor (older browsers)
-  }
-  sheet[MARK] = css;
-  if (!byText) SHEETS.set(doc, byText = new Map());
-  byText.set(css, sheet);
-  return sheet;
-}

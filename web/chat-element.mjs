@@ -23,6 +23,7 @@
 
 import { adoptStyles, approvalDialog } from "./approval-dialog.mjs";
 import { httpToolSpecs, localEngine, remoteEngine } from "./chat-engine.mjs";
+import { resultView, waitingStatus } from "./outcome.mjs";
 
 const ATTRS = ["model", "base-url", "style", "system-prompt", "max-turns", "endpoint", "demo", "wasm", "stream"];
 // Read when used, so changing them does not rebuild the engine.
@@ -288,7 +289,7 @@ export class ToolnexusChatElement extends HTMLElement {
     this.#busy = true; // claimed while the dialog is open
     let answer;
     try {
-      this.#setBusy(true, "Waiting for your approval…");
+      this.#setBusy(true, waitingStatus(halted.pending));
       this.#emit("toolnexus:pending", { request: halted.pending });
       answer = await this.#askDialog(halted.pending);
     } catch (err) {
@@ -394,7 +395,7 @@ export class ToolnexusChatElement extends HTMLElement {
 
   async #waitFor(request, { signal } = {}) {
     this.#emit("toolnexus:pending", { request });
-    this.#setBusy(true, "Waiting for your approval…");
+    this.#setBusy(true, waitingStatus(request));
     try {
       const wait = this.#durable?.key === this.#storeKey() && this.persist && !this.endpoint ? this.#durable.wait : null;
       return await (wait ? wait.waitFor(request, { signal }) : this.#askDialog(request, { signal }));
@@ -404,8 +405,13 @@ export class ToolnexusChatElement extends HTMLElement {
   }
 
   #askDialog(request, opts) {
-    this.#ask ??= approvalDialog();
-    return this.#ask(request, opts);
+    // In remote mode the agent's own tools run in the Worker: the dialog says where.
+    let agent = "";
+    if (this.endpoint) {
+      try { agent = `the agent at ${new URL(this.endpoint, document.baseURI).host}`; } catch { agent = "the remote agent"; }
+    }
+    if (!this.#ask || this.#ask.agent !== agent) this.#ask = { agent, ask: approvalDialog({ agent }) };
+    return this.#ask.ask(request, opts);
   }
 
   // #onEvent shows a streamed run as it happens: text grows in one entry per
@@ -429,10 +435,14 @@ export class ToolnexusChatElement extends HTMLElement {
         if (seen.has(e.id)) return;
         seen.add(e.id);
         if (!live.args.has(e.id)) this.#entry("tool-call", "Tool call", String(e.name ?? ""));
-        this.#entry("tool-result", e.isError ? "Tool error" : "Tool result", String(e.output ?? ""), !!e.isError);
-        let args = live.args.get(e.id);
+        // An approval that edited the arguments: show the ones that ran.
+        if (e.edited) this.#entry("tool-call", "Tool call · arguments edited by you", `${e.name} ${compact(e.args)}`);
+        const view = resultView(e);
+        this.#entry(view.kind, view.who, view.text, view.isError);
+        let args = e.edited ? e.args : live.args.get(e.id);
         try { args = JSON.parse(args); } catch { /* keep the text */ }
-        this.#emit("toolnexus:tool-call", { id: e.id, name: e.name, args, output: e.output ?? "", isError: !!e.isError });
+        this.#emit("toolnexus:tool-call", { id: e.id, name: e.name, args, output: e.output ?? "", isError: !!e.isError,
+          edited: !!e.edited, declined: view.kind === "declined" });
         return;
       }
       default:
@@ -447,9 +457,13 @@ export class ToolnexusChatElement extends HTMLElement {
       const key = call.id || `${call.name} ${compact(call.args)} ${seen.size}`;
       if (seen.has(key)) continue;
       seen.add(key);
-      if (!shown.has(call.id)) this.#entry("tool-call", "Tool call", `${call.name} ${compact(call.args)}`);
-      this.#entry("tool-result", call.isError ? "Tool error" : "Tool result", String(call.output ?? ""), !!call.isError);
-      this.#emit("toolnexus:tool-call", { id: call.id, name: call.name, args: call.args, output: call.output, isError: !!call.isError });
+      if (!shown.has(call.id) || call.edited) {
+        this.#entry("tool-call", call.edited ? "Tool call · arguments edited by you" : "Tool call", `${call.name} ${compact(call.args)}`);
+      }
+      const view = resultView(call);
+      this.#entry(view.kind, view.who, view.text, view.isError);
+      this.#emit("toolnexus:tool-call", { id: call.id, name: call.name, args: call.args, output: call.output, isError: !!call.isError,
+        edited: !!call.edited, declined: view.kind === "declined" });
     }
   }
 
@@ -549,8 +563,8 @@ const CSS = `
 @media (prefers-color-scheme: dark) {
   :host { --_bg: var(--toolnexus-bg, #161b22); --_fg: var(--toolnexus-fg, #e6edf3);
     --_muted: var(--toolnexus-muted, #9198a1); --_border: var(--toolnexus-border, #3d444d);
-    --_accent: var(--toolnexus-accent, #2f81f7); --_accent-fg: var(--toolnexus-accent-fg, #ffffff);
-    --_danger: var(--toolnexus-danger, #ff7b72); --_user-bg: var(--toolnexus-user-bg, #16324f);
+    --_accent: var(--toolnexus-accent, #1f6feb); --_accent-fg: var(--toolnexus-accent-fg, #ffffff);
+    --_danger: var(--toolnexus-danger, #ff7b72); --_user-bg: var(--toolnexus-user-bg, #12263b);
     --_tool-bg: var(--toolnexus-tool-bg, #0d1117); }
 }
 :host([hidden]) { display: none; }
@@ -562,7 +576,8 @@ const CSS = `
 .who { display: block; font-size: .75em; color: var(--_muted); }
 .user { align-self: flex-end; background: var(--_user-bg); }
 .assistant, .note, .error { align-self: flex-start; border: 1px solid var(--_border); }
-.tool-call, .tool-result { align-self: flex-start; background: var(--_tool-bg); border: 1px solid var(--_border); }
+.tool-call, .tool-result, .declined { align-self: flex-start; background: var(--_tool-bg); border: 1px solid var(--_border); }
+.declined { border-left: 3px solid var(--_muted); }
 .text { display: block; }
 code.text { font: 13px/1.4 ui-monospace, SFMono-Regular, Menlo, monospace; }
 .entry.error { border-left: 3px solid var(--_danger); }

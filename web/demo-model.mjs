@@ -5,6 +5,10 @@
 //   const { baseURL, model, fetch } = demoModel();
 //   createClient({ baseURL, model, style: "openai", fetch, ... })
 //
+// It is also the model of `./build.sh worker-dev` (scripts/demo-model-server.mjs
+// serves it over HTTP), so the same prompts behave alike in the tab, in the
+// element's demo mode and on the local Worker.
+//
 // What it understands: "refund order 42" (calls refund, which needs approval),
 // "add 2 and 3" / "what is 2+3" (calls add), "divide 6 by 3" (calls divide, which
 // fails on a zero divisor), "what time is it" (calls time), "write a note" (asks
@@ -77,7 +81,22 @@ const NOTE_QUESTIONS = [
 
 function callIfOffered(tools, name, args) {
   if (tools && !tools.has(name)) return { text: `I would use the ${name} tool, but it is not available.` };
-  return { call: { name, args } };
+  return { call: { name, args: fitSchema(args, tools?.get(name)) } };
+}
+
+// fitSchema gives each argument the type the offered tool declares, as a
+// real model reads the schema: the Worker's refund takes an integer order,
+// the page's a string, and "refund order 42" means the same to both.
+function fitSchema(args, schema) {
+  const props = schema?.properties;
+  if (!props || typeof props !== "object") return args;
+  const out = { ...args };
+  for (const [k, v] of Object.entries(out)) {
+    const type = props[k]?.type;
+    if ((type === "integer" || type === "number") && typeof v === "string" && v.trim() !== "" && Number.isFinite(Number(v))) out[k] = Number(v);
+    else if (type === "string" && typeof v === "number") out[k] = String(v);
+  }
+  return out;
 }
 
 // afterTool answers from the latest tool result and the call that produced it.
@@ -121,9 +140,10 @@ function findCall(messages, id) {
   return null;
 }
 
+// toolNames maps each offered tool's name to its parameters schema.
 function toolNames(tools) {
   if (!Array.isArray(tools)) return null;
-  return new Set(tools.map((t) => t?.function?.name ?? t?.name));
+  return new Map(tools.map((t) => [t?.function?.name ?? t?.name, t?.function?.parameters ?? t?.input_schema]));
 }
 
 function contentText(c) {

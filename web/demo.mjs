@@ -19,6 +19,8 @@ import { pacedFetch } from "./chat-engine.mjs";
 import { browserStore } from "./store.mjs";
 import { durableWait } from "./durable-wait.mjs";
 import { filesPanel } from "./files-panel.mjs";
+import { answerLabel, resultView, waitingStatus } from "./outcome.mjs";
+import { endpointProblem } from "./demo-endpoint.mjs";
 
 const $ = (id) => document.getElementById(id);
 const ui = {
@@ -126,19 +128,30 @@ function shown(tool) {
   };
 }
 
-// waitFor shows the call, asks the person (durably), and records a decline in the transcript.
+// waitFor shows the call, asks the person (durably), and then shows the
+// answer on the call's line: approved, approved with edited arguments (and
+// the arguments that run), or declined with the reason.
 async function waitFor(request, opts) {
   const data = request?.data ?? {};
-  if (typeof data.tool === "string" && !shownCalls.has(data.callId)) showCall(data.callId, data.tool, data.args, " · needs approval");
-  ui.busy.textContent = "Waiting for your approval…";
+  const line = typeof data.tool === "string" && !shownCalls.has(data.callId)
+    ? showCall(data.callId, data.tool, data.args, " · waiting for your approval") : null;
+  ui.busy.textContent = waitingStatus(request);
   let answer;
   try {
     answer = await durable.waitFor(request, opts); // throws when the run was halted and saved instead
   } finally {
     ui.busy.textContent = "Working…";
   }
-  if (!answer.ok) showResult(data.callId, `declined: ${answer.reason}`, true, "Tool declined");
+  showAnswer(line, data, answer);
   return answer;
+}
+
+// showAnswer records the person's answer to an approval in the transcript.
+function showAnswer(line, data, answer) {
+  if (typeof data.tool !== "string") return;
+  line?.relabel(`Tool call · ${answerLabel(answer).toLowerCase()}`);
+  if (answer.ok && answer.data?.args) entry("tool-call", "Tool call · arguments edited by you", `${data.tool} ${compact(answer.data.args)}`);
+  if (!answer.ok) showResult(data.callId, "", false, { declined: true, reason: answer.reason });
 }
 
 // client returns a client for the picked model, reusing it while the settings
@@ -153,6 +166,20 @@ function client() {
   if (cached.key !== key || !cached.client) cached = { key, client: makeClient(s) };
   cached.client.catch(() => { if (cached.key === key) cached = { key: "", client: null }; });
   return cached.client;
+}
+
+// endpointReady checks the endpoint fields before anything is sent
+// (endpointProblem): the status line says what to fill in, and the field
+// gets focus.
+function endpointReady() {
+  for (const f of [ui.baseURL, ui.model, ui.apiKey]) f.removeAttribute("aria-invalid");
+  const problem = endpointProblem({ ...settings(), hasKey: ui.apiKey.value !== "" });
+  if (!problem) return true;
+  const field = { baseURL: ui.baseURL, model: ui.model, apiKey: ui.apiKey }[problem.field];
+  field.setAttribute("aria-invalid", "true");
+  field.focus();
+  ui.busy.textContent = problem.why;
+  return false;
 }
 
 function makeClient({ kind, baseURL, model, apiKey }) {
@@ -171,6 +198,7 @@ ui.form.addEventListener("submit", async (e) => {
   if (halted && !busy) return offerHalted(); // the waiting request comes first; the draft stays
   const prompt = ui.message.value.trim();
   if (!prompt || !toolkit || ui.send.disabled) return;
+  if (!endpointReady()) return; // the draft stays; the status line says what is missing
   ui.message.value = "";
   entry("user", "You", prompt);
   setBusy(true);
@@ -208,7 +236,7 @@ function onEvent(e, live) {
     case "tool_result":
       live.entry = null;
       if (!shownCalls.has(e.id)) showCall(e.id, e.name, "");
-      if (!shownResults.has(e.id)) showResult(e.id, e.output ?? "", !!e.isError);
+      if (!shownResults.has(e.id)) showResult(e.id, e.output ?? "", !!e.isError, { declined: !!e.declined });
       return;
     default:
       live.entry = null;
@@ -219,7 +247,7 @@ function finishRun(result, live) {
   history = result.messages ?? history;
   for (const call of result.toolCalls ?? []) {
     if (!shownCalls.has(call.id)) showCall(call.id, call.name, call.args);
-    if (!shownResults.has(call.id)) showResult(call.id, call.output, call.isError);
+    if (!shownResults.has(call.id)) showResult(call.id, call.output, call.isError, { declined: !!call.declined });
   }
   if (result.durable) {
     entry("note", "Note", "Your approval is still needed. The request is saved: it comes back when you return to this page.");
@@ -243,7 +271,7 @@ async function offerHalted() {
   const h = halted;
   if (!h || busy || !toolkit) return;
   setBusy(true);
-  ui.busy.textContent = "Waiting for your approval…";
+  ui.busy.textContent = waitingStatus(h.pending);
   try {
     let answer;
     try {
@@ -258,7 +286,7 @@ async function offerHalted() {
     await save();
     const callId = h.pending.data?.callId;
     if (callId) shownCalls.add(callId); // the saved transcript shows the call already
-    if (!answer.ok) showResult(callId, `declined: ${answer.reason}`, true, "Tool declined");
+    showAnswer(null, h.pending.data ?? {}, answer);
     ui.busy.textContent = "Working…";
     const c = await client();
     const result = await durable.run((signal) => c.runWithAnswer(toolkit, h.messages, h.pending, answer, { signal }));
@@ -321,6 +349,7 @@ function entry(kind, who, text, isError = false) {
   const label = document.createElement("span");
   label.className = "who";
   label.textContent = who;
+  if (kind === "declined") div.classList.add("tool-result");
   const body = document.createElement(kind.startsWith("tool") ? "code" : "span");
   body.textContent = kind.startsWith("tool") ? clip(String(text)) : text;
   div.append(label, body);
@@ -334,6 +363,10 @@ function entry(kind, who, text, isError = false) {
       item.text += more;
       ui.transcript.scrollTop = ui.transcript.scrollHeight;
     },
+    relabel(text) {
+      label.textContent = text;
+      item.who = text;
+    },
   };
 }
 
@@ -345,12 +378,17 @@ function clip(text, max = 8000) {
 
 function showCall(id, name, args, note = "") {
   if (id) shownCalls.add(id);
-  entry("tool-call", `Tool call${note}`, `${name} ${compact(args)}`);
+  return entry("tool-call", `Tool call${note}`, `${name} ${compact(args)}`);
 }
 
-function showResult(id, text, isError, label) {
+// showResult shows a call's result once; a decline is shown by the answer
+// (showAnswer), so the core's result for it is not shown again.
+function showResult(id, text, isError, { declined = false, reason = "" } = {}) {
+  if (id && shownResults.has(id)) return;
   if (id) shownResults.add(id);
-  entry("tool-result", label ?? (isError ? "Tool error" : "Tool result"), text, isError);
+  const view = resultView({ output: text, isError, declined });
+  if (reason) view.text = reason;
+  entry(view.kind, view.who, view.text, view.isError);
 }
 
 function compact(v) {

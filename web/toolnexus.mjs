@@ -11,6 +11,7 @@
 // Works in browsers and in Node 20 (pass the wasm as bytes, a path or a file: URL).
 
 import { approvalDialog } from "./approval-dialog.mjs";
+import { bridgeHost } from "./bridge-host.mjs";
 
 let booted = null; // memoised Promise<api>: the Go runtime is started once per realm
 let keeper = { enter() {}, leave() {} }; // Node only: see keepAliveWhileBusy
@@ -39,8 +40,12 @@ async function boot(wasm, wasmExec) {
   if (typeof performance !== "undefined" && performance.mark) performance.mark("toolnexus:wasm-loaded");
   keeper.enter();
   return new Promise((resolve, reject) => {
+    // The host of jsbridge's narrow boundary (bridge-host.mjs); Go reads it
+    // when its package variables are set, before main.
+    globalThis.__toolnexusHost = bridgeHost(go);
     globalThis.__toolnexusBoot = (api) => {
       delete globalThis.__toolnexusBoot;
+      delete globalThis.__toolnexusHost;
       keeper.leave();
       resolve(api);
     };
@@ -68,13 +73,14 @@ async function instantiate(source, importObject) {
   }
   const response = await source;
   if (!response.ok) throw new Error(`toolnexus: loading the wasm failed: HTTP ${response.status}`);
-  if (WebAssembly.instantiateStreaming) {
-    try {
-      return (await WebAssembly.instantiateStreaming(response.clone(), importObject)).instance;
-    } catch (err) {
-      // Servers that send the wrong MIME type make streaming fail; fall back to bytes.
-      if (!(err instanceof TypeError)) throw err;
-    }
+  // Streaming compilation straight from the fetched Response: the engine
+  // compiles while the bytes arrive, and a cacheable response lets a repeat
+  // visit reuse the compiled code. It needs the application/wasm type; a
+  // server that sends another gets the bytes compiled instead (no clone of
+  // the body kept aside just in case).
+  const type = response.headers?.get?.("content-type") ?? "";
+  if (WebAssembly.instantiateStreaming && /^application\/wasm\s*(;|$)/i.test(type)) {
+    return (await WebAssembly.instantiateStreaming(response, importObject)).instance;
   }
   return (await WebAssembly.instantiate(await response.arrayBuffer(), importObject)).instance;
 }
@@ -211,6 +217,47 @@ function wrapClient(c) {
     /** One provider call, no loop: OpenAI-shaped {messages, tools?, model?} in and out. */
     async translate(request, { signal } = {}) {
       return parseResult(await call(() => c.translate(JSON.stringify(request), signal)));
+    },
+    /**
+     * A conversation: its transcript stays in the wasm between runs, so a
+     * follow-up prompt crosses the boundary alone. Its results have no
+     * messages; conv.messages() returns the transcript when asked.
+     *   const conv = client.conversation({ history });   // history optional
+     *   await conv.run("hi", tk); await conv.run("and then?", tk);
+     */
+    conversation({ history } = {}) {
+      const h = history == null ? undefined : JSON.stringify(history);
+      let handle = null; // made on first use
+      const raw = () => (handle ??= call(() => c.conversation(h)).catch((e) => { handle = null; throw e; }));
+      const answerText = (answer) => JSON.stringify(answer);
+      return Object.freeze({
+        /** Run a prompt on the conversation (one run at a time). */
+        async run(prompt, toolkit, { signal } = {}) {
+          const tk = rawToolkit(toolkit), cv = await raw();
+          return parseResult(await call(() => cv.run(String(prompt), tk, signal)));
+        },
+        /** stream, on the conversation. */
+        stream(prompt, toolkit, { signal } = {}) {
+          const tk = rawToolkit(toolkit);
+          return events(async (onEvent) => (await raw()).stream(String(prompt), tk, signal, onEvent));
+        },
+        /** Resume the conversation's halted run (result.status "pending") with an Answer. */
+        async runWithAnswer(toolkit, answer, { signal } = {}) {
+          const tk = rawToolkit(toolkit), cv = await raw();
+          return parseResult(await call(() => cv.runWithAnswer(tk, answerText(answer), signal)));
+        },
+        streamWithAnswer(toolkit, answer, { signal } = {}) {
+          const tk = rawToolkit(toolkit);
+          return events(async (onEvent) => (await raw()).streamWithAnswer(tk, answerText(answer), signal, onEvent));
+        },
+        /** The transcript so far (the history, then every completed run). */
+        async messages() {
+          const cv = await raw();
+          return JSON.parse(await call(() => cv.messages()));
+        },
+        /** Release the conversation; it cannot be used afterwards. */
+        close: async () => { if (handle) { const cv = await handle; await call(() => cv.close()); } },
+      });
     },
     /** The client's counters in the Prometheus text format. */
     metrics: () => call(() => c.metrics()),

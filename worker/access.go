@@ -51,20 +51,33 @@ func preflight(w http.ResponseWriter, r *http.Request, methods string) {
 	w.WriteHeader(http.StatusNoContent)
 }
 
-// authorized checks the bearer token when API_TOKEN is set. It compares
-// digests in constant time, so neither the token nor its length leaks
-// through timing.
+// authorized checks the bearer token when API_TOKEN is set. The scheme
+// name is case-insensitive (RFC 9110 §11.1: "bearer", "BEARER" work). It
+// compares digests in constant time, so neither the token nor its length
+// leaks through timing.
 func (a Access) authorized(r *http.Request) bool {
 	if a.APIToken == "" {
 		return true
 	}
-	got, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+	got, ok := bearerToken(r.Header.Get("Authorization"))
 	if !ok {
 		return false
 	}
 	want := sha256.Sum256([]byte(a.APIToken))
-	have := sha256.Sum256([]byte(strings.TrimSpace(got)))
+	have := sha256.Sum256([]byte(got))
 	return subtle.ConstantTimeCompare(want[:], have[:]) == 1
+}
+
+// bearerToken returns the credentials of an Authorization header value
+// whose scheme is Bearer in any case, separated by spaces or tabs.
+func bearerToken(header string) (string, bool) {
+	header = strings.TrimSpace(header)
+	i := strings.IndexAny(header, " \t")
+	if i < 0 || !strings.EqualFold(header[:i], "Bearer") {
+		return "", false
+	}
+	token := strings.TrimSpace(header[i:])
+	return token, token != ""
 }
 
 // quoteClip quotes a client-supplied string for an error message, cut to a

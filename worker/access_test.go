@@ -85,3 +85,29 @@ func TestNoOriginsConfiguredRefusesBrowsers(t *testing.T) {
 		t.Fatalf("GET without Origin = %d", rec.Code)
 	}
 }
+
+func TestBearerSchemeIsCaseInsensitive(t *testing.T) {
+	hs := newHarness(t, func(env map[string]string) { env["API_TOKEN"] = testAPIToken })
+	for _, tt := range []struct {
+		auth string
+		want int
+	}{
+		{"Bearer " + testAPIToken, http.StatusOK},
+		{"bearer " + testAPIToken, http.StatusOK},
+		{"BEARER " + testAPIToken, http.StatusOK},
+		{"bEaReR " + testAPIToken, http.StatusOK},
+		{"Bearer   " + testAPIToken + " ", http.StatusOK},
+		{"Bearer\t" + testAPIToken, http.StatusOK},
+		{"Bearer" + testAPIToken, http.StatusUnauthorized},
+		{"Bearer", http.StatusUnauthorized},
+		{"Bearer ", http.StatusUnauthorized},
+		{"Basic " + testAPIToken, http.StatusUnauthorized},
+		{"Bearers " + testAPIToken, http.StatusUnauthorized},
+		{testAPIToken, http.StatusUnauthorized},
+		{"bearer " + strings.ToUpper(testAPIToken), http.StatusUnauthorized},
+	} {
+		if rec := hs.do(http.MethodGet, "/v1/tools", "", "Authorization", tt.auth); rec.Code != tt.want {
+			t.Errorf("Authorization %q = %d, want %d", tt.auth, rec.Code, tt.want)
+		}
+	}
+}

@@ -5,13 +5,13 @@ import (
 	"encoding/json" // for the RawMessage type only: nothing of the package runs
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"strings"
 	"time"
 
 	"github.com/tidwall/gjson"
 	"github.com/toolnexus/wasm/core"
+	"github.com/toolnexus/wasm/internal/jsonx"
 )
 
 // runRequest is the body of POST /v1/run.
@@ -37,9 +37,8 @@ type resumeRequest struct {
 	Answer       *resumeAnswer `json:"answer"`
 }
 
-// resumeAnswer is the "answer" of a resumeRequest. It stays an unnamed
-// struct type: error texts name the type as encoding/json's did.
-type resumeAnswer = struct {
+// resumeAnswer is the "answer" of a resumeRequest.
+type resumeAnswer struct {
 	ID     string         `json:"id"`
 	Ok     *bool          `json:"ok"`
 	Data   map[string]any `json:"data"`
@@ -141,22 +140,15 @@ func (h *Handler) serveResume(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, "answer_mismatch", "answer.id "+quoteClip(req.Answer.ID)+" does not match the pending request "+quoteClip(st.Pending.ID))
 		return
 	}
-	if store := h.opts.Spent(); store != nil {
-		// Spend before running: the approved tool runs as the first step of
-		// the resume, so a failure after this point must not let it run twice.
-		fresh, err := store.Spend(r.Context(), st.ID, time.Unix(st.ExpiresAt, 0))
-		if err != nil {
-			h.opts.Logf("worker: spent store: %v", err)
-			writeError(w, http.StatusServiceUnavailable, "state_store", "could not record the state token as used; nothing ran, retry later")
-			return
-		}
-		if !fresh {
-			h.metrics.refusedState("state_spent")
-			writeError(w, http.StatusConflict, "state_spent", "state token was already resumed; nothing ran")
-			return
-		}
-	}
 	answer := core.Answer{ID: req.Answer.ID, Ok: *req.Answer.Ok, Data: req.Answer.Data, Reason: req.Answer.Reason}
+	if err := core.CheckApprovalEdit(st.Pending, answer); err != nil {
+		// Checked before the token is spent, so the caller can fix the edit and resume again.
+		writeError(w, http.StatusBadRequest, "invalid_args", err.Error()+"; nothing ran and the state token is still good")
+		return
+	}
+	if !h.spend(w, r, st) {
+		return
+	}
 	if req.Stream {
 		h.runAgent(r.Context(), w, cfg, "resume", st.Workspace, h.streamStep(w, r, cfg, "resume", st.Workspace, func(ctx context.Context, c *core.Client, tk *core.Toolkit) (<-chan core.StreamEvent, error) {
 			return c.StreamWithAnswer(ctx, tk, st.History(), st.Pending, answer)
@@ -194,9 +186,9 @@ func (h *Handler) runAgent(ctx context.Context, w http.ResponseWriter, cfg Confi
 		TimeoutMs:    int(cfg.Timeout / time.Millisecond),
 		Transport:    h.opts.Transport,
 		Store:        h.conversationStore(),
+		OnMetric:     h.coreMetrics.Record,
 	})
 	res, err := step(client, tk)
-	h.coreMetrics.fold(client.Metrics())
 	if errors.Is(err, errAnswered) {
 		return
 	}
@@ -283,11 +275,11 @@ func (h *Handler) internalError(w http.ResponseWriter, err error) {
 	writeError(w, http.StatusInternalServerError, "internal", "internal error")
 }
 
-// loadConfig reads the configuration, answering 500 naming the setting
-// when one is missing or invalid.
+// loadConfig reads and checks the whole configuration, answering 500
+// naming every setting that is missing or invalid.
 func (h *Handler) loadConfig(w http.ResponseWriter) (Config, bool) {
-	cfg, err := LoadConfig(h.opts.Getenv)
-	if err != nil {
+	cfg, problems := h.checkConfig()
+	if err := problems.err(); err != nil {
 		h.configError(w, err)
 		return Config{}, false
 	}
@@ -308,11 +300,7 @@ func beginJSON[T any](h *Handler, w http.ResponseWriter, r *http.Request, decode
 		bodyError(w, err)
 		return cfg, req, false
 	}
-	req, err = decode(body.Value)
-	if err == nil && body.Trailing {
-		err = errJSONTrailing
-	}
-	if err != nil {
+	if req, err = decode(body); err != nil {
 		bodyError(w, err)
 		return cfg, req, false
 	}
@@ -326,10 +314,14 @@ func bodyError(w http.ResponseWriter, err error) {
 		return
 	}
 	switch {
-	case errors.Is(err, io.EOF):
-		writeError(w, http.StatusBadRequest, "bad_json", "request body is empty; send a JSON object")
+	case errors.Is(err, errEmptyBody):
+		writeError(w, http.StatusBadRequest, "bad_json", err.Error())
+	case errors.Is(err, jsonx.ErrTooDeep):
+		writeError(w, http.StatusBadRequest, "json_too_deep", "request body is refused: "+err.Error())
+	case errors.Is(err, jsonx.ErrInvalid):
+		writeError(w, http.StatusBadRequest, "bad_json", "request body is not valid JSON")
 	default:
-		writeError(w, http.StatusBadRequest, "bad_json", "request body is not valid JSON for this route: "+err.Error())
+		writeError(w, http.StatusBadRequest, "bad_json", "request body: "+err.Error())
 	}
 }
 

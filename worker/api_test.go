@@ -3,6 +3,7 @@ package worker
 import (
 	"net/http"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -76,15 +77,58 @@ func TestResumeApprovedRunsOnce(t *testing.T) {
 	}
 }
 
-func TestResumeWithoutSpentStoreCannotDetectReuse(t *testing.T) {
+// Without a ledger (a Worker deployed without the APPROVALS binding) a
+// token could run its tool once per resume: every resume is refused
+// instead, approve or decline, and nothing runs.
+func TestResumeWithoutLedgerIsRefused(t *testing.T) {
 	hs := newHarness(t, nil)
 	hs.h.opts.Spent = func() SpentStore { return nil }
 	_, run := hs.post("/v1/run", map[string]any{"prompt": "refund"})
-	resume := map[string]any{"state": run["state"], "answer": map[string]any{"id": pendingID(run), "ok": false}}
-	for i := 0; i < 2; i++ {
-		if code, res := hs.post("/v1/resume", resume); code != http.StatusOK {
-			t.Fatalf("resume %d = %d %v", i, code, res)
+	if run["status"] != "pending" {
+		t.Fatalf("run = %v", run)
+	}
+	for _, ok := range []bool{true, true, false} {
+		resume := map[string]any{"state": run["state"], "answer": map[string]any{"id": pendingID(run), "ok": ok}}
+		code, res := hs.post("/v1/resume", resume)
+		if code != http.StatusServiceUnavailable || errCode(res) != "approvals_unavailable" {
+			t.Fatalf("resume ok=%v = %d %v", ok, code, res)
 		}
+	}
+	if n := hs.refunds.Load(); n != 0 {
+		t.Fatalf("refund ran %d times without a ledger", n)
+	}
+	if n := len(hs.llm.requests()); n != 1 {
+		t.Fatalf("the model saw %d requests, want only the run's", n)
+	}
+}
+
+// TestConcurrentResumesRunOnce: 8 approvals of one token at once: exactly
+// one passes the ledger and runs, the rest are 409 and run nothing.
+func TestConcurrentResumesRunOnce(t *testing.T) {
+	hs := newHarness(t, nil)
+	_, run := hs.post("/v1/run", map[string]any{"prompt": "refund"})
+	codes := make(chan int, 8)
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			resume := map[string]any{"state": run["state"], "answer": map[string]any{"id": pendingID(run), "ok": true}}
+			code, _ := hs.post("/v1/resume", resume)
+			codes <- code
+		}()
+	}
+	wg.Wait()
+	close(codes)
+	got := map[int]int{}
+	for c := range codes {
+		got[c]++
+	}
+	if got[http.StatusOK] != 1 || got[http.StatusConflict] != 7 {
+		t.Fatalf("statuses %v, want one 200 and seven 409", got)
+	}
+	if n := hs.refunds.Load(); n != 1 {
+		t.Fatalf("refund ran %d times, want 1", n)
 	}
 }
 
@@ -196,5 +240,37 @@ func TestUpstreamFailureAfterApprovedTool(t *testing.T) {
 	}
 	if call, _ := calls[0].(map[string]any); call["output"] != "refunded order 13" {
 		t.Fatalf("partial tool call = %v", call)
+	}
+}
+
+// TestResumeWithEditedArgs: an approval may change the arguments; an edit
+// that does not fit the tool's schema is refused before the token is spent,
+// and a fitting one runs and is recorded as edited.
+func TestResumeWithEditedArgs(t *testing.T) {
+	hs := newHarness(t, nil)
+	_, run := hs.post("/v1/run", map[string]any{"prompt": "refund order 42"})
+	pending, _ := run["pending"].(map[string]any)
+	data, _ := pending["data"].(map[string]any)
+	if schema, _ := data["schema"].(map[string]any); schema["properties"] == nil {
+		t.Fatalf("the pending request carries no schema: %v", data)
+	}
+	resume := func(args any) (int, map[string]any) {
+		return hs.post("/v1/resume", map[string]any{"state": run["state"],
+			"answer": map[string]any{"id": pendingID(run), "ok": true, "data": map[string]any{"args": args}}})
+	}
+	for _, bad := range []any{map[string]any{"order": "43"}, map[string]any{}, "order=43"} {
+		code, res := resume(bad)
+		if code != http.StatusBadRequest || errCode(res) != "invalid_args" {
+			t.Fatalf("edit %v: resume = %d %v", bad, code, res)
+		}
+	}
+	code, res := resume(map[string]any{"order": 43})
+	if code != http.StatusOK || res["text"] != "done: refunded order 43" || hs.refunds.Load() != 1 {
+		t.Fatalf("resume = %d %v (refunds %d)", code, res, hs.refunds.Load())
+	}
+	calls, _ := res["toolCalls"].([]any)
+	rec, _ := calls[0].(map[string]any)
+	if args, _ := rec["args"].(map[string]any); rec["edited"] != true || args["order"] != 43.0 {
+		t.Fatalf("record = %v", rec)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/toolnexus/wasm/core"
+	"github.com/toolnexus/wasm/internal/jsonx"
 )
 
 // chatRequest is the part of an OpenAI chat-completions request the
@@ -18,6 +19,9 @@ type chatRequest struct {
 	Tools    []json.RawMessage `json:"tools"`
 	Stream   bool              `json:"stream"`
 	N        *int              `json:"n"`
+	// IncludeUsage is stream_options.include_usage: a streamed answer ends
+	// with a chunk that has the usage and no choices.
+	IncludeUsage bool `json:"-"`
 }
 
 // chatCompletion is an OpenAI chat.completion object.
@@ -67,6 +71,8 @@ var chatRoles = map[string]bool{"system": true, "developer": true, "user": true,
 // serveChatCompletions is POST /v1/chat/completions: an OpenAI-compatible
 // front for the configured model (either style) over core's
 // Client.Translate — one model call, no tool runs, no SYSTEM_PROMPT added.
+// With "stream": true the answer is OpenAI's server-sent chunks, written as
+// the model streams (chat_stream.go).
 func (h *Handler) serveChatCompletions(w http.ResponseWriter, r *http.Request) {
 	cfg, req, ok := beginJSON(h, w, r, decodeChatRequest)
 	if !ok {
@@ -83,9 +89,14 @@ func (h *Handler) serveChatCompletions(w http.ResponseWriter, r *http.Request) {
 		APIKey:    cfg.APIKey,
 		Retries:   cfg.Retries,
 		Transport: h.opts.Transport,
+		OnMetric:  h.coreMetrics.Record,
 	})
-	res, err := client.Translate(r.Context(), core.TranslateRequest{Model: req.Model, Messages: req.Messages, Tools: req.Tools})
-	h.coreMetrics.fold(client.Metrics())
+	treq := core.TranslateRequest{Model: req.Model, Messages: req.Messages, Tools: req.Tools}
+	if req.Stream {
+		h.streamChatCompletion(w, r, cfg, client, treq, req.IncludeUsage)
+		return
+	}
+	res, err := client.Translate(r.Context(), treq)
 	if err != nil {
 		h.metrics.run("chat_completions", "error")
 		status, body := h.runErrorBody(cfg, core.RunResult{}, err)
@@ -148,8 +159,6 @@ func finishReason(reason string, toolCalls bool) string {
 // broken; it returns the problem or "".
 func validateChat(req chatRequest) string {
 	switch {
-	case req.Stream:
-		return `"stream": true is not supported on /v1/chat/completions; use POST /v1/run with "stream": true for events`
 	case req.N != nil && *req.N != 1:
 		return `only "n": 1 is supported`
 	case len(req.Messages) == 0:
@@ -167,7 +176,7 @@ func validateChat(req chatRequest) string {
 			if tc.Name == "" {
 				return fmt.Sprintf("messages[%d].tool_calls[%d].function.name is required", i, j)
 			}
-			if a := strings.TrimSpace(tc.Arguments); a != "" && !validJSON([]byte(a)) {
+			if a := strings.TrimSpace(tc.Arguments); a != "" && !jsonx.ValidString(a) {
 				return fmt.Sprintf("messages[%d].tool_calls[%d].function.arguments is not JSON", i, j)
 			}
 		}

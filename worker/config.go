@@ -71,6 +71,40 @@ type ConfigError struct {
 
 func (e *ConfigError) Error() string { return e.Setting + " " + e.Problem }
 
+// ConfigErrors is every problem of a configuration, in the order the
+// settings are read, so that one answer (or one log line) names them all.
+type ConfigErrors []*ConfigError
+
+func (e ConfigErrors) Error() string {
+	msgs := make([]string, len(e))
+	for i, ce := range e {
+		msgs[i] = ce.Error()
+	}
+	return strings.Join(msgs, "; ")
+}
+
+// add appends the problems of err, a *ConfigError or a ConfigErrors (nil
+// adds nothing).
+func (e *ConfigErrors) add(err error) {
+	switch v := err.(type) {
+	case nil:
+	case *ConfigError:
+		*e = append(*e, v)
+	case ConfigErrors:
+		*e = append(*e, v...)
+	default:
+		*e = append(*e, &ConfigError{"configuration", "could not be read"})
+	}
+}
+
+// err returns e as an error, or nil when it holds no problem.
+func (e ConfigErrors) err() error {
+	if len(e) == 0 {
+		return nil
+	}
+	return e
+}
+
 // LoadAccess reads API_TOKEN and ALLOWED_ORIGINS.
 func LoadAccess(getenv func(string) string) Access {
 	a := Access{APIToken: strings.TrimSpace(getenv("API_TOKEN"))}
@@ -89,10 +123,11 @@ func MaxBody(getenv func(string) string) (int64, error) {
 	return int64(n), err
 }
 
-// LoadConfig reads the full configuration. The error is a *ConfigError for
-// the first missing or invalid setting.
+// LoadConfig reads the full configuration. The error, when there is one,
+// is a ConfigErrors naming every missing or invalid setting at once.
 func LoadConfig(getenv func(string) string) (Config, error) {
 	c := Config{Access: LoadAccess(getenv)}
+	var problems ConfigErrors
 	required := []struct {
 		name string
 		dst  *string
@@ -103,45 +138,40 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 		{"STATE_SECRET", &c.StateSecret},
 	}
 	for _, r := range required {
-		*r.dst = strings.TrimSpace(getenv(r.name))
-		if *r.dst == "" {
-			return Config{}, &ConfigError{r.name, "is not set"}
+		if *r.dst = strings.TrimSpace(getenv(r.name)); *r.dst == "" {
+			problems.add(&ConfigError{r.name, "is not set"})
 		}
 	}
-	if !strings.HasPrefix(c.BaseURL, "http://") && !strings.HasPrefix(c.BaseURL, "https://") {
-		return Config{}, &ConfigError{"LLM_BASE_URL", "must start with http:// or https://"}
+	if c.BaseURL != "" && !strings.HasPrefix(c.BaseURL, "http://") && !strings.HasPrefix(c.BaseURL, "https://") {
+		problems.add(&ConfigError{"LLM_BASE_URL", "must start with http:// or https://"})
 	}
 	c.BaseURL = strings.TrimRight(c.BaseURL, "/")
-	if len(c.StateSecret) < minSecretLen {
-		return Config{}, &ConfigError{"STATE_SECRET", fmt.Sprintf("must be at least %d characters", minSecretLen)}
+	if c.StateSecret != "" && len(c.StateSecret) < minSecretLen {
+		problems.add(&ConfigError{"STATE_SECRET", fmt.Sprintf("must be at least %d characters", minSecretLen)})
 	}
 	switch c.Style = strings.ToLower(strings.TrimSpace(getenv("LLM_STYLE"))); c.Style {
 	case "":
 		c.Style = "openai"
 	case "openai", "anthropic":
 	default:
-		return Config{}, &ConfigError{"LLM_STYLE", `must be "openai" or "anthropic"`}
+		problems.add(&ConfigError{"LLM_STYLE", `must be "openai" or "anthropic"`})
 	}
 	ttl, err := positiveInt(getenv, "STATE_TTL_SECONDS", int(DefaultStateTTL/time.Second))
-	if err != nil {
-		return Config{}, err
-	}
+	problems.add(err)
 	c.StateTTL = time.Duration(ttl) * time.Second
-	if c.MaxTurns, err = positiveInt(getenv, "MAX_TURNS", 0); err != nil {
-		return Config{}, err
-	}
-	if c.Retries, err = retries(getenv); err != nil {
-		return Config{}, err
-	}
-	if c.MaxBodyBytes, err = MaxBody(getenv); err != nil {
-		return Config{}, err
-	}
+	c.MaxTurns, err = positiveInt(getenv, "MAX_TURNS", 0)
+	problems.add(err)
+	c.Retries, err = retries(getenv)
+	problems.add(err)
+	c.MaxBodyBytes, err = MaxBody(getenv)
+	problems.add(err)
 	timeout, err := positiveInt(getenv, "LLM_TIMEOUT_SECONDS", int(DefaultRunTimeout/time.Second))
-	if err != nil {
-		return Config{}, err
-	}
+	problems.add(err)
 	c.Timeout = time.Duration(timeout) * time.Second
 	c.SystemPrompt = getenv("SYSTEM_PROMPT")
+	if err := problems.err(); err != nil {
+		return Config{}, err
+	}
 	return c, nil
 }
 

@@ -47,9 +47,9 @@ func TestLoadConfig(t *testing.T) {
 				}
 				return
 			}
-			var ce *ConfigError
-			if !errors.As(err, &ce) || ce.Setting != tt.setting {
-				t.Fatalf("err = %v, want one naming %s", err, tt.setting)
+			errs, ok := errors.AsType[ConfigErrors](err)
+			if !ok || len(errs) != 1 || errs[0].Setting != tt.setting {
+				t.Fatalf("err = %v, want one problem naming %s", err, tt.setting)
 			}
 			if strings.Contains(err.Error(), testSecret) || strings.Contains(err.Error(), testAPIKey) {
 				t.Fatalf("error leaks a value: %v", err)

@@ -5,6 +5,9 @@
 //
 // # HTTP API (JSON in and out)
 //
+// POST bodies must be sent with Content-Type: application/json (a charset
+// parameter, if any, must be UTF-8); any other type, or none, is 415.
+//
 //	POST /v1/run     {"prompt": "...", "messages": [...]?, "stream"?: bool,
 //	                  "conversation"?: "<id>", "workspace"?: "<name>"}
 //	                 ⇒ 200 RunResult; when status is "pending" it also carries
@@ -13,19 +16,33 @@
 //	                  "stream"?: bool, "conversation"?: "<id>"}
 //	                 ⇒ 200 RunResult (possibly pending again, with a new state)
 //	POST /v1/chat/completions
-//	                 {"model"?, "messages", "tools"?} (OpenAI-shaped)
-//	                 ⇒ 200 an OpenAI chat.completion
+//	                 {"model"?, "messages", "tools"?, "stream"?, "stream_options"?}
+//	                 ⇒ 200 an OpenAI chat.completion; with "stream": true its
+//	                   chat.completion.chunk events, ending data: [DONE]
+//	GET  /v1/models  ⇒ {"object": "list", "data": [{"id": LLM_MODEL, "object": "model", …}]}
 //	GET  /v1/tools   ⇒ {"tools": [{name, description, inputSchema, source, needsApproval}]}
 //	GET  /metrics    ⇒ Prometheus text
-//	GET  /healthz    ⇒ {"status": "ok"}
+//	GET  /healthz    ⇒ {"status": "ok", "ready": bool} (liveness: always 200)
+//	GET  /readyz     ⇒ 200 {"status": "ready", "run": true, "resume": true, "problems": []}
+//	                   or 503 {"status": "not_ready", "run", "resume",
+//	                   "problems": [{"setting", "problem"}]} (names, never values)
 //
 // RunResult is core.RunResult as JSON: text, messages, toolCalls,
 // toolCallCount, turns, usage, model, status, limit, pending. "messages"
 // may be sent back as the history of the next /v1/run.
 //
+// A request body is one JSON object. Keys are case-sensitive; a field of
+// the wrong type or, on /v1/run and /v1/resume, a field the route does not
+// know is a 400 bad_json whose message names it ("request body: \"prompt\"
+// must be a string"). JSON nested more than 1000 levels is refused before
+// it is parsed.
+//
 // Errors are {"error": {"code", "message"}} with a 4xx or 5xx status:
 //
-//	400 bad_json, missing_field, invalid_field, answer_mismatch,
+//	400 bad_json, json_too_deep (nested more than 1000 levels),
+//	    missing_field, invalid_field, answer_mismatch, invalid_args
+//	    (an approval's edited "data.args" that do not fit the tool's schema;
+//	    checked before the token is spent, so it can be resumed again),
 //	    conversations_unavailable (no CONVERSATIONS_KV), invalid_request
 //	    (/v1/chat/completions), state_malformed, state_version, state_invalid (edited or another
 //	    STATE_SECRET), state_expired, state_mismatch (another LLM_STYLE)
@@ -33,11 +50,15 @@
 //	403 origin_not_allowed (an Origin not in ALLOWED_ORIGINS)
 //	404 not_found, 405 method_not_allowed, 413 body_too_large,
 //	    conversation_too_large (over MAX_CONVERSATION_BYTES; not saved)
-//	409 state_spent (the token was already resumed; needs STATE_KV)
-//	500 config (names the missing or invalid setting), internal
+//	409 state_spent (the token was already resumed: approved or declined)
+//	415 unsupported_media_type (a POST body that is not application/json)
+//	500 config (names every missing or invalid setting, also as
+//	    "problems": [{"setting", "problem"}]), internal
 //	502 upstream_error (upstreamStatus: the provider's HTTP status, when it
 //	    answered; "result": the partial run when tools already ran)
-//	503 state_store, conversation_store, 504 upstream_timeout
+//	503 approvals_unavailable (no APPROVALS ledger: resumes are refused),
+//	    state_store (the ledger failed), conversation_store,
+//	504 upstream_timeout
 //
 // # Streaming
 //
@@ -45,7 +66,11 @@
 // core's StreamEvents as they happen, each as
 //
 //	event: text | tool_call | tool_result | pending | usage
-//	data: {"type", "delta"?, "name"?, "id"?, "args"?, "output"?, "isError"?, "usage"?, "request"?}
+//	data: {"type", "delta"?, "name"?, "id"?, "args"?, "originalArgs"?, "output"?, "isError"?, "usage"?, "request"?}
+//
+// (a tool_result whose arguments an approval edited carries "args", what
+// ran, and "originalArgs", what the model asked; RunResult's toolCalls[]
+// carry the same pair)
 //
 // then one "done" event whose data is the body the same request answers
 // without "stream" (with "state" when pending), or one "error" event whose
@@ -128,16 +153,30 @@
 // then runs once, or a decline's reason goes to the model as the tool's
 // error result.
 //
-// A Worker keeps nothing between requests, so it can only refuse a second
-// resume of the same token when a KV namespace is bound as STATE_KV (the
-// token id is recorded before the tool runs). Without it, a token can be
-// resumed again until it expires: keep STATE_TTL_SECONDS short, or bind
-// STATE_KV, when a tool must never run twice.
+// A token is single-use: before a resume runs anything, its id is recorded
+// in the approval ledger, the ApprovalLedger Durable Object bound as
+// APPROVALS (worker/js/ledger.mjs; the generated wrangler.jsonc declares it,
+// so a plain `wrangler deploy` has it). One object per token id inserts the
+// id if absent in its SQLite storage, one call at a time, so of any resumes
+// of one token — approve after approve, decline then approve, concurrent
+// ones from anywhere — exactly one runs and the others get 409. The entry
+// is deleted by an alarm a minute after the token expires. A Worker without
+// the binding refuses every resume (503 approvals_unavailable) and /readyz
+// says so; natively the ledger is in memory.
+//
+// STATE_KV, when bound, only carries MCP elicitation answers between
+// isolates (mcpmailbox_js.go); it records no tokens: KV has no
+// compare-and-set, so concurrent resumes could all pass a KV check.
 //
 // # Configuration
 //
 // See Config for the settings. Keys and secrets are read per request and
-// never appear in a response or a log line.
+// never appear in a response or a log line. The whole configuration is
+// checked at once (checkConfig): a request that needs it and finds problems
+// gets one 500 naming every missing or invalid setting, the first request
+// of an instance logs them all, and GET /readyz lists them (and a missing
+// APPROVALS binding). The Authorization scheme "Bearer" is matched in any
+// case.
 //
 // # Tools
 //

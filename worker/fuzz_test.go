@@ -157,6 +157,7 @@ func (fh *fuzzHarness) serve(t *testing.T, path, body string) (int, map[string]a
 // halt runs the refund prompt and returns its state token and pending id.
 func (fh *fuzzHarness) halt(f *testing.F) (string, string) {
 	req := httptest.NewRequest(http.MethodPost, "/v1/run", strings.NewReader(`{"prompt":"refund order 42"}`))
+	req.Header.Set("Content-Type", "application/json")
 	rec := httptest.NewRecorder()
 	fh.h.ServeHTTP(rec, req)
 	var m map[string]any

@@ -2,19 +2,19 @@ package worker
 
 import (
 	"context"
-	"io"
 	"log"
 	"net/http"
 	"os"
+	"sync"
 	"time"
 
 	"github.com/toolnexus/wasm/core"
 )
 
 // Options wires the handler to its platform. The zero value runs natively:
-// os.Getenv, core's default (net/http) transport, DefaultTools and no spent
-// token store. On Workers, PlatformOptions supplies the fetch transport,
-// the Worker environment and the STATE_KV store.
+// os.Getenv, core's default (net/http) transport, DefaultTools and an
+// in-memory approval ledger. On Workers, PlatformOptions supplies the fetch
+// transport, the Worker environment and the APPROVALS ledger.
 type Options struct {
 	// Getenv reads one setting; "" means unset. Read on every request, so a
 	// changed secret applies without a restart.
@@ -24,8 +24,10 @@ type Options struct {
 	Transport core.Transport
 	// Tools builds the tool set for one request. Nil means DefaultTools.
 	Tools func(env ToolEnv) []core.Tool
-	// Spent returns the store that detects reuse of a state token, or nil
-	// when none is configured (reuse is then not detected).
+	// Spent returns the store that makes a state token single-use (see
+	// SpentStore), or nil when none is bound: /v1/resume is then refused
+	// (503 approvals_unavailable). Nil means one MemorySpentStore for the
+	// handler's life, right for a single native process.
 	Spent func() SpentStore
 	// Conversations returns the KV namespace that keeps the transcripts of
 	// the "conversation" field of /v1/run, or nil when none is bound (the
@@ -53,21 +55,25 @@ type Options struct {
 type Handler struct {
 	opts    Options
 	metrics *metrics
-	// coreMetrics sums the core clients' counters (Client.Metrics) of the
-	// requests this instance served.
-	coreMetrics *promMerge
+	// coreMetrics counts what the core clients of every request this
+	// instance served reported through OnMetric.
+	coreMetrics *core.MetricsRegistry
 	routes      map[string]route
+	// configLogged makes the configuration's problems logged once (a
+	// pointer: the Handler bound to a request is a copy).
+	configLogged *sync.Once
 }
 
 // route is one path: its handlers by method (nil: not allowed), whether it
-// is under /v1 (and so behind API_TOKEN), and the Allow header value. The
-// handlers are method expressions, so that they run on the Handler bound
-// to the request (Options.Bind).
+// is under /v1 (and so behind API_TOKEN), whether its POST body must be
+// JSON (415 otherwise), and the Allow header value. The handlers are method
+// expressions, so that they run on the Handler bound to the request
+// (Options.Bind).
 type route struct {
 	name              string
 	get, post, delete routeFunc
 	allow             string
-	api               bool
+	api, json         bool
 }
 
 type routeFunc func(h *Handler, w http.ResponseWriter, r *http.Request)
@@ -81,7 +87,8 @@ func NewHandler(opts Options) *Handler {
 		opts.Tools = DefaultTools
 	}
 	if opts.Spent == nil {
-		opts.Spent = func() SpentStore { return nil }
+		spent := NewMemorySpentStore()
+		opts.Spent = func() SpentStore { return spent }
 	}
 	if opts.Conversations == nil {
 		opts.Conversations = func() KVNamespace { return nil }
@@ -95,21 +102,23 @@ func NewHandler(opts Options) *Handler {
 	if opts.Logf == nil {
 		opts.Logf = log.Printf
 	}
-	h := &Handler{opts: opts, metrics: newMetrics(), coreMetrics: newPromMerge()}
+	h := &Handler{opts: opts, metrics: newMetrics(), coreMetrics: core.NewMetricsRegistry(), configLogged: new(sync.Once)}
 	h.routes = map[string]route{
 		"/healthz":             {name: "healthz", get: (*Handler).serveHealth, allow: "GET, HEAD, OPTIONS"},
+		"/readyz":              {name: "readyz", get: (*Handler).serveReady, allow: "GET, HEAD, OPTIONS"},
 		"/metrics":             {name: "metrics", get: (*Handler).serveMetrics, allow: "GET, HEAD, OPTIONS"},
 		"/v1/tools":            {name: "tools", get: (*Handler).serveTools, allow: "GET, HEAD, OPTIONS", api: true},
-		"/v1/run":              {name: "run", post: (*Handler).serveRun, allow: "POST, OPTIONS", api: true},
-		"/v1/resume":           {name: "resume", post: (*Handler).serveResume, allow: "POST, OPTIONS", api: true},
-		"/v1/chat/completions": {name: "chat_completions", post: (*Handler).serveChatCompletions, allow: "POST, OPTIONS", api: true},
-		"/mcp":                 {name: "mcp", post: (*Handler).serveMCP, delete: (*Handler).serveMCPDelete, allow: "POST, DELETE, OPTIONS", api: true},
+		"/v1/run":              {name: "run", post: (*Handler).serveRun, allow: "POST, OPTIONS", api: true, json: true},
+		"/v1/resume":           {name: "resume", post: (*Handler).serveResume, allow: "POST, OPTIONS", api: true, json: true},
+		"/v1/chat/completions": {name: "chat_completions", post: (*Handler).serveChatCompletions, allow: "POST, OPTIONS", api: true, json: true},
+		"/v1/models":           {name: "models", get: (*Handler).serveModels, allow: "GET, HEAD, OPTIONS", api: true},
+		"/mcp":                 {name: "mcp", post: (*Handler).serveMCP, delete: (*Handler).serveMCPDelete, allow: "POST, DELETE, OPTIONS", api: true, json: true},
 	}
 	return h
 }
 
-// ServeHTTP checks origin, route, method and bearer token in that order,
-// then limits the body and dispatches.
+// ServeHTTP checks origin, route, method, bearer token and a JSON route's
+// Content-Type in that order, then limits the body and dispatches.
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if h.opts.Bind != nil {
 		bound := *h
@@ -117,6 +126,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h = &bound
 	}
 	start := h.opts.Now()
+	h.logConfigOnce()
 	rt, known := h.routes[r.URL.Path]
 	name := rt.name
 	if !known {
@@ -132,7 +142,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if !known {
-		writeError(sw, http.StatusNotFound, "not_found", "no route "+quoteClip(r.URL.Path)+"; try POST /v1/run, POST /v1/resume, POST /v1/chat/completions, GET /v1/tools, GET /metrics or GET /healthz")
+		writeError(sw, http.StatusNotFound, "not_found", "no route "+quoteClip(r.URL.Path)+"; try POST /v1/run, POST /v1/resume, POST /v1/chat/completions, GET /v1/models, GET /v1/tools, GET /metrics, GET /healthz or GET /readyz")
 		return
 	}
 	if r.Method == http.MethodOptions {
@@ -156,6 +166,10 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if rt.api && !access.authorized(r) {
 		sw.Header().Set("WWW-Authenticate", `Bearer realm="toolnexus"`)
 		writeError(sw, http.StatusUnauthorized, "unauthorized", "a valid bearer token is required (Authorization: Bearer <API_TOKEN>)")
+		return
+	}
+	if rt.json && r.Method == http.MethodPost && !jsonContentType(r.Header.Get("Content-Type")) {
+		unsupportedMediaType(sw, r.Header.Get("Content-Type"))
 		return
 	}
 	if r.Body != nil && r.Method == http.MethodPost {
@@ -200,19 +214,22 @@ func (s *statusWriter) code() int {
 	return s.status
 }
 
-// configError answers a missing or invalid setting with 500 naming it.
+// configError answers missing or invalid settings with 500 naming every
+// one of them ("problems": [{setting, problem}]), never a value.
 func (h *Handler) configError(w http.ResponseWriter, err error) {
 	h.opts.Logf("worker: configuration: %v", err)
-	writeError(w, http.StatusInternalServerError, "config", "worker misconfigured: "+err.Error())
+	writeJSON(w, http.StatusInternalServerError, errorBody{Error: apiError{Code: "config", Message: "worker misconfigured: " + err.Error(), Problems: problemList(err)}})
 }
 
+// serveHealth is liveness: the Worker answers. "ready" says whether it can
+// also serve a run and a resume; GET /readyz says what is missing.
 func (h *Handler) serveHealth(w http.ResponseWriter, r *http.Request) {
-	writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
+	writeJSON(w, http.StatusOK, map[string]any{"status": "ok", "ready": h.readiness().Status == "ready"})
 }
 
 func (h *Handler) serveMetrics(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-store")
 	h.metrics.writeTo(w)
-	io.WriteString(w, h.coreMetrics.text())
+	h.coreMetrics.WriteText(w)
 }

@@ -94,12 +94,13 @@ func refundCounting(n *atomic.Int32) func(ToolEnv) []core.Tool {
 // advance moves the clock.
 func (hs *harness) advance(d time.Duration) { hs.now.Add(int64(d / time.Second)) }
 
-// do serves one request; headers are name, value pairs. It fails the test
-// when a secret shows up in the response.
+// do serves one request; headers are name, value pairs (a POST says
+// Content-Type: application/json unless they set another or ""). It fails
+// the test when a secret shows up in the response.
 func (hs *harness) do(method, path, body string, headers ...string) *httptest.ResponseRecorder {
 	hs.t.Helper()
 	req := httptest.NewRequest(method, path, strings.NewReader(body))
-	if body != "" {
+	if body != "" || method == http.MethodPost {
 		req.Header.Set("Content-Type", "application/json")
 	}
 	for i := 0; i+1 < len(headers); i += 2 {

@@ -192,22 +192,34 @@ func (h *Handler) kvConversationStore() (*KVConversationStore, error) {
 	if ns == nil {
 		return nil, nil
 	}
-	s := &KVConversationStore{NS: ns, MaxBytes: DefaultConversationBytes, TTL: DefaultConversationTTL}
-	if v := strings.TrimSpace(h.opts.Getenv("MAX_CONVERSATION_BYTES")); v != "" {
+	maxBytes, ttl, err := conversationSettings(h.opts.Getenv)
+	if err != nil {
+		return nil, err
+	}
+	return &KVConversationStore{NS: ns, MaxBytes: maxBytes, TTL: ttl}, nil
+}
+
+// conversationSettings reads MAX_CONVERSATION_BYTES and
+// CONVERSATION_TTL_SECONDS (their defaults when unset); the error is a
+// ConfigErrors naming each one that does not parse.
+func conversationSettings(getenv func(string) string) (maxBytes int, ttl time.Duration, err error) {
+	maxBytes, ttl = DefaultConversationBytes, DefaultConversationTTL
+	var problems ConfigErrors
+	if v := strings.TrimSpace(getenv("MAX_CONVERSATION_BYTES")); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 1024 {
-			return nil, &ConfigError{Setting: "MAX_CONVERSATION_BYTES", Problem: "must be a whole number of bytes, at least 1024"}
+			problems.add(&ConfigError{Setting: "MAX_CONVERSATION_BYTES", Problem: "must be a whole number of bytes, at least 1024"})
 		}
-		s.MaxBytes = n
+		maxBytes = n
 	}
-	if v := strings.TrimSpace(h.opts.Getenv("CONVERSATION_TTL_SECONDS")); v != "" {
+	if v := strings.TrimSpace(getenv("CONVERSATION_TTL_SECONDS")); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 0 {
-			return nil, &ConfigError{Setting: "CONVERSATION_TTL_SECONDS", Problem: "must be a whole number of seconds (0 keeps conversations forever)"}
+			problems.add(&ConfigError{Setting: "CONVERSATION_TTL_SECONDS", Problem: "must be a whole number of seconds (0 keeps conversations forever)"})
 		}
-		s.TTL = time.Duration(n) * time.Second
+		ttl = time.Duration(n) * time.Second
 	}
-	return s, nil
+	return maxBytes, ttl, problems.err()
 }
 
 // validConversationID accepts 1–128 characters of A–Z a–z 0–9 . _ : -.

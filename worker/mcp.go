@@ -13,6 +13,7 @@ import (
 
 	"github.com/tidwall/gjson"
 	"github.com/toolnexus/wasm/core"
+	"github.com/toolnexus/wasm/internal/jsonx"
 )
 
 // POST /mcp serves the Worker's toolkit as a remote MCP server over
@@ -28,6 +29,8 @@ import (
 //     travels through mcpMailbox (memory shared by the isolate, and the
 //     STATE_KV namespace when bound). A client that did not advertise
 //     elicitation gets an error result saying approval is required.
+//   - A batch holds at most mcpMaxBatch (16) messages, and the messages of
+//     one POST share one toolkit (mcpbatch.go).
 //   - GET (a server-to-client stream) is not offered: 405.
 
 // mcpProtocols are the protocol versions the server speaks, newest first.
@@ -86,15 +89,24 @@ func (h *Handler) serveMCP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	w.Header().Set("Access-Control-Expose-Headers", "Mcp-Session-Id")
+	if err := jsonx.CheckDepth(body, jsonx.MaxDepth); err != nil {
+		writeJSON(w, http.StatusBadRequest, rpcFail(nil, -32700, "parse error: %v", err))
+		return
+	}
 	if !gjson.ValidBytes(body) {
 		writeJSON(w, http.StatusBadRequest, rpcFail(nil, -32700, "parse error: the body is not JSON"))
 		return
 	}
 	msg := gjson.ParseBytes(body)
+	tks := &mcpToolkit{h: h, ctx: r.Context()}
+	defer tks.close()
 	if msg.IsArray() {
+		if !checkBatch(w, msg) {
+			return
+		}
 		var out []rpcMessage
 		msg.ForEach(func(_, m gjson.Result) bool {
-			if reply, ok := h.mcpMessage(r, w, m); ok {
+			if reply, ok := h.mcpMessage(r, w, m, tks); ok {
 				out = append(out, reply)
 			}
 			return true
@@ -110,7 +122,7 @@ func (h *Handler) serveMCP(w http.ResponseWriter, r *http.Request) {
 		h.mcpToolsCall(w, r, msg)
 		return
 	}
-	reply, ok := h.mcpMessage(r, w, msg)
+	reply, ok := h.mcpMessage(r, w, msg, tks)
 	if !ok {
 		w.WriteHeader(http.StatusAccepted)
 		return
@@ -119,8 +131,9 @@ func (h *Handler) serveMCP(w http.ResponseWriter, r *http.Request) {
 }
 
 // mcpMessage handles one message that needs no stream; ok false means no
-// reply (a notification or a client's response).
-func (h *Handler) mcpMessage(r *http.Request, w http.ResponseWriter, m gjson.Result) (rpcMessage, bool) {
+// reply (a notification or a client's response). tks is the request's
+// toolkit, shared by the messages of a batch.
+func (h *Handler) mcpMessage(r *http.Request, w http.ResponseWriter, m gjson.Result, tks *mcpToolkit) (rpcMessage, bool) {
 	id := json.RawMessage(m.Get("id").Raw)
 	method := m.Get("method").String()
 	if !m.IsObject() || m.Get("jsonrpc").String() != "2.0" {
@@ -161,11 +174,10 @@ func (h *Handler) mcpMessage(r *http.Request, w http.ResponseWriter, m gjson.Res
 	case "ping":
 		return rpcResult(id, json.RawMessage(`{}`)), true
 	case "tools/list":
-		tk, err := h.newToolkit(r.Context(), "")
+		tk, err := tks.get()
 		if err != nil {
 			return rpcFail(id, -32603, "build toolkit: %v", err), true
 		}
-		defer tk.Close()
 		tools := []map[string]any{}
 		for _, t := range tk.Tools() {
 			tools = append(tools, map[string]any{"name": t.Name, "description": t.Description, "inputSchema": t.InputSchema})

@@ -5,6 +5,7 @@ package worker
 import (
 	"context"
 	"syscall/js"
+	"time"
 )
 
 // mcpMailboxGlobal names the Map on globalThis that keeps answers in the
@@ -23,7 +24,7 @@ type jsMailbox struct {
 func mcpMailbox(ctx context.Context) mailbox {
 	b := jsMailbox{kv: js.Undefined(), q: requestOf(ctx)}
 	if b.q != nil {
-		if ns, ok := b.q.boundObject(SpentBinding); ok {
+		if ns, ok := b.q.boundObject(StateKVBinding); ok {
 			b.kv = ns
 		}
 	}
@@ -49,7 +50,7 @@ func (b jsMailbox) Put(ctx context.Context, key string, value []byte) error {
 		return nil
 	}
 	opts := js.Global().Get("Object").New()
-	opts.Set("expirationTtl", kvSpentMinTTL)
+	opts.Set("expirationTtl", int(kvMinTTL/time.Second))
 	_, err := b.q.jsCall(ctx, "kv put", b.kv, "put", "mcp:"+key, string(value), opts)
 	return err
 }

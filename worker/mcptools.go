@@ -24,7 +24,9 @@ import (
 // requests), over streamable HTTP or, for a server of type "sse", the older
 // HTTP+SSE transport (the Worker's fetch streams event-stream replies). A
 // server that fails is left out and logged; the request goes on without
-// its tools.
+// its tools. A server's "approval" key (core.MCPApproval) decides which of
+// its tools halt a run for approval; a configuration that does not parse is
+// a *ConfigError naming MCP_CONFIG.
 //
 // BUILTINS picks the built-in tools (builtins.go; their file tools work on
 // workspace's files) and SKILLS=on adds the bundled skills (skills.go).
@@ -37,6 +39,9 @@ func (h *Handler) toolkitOptions(ctx context.Context, workspace string) (core.Op
 	cfg := strings.TrimSpace(h.opts.Getenv("MCP_CONFIG"))
 	if cfg == "" {
 		return opts, nil
+	}
+	if _, err := core.ParseMCPConfig([]byte(cfg)); err != nil {
+		return core.Options{}, &ConfigError{Setting: "MCP_CONFIG", Problem: "is invalid: " + strings.TrimPrefix(err.Error(), "core: ")}
 	}
 	opts.MCP = []byte(cfg)
 	opts.Transport = h.opts.Transport

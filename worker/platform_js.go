@@ -13,16 +13,19 @@ import (
 	"github.com/toolnexus/wasm/jsbridge"
 )
 
-// SpentBinding is the KV namespace binding that, when present, records
-// resumed state tokens so that reuse is refused with 409.
-const SpentBinding = "STATE_KV"
+// StateKVBinding is the KV namespace that, when bound, carries an MCP
+// client's answer to an elicitation to the isolate whose tools/call waits
+// for it (mcpmailbox_js.go). It no longer records resumed state tokens:
+// that is the APPROVALS Durable Object's job (KV has no compare-and-set).
+const StateKVBinding = "STATE_KV"
 
 // PlatformOptions wires the handler to Cloudflare Workers (Serve): settings
 // from the request's environment, outbound HTTP over fetch (jsbridge's
-// transport, which streams event-stream bodies), the STATE_KV namespace
-// (when bound) as the spent-token store, CONVERSATIONS_KV (when bound)
-// under the "conversation" field, FILES_R2 or FILES_KV (when bound) under
-// the built-ins' file system, and JavaScript's RegExp for grep.
+// transport, which streams event-stream bodies), the ApprovalLedger
+// Durable Object bound as APPROVALS as the spent-token store (none when
+// unbound: resumes are then refused), CONVERSATIONS_KV (when bound) under
+// the "conversation" field, FILES_R2 or FILES_KV (when bound) under the
+// built-ins' file system, and JavaScript's RegExp for grep.
 //
 // The environment and the bindings come with each request (Options.Bind
 // reads them from the request's context); every JS call a request makes
@@ -47,8 +50,8 @@ func PlatformOptions() Options {
 				o.Transport = requestTransport{q: q, inner: fetch}
 			}
 			o.Spent = func() SpentStore {
-				if ns, ok := q.boundObject(SpentBinding); ok {
-					return kvSpentStore{ns: ns, q: q}
+				if ns, ok := q.boundObject(ApprovalsBinding); ok && ns.Get("idFromName").Type() == js.TypeFunction {
+					return doLedger{ns: ns, q: q}
 				}
 				return nil
 			}

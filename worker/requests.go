@@ -1,39 +1,58 @@
 package worker
 
 import (
+	"bytes"
 	"encoding/json" // for the RawMessage type only: nothing of the package runs
+	"errors"
 	"fmt"
-	"reflect"
+	"io"
+	"net/http"
 
 	"github.com/tidwall/gjson"
+
+	"github.com/toolnexus/wasm/internal/jsonx"
 )
+
+// The request bodies and stored records are read with internal/jsonx's
+// typed readers over gjson (encoding/json is not linked into the wasm
+// builds). Keys are case-sensitive; errors name the field and what it must
+// be ("answer.ok" must be true or false).
 
 // jsonRaw is a JSON value's text as it arrived.
 type jsonRaw = json.RawMessage
 
-// The Go type strings encoding/json's errors name. TypeOf of a nil pointer,
-// not reflect.TypeFor: each TypeFor instantiation is code of its own.
-var (
-	runRequestType    = reflect.TypeOf((*runRequest)(nil)).Elem()
-	resumeRequestType = reflect.TypeOf((*resumeRequest)(nil)).Elem()
-	resumeAnswerType  = reflect.TypeOf((*resumeAnswer)(nil)).Elem()
-	chatRequestType   = reflect.TypeOf((*chatRequest)(nil)).Elem()
-	stateType         = reflect.TypeOf((*State)(nil)).Elem()
-	storedConvType    = reflect.TypeOf((*storedConversation)(nil)).Elem()
-)
+// errEmptyBody is readJSONBody's error for a body of nothing but space.
+var errEmptyBody = errors.New("request body is empty; send a JSON object")
+
+// readJSONBody reads the whole body (the handler's MaxBytesReader bounds
+// it: a *http.MaxBytesError comes back wrapped) and checks that it is one
+// JSON value nested no deeper than jsonx.MaxDepth, before anything parses
+// it recursively.
+func readJSONBody(r *http.Request) (gjson.Result, error) {
+	b, err := io.ReadAll(r.Body)
+	if err != nil {
+		return gjson.Result{}, err
+	}
+	if len(bytes.TrimSpace(b)) == 0 {
+		return gjson.Result{}, errEmptyBody
+	}
+	if err := jsonx.Check(b); err != nil {
+		return gjson.Result{}, err
+	}
+	return gjson.ParseBytes(b), nil
+}
 
 // decodeRunRequest reads the body of POST /v1/run; unknown fields are an
 // error.
 func decodeRunRequest(v gjson.Result) (runRequest, error) {
 	var req runRequest
-	name := runRequestType.Name()
-	err := decodeJSONStruct(v, jsonField{}, runRequestType.String(), name, true, []jsonFieldSetter{
-		{"prompt", setJSONString(&req.Prompt)},
-		{"messages", setJSONRawList(&req.Messages)},
-		{"stream", setJSONBool(&req.Stream)},
-		{"conversation", setJSONString(&req.Conversation)},
-		{"workspace", setJSONString(&req.Workspace)},
-	})
+	err := readBodyObject(v, true,
+		jsonx.Field{Name: "prompt", Read: jsonx.String(&req.Prompt)},
+		jsonx.Field{Name: "messages", Read: jsonx.RawList(&req.Messages)},
+		jsonx.Field{Name: "stream", Read: jsonx.Bool(&req.Stream)},
+		jsonx.Field{Name: "conversation", Read: jsonx.String(&req.Conversation)},
+		jsonx.Field{Name: "workspace", Read: jsonx.String(&req.Workspace)},
+	)
 	return req, err
 }
 
@@ -41,44 +60,52 @@ func decodeRunRequest(v gjson.Result) (runRequest, error) {
 // also inside "answer", are an error.
 func decodeResumeRequest(v gjson.Result) (resumeRequest, error) {
 	var req resumeRequest
-	name := resumeRequestType.Name()
-	err := decodeJSONStruct(v, jsonField{}, resumeRequestType.String(), name, true, []jsonFieldSetter{
-		{"state", setJSONString(&req.State)},
-		{"stream", setJSONBool(&req.Stream)},
-		{"conversation", setJSONString(&req.Conversation)},
-		{"answer", func(v gjson.Result, at jsonField) error {
-			if v.Type == gjson.Null {
-				req.Answer = nil
-				return nil
-			}
-			if req.Answer == nil {
-				req.Answer = &resumeAnswer{}
-			}
-			a := req.Answer
-			return decodeJSONStruct(v, at, resumeAnswerType.String(), resumeAnswerType.Name(), true, []jsonFieldSetter{
-				{"id", setJSONString(&a.ID)},
-				{"ok", setJSONBoolPtr(&a.Ok)},
-				{"data", setJSONMap(&a.Data)},
-				{"reason", setJSONString(&a.Reason)},
-			})
+	var a resumeAnswer
+	answered := false
+	err := readBodyObject(v, true,
+		jsonx.Field{Name: "state", Read: jsonx.String(&req.State)},
+		jsonx.Field{Name: "stream", Read: jsonx.Bool(&req.Stream)},
+		jsonx.Field{Name: "conversation", Read: jsonx.String(&req.Conversation)},
+		jsonx.Field{Name: "answer", Read: func(v gjson.Result, path string) error {
+			answered = true
+			return jsonx.ReadObject(v, path, true,
+				jsonx.Field{Name: "id", Read: jsonx.String(&a.ID)},
+				jsonx.Field{Name: "ok", Read: jsonx.BoolPtr(&a.Ok)},
+				jsonx.Field{Name: "data", Read: jsonx.Map(&a.Data)},
+				jsonx.Field{Name: "reason", Read: jsonx.String(&a.Reason)},
+			)
 		}},
-	})
+	)
+	if answered {
+		req.Answer = &a
+	}
 	return req, err
 }
 
 // decodeChatRequest reads the body of POST /v1/chat/completions; other
-// fields are ignored.
+// fields (temperature, …) are ignored.
 func decodeChatRequest(v gjson.Result) (chatRequest, error) {
 	var req chatRequest
-	name := chatRequestType.Name()
-	err := decodeJSONStruct(v, jsonField{}, chatRequestType.String(), name, false, []jsonFieldSetter{
-		{"model", setJSONString(&req.Model)},
-		{"messages", setJSONRawList(&req.Messages)},
-		{"tools", setJSONRawList(&req.Tools)},
-		{"stream", setJSONBool(&req.Stream)},
-		{"n", setJSONIntPtr(&req.N)},
-	})
+	err := readBodyObject(v, false,
+		jsonx.Field{Name: "model", Read: jsonx.String(&req.Model)},
+		jsonx.Field{Name: "messages", Read: jsonx.RawList(&req.Messages)},
+		jsonx.Field{Name: "tools", Read: jsonx.RawList(&req.Tools)},
+		jsonx.Field{Name: "stream", Read: jsonx.Bool(&req.Stream)},
+		jsonx.Field{Name: "n", Read: jsonx.IntPtr(&req.N)},
+		jsonx.Field{Name: "stream_options", Read: func(v gjson.Result, _ string) error {
+			req.IncludeUsage = v.Get("include_usage").Type == gjson.True
+			return nil
+		}},
+	)
 	return req, err
+}
+
+// readBodyObject reads a request body's top-level object.
+func readBodyObject(v gjson.Result, strict bool, fields ...jsonx.Field) error {
+	if !v.IsObject() {
+		return errors.New("request body must be a JSON object")
+	}
+	return jsonx.ReadObject(v, "", strict, fields...)
 }
 
 // chatMessageShape is what validateChat reads of one chat message.
@@ -93,53 +120,32 @@ type chatToolCallShape struct {
 
 // decodeChatMessage reads the role and tool calls of one message; ok is
 // false when it is not an object or one of them has the wrong type.
-// Elements of a repeated "tool_calls" merge into those decoded before, as
-// encoding/json's did.
 func decodeChatMessage(raw []byte) (chatMessageShape, bool) {
 	var m chatMessageShape
 	v := gjson.ParseBytes(raw)
 	if !v.IsObject() {
 		return m, false
 	}
-	// The type error texts are not shown; the names only need to be set.
-	err := decodeJSONStruct(v, jsonField{}, "message", "", false, []jsonFieldSetter{
-		{"role", setJSONString(&m.Role)},
-		{"tool_calls", func(v gjson.Result, at jsonField) error {
-			switch {
-			case v.Type == gjson.Null:
-				m.ToolCalls = nil
-				return nil
-			case !v.IsArray():
-				return at.typeError(jsonKind(v), "[]struct")
+	err := jsonx.ReadObject(v, "", false,
+		jsonx.Field{Name: "role", Read: jsonx.String(&m.Role)},
+		jsonx.Field{Name: "tool_calls", Read: func(v gjson.Result, path string) error {
+			if !v.IsArray() {
+				return &jsonx.FieldError{Path: path, Problem: "must be an array"}
 			}
-			n := 0
+			m.ToolCalls = []chatToolCallShape{}
 			var err error
 			v.ForEach(func(_, e gjson.Result) bool {
-				if n < cap(m.ToolCalls) {
-					m.ToolCalls = m.ToolCalls[:n+1]
-				} else {
-					m.ToolCalls = append(m.ToolCalls, chatToolCallShape{})
-				}
-				tc := &m.ToolCalls[n]
-				n++
-				err = decodeJSONStruct(e, at, "tool call", "", false, []jsonFieldSetter{
-					{"function", func(f gjson.Result, at jsonField) error {
-						return decodeJSONStruct(f, at, "function", "", false, []jsonFieldSetter{
-							{"name", setJSONString(&tc.Name)},
-							{"arguments", setJSONString(&tc.Arguments)},
-						})
-					}},
-				})
+				var tc chatToolCallShape
+				err = jsonx.ReadObject(e, path, false, jsonx.Field{Name: "function", Read: jsonx.Object(false,
+					jsonx.Field{Name: "name", Read: jsonx.String(&tc.Name)},
+					jsonx.Field{Name: "arguments", Read: jsonx.String(&tc.Arguments)},
+				)})
+				m.ToolCalls = append(m.ToolCalls, tc)
 				return err == nil
 			})
-			if n == 0 {
-				m.ToolCalls = []chatToolCallShape{} // a fresh slice, as encoding/json makes
-			} else {
-				m.ToolCalls = m.ToolCalls[:n]
-			}
 			return err
 		}},
-	})
+	)
 	return m, err == nil
 }
 
@@ -147,46 +153,39 @@ func decodeChatMessage(raw []byte) (chatMessageShape, bool) {
 // {"name": non-empty, …}}.
 func validChatTool(raw []byte) bool {
 	var typ, name string
-	var fn bool
-	err := decodeJSONStruct(gjson.ParseBytes(raw), jsonField{}, "tool", "", false, []jsonFieldSetter{
-		{"type", setJSONString(&typ)},
-		{"function", func(v gjson.Result, at jsonField) error {
-			if v.Type == gjson.Null || !fn {
-				name = "" // null drops the function; a new one starts empty
-			}
-			fn = v.Type != gjson.Null
-			if !fn {
-				return nil
-			}
-			return decodeJSONStruct(v, at, "function", "", false, []jsonFieldSetter{{"name", setJSONString(&name)}})
-		}},
-	})
-	return err == nil && fn && name != "" && (typ == "" || typ == "function")
+	err := jsonx.ReadObject(gjson.ParseBytes(raw), "", false,
+		jsonx.Field{Name: "type", Read: jsonx.String(&typ)},
+		jsonx.Field{Name: "function", Read: jsonx.Object(false, jsonx.Field{Name: "name", Read: jsonx.String(&name)})},
+	)
+	return err == nil && gjson.GetBytes(raw, "function").IsObject() && name != "" && (typ == "" || typ == "function")
 }
 
-// decodeState reads a state token's payload: one JSON value and nothing
-// after it; unknown fields are ignored; "pending" is read by
-// core.Request's own UnmarshalJSON.
+// decodeState reads a state token's payload: one JSON value; unknown
+// fields are ignored; "pending" is read by core.Request's own
+// UnmarshalJSON. A transcript that was accepted at jsonx.MaxDepth still
+// fits inside the payload's own nesting (jsonx.WrapSlack).
 func decodeState(payload []byte) (State, error) {
 	var st State
-	if err := checkJSON(payload); err != nil {
+	if err := jsonx.CheckDepth(payload, jsonx.MaxDepth+jsonx.WrapSlack); err != nil {
 		return st, fmt.Errorf("state payload: %w", err)
 	}
-	name := stateType.Name()
-	err := decodeJSONStruct(gjson.ParseBytes(payload), jsonField{}, stateType.String(), name, false, []jsonFieldSetter{
-		{"id", setJSONString(&st.ID)},
-		{"iat", setJSONInt64(&st.IssuedAt, "int64", 64)},
-		{"exp", setJSONInt64(&st.ExpiresAt, "int64", 64)},
-		{"style", setJSONString(&st.Style)},
-		{"ws", setJSONString(&st.Workspace)},
-		{"pending", func(v gjson.Result, _ jsonField) error {
+	if !gjson.ValidBytes(payload) {
+		return st, fmt.Errorf("state payload: %w", jsonx.ErrInvalid)
+	}
+	err := jsonx.ReadObject(gjson.ParseBytes(payload), "", false,
+		jsonx.Field{Name: "id", Read: jsonx.String(&st.ID)},
+		jsonx.Field{Name: "iat", Read: jsonx.Int64(&st.IssuedAt)},
+		jsonx.Field{Name: "exp", Read: jsonx.Int64(&st.ExpiresAt)},
+		jsonx.Field{Name: "style", Read: jsonx.String(&st.Style)},
+		jsonx.Field{Name: "ws", Read: jsonx.String(&st.Workspace)},
+		jsonx.Field{Name: "pending", Read: func(v gjson.Result, path string) error {
 			if err := st.Pending.UnmarshalJSON([]byte(v.Raw)); err != nil {
-				return fmt.Errorf("pending: %w", err)
+				return fmt.Errorf("%s: %w", path, err)
 			}
 			return nil
 		}},
-		{"messages", setJSONRawList(&st.Messages)},
-	})
+		jsonx.Field{Name: "messages", Read: jsonx.RawList(&st.Messages)},
+	)
 	if err != nil {
 		return State{}, fmt.Errorf("state payload: %w", err)
 	}
@@ -196,12 +195,15 @@ func decodeState(payload []byte) (State, error) {
 // decodeStoredConversation reads a CONVERSATIONS_KV value.
 func decodeStoredConversation(b []byte) (storedConversation, error) {
 	var sc storedConversation
-	if err := checkJSON(b); err != nil {
+	if err := jsonx.CheckDepth(b, jsonx.MaxDepth+jsonx.WrapSlack); err != nil {
 		return sc, err
 	}
-	err := decodeJSONStruct(gjson.ParseBytes(b), jsonField{}, storedConvType.String(), storedConvType.Name(), false, []jsonFieldSetter{
-		{"v", setJSONInt(&sc.V)},
-		{"messages", setJSONRawList(&sc.Messages)},
-	})
+	if !gjson.ValidBytes(b) {
+		return sc, jsonx.ErrInvalid
+	}
+	err := jsonx.ReadObject(gjson.ParseBytes(b), "", false,
+		jsonx.Field{Name: "v", Read: jsonx.Int(&sc.V)},
+		jsonx.Field{Name: "messages", Read: jsonx.RawList(&sc.Messages)},
+	)
 	return sc, err
 }

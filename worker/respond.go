@@ -20,6 +20,8 @@ type apiError struct {
 	Code           string `json:"code"`
 	Message        string `json:"message"`
 	UpstreamStatus int    `json:"upstreamStatus,omitempty"`
+	// Problems lists every missing or invalid setting of a "config" error.
+	Problems []configProblem `json:"problems,omitempty"`
 }
 
 type errorBody struct {

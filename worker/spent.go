@@ -2,21 +2,37 @@ package worker
 
 import (
 	"context"
+	"net/http"
 	"sync"
 	"time"
 )
 
+// ApprovalsBinding is the Durable Object binding of the approval ledger
+// (class ApprovalLedger, worker/js/ledger.mjs): /v1/resume records each
+// state token's id there before anything runs.
+const ApprovalsBinding = "APPROVALS"
+
+// ledgerGrace keeps a ledger entry this long past its token's expiry, so
+// that a Worker whose clock runs behind the ledger's still finds the entry
+// while it accepts the token.
+const ledgerGrace = time.Minute
+
 // SpentStore remembers the ids of state tokens that were already resumed,
 // so that a second resume of the same token is refused with 409.
 //
-//   - A stateless Worker cannot detect reuse on its own; with no store a
-//     token can be resumed again until it expires.
-//   - On Workers the store is a KV namespace bound as STATE_KV. KV is
-//     eventually consistent, so two resumes racing within about a minute in
-//     different locations may both pass; a Durable Object would close that gap.
+//   - On Workers the store is the ApprovalLedger Durable Object bound as
+//     APPROVALS (ledger_js.go): one object per token id, and an atomic
+//     insert-if-absent in its SQLite storage, so concurrent resumes from
+//     anywhere are serialised and exactly one passes.
+//   - Natively it is a MemorySpentStore (one process).
+//
+// A Worker without the binding has no store (Options.Spent returns nil):
+// it refuses every resume with 503 approvals_unavailable instead of
+// letting a token run its tool twice.
 type SpentStore interface {
 	// Spend marks id as used until the given time. It reports false when id
-	// was already marked.
+	// was already marked. It must be atomic: of concurrent calls with one
+	// id, exactly one reports true.
 	Spend(ctx context.Context, id string, until time.Time) (fresh bool, err error)
 }
 
@@ -49,4 +65,35 @@ func (m *MemorySpentStore) Spend(_ context.Context, id string, until time.Time) 
 	}
 	m.spent[id] = until
 	return true, nil
+}
+
+// approvalsProblem is the readiness problem of a Worker without a ledger.
+var approvalsProblem = &ConfigError{ApprovalsBinding, "is not bound: /v1/resume is refused (503 approvals_unavailable) because a state token could be resumed more than once; deploy with the generated wrangler.jsonc, which binds the ApprovalLedger Durable Object"}
+
+// spend records a state token as used in the approval ledger before its
+// resume runs anything: the approved tool runs as the first step of the
+// resume, so a failure after this point must not let it run twice. It
+// answers 503 (no ledger bound, or the ledger failed: the token may be
+// used up) or 409 (already resumed) and reports false when the resume
+// must not go on.
+func (h *Handler) spend(w http.ResponseWriter, r *http.Request, st State) bool {
+	store := h.opts.Spent()
+	if store == nil {
+		h.metrics.refusedState("approvals_unavailable")
+		h.opts.Logf("worker: resume refused: %v", approvalsProblem)
+		writeError(w, http.StatusServiceUnavailable, "approvals_unavailable", "this Worker has no approval ledger (the "+ApprovalsBinding+" Durable Object binding), so it cannot make sure a state token runs once; nothing ran. Its operator must deploy with the generated wrangler.jsonc")
+		return false
+	}
+	fresh, err := store.Spend(r.Context(), st.ID, time.Unix(st.ExpiresAt, 0).Add(ledgerGrace))
+	if err != nil {
+		h.opts.Logf("worker: spent store: %v", err)
+		writeError(w, http.StatusServiceUnavailable, "state_store", "could not record the state token as used; nothing ran. Retry; if the answer is then 409, start a new run")
+		return false
+	}
+	if !fresh {
+		h.metrics.refusedState("state_spent")
+		writeError(w, http.StatusConflict, "state_spent", "state token was already resumed; nothing ran")
+		return false
+	}
+	return true
 }

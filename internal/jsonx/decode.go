@@ -14,7 +14,12 @@ var (
 
 // Decode parses JSON text into plain Go values (map[string]any, []any,
 // float64, string, bool, nil): the shapes encoding/json gives an `any`.
+// Text nested deeper than MaxDepth is refused (a *DepthError) before
+// anything recursive reads it.
 func Decode(data []byte) (any, error) {
+	if err := CheckDepth(data, MaxDepth); err != nil {
+		return nil, err
+	}
 	if !gjson.ValidBytes(data) {
 		return nil, ErrInvalid
 	}

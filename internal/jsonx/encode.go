@@ -22,6 +22,13 @@ import (
 	"github.com/tidwall/gjson"
 )
 
+// validRaw checks JSON text the encoder copies as it is. The depth check
+// comes first (gjson's validation recurses per level); it allows WrapSlack
+// over MaxDepth because such text wraps values accepted at MaxDepth.
+func validRaw(b []byte) bool {
+	return CheckDepth(b, MaxDepth+WrapSlack) == nil && gjson.ValidBytes(b)
+}
+
 // Marshal returns the JSON encoding of v, without HTML escaping.
 func Marshal(v any) ([]byte, error) { return Append(nil, v) }
 
@@ -42,7 +49,7 @@ func Append(dst []byte, v any) ([]byte, error) {
 		if x == nil {
 			return append(dst, "null"...), nil // as RawMessage.MarshalJSON
 		}
-		if !gjson.ValidBytes(x) {
+		if !validRaw(x) {
 			return nil, errors.New("jsonx: invalid json.RawMessage")
 		}
 		return append(dst, x...), nil
@@ -99,7 +106,7 @@ func appendOther(dst []byte, v any) ([]byte, error) {
 		if err != nil {
 			return nil, err
 		}
-		if !gjson.ValidBytes(b) {
+		if !validRaw(b) {
 			return nil, fmt.Errorf("jsonx: MarshalJSON of %T returned invalid JSON", v)
 		}
 		return append(dst, b...), nil

@@ -27,6 +27,10 @@ import "./wasm_exec.js";
 import { AsyncLocalStorage } from "node:async_hooks";
 import wasm from "./app.wasm";
 
+// ApprovalLedger is the Durable Object bound as APPROVALS that makes each
+// state token single-use (ledger.mjs).
+export { ApprovalLedger } from "./ledger.mjs";
+
 const als = new AsyncLocalStorage();
 const host = { current: () => als.getStore() ?? 0 };
 const nullBody = new Set([101, 204, 205, 304]);

@@ -1,0 +1,60 @@
+package core
+
+import (
+	"encoding/json"
+
+	"github.com/tidwall/gjson"
+)
+
+// The records of a finished call: the transcript's tool call, the result's
+// ToolRecord, the tool_result event. They tell what ran: when an approval
+// edited the arguments, the edited ones, with the model's beside them.
+
+// finishCall records a call's final result and reports it. When an
+// approval edited the call's arguments, the record and the event carry the
+// arguments that ran and, beside them, the ones the model asked for.
+func (r *run) finishCall(ph *toolPhase, i int, res ToolResult) {
+	call := ph.calls[i]
+	ph.results[i] = &toolOutcome{id: call.ID, content: res.Output, isError: res.IsError}
+	rec := ToolRecord{ID: call.ID, Name: call.Name, Args: rawArgs(call.Arguments), Output: res.Output, IsError: res.IsError}
+	e := StreamEvent{Type: EventToolResult, ID: call.ID, Name: call.Name, Output: res.Output, IsError: res.IsError}
+	if ph.asked != nil && ph.asked[i] != "" {
+		rec.OriginalArgs, rec.Edited = rawArgs(ph.asked[i]), true
+		e.Args, e.OriginalArgs, e.Edited = call.Arguments, ph.asked[i], true
+	}
+	if _, ok := res.Metadata[declinedKey].(string); ok {
+		rec.Declined, e.Declined = true, true
+	}
+	r.result.ToolCalls = append(r.result.ToolCalls, rec)
+	r.emitEvent(e)
+}
+
+// applyEdits rewrites the turn's assistant message, the last one of the
+// transcript while its tool phase runs, so that its tool calls carry the
+// arguments that ran (records tell what ran; the originals stay in
+// ToolRecord.OriginalArgs and the tool_result events).
+func (r *run) applyEdits(ph *toolPhase) {
+	if ph.asked == nil || len(r.tr.msgs) == 0 {
+		return
+	}
+	msg := r.tr.msgs[len(r.tr.msgs)-1]
+	if _, anthropic := r.c.wire.(anthropicWire); anthropic {
+		msg = anthropicWithArgs(msg, ph.calls, ph.asked)
+	} else {
+		// OpenAI-style assistant messages are always rebuilt (see
+		// assistantMessage): text and calls, with the edited arguments.
+		msg = openAIWire{}.assistantMessage(LLMResponse{Text: gjson.Get(string(msg), "content").String(), ToolCalls: ph.calls})
+	}
+	r.tr.setLast(msg)
+	ph.asked = nil
+}
+
+// rawArgs keeps argument text that is JSON as it is, and encodes any other
+// text (invalid, or nested too deeply) as a JSON string.
+func rawArgs(s string) json.RawMessage {
+	args := json.RawMessage(s)
+	if !validJSON(args) {
+		args, _ = marshalJSON(s)
+	}
+	return args
+}

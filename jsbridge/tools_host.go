@@ -1,0 +1,49 @@
+//go:build js && wasm
+
+package jsbridge
+
+import (
+	"errors"
+	"runtime"
+
+	"github.com/toolnexus/wasm/core"
+	"github.com/toolnexus/wasm/internal/jsonx"
+)
+
+// hostExecute calls a JS tool registered in the host (host.go): the
+// arguments, the call id and the answer cross as JSON text, the outcome
+// comes back as text — within the call when run returns synchronously.
+func hostExecute(slot *hostSlot) func(map[string]any, *core.ToolContext) (core.ToolResult, error) {
+	return func(args map[string]any, tctx *core.ToolContext) (core.ToolResult, error) {
+		in, err := jsonx.Marshal(args)
+		if err != nil {
+			return core.ToolResult{}, err
+		}
+		var answer []byte
+		if tctx.Answer != nil {
+			if answer, err = jsonx.Marshal(tctx.Answer); err != nil {
+				return core.ToolResult{}, err
+			}
+		}
+		op := newHostOp()
+		err = op.start("tool", slot.n, bytesPtr(in), len(in), stringPtr(tctx.CallID), len(tctx.CallID), bytesPtr(answer), len(answer))
+		if err != nil {
+			return core.ToolResult{}, err
+		}
+		r, err := op.wait(tctx.Ctx, nil)
+		runtime.KeepAlive(slot) // the tool still runs in JS until it settles
+		if err != nil {
+			return core.ToolResult{Output: err.Error(), IsError: true}, nil
+		}
+		out, _ := op.take(r)
+		switch r.code {
+		case 0:
+			return core.ToolResult{Output: string(out)}, nil
+		case 1:
+			return resultFromJSON(string(out))
+		case 2:
+			return core.ToolResult{Output: string(out), IsError: true}, nil
+		}
+		return core.ToolResult{}, errors.New("tool: unknown outcome from the host")
+	}
+}

@@ -1,0 +1,86 @@
+// budgets.test.mjs — the size budgets of the wasm builds, and what must never
+// be linked into them, as tests: one accidental import (net/http's client,
+// encoding/json's encoder) would add 170 kB–1.3 MB gzip and undo the
+// hand-written replacements that keep the builds small (DESIGN.md, "Size and
+// speed").
+//
+//   ./build.sh && ./build.sh worker && cd tests && node --test budgets.test.mjs
+//
+// Sizes are read from the shipped files in dist/ (after every build step).
+// Symbols need the name section, which the shipped builds strip, so each
+// target is built again here without -s, with the same tags.
+
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { execFile } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { gzipSync } from "node:zlib";
+import { mangle, readFunctions } from "../scripts/wasm-names.mjs";
+
+const run = promisify(execFile);
+const root = fileURLToPath(new URL("..", import.meta.url));
+const dist = process.env.TOOLNEXUS_DIST ?? join(root, "dist");
+
+// Symbols no wasm build may link: the standard library's JSON encoder and
+// decoder (internal/jsonx and gjson replace them; the decoder also recurses
+// on deep input) and net/http's client (outbound HTTP goes through the JS
+// fetch binding; the client drags in TLS).
+const never = [
+  "encoding/json.Marshal", "encoding/json.(*encodeState)", "encoding/json.Unmarshal",
+  "encoding/json.(*decodeState)", "net/http.(*Client)", "net/http.(*Transport)",
+  "crypto/tls.(*Conn).Handshake",
+];
+// The browser builds serve no HTTP either: no net/http or crypto/tls at all.
+const browserNever = [...never, "net/http.", "crypto/tls."];
+
+// MB here is 10^6 bytes of gzip -9, as build.sh prints them (after the
+// data-segment merge of scripts/wasm-data.sh). Each budget leaves 1–3 % of
+// room above the build it was set on; the Worker's build links net/http's
+// server types, hence its larger budget.
+const targets = [
+  { name: "browser", file: "web/toolnexus.wasm", pkg: "./wasm/browser", tags: "", gzipBudget: 1_120_000, never: browserNever },
+  { name: "browser with tools", file: "web/toolnexus-tools.wasm", pkg: "./wasm/browser", tags: "toolnexus_tools", gzipBudget: 1_220_000, never: browserNever },
+  { name: "worker", file: "worker/build/app.wasm", pkg: "./wasm/worker", tags: "toolnexus_tools", gzipBudget: 1_900_000, never },
+];
+
+const gzipSize = (buf) => gzipSync(buf, { level: 9 }).length;
+
+// linked lists the functions whose names start with the Go symbol prefix sym.
+const linked = (funcs, sym) => funcs.filter((f) => f.name.startsWith(mangle(sym))).map((f) => f.name);
+
+for (const t of targets) {
+  test(`${t.name}: ${t.file} stays within ${t.gzipBudget} bytes gzip -9`, () => {
+    const size = gzipSize(readFileSync(join(dist, t.file)));
+    assert.ok(size <= t.gzipBudget, `${t.file} is ${size} bytes gzip -9, over its budget of ${t.gzipBudget} by ${size - t.gzipBudget}`);
+  });
+
+  test(`${t.name}: links none of ${t.never.length} forbidden symbols`, { timeout: 240_000 }, async () => {
+    const dir = mkdtempSync(join(tmpdir(), "tnx-budget-"));
+    try {
+      const out = join(dir, "named.wasm");
+      await run("go", ["build", "-tags", t.tags, "-trimpath", "-o", out, t.pkg], {
+        cwd: root, env: { ...process.env, GOOS: "js", GOARCH: "wasm" }, timeout: 230_000,
+      });
+      const { funcs } = readFunctions(readFileSync(out));
+      // A control: the check must see what every build links, else a
+      // reader that found no names would pass.
+      assert.ok(linked(funcs, "syscall/js.Value.").length > 10, "the build has no name section to check");
+      const found = t.never.flatMap((sym) => {
+        const hits = linked(funcs, sym);
+        return hits.length ? [`${sym} (${hits.length}: ${hits.slice(0, 3).join(", ")})`] : [];
+      });
+      assert.deepEqual(found, [], `${t.pkg} links what it must not`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+}
+
+test("symbols are spelled as the name section spells them", () => {
+  assert.equal(mangle("net/http.(*Client).Do"), "net_http.__Client_.Do");
+  assert.equal(mangle("encoding/json.(*decodeState).object"), "encoding_json.__decodeState_.object");
+});

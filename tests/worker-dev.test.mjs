@@ -1,0 +1,115 @@
+// worker-dev.test.mjs — `./build.sh worker-dev`'s model is the browser demo's
+// offline model (web/demo-model.mjs, served by scripts/demo-model-server.mjs):
+// the same prompts give the same answers on the Worker (workerd, Miniflare)
+// as in the page (the same module and demo tools, run here by the JS API in
+// Node). And worker-dev on a taken port says so in one line.
+//
+//   ./build.sh build && ./build.sh worker && cd tests && timeout 300 node --test worker-dev.test.mjs
+
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { execFile } from "node:child_process";
+import { createServer } from "node:net";
+import { join, resolve } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { promisify } from "node:util";
+import { startWorker } from "./worker-harness.mjs";
+import { startDemoModel } from "../scripts/demo-model-server.mjs";
+
+const here = fileURLToPath(new URL(".", import.meta.url));
+const ROOT = resolve(here, "..");
+const DIST = resolve(process.env.TOOLNEXUS_DIST ?? join(ROOT, "dist"));
+const WEB = join(DIST, "web");
+const T = { timeout: 120_000 };
+
+let model;
+let worker;
+before(async () => {
+  model = await startDemoModel({ gapMs: 0 });
+  worker = await startWorker({
+    LLM_BASE_URL: model.url, LLM_MODEL: model.model, LLM_API_KEY: "demo-key",
+    STATE_SECRET: "worker-dev-state-secret-0123456789ab",
+  });
+});
+after(async () => {
+  await worker?.dispose().catch(() => {});
+  await model?.close();
+});
+
+// onWorker runs a prompt on the Worker, approving every request.
+async function onWorker(prompt) {
+  let res = await worker.call("POST", "/v1/run", { body: { prompt } });
+  const asked = [];
+  while (res.json?.status === "pending") {
+    asked.push(res.json.pending.data.args);
+    res = await worker.call("POST", "/v1/resume", { body: { state: res.json.state, answer: { id: res.json.pending.id, ok: true } } });
+  }
+  assert.equal(res.status, 200, res.text);
+  return { text: res.json.text, asked };
+}
+
+// inPage runs the same prompt with the page's model and demo tools.
+async function inPage(prompt) {
+  const { load } = await import(pathToFileURL(join(WEB, "toolnexus.mjs")).href);
+  const { demoModel } = await import(pathToFileURL(join(WEB, "demo-model.mjs")).href);
+  const { demoTools } = await import(pathToFileURL(join(WEB, "demo-tools.mjs")).href);
+  const tnx = await load({ wasm: join(WEB, "toolnexus.wasm") });
+  const asked = [];
+  const tk = await tnx.createToolkit({ tools: demoTools() });
+  const client = await tnx.createClient({ ...demoModel(), waitFor: (r) => { asked.push(r.data.args); return { id: r.id, ok: true }; } });
+  const res = await client.run(prompt, tk);
+  await tk.close();
+  return { text: res.text, asked };
+}
+
+for (const prompt of ["refund order 7", "what is 2+3", "add 10 and 32", "hello"]) {
+  test(`"${prompt}": the same answer on the Worker as in the page`, T, async () => {
+    const [w, p] = await Promise.all([onWorker(prompt), inPage(prompt)]);
+    assert.equal(w.text, p.text);
+    assert.equal(w.asked.length, p.asked.length, "the same approvals");
+    if (prompt.startsWith("refund")) {
+      assert.equal(w.text, "Done: refunded order 7.");
+      // Each side's refund declares its own type for order (integer / string).
+      assert.deepEqual([w.asked[0], p.asked[0]], [{ order: 7 }, { order: "7" }]);
+    }
+  });
+}
+
+test("/v1/resume with edited arguments: a bad edit is 400 invalid_args and the token stays good; a good one runs", T, async () => {
+  const run = await worker.call("POST", "/v1/run", { body: { prompt: "refund order 7" } });
+  assert.equal(run.json.status, "pending");
+  assert.equal(run.json.pending.data.schema.properties.order.type, "integer");
+  const resume = (args) => worker.call("POST", "/v1/resume", { body: { state: run.json.state, answer: { id: run.json.pending.id, ok: true, data: { args } } } });
+  const bad = await resume({ order: "eight" });
+  assert.equal(bad.status, 400, bad.text);
+  assert.equal(bad.json.error.code, "invalid_args");
+  assert.match(bad.json.error.message, /"order" must be integer/);
+  const good = await resume({ order: 8 });
+  assert.equal(good.status, 200, good.text);
+  assert.equal(good.json.text, "Done: refunded order 8.");
+  assert.deepEqual(good.json.toolCalls.map((c) => [c.name, c.args, c.edited]), [["refund", { order: 8 }, true]]);
+});
+
+test("the Worker streams the demo model's reply", T, async () => {
+  const res = await fetch(new URL("/v1/run", worker.url), { method: "POST", body: JSON.stringify({ prompt: "hello", stream: true }) });
+  const text = await res.text();
+  const deltas = [...text.matchAll(/^event: text\ndata: (.*)$/gm)].map((m) => JSON.parse(m[1]).delta);
+  assert.ok(deltas.length > 3, text.slice(0, 400));
+  assert.match(deltas.join(""), /^I am the offline demo model\./);
+});
+
+test("worker-dev on a taken port says so in one line and how to pick another", T, async () => {
+  const taken = createServer().listen(0, "127.0.0.1");
+  await new Promise((ok) => taken.once("listening", ok));
+  const port = taken.address().port;
+  try {
+    const err = await promisify(execFile)("./build.sh", ["worker-dev"], { cwd: ROOT, env: { ...process.env, PORT: String(port) }, timeout: 60_000 })
+      .then(() => null, (e) => e);
+    assert.ok(err, "worker-dev must fail");
+    assert.notEqual(err.code, 0);
+    assert.equal(err.stderr, `worker-dev: port ${port} on 127.0.0.1 is already in use; pick another with PORT=${port + 1} ./build.sh worker-dev\n`);
+    assert.equal(err.stdout, "", "nothing was built or started");
+  } finally {
+    taken.close();
+  }
+});
