@@ -46,9 +46,13 @@ func TestSeedProgramsRunUnchanged(t *testing.T) {
 		}
 		cmd := exec.Command(filepath.Join(runtime.GOROOT(), "bin", "go"), "run", "./"+filepath.ToSlash(must(filepath.Rel(root, dir))))
 		cmd.Dir = root
-		out, err := cmd.CombinedOutput()
+		// Only stdout is the program's: stderr also carries the go command's
+		// own chatter (with GOFLAGS=-v, the packages it builds).
+		var stderr strings.Builder
+		cmd.Stderr = &stderr
+		out, err := cmd.Output()
 		if err != nil {
-			t.Fatalf("seed program %d failed: %v\n%s", i+1, err, out)
+			t.Fatalf("seed program %d failed: %v\n%s%s", i+1, err, out, stderr.String())
 		}
 		if !strings.HasPrefix(string(out), "ok:") {
 			t.Fatalf("seed program %d printed %q", i+1, out)

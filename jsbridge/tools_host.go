@@ -4,6 +4,7 @@ package jsbridge
 
 import (
 	"errors"
+	"fmt"
 	"runtime"
 
 	"github.com/toolnexus/wasm/core"
@@ -40,6 +41,10 @@ func hostExecute(slot *hostSlot) func(map[string]any, *core.ToolContext) (core.T
 		case 0:
 			return core.ToolResult{Output: string(out)}, nil
 		case 1:
+			// Depth first: resultFromJSON reads metadata recursively.
+			if err := jsonx.CheckDepth(out, jsonx.MaxDepth); err != nil {
+				return core.ToolResult{}, fmt.Errorf("tool result: %w", err)
+			}
 			return resultFromJSON(string(out))
 		case 2:
 			return core.ToolResult{Output: string(out), IsError: true}, nil

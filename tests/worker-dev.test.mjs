@@ -91,7 +91,7 @@ test("/v1/resume with edited arguments: a bad edit is 400 invalid_args and the t
 });
 
 test("the Worker streams the demo model's reply", T, async () => {
-  const res = await fetch(new URL("/v1/run", worker.url), { method: "POST", body: JSON.stringify({ prompt: "hello", stream: true }) });
+  const res = await fetch(new URL("/v1/run", worker.url), { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ prompt: "hello", stream: true }) });
   const text = await res.text();
   const deltas = [...text.matchAll(/^event: text\ndata: (.*)$/gm)].map((m) => JSON.parse(m[1]).delta);
   assert.ok(deltas.length > 3, text.slice(0, 400));
