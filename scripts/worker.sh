@@ -33,9 +33,9 @@ build_worker() {
   mkdir -p "$build"
   # The main module is ours (worker/js/worker.mjs: one Go instance per
   # isolate serves every request), with the modules beside it (ledger.mjs:
-  # the ApprovalLedger Durable Object it exports); wasm_exec.js is the
-  # toolchain's own.
-  cp "$ROOT"/worker/js/*.mjs "$build/"
+  # the ApprovalLedger Durable Object it exports; bridge-host.mjs: jsbridge's
+  # host, as the browser's loader has it); wasm_exec.js is the toolchain's own.
+  cp "$ROOT"/worker/js/*.mjs "$ROOT/web/bridge-host.mjs" "$build/"
   cp "$(wasm_exec_js)" "$build/wasm_exec.js"
   # -tags toolnexus_tools links skills and the built-in tools (BUILTINS);
   # WORKER_TAGS=toolnexus_skills builds without the built-ins, ~63 kB gzip

@@ -48,7 +48,9 @@ export function compatibility(dir = workerDir) {
 // token id, an RPC stub) reach a binding from the test; w.direct is a URL
 // that reaches the Worker without Miniflare's entry worker. dir is the built
 // Worker's folder (wrangler.jsonc and build/; dist/worker by default).
-export async function startWorker(env, { kv = false, r2 = [], dir = workerDir, approvals } = {}) {
+// inspectorPort opens V8's inspector there (w.heapUsage() reads the Worker
+// isolate's JS heap through it).
+export async function startWorker(env, { kv = false, r2 = [], dir = workerDir, approvals, inspectorPort } = {}) {
   const kvNamespaces = Array.isArray(kv) ? kv : kv ? ["STATE_KV"] : [];
   const output = [];
   const { date, flags, main, approvals: declared } = compatibility(dir);
@@ -71,6 +73,7 @@ export async function startWorker(env, { kv = false, r2 = [], dir = workerDir, a
     // A socket straight to the Worker, without Miniflare's entry worker in
     // between: a client that goes away there reaches the Worker (w.direct).
     unsafeDirectSockets: [{ host: "127.0.0.1", port: 0 }],
+    ...(inspectorPort ? { inspectorPort } : {}),
     handleRuntimeStdio(stdout, stderr) {
       stdout.on("data", (c) => output.push(String(c)));
       stderr.on("data", (c) => output.push(String(c)));
@@ -91,6 +94,23 @@ export async function startWorker(env, { kv = false, r2 = [], dir = workerDir, a
     dispose: () => mf.dispose(),
     kv: (name) => mf.getKVNamespace(name),
     r2: (name) => mf.getR2Bucket(name),
+    // heapUsage is Runtime.getHeapUsage of the Worker's isolate:
+    // {usedSize, totalSize, …} in bytes.
+    async heapUsage() {
+      const { default: WebSocket } = await import("ws"); // miniflare's own dependency
+      const targets = await (await fetch(`http://127.0.0.1:${inspectorPort}/json`)).json();
+      const target = targets.find((t) => t.id === "core:user:") ?? targets[0];
+      const ws = new WebSocket(target.webSocketDebuggerUrl);
+      try {
+        await new Promise((ok, fail) => { ws.once("open", ok); ws.once("error", fail); });
+        return await new Promise((ok) => {
+          ws.on("message", (m) => { const d = JSON.parse(m); if (d.id === 1) ok(d.result); });
+          ws.send(JSON.stringify({ id: 1, method: "Runtime.getHeapUsage" }));
+        });
+      } finally {
+        ws.close();
+      }
+    },
     async ledger(id) {
       const ns = await mf.getDurableObjectNamespace("APPROVALS");
       return ns.get(ns.idFromName(id));

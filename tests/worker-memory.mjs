@@ -4,13 +4,17 @@
 // instance served them all).
 //
 //   ./build.sh worker && node tests/worker-memory.mjs [requests=10000] [concurrency=8]
+//   WORKER_DIR=<a built Worker folder> node tests/worker-memory.mjs   (another build:
+//                                          an older one shows workerd's numbers only)
 //
 // The requests cycle through a one-tool-turn POST /v1/run, a streamed run, GET
 // /v1/tools and GET /healthz. Every 1000 requests it prints workerd's resident
-// set, the Go instance's wasm memory (it grows and never shrinks: Go's heap
-// lives in it) and the JS values Go holds references to, from GET
-// /__test/instance (TOOLNEXUS_TEST_HOOKS=1).
+// set, the Worker isolate's JS heap (V8's inspector: used of total), the Go
+// instance's wasm memory (it grows and never shrinks: Go's heap lives in it)
+// and the JS values Go holds references to, from GET /__test/instance
+// (TOOLNEXUS_TEST_HOOKS=1).
 
+import { createServer } from "node:net";
 import { startWorkerMock } from "./worker-mock.mjs";
 import { startWorker, workerdPids, workerdUsage } from "./worker-harness.mjs";
 
@@ -18,11 +22,12 @@ const total = Number(process.argv[2] ?? 10_000);
 const concurrency = Number(process.argv[3] ?? 8);
 const mb = (n) => (n / 2 ** 20).toFixed(1);
 
+const freePort = () => new Promise((ok) => { const s = createServer().listen(0, "127.0.0.1", () => { const { port } = s.address(); s.close(() => ok(port)); }); });
 const mock = await startWorkerMock();
 const worker = await startWorker({
   LLM_BASE_URL: `${mock.url}/v1`, LLM_MODEL: "mock-model", LLM_API_KEY: "mem-key",
   STATE_SECRET: "mem-state-secret-0123456789abcdef", TOOLNEXUS_TEST_HOOKS: "1",
-});
+}, { dir: process.env.WORKER_DIR, inspectorPort: await freePort() });
 try {
   const pids = workerdPids();
   const kinds = [
@@ -48,13 +53,14 @@ try {
     const res = await worker.call("GET", "/__test/instance");
     const s = res.status === 200 ? res.json : { js: {} };
     const u = workerdUsage(pids);
+    const heap = await worker.heapUsage();
     const n = (x, f = String) => (x === undefined ? "–" : f(x));
-    console.log([String(done).padStart(8), u.rssMB.toFixed(1).padStart(9), n(s.js.memory, mb).padStart(9),
+    console.log([String(done).padStart(8), u.rssMB.toFixed(1).padStart(9), `${mb(heap.usedSize)} of ${mb(heap.totalSize)}`.padStart(13), n(s.js.memory, mb).padStart(9),
       n(s.js.refs).padStart(7), n(s.js.timers).padStart(6), n(s.served).padStart(8), n(s.goInstance)].join("  "));
     return s;
   };
   console.log(`== ${total} requests, ${concurrency} at a time, ${new Date().toISOString()}, load average ${(await import("node:os")).loadavg().map((x) => x.toFixed(2)).join(" ")}`);
-  console.log("requests  RSS (MB)  wasm MB  JS refs  timers   served  Go instance");
+  console.log("requests  RSS (MB)  JS heap (MB)   wasm MB  JS refs  timers   served  Go instance");
   const first = await sample(0);
   let next = 0;
   for (let block = 1000; next < total; block += 1000) {

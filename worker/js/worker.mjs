@@ -25,6 +25,7 @@
 
 import "./wasm_exec.js";
 import { AsyncLocalStorage } from "node:async_hooks";
+import { bridgeHost } from "./bridge-host.mjs";
 import wasm from "./app.wasm";
 
 // ApprovalLedger is the Durable Object bound as APPROVALS that makes each
@@ -74,6 +75,9 @@ function start() {
     }
     if (go.exited) exited();
   };
+  // jsbridge's narrow boundary (web/bridge-host.mjs): a model call crosses
+  // as one host call with numbers only. Go reads it while it starts.
+  globalThis.__toolnexusHost = bridgeHost(go);
   globalThis.__toolnexusWorkerBoot = (api) => {
     inst.api = api;
     return {
@@ -92,6 +96,7 @@ function start() {
     throw err;
   } finally {
     delete globalThis.__toolnexusWorkerBoot;
+    delete globalThis.__toolnexusHost;
   }
   if (go.exited) exited();
   if (!inst.api) {
@@ -161,6 +166,9 @@ function start() {
         clearTimeout(rq.keep);
         inst.requests.delete(id);
         timers.release(rq);
+        rq.ring(); // settles the pending bell: nothing is left waiting
+        // Go may hold rq until its next collection: let what rq reaches go now.
+        rq.request = rq.env = rq.ctx = rq.head = rq.stream = null;
         finish();
       },
       // fail answers a request the dead instance left: a 500, or an error
@@ -198,9 +206,10 @@ function start() {
   function bell(rq) {
     let ring;
     new Promise((resolve) => { ring = resolve; }).then(() => {
-      rq.ring = bell(rq);
+      // A finished request gets no new bell (done rings the last one).
+      if (!rq.finished) rq.ring = bell(rq);
       for (const task of rq.tasks.splice(0)) task();
-      if (rq.hopping && !inst.dead) {
+      if (rq.hopping && !rq.finished && !inst.dead) {
         rq.hopping = false;
         inst.api.wake(rq.id);
       }
