@@ -5,7 +5,6 @@ package jsbridge
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"syscall/js"
 )
@@ -27,15 +26,7 @@ func Invoke(fn js.Value, args ...any) (js.Value, error) { return call(fn, args..
 // CallMethod calls v[name](args...) with v as this; a synchronous throw
 // comes back as an error.
 func CallMethod(v js.Value, name string, args ...any) (r js.Value, err error) {
-	defer func() {
-		if p := recover(); p != nil {
-			if je, ok := p.(js.Error); ok {
-				err = errors.New(messageOf(je.Value))
-				return
-			}
-			err = fmt.Errorf("%v", p)
-		}
-	}()
+	defer caught(&err)
 	return v.Call(name, args...), nil
 }
 

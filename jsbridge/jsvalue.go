@@ -148,19 +148,22 @@ func messageOf(v js.Value) string {
 	return js.Global().Call("String", v).String()
 }
 
-// call invokes fn and turns a synchronous throw into an error (syscall/js
-// panics with a js.Error when the callee throws).
+// call invokes fn and turns a synchronous throw into an error.
 func call(fn js.Value, args ...any) (v js.Value, err error) {
-	defer func() {
-		if p := recover(); p != nil {
-			if je, ok := p.(js.Error); ok {
-				err = errors.New(messageOf(je.Value))
-				return
-			}
-			err = fmt.Errorf("%v", p)
-		}
-	}()
+	defer caught(&err)
 	return fn.Invoke(args...), nil
+}
+
+// caught, deferred, turns a panic into *err: syscall/js panics with a
+// js.Error when a JS callee throws.
+func caught(err *error) {
+	if p := recover(); p != nil {
+		if je, ok := p.(js.Error); ok {
+			*err = errors.New(messageOf(je.Value))
+			return
+		}
+		*err = fmt.Errorf("%v", p)
+	}
 }
 
 // await waits for a value that may be a Promise. Both callbacks are released

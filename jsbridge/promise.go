@@ -33,13 +33,7 @@ func promise(work func() (any, error)) js.Value {
 		go func() {
 			v, err := safely(work)
 			if err != nil {
-				e := jsErrorValue(err)
-				if f, ok := err.(*failure); ok {
-					for k, p := range f.props {
-						e.Set(k, p)
-					}
-				}
-				reject.Invoke(e)
+				reject.Invoke(rejection(err))
 				return
 			}
 			if _, err := safely(func() (any, error) { resolve.Invoke(v); return nil, nil }); err != nil {
@@ -51,6 +45,18 @@ func promise(work func() (any, error)) js.Value {
 	p := jsPromise.New(executor)
 	executor.Release() // the Promise constructor calls the executor synchronously
 	return p
+}
+
+// rejection is the JS Error a failed call's Promise rejects with; a
+// *failure's properties (such as a failed run's partial result) ride on it.
+func rejection(err error) js.Value {
+	e := jsErrorValue(err)
+	if f, ok := err.(*failure); ok {
+		for k, p := range f.props {
+			e.Set(k, p)
+		}
+	}
+	return e
 }
 
 func safely(work func() (any, error)) (v any, err error) {
@@ -90,13 +96,7 @@ func hostPromise(work func() (any, error)) js.Value {
 	go func() {
 		v, err := safely(work)
 		if err != nil {
-			e := jsErrorValue(err)
-			if f, ok := err.(*failure); ok {
-				for k, p := range f.props {
-					e.Set(k, p)
-				}
-			}
-			host.Call("reject", id, e)
+			host.Call("reject", id, rejection(err))
 			return
 		}
 		if s, ok := v.(string); ok {

@@ -17,6 +17,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import OpenAI from "openai";
 import { readFileSync } from "node:fs";
+import { createServer } from "node:http";
 import { startMockLLM, toolResultsOf } from "./mock-llm.mjs";
 import { startWorker } from "./worker-harness.mjs";
 
@@ -352,6 +353,45 @@ for (const [name, model] of [["main", "mock-model"], ["anthropic", "claude-mock"
     assert.ok(call.id);
   });
 }
+
+test("chat completions, streamed: the first chunk reaches the client while the model is still streaming", async () => {
+  // A model that sends its first delta, then holds the rest until the client
+  // has that delta (the gate) or GATE_MS passes: a Worker that buffered the
+  // upstream reply would leave the gate to time out.
+  const g = newGate();
+  const chunk = (delta, finish = null) =>
+    `data: ${JSON.stringify({ id: "c", object: "chat.completion.chunk", model: "m", choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+  const slow = createServer(async (req, res) => {
+    for await (const _ of req);
+    res.writeHead(200, { "content-type": "text/event-stream" });
+    res.write(chunk({ role: "assistant", content: "hello " }));
+    await g.promise;
+    res.end(chunk({ content: "world" }) + chunk({}, "stop") + "data: [DONE]\n\n");
+  });
+  await new Promise((r) => slow.listen(0, "127.0.0.1", r));
+  const w = await startWorker({ LLM_BASE_URL: `http://127.0.0.1:${slow.address().port}/v1`, LLM_MODEL: "m", LLM_API_KEY: KEY, STATE_SECRET: SECRET, LLM_RETRIES: "0" });
+  try {
+    const res = await fetch(new URL("/v1/chat/completions", w.url), {
+      method: "POST", headers: { "content-type": "application/json" },
+      body: JSON.stringify({ model: "m", stream: true, messages: [{ role: "user", content: "hi" }] }),
+      signal: AbortSignal.timeout(30_000),
+    });
+    assert.equal(res.status, 200);
+    let text = "";
+    const dec = new TextDecoder();
+    for await (const part of res.body) {
+      text += dec.decode(part, { stream: true });
+      if (/hello/.test(text)) openGate();
+    }
+    assert.equal(g.openedBy, "client", "the model's second delta waited for the gate until it timed out: the Worker buffered the stream");
+    const content = text.split("\n").filter((l) => l.startsWith("data: {")).map((l) => JSON.parse(l.slice(6)).choices?.[0]?.delta?.content ?? "").join("");
+    assert.equal(content, "hello world");
+    assert.match(text, /data: \[DONE\]\n\n$/);
+  } finally {
+    await w.dispose();
+    slow.close();
+  }
+});
 
 test("chat completions: an OpenAI-style model behind the gateway, and input errors", async () => {
   const client = new OpenAI({ apiKey: TOKEN, baseURL: new URL("/v1", workers.main.url).href, maxRetries: 0, timeout: 30_000 });
