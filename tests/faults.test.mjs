@@ -15,15 +15,12 @@
 import { after, before, describe, test } from "node:test";
 import { spawn } from "node:child_process";
 import assert from "node:assert/strict";
-import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { chromium } from "playwright-core";
-import { serve } from "../scripts/serve.mjs";
 import { startFaultyLLM } from "./mock-faults.mjs";
 import { runtimeScenarios } from "./runtime-scenarios.mjs";
 import { startWorker } from "./worker-harness.mjs";
-import { LAUNCH } from "./chromium.mjs";
+import { checkReport, reportInChromium } from "./scenario-report.mjs";
 
 const here = fileURLToPath(new URL(".", import.meta.url));
 const DIST = process.env.TOOLNEXUS_DIST ?? join(here, "..", "dist");
@@ -52,41 +49,15 @@ function child(kind) {
   });
 }
 
-// checkReport turns the scenario report into one assertion per scenario.
-async function checkReport(t, report) {
-  assert.ok(report.length >= 10, `only ${report.length} scenarios ran`);
-  for (const r of report) {
-    await t.test(r.name, () => {
-      assert.ok(r.pass, `${r.name}: ${r.detail}`);
-      assert.ok(r.healthyAfter, `the module stopped working after: ${r.name} (${r.detail})`);
-    });
-  }
-}
-
 describe("JS-side faults never kill the wasm runtime", () => {
   test("in Node", { timeout: 240_000 }, async (t) => {
     const report = await runtimeScenarios({ module: pathToFileURL(join(WEB, "toolnexus.mjs")).href, wasm: join(WEB, "toolnexus.wasm") });
-    await checkReport(t, report);
+    await checkReport(t, report, 10);
   });
 
   test("in Chromium", { timeout: 240_000 }, async (t) => {
-    assert.ok(existsSync(join(WEB, "toolnexus.wasm")), `no build in ${WEB}: run ./build.sh first`);
-    const server = await serve({ root: WEB, port: 0 });
-    const browser = await chromium.launch(LAUNCH);
-    try {
-      const page = await browser.newPage();
-      const crashes = [];
-      page.on("pageerror", (e) => crashes.push(e.message));
-      page.on("crash", () => crashes.push("page crashed"));
-      await page.goto(server.url);
-      await page.waitForSelector("html[data-ready='1']", { timeout: 30_000 });
-      const report = await page.evaluate(runtimeScenarios, { module: "/toolnexus.mjs" });
-      await checkReport(t, report);
-      assert.deepEqual(crashes, [], "uncaught errors in the page");
-    } finally {
-      await browser.close().catch(() => {});
-      await server.close();
-    }
+    const report = await reportInChromium(WEB, runtimeScenarios, { module: "/toolnexus.mjs" });
+    await checkReport(t, report, 10);
   });
 });
 

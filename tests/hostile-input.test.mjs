@@ -16,15 +16,12 @@
 
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { chromium } from "playwright-core";
-import { serve } from "../scripts/serve.mjs";
-import { LAUNCH } from "./chromium.mjs";
 import { deepScenarios } from "./deep-scenarios.mjs";
 import { startFaultyLLM } from "./mock-faults.mjs";
 import { startWorker } from "./worker-harness.mjs";
+import { checkReport, reportInChromium } from "./scenario-report.mjs";
 
 const here = fileURLToPath(new URL(".", import.meta.url));
 const DIST = process.env.TOOLNEXUS_DIST ?? join(here, "..", "dist");
@@ -32,40 +29,15 @@ const WEB = join(DIST, "web");
 const DEPTHS = [20_000, 100_000];
 const deepText = (n) => '{"a":['.repeat(n / 2) + "1" + "]}".repeat(n / 2);
 
-async function checkReport(t, report) {
-  assert.ok(report.length >= 20, `only ${report.length} scenarios ran`);
-  for (const r of report) {
-    await t.test(r.name, () => {
-      assert.ok(r.pass, `${r.name}: ${r.detail}`);
-      assert.ok(r.healthyAfter, `the module stopped working after: ${r.name} (${r.detail})`);
-    });
-  }
-}
-
 describe("JSON nested past the limit never kills the wasm runtime", () => {
   test("in Node", { timeout: 240_000 }, async (t) => {
     const report = await deepScenarios({ module: pathToFileURL(join(WEB, "toolnexus.mjs")).href, wasm: join(WEB, "toolnexus.wasm"), depths: DEPTHS });
-    await checkReport(t, report);
+    await checkReport(t, report, 20);
   });
 
   test("in Chromium: every run settles", { timeout: 300_000 }, async (t) => {
-    assert.ok(existsSync(join(WEB, "toolnexus.wasm")), `no build in ${WEB}: run ./build.sh first`);
-    const server = await serve({ root: WEB, port: 0 });
-    const browser = await chromium.launch(LAUNCH);
-    try {
-      const page = await browser.newPage();
-      const crashes = [];
-      page.on("pageerror", (e) => crashes.push(e.message));
-      page.on("crash", () => crashes.push("page crashed"));
-      await page.goto(server.url);
-      await page.waitForSelector("html[data-ready='1']", { timeout: 30_000 });
-      const report = await page.evaluate(deepScenarios, { module: "/toolnexus.mjs", depths: DEPTHS });
-      await checkReport(t, report);
-      assert.deepEqual(crashes, [], "uncaught errors in the page");
-    } finally {
-      await browser.close().catch(() => {});
-      await server.close();
-    }
+    const report = await reportInChromium(WEB, deepScenarios, { module: "/toolnexus.mjs", depths: DEPTHS });
+    await checkReport(t, report, 20);
   });
 });
 
