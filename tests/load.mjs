@@ -16,11 +16,11 @@
 
 import { spawn } from "node:child_process";
 import { mkdtemp, readFile, readdir, rm, writeFile } from "node:fs/promises";
-import { readFileSync, readdirSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startMockLLM, toolResultsOf } from "./mock-llm.mjs";
-import { startWorker } from "./worker-harness.mjs";
+import { startWorker, workerdPids, workerdUsage } from "./worker-harness.mjs";
 
 const seconds = Number(process.argv[2] ?? 20);
 const levels = (process.argv[3] ?? "8,32").split(",").map(Number);
@@ -88,28 +88,8 @@ function done(summary, latency, requests)
 end
 `;
 
-// workerdPids finds the workerd processes this Node process started.
-function workerdPids() {
-  const out = [];
-  for (const d of readdirSync("/proc")) {
-    if (!/^\d+$/.test(d)) continue;
-    try {
-      const stat = readFileSync(`/proc/${d}/stat`, "utf8");
-      const comm = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
-      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-      if (comm.includes("workerd") && ppid === process.pid) out.push(Number(d));
-    } catch { /* the process ended */ }
-  }
-  return out;
-}
-
-function rssMB(pids) {
-  let kb = 0;
-  for (const p of pids) {
-    try { kb += Number(readFileSync(`/proc/${p}/status`, "utf8").match(/VmRSS:\s+(\d+)/)[1]); } catch { /* gone */ }
-  }
-  return Math.round(kb / 1024);
-}
+// rssMB is the resident set of the workerd processes, rounded to MB.
+const rssMB = (pids) => Math.round(workerdUsage(pids).rssMB);
 
 let wrkRuns = 0;
 function wrk(url, conns, secs, dir, script) {
