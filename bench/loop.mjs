@@ -12,39 +12,22 @@
 
 import { spawn } from "node:child_process";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { contenders } from "./contenders.mjs";
-import { fakeModel, history, TURNS } from "./fake-model.mjs";
+import { checkedLoop, median } from "./checked-loop.mjs";
+import { TURNS } from "./fake-model.mjs";
 
 export const NAMES = ["ours", "ai-sdk", "agents", "floor"];
 export const HISTORIES = [0, 200];
 const RUNS = Number(process.env.BENCH_RUNS ?? 200);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 20);
 
-export const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
+export { median };
 
 async function measureOne(name, historyLength) {
   // No sockets: any request that is not the fake model's fails loudly.
   globalThis.fetch = async (url) => { throw new Error(`bench: network disabled (${url})`); };
-  const model = fakeModel({ historyLength });
-  let toolRuns = 0;
   const dist = pathToFileURL((process.env.TOOLNEXUS_DIST ?? fileURLToPath(new URL("../dist", import.meta.url))) + "/");
-  const runOnce = await contenders[name]({ fetch: model.fetch, history: history(historyLength), onTool: () => toolRuns++, dist });
-  const one = async () => {
-    model.reset();
-    toolRuns = 0;
-    const text = await runOnce();
-    if (text !== "done" || model.calls !== TURNS || toolRuns !== TURNS - 1) {
-      throw new Error(`${name}: broken loop: text ${JSON.stringify(text)}, ${model.calls} model calls, ${toolRuns} tool runs`);
-    }
-  };
-  model.check = true;
-  for (let i = 0; i < WARMUP; i++) await one();
-  model.check = false;
-  if (model.errors.length) throw new Error(`${name}: bad requests: ${model.errors.slice(0, 3).join("; ")}`);
+  const { one, warm } = await checkedLoop(name, historyLength, dist);
+  await warm(WARMUP);
   const ms = [];
   const cpu0 = process.cpuUsage();
   for (let i = 0; i < RUNS; i++) {
