@@ -80,18 +80,11 @@ func TestDeepModelReplyIsAnErrorAndKeepsTheTranscript(t *testing.T) {
 
 func drainStream(t *testing.T, c *Client, tk *Toolkit) (RunResult, error) {
 	t.Helper()
-	events, err := c.Stream(context.Background(), "go", tk)
-	if err != nil {
-		return RunResult{}, err
+	res, err := streamResult(c.Stream(context.Background(), "go", tk))
+	if errors.Is(err, errNoStreamResult) {
+		t.Fatal(err)
 	}
-	var last StreamEvent
-	for e := range events {
-		last = e
-	}
-	if last.Result == nil {
-		t.Fatal("the stream ended without a result")
-	}
-	return *last.Result, last.Err
+	return res, err
 }
 
 func TestDeepToolArgumentsAreAnErrorResult(t *testing.T) {

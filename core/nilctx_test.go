@@ -25,19 +25,6 @@ func TestNilContextIsBackground(t *testing.T) {
 		}
 		return client, tk, res
 	}
-	drain := func(events <-chan StreamEvent, err error) (RunResult, error) {
-		if err != nil {
-			return RunResult{}, err
-		}
-		var last StreamEvent
-		for e := range events {
-			last = e
-		}
-		if last.Result == nil {
-			return RunResult{}, context.Canceled
-		}
-		return *last.Result, last.Err
-	}
 	calls := []struct {
 		name string
 		run  func(t *testing.T) (RunResult, error)
@@ -60,15 +47,15 @@ func TestNilContextIsBackground(t *testing.T) {
 		}},
 		{"Stream", func(t *testing.T) (RunResult, error) {
 			var c counter
-			return drain(script().client(ClientOptions{}).Stream(nilCtx, "go", mustToolkit(t, c.tool("t"))))
+			return streamResult(script().client(ClientOptions{}).Stream(nilCtx, "go", mustToolkit(t, c.tool("t"))))
 		}},
 		{"StreamWithHistory", func(t *testing.T) (RunResult, error) {
 			var c counter
-			return drain(script().client(ClientOptions{}).StreamWithHistory(nilCtx, "go", mustToolkit(t, c.tool("t")), nil))
+			return streamResult(script().client(ClientOptions{}).StreamWithHistory(nilCtx, "go", mustToolkit(t, c.tool("t")), nil))
 		}},
 		{"StreamWithAnswer", func(t *testing.T) (RunResult, error) {
 			client, tk, res := halted(t)
-			return drain(client.StreamWithAnswer(nilCtx, tk, res.Messages, *res.Pending, Answer{ID: res.Pending.ID, Ok: true}))
+			return streamResult(client.StreamWithAnswer(nilCtx, tk, res.Messages, *res.Pending, Answer{ID: res.Pending.ID, Ok: true}))
 		}},
 		{"Ask", func(t *testing.T) (RunResult, error) {
 			var c counter

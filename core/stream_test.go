@@ -57,6 +57,26 @@ func collect(t *testing.T, ch <-chan StreamEvent) []StreamEvent {
 	return events
 }
 
+// errNoStreamResult is streamResult's error for a stream that ended without
+// a final result.
+var errNoStreamResult = errors.New("the stream ended without a result")
+
+// streamResult drains a stream (as Stream* return it) and returns its final
+// result and error.
+func streamResult(events <-chan StreamEvent, err error) (RunResult, error) {
+	if err != nil {
+		return RunResult{}, err
+	}
+	var last StreamEvent
+	for e := range events {
+		last = e
+	}
+	if last.Result == nil {
+		return RunResult{}, errNoStreamResult
+	}
+	return *last.Result, last.Err
+}
+
 func TestStreamBothStyles(t *testing.T) {
 	tests := []struct {
 		style      Style
