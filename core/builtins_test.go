@@ -35,7 +35,7 @@ func TestBuiltinsOption(t *testing.T) {
 		{"config", Options{Builtins: &BuiltinsConfig{Tools: map[string]bool{"question": false}}}, "webfetch,todowrite,read,write,edit,glob,grep,apply_patch", ""},
 		{"unknown name", Options{Builtins: map[string]bool{"bash": false}}, "", "unknown built-in bash"},
 		{"bad type", Options{Builtins: "yes"}, "", "Builtins must be"},
-		{"host tools first and win", Options{ExtraTools: []Tool{host("bash"), RelayTool("read", "host reads", nil)}},
+		{"host tools first and win", Options{ExtraTools: []Tool{host("bash"), host("read")}},
 			"bash,read,question,webfetch,todowrite,write,edit,glob,grep,apply_patch", ""},
 	}
 	for _, tc := range tests {
@@ -55,9 +55,9 @@ func TestBuiltinsOption(t *testing.T) {
 			}
 		})
 	}
-	tk, _ := CreateToolkit(context.Background(), Options{ExtraTools: []Tool{RelayTool("read", "host reads", nil)}})
-	if r, _ := tk.Get("read"); r.Source != SourceRelay {
-		t.Fatalf("the relay tool named read must be kept, got source %s", r.Source)
+	tk, _ := CreateToolkit(context.Background(), Options{ExtraTools: []Tool{host("read")}})
+	if r, _ := tk.Get("read"); r.Source == SourceBuiltin {
+		t.Fatalf("the host tool named read must be kept, got source %s", r.Source)
 	}
 }
 

@@ -18,14 +18,20 @@ func (r *run) finishCall(ph *toolPhase, i int, res ToolResult) {
 	ph.results[i] = &toolOutcome{id: call.ID, content: res.Output, isError: res.IsError}
 	rec := ToolRecord{ID: call.ID, Name: call.Name, Args: rawArgs(call.Arguments), Output: res.Output, IsError: res.IsError}
 	e := StreamEvent{Type: EventToolResult, ID: call.ID, Name: call.Name, Output: res.Output, IsError: res.IsError}
-	if ph.asked != nil && ph.asked[i] != "" {
-		rec.OriginalArgs, rec.Edited = rawArgs(ph.asked[i]), true
-		e.Args, e.OriginalArgs, e.Edited = call.Arguments, ph.asked[i], true
+	ph.mu.Lock()
+	asked := ""
+	if ph.asked != nil {
+		asked = ph.asked[i]
+	}
+	ph.mu.Unlock()
+	if asked != "" {
+		rec.OriginalArgs, rec.Edited = rawArgs(asked), true
+		e.Args, e.OriginalArgs, e.Edited = call.Arguments, asked, true
 	}
 	if _, ok := res.Metadata[declinedKey].(string); ok {
 		rec.Declined, e.Declined = true, true
 	}
-	r.result.ToolCalls = append(r.result.ToolCalls, rec)
+	ph.records[i] = &rec
 	r.emitEvent(e)
 }
 

@@ -135,7 +135,7 @@ func relayResultFromAnswer(name, id string, a Answer) ToolResult {
 	}
 	r, ok := relayResultFor(a, id, true)
 	if !ok {
-		return ToolResult{Output: "no result supplied by the host for " + name, IsError: true}
+		return missingRelayOutput(name, false)
 	}
 	return ToolResult{Output: r.Output, IsError: r.IsError}
 }
@@ -145,4 +145,15 @@ func callID(tctx *ToolContext) string {
 		return ""
 	}
 	return tctx.CallID
+}
+
+// missingRelayOutput is the error result of a relay call whose Answer carries
+// no output for it, worded as the Go port words it: an inline (WaitFor)
+// answer names the helper that builds a proper one; a resume says the
+// result was not supplied.
+func missingRelayOutput(name string, durable bool) ToolResult {
+	if durable {
+		return ToolResult{Output: "no result supplied on resume for " + name, IsError: true}
+	}
+	return ToolResult{Output: "relay answer for " + name + ` carries no "output" — build it with AnswerOutput(id, output)`, IsError: true}
 }

@@ -47,17 +47,21 @@ func (r *run) appendMessage(m json.RawMessage) { r.tr.add(m) }
 // phase of a halted turn to finish before the next model call.
 func (r *run) loop(ctx context.Context, resume *toolPhase) (RunResult, error) {
 	start := time.Now()
-	res, err := r.turns(ctx, resume)
+	runCtx := ctx
+	if r.c.opts.TimeoutMs > 0 {
+		var cancel context.CancelFunc
+		runCtx, cancel = context.WithTimeout(ctx, time.Duration(r.c.opts.TimeoutMs)*time.Millisecond)
+		defer cancel()
+	}
+	res, err := r.turns(runCtx, resume)
+	if err != nil && runCtx != ctx && ctx.Err() == nil && errors.Is(runCtx.Err(), context.DeadlineExceeded) {
+		res, err = timedOut(res, r.c.opts.TimeoutMs, err)
+	}
 	r.c.emit(MetricEvent{Kind: "run", Model: r.c.opts.Model, Status: res.Status, Duration: time.Since(start), Usage: res.Usage, Err: errText(err)})
 	return res, err
 }
 
 func (r *run) turns(ctx context.Context, resume *toolPhase) (res RunResult, err error) {
-	if r.c.opts.TimeoutMs > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, time.Duration(r.c.opts.TimeoutMs)*time.Millisecond)
-		defer cancel()
-	}
 	// A panic in a hook or in WaitFor must not take the process (or the wasm
 	// instance) down: it ends this run with an error and the transcript so far.
 	defer func() {

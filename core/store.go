@@ -39,11 +39,13 @@ func (s *MemoryStore) Save(id string, messages []any) error {
 
 // Ask is Run against a stored conversation: it loads the transcript for id,
 // runs prompt on top of it and saves the result's transcript back, also when
-// the run halts pending (resume it with AskWithAnswer).
+// the run halts pending (resume it with AskWithAnswer). An empty id is a
+// stateless one-shot, exactly Run, and the store is not touched (as in the
+// Go port).
 func (c *Client) Ask(ctx context.Context, prompt string, tk *Toolkit, id string) (RunResult, error) {
 	ctx = orBackground(ctx)
 	if id == "" {
-		return RunResult{}, fmt.Errorf("core: Ask needs a conversation id")
+		return c.Run(ctx, prompt, tk)
 	}
 	history, err := c.opts.Store.Get(id)
 	if err != nil {
@@ -80,11 +82,18 @@ func (c *Client) saveConversation(id string, res RunResult, runErr error) (RunRe
 	return res, runErr
 }
 
-// Conversation is a client and toolkit bound to one stored conversation.
+// Conversation is a client and toolkit bound to a conversation, kept two
+// ways. Send (the Go port's API) keeps the transcript in the exported
+// Messages field, in memory; Reset clears it. Ask and AskWithAnswer keep it
+// in the client's ConversationStore under ID; Stored reads it back. The two
+// do not share a transcript.
 type Conversation struct {
-	ID     string
-	client *Client
-	tk     *Toolkit
+	ID string
+	// Messages is the running transcript of Send (system prompt not
+	// included: core sends it on every request).
+	Messages []any
+	client   *Client
+	tk       *Toolkit
 }
 
 // Conversation starts a new conversation with a fresh id in the client's store.
@@ -102,5 +111,19 @@ func (cv *Conversation) AskWithAnswer(ctx context.Context, pending Request, answ
 	return cv.client.AskWithAnswer(ctx, cv.tk, cv.ID, pending, answer)
 }
 
-// Messages returns the stored transcript.
-func (cv *Conversation) Messages() ([]any, error) { return cv.client.opts.Store.Get(cv.ID) }
+// Stored returns the transcript the store keeps under ID (what Ask built).
+func (cv *Conversation) Stored() ([]any, error) { return cv.client.opts.Store.Get(cv.ID) }
+
+// Send sends the next user turn on top of Messages and, when the run
+// succeeds, makes its transcript the new Messages.
+func (cv *Conversation) Send(ctx context.Context, prompt string) (RunResult, error) {
+	res, err := cv.client.RunWithHistory(ctx, prompt, cv.tk, cv.Messages)
+	if err != nil {
+		return res, err
+	}
+	cv.Messages = res.Messages
+	return res, nil
+}
+
+// Reset forgets the transcript Send keeps.
+func (cv *Conversation) Reset() { cv.Messages = nil }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -204,7 +205,8 @@ func TestApprovalWithEditedArgs(t *testing.T) {
 }
 
 // TestTwoRelayCallsRideOneRequest: two relay calls in one turn surface as
-// one Request listing both in call order, durably and inline.
+// one Request listing both in call order when the run halts; with WaitFor
+// each is asked on its own.
 func TestTwoRelayCallsRideOneRequest(t *testing.T) {
 	script := func() *scriptedModel {
 		return newScripted(t, StyleOpenAI,
@@ -238,20 +240,26 @@ func TestTwoRelayCallsRideOneRequest(t *testing.T) {
 		assertBalanced(t, res.Messages)
 	})
 
+	// With WaitFor each relay call is its own question, as in the Go port:
+	// both are asked at once, each answered with AnswerOutput.
 	t.Run("inline", func(t *testing.T) {
 		m := script()
-		asked := 0
+		var asked atomic.Int32
 		wait := func(r Request) (Answer, error) {
-			asked++
+			asked.Add(1)
 			calls := RelayCallsOf(&r)
-			if len(calls) != 2 {
+			if len(calls) != 1 {
 				t.Errorf("calls = %+v", calls)
+				return AnswerDeclined(r.ID, "bad request"), nil
 			}
-			return RelayAnswer(r.ID, []RelayResult{{ID: "r1", Output: "A!"}, {ID: "r2", Output: "B failed", IsError: true}}), nil
+			if calls[0].ID == "r1" {
+				return AnswerOutput(r.ID, "A!"), nil
+			}
+			return Answer{ID: r.ID, Ok: true, Data: map[string]any{RelayOutputKey: "B failed", RelayIsErrorKey: true}}, nil
 		}
 		res, err := m.client(ClientOptions{WaitFor: wait}).Run(context.Background(), "look up", tools())
-		if err != nil || res.Status != StatusDone || asked != 1 {
-			t.Fatalf("res %+v err %v asked %d", res, err, asked)
+		if err != nil || res.Status != StatusDone || asked.Load() != 2 {
+			t.Fatalf("res %+v err %v asked %d", res, err, asked.Load())
 		}
 		if got := m.toolResults(2); got[0] != "A!" || got[2] != "B failed" {
 			t.Fatalf("results = %q", got)

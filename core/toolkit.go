@@ -78,10 +78,14 @@ func validToolName(name string) bool {
 
 // CreateToolkit assembles a toolkit. Assembly order is deterministic and the
 // first tool of a name wins; a tool with an invalid name or no Execute is an
-// error.
+// error, and so is a relay tool named like a built-in (the Go port's ten,
+// bash included), even with built-ins off.
 func CreateToolkit(ctx context.Context, opts Options) (*Toolkit, error) {
 	ctx = orBackground(ctx)
 	tk := &Toolkit{byName: map[string]int{}}
+	if err := checkRelayNames(opts.ExtraTools); err != nil {
+		return nil, fmt.Errorf("core: create toolkit: %w", err)
+	}
 	for _, t := range opts.ExtraTools {
 		if _, dup := tk.byName[t.Name]; dup {
 			continue

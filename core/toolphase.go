@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -18,10 +19,36 @@ type toolPhase struct {
 	// calls[i].Arguments is then what ran, and applyEdits rewrites the
 	// turn's assistant message.
 	asked []string
+	// records holds each finished call's record by call index, so the
+	// run's ToolCalls keep call order while calls finish concurrently.
+	records []*ToolRecord
+	mu      sync.Mutex // guards asked, which any call may allocate
 }
 
 func (r *run) newToolPhase(calls []ToolCall) *toolPhase {
-	return &toolPhase{calls: calls, results: make([]*toolOutcome, len(calls))}
+	return &toolPhase{calls: calls, results: make([]*toolOutcome, len(calls)), records: make([]*ToolRecord, len(calls))}
+}
+
+// setAsked notes that an approval edited call g: call is what runs, asked
+// what the model asked for.
+func (ph *toolPhase) setAsked(g int, call ToolCall, asked string) {
+	ph.mu.Lock()
+	defer ph.mu.Unlock()
+	if ph.asked == nil {
+		ph.asked = make([]string, len(ph.calls))
+	}
+	ph.calls[g], ph.asked[g] = call, asked
+}
+
+// flushRecords appends the phase's finished records to the run's, in call
+// order, once.
+func (r *run) flushRecords(ph *toolPhase) {
+	for i, rec := range ph.records {
+		if rec != nil {
+			r.result.ToolCalls = append(r.result.ToolCalls, *rec)
+			ph.records[i] = nil
+		}
+	}
 }
 
 // Placeholders stand in for results while a run is halted, so the halted
@@ -39,67 +66,54 @@ func isPlaceholder(content string) bool {
 	return strings.HasPrefix(content, pendingMarker) || strings.HasPrefix(content, notRunMarker)
 }
 
-// runTools runs every undecided call of the phase in order and appends the
-// turn's results to the transcript. It returns the Request to halt on when a
-// call suspends and there is no WaitFor — or when the run is cancelled while
-// WaitFor waits: then the halt comes with an error matching
-// ErrWaitCancelled, and the transcript is the same resumable one.
+// runTools runs every undecided call of the phase and appends the turn's
+// results to the transcript. The calls of a turn run concurrently, as in the
+// Go port; each call that suspends calls WaitFor on its own, so several
+// questions can be open at once. Without WaitFor the turn halts on the first
+// suspension in call order (see haltTurn). The returned Request is that halt
+// — or, when the run is cancelled while a WaitFor waits, the request it
+// waited on: then the halt comes with an error matching ErrWaitCancelled,
+// and the transcript is the same resumable one.
 func (r *run) runTools(ctx context.Context, ph *toolPhase) (*Request, error) {
-	var halt *Request
-	var haltErr error
-	for i := 0; i < len(ph.calls) && halt == nil; i++ {
-		if ph.results[i] != nil {
-			continue
-		}
-		if err := ctx.Err(); err != nil {
-			r.applyEdits(ph)
-			return nil, fmt.Errorf("core: run cancelled: %w", err)
-		}
-		res, req := r.execCall(ctx, &ph.calls[i], nil)
-		if req == nil {
-			r.finishCall(ph, i, res)
-			continue
-		}
-		group := []int{i}
-		if IsRelayRequest(req) {
-			group = r.gatherRelayCalls(ctx, ph, i, req)
-		}
-		r.emitEvent(StreamEvent{Type: EventPending, Request: req})
-		var ans Answer
-		var err error
-		if r.c.hasWaitFor() {
-			ans, err = r.c.waitFor(ctx, *req)
-			if ctxErr := ctx.Err(); ctxErr != nil {
-				haltErr = fmt.Errorf("%w: %w", ErrWaitCancelled, ctxErr)
-			}
-		}
-		if !r.c.hasWaitFor() || haltErr != nil {
-			halt = req
-			for _, g := range group {
-				ph.results[g] = &toolOutcome{id: ph.calls[g].ID, content: pendingPlaceholder(req.ID), isError: true}
-			}
-			break
-		}
-		if err != nil {
-			ans = AnswerDeclined(req.ID, err.Error())
-		}
-		if ans.ID != req.ID {
-			for _, g := range group {
-				res := ToolResult{Output: fmt.Sprintf("tool %q was not run: the answer id %q does not match the request id %q", ph.calls[g].Name, ans.ID, req.ID), IsError: true}
-				r.finishCall(ph, g, res)
-			}
-			continue
-		}
-		r.resolve(ctx, ph, group, ans)
+	if err := ctx.Err(); err != nil {
+		r.applyEdits(ph)
+		r.flushRecords(ph)
+		return nil, fmt.Errorf("core: run cancelled: %w", err)
 	}
-	if halt != nil {
-		for i := range ph.calls {
-			if ph.results[i] == nil {
-				ph.results[i] = &toolOutcome{id: ph.calls[i].ID, content: notRunMarker + " the run halted before this call", isError: true}
-			}
+	var todo []int
+	for i := range ph.calls {
+		if ph.results[i] == nil {
+			todo = append(todo, i)
 		}
 	}
+	suspended := make([]*Request, len(ph.calls))
+	waitCancelled := make([]bool, len(ph.calls))
+	one := func(i int) { suspended[i], waitCancelled[i] = r.runCall(ctx, ph, i) }
+	if len(todo) == 1 {
+		// One call runs on this goroutine: a goroutine and a channel cost
+		// a measurable share of a turn under js/wasm.
+		one(todo[0])
+	} else {
+		var wg sync.WaitGroup
+		for _, i := range todo {
+			wg.Add(1)
+			go func(i int) {
+				defer wg.Done()
+				// A panic on this goroutine would escape the run's
+				// recover and end the process (or the wasm instance).
+				defer func() {
+					if p := recover(); p != nil {
+						r.finishCall(ph, i, ToolResult{Output: fmt.Sprintf("tool %q failed: core: panic: %v", ph.calls[i].Name, p), IsError: true})
+					}
+				}()
+				one(i)
+			}(i)
+		}
+		wg.Wait()
+	}
+	halt, haltErr := r.haltTurn(ctx, ph, suspended, waitCancelled)
 	r.applyEdits(ph)
+	r.flushRecords(ph)
 	outcomes := make([]toolOutcome, len(ph.calls))
 	for i, o := range ph.results {
 		outcomes[i] = *o
@@ -110,38 +124,89 @@ func (r *run) runTools(ctx context.Context, ph *toolPhase) (*Request, error) {
 	return halt, haltErr
 }
 
+// runCall runs call i of the phase to its end: a result, or (no WaitFor, or
+// a WaitFor cut short by the run's end) the Request it stays suspended on.
+func (r *run) runCall(ctx context.Context, ph *toolPhase, i int) (*Request, bool) {
+	res, req := r.execCall(ctx, &ph.calls[i], nil)
+	if req == nil {
+		r.finishCall(ph, i, res)
+		return nil, false
+	}
+	if !r.c.hasWaitFor() {
+		return req, false // haltTurn reports it, merged with the turn's other relay calls
+	}
+	r.emitEvent(StreamEvent{Type: EventPending, Request: req})
+	ans, err := r.c.waitFor(ctx, *req)
+	if ctx.Err() != nil {
+		return req, true
+	}
+	if err != nil {
+		ans = AnswerDeclined(req.ID, err.Error())
+	}
+	if ans.ID != req.ID {
+		r.finishCall(ph, i, ToolResult{Output: fmt.Sprintf("tool %q was not run: the answer id %q does not match the request id %q", ph.calls[i].Name, ans.ID, req.ID), IsError: true})
+		return nil, false
+	}
+	r.resolve(ctx, ph, []int{i}, ans, false)
+	return nil, false
+}
+
+// haltTurn picks the Request the turn halts on: the first suspension in call
+// order. Without WaitFor the turn's later relay calls ride the same Request
+// (Data["calls"], in call order). Every other suspended call gets the
+// not-run placeholder and runs again on resume; calls that finished keep
+// their results.
+func (r *run) haltTurn(ctx context.Context, ph *toolPhase, suspended []*Request, waitCancelled []bool) (*Request, error) {
+	first := -1
+	for i, req := range suspended {
+		if req != nil {
+			first = i
+			break
+		}
+	}
+	if first < 0 {
+		return nil, nil
+	}
+	halt := suspended[first]
+	group := []int{first}
+	if IsRelayRequest(halt) && !waitCancelled[first] {
+		calls, _ := halt.Data[relayCallsKey].([]any)
+		for j := first + 1; j < len(suspended); j++ {
+			if IsRelayRequest(suspended[j]) {
+				more, _ := suspended[j].Data[relayCallsKey].([]any)
+				calls = append(calls, more...)
+				group = append(group, j)
+			}
+		}
+		halt.Data[relayCallsKey] = calls
+	}
+	var haltErr error
+	if waitCancelled[first] {
+		haltErr = fmt.Errorf("%w: %w", ErrWaitCancelled, ctx.Err())
+	} else {
+		r.emitEvent(StreamEvent{Type: EventPending, Request: halt})
+	}
+	for _, g := range group {
+		ph.results[g] = &toolOutcome{id: ph.calls[g].ID, content: pendingPlaceholder(halt.ID), isError: true}
+	}
+	for i := range ph.calls {
+		if ph.results[i] == nil {
+			ph.results[i] = &toolOutcome{id: ph.calls[i].ID, content: notRunMarker + " the run halted before this call", isError: true}
+		}
+	}
+	return halt, haltErr
+}
+
 // ErrWaitCancelled is what errors.Is finds when a run was cancelled while
 // WaitFor waited for an answer. The run's result is then a durable halt,
 // exactly as without WaitFor — Status "pending", Pending set, Messages
 // ready for RunWithAnswer — so a host can keep the question for later.
 var ErrWaitCancelled = errors.New("core: run cancelled while waiting for an answer")
 
-// gatherRelayCalls folds the later relay calls of the turn into req, so one
-// Request carries all of them in call order. It returns their indexes.
-func (r *run) gatherRelayCalls(ctx context.Context, ph *toolPhase, first int, req *Request) []int {
-	group := []int{first}
-	calls, _ := req.Data[relayCallsKey].([]any)
-	for j := first + 1; j < len(ph.calls); j++ {
-		if ph.results[j] != nil {
-			continue
-		}
-		if t, ok := r.tk.Get(ph.calls[j].Name); !ok || t.Source != SourceRelay {
-			continue
-		}
-		_, more := r.execCall(ctx, &ph.calls[j], nil)
-		if !IsRelayRequest(more) {
-			continue
-		}
-		extra, _ := more.Data[relayCallsKey].([]any)
-		calls = append(calls, extra...)
-		group = append(group, j)
-	}
-	req.Data[relayCallsKey] = calls
-	return group
-}
-
 // resolve applies an Answer to the calls that suspended on its Request.
-func (r *run) resolve(ctx context.Context, ph *toolPhase, group []int, ans Answer) {
+// durable tells a resume (RunWithAnswer) from an inline WaitFor answer: the
+// port words a missing relay output differently for each.
+func (r *run) resolve(ctx context.Context, ph *toolPhase, group []int, ans Answer, durable bool) {
 	for k, g := range group {
 		call := ph.calls[g]
 		var res ToolResult
@@ -153,20 +218,17 @@ func (r *run) resolve(ctx context.Context, ph *toolPhase, group []int, ans Answe
 			if rr, ok := relayResultFor(ans, call.ID, k == 0); ok {
 				res = ToolResult{Output: rr.Output, IsError: rr.IsError}
 			} else {
-				res = ToolResult{Output: "no result supplied by the host for " + call.Name, IsError: true}
+				res = missingRelayOutput(call.Name, durable)
 			}
 		default:
 			var again *Request
 			asked := call.Arguments
 			res, again = r.execCall(ctx, &call, &ans)
 			if call.Arguments != asked {
-				if ph.asked == nil {
-					ph.asked = make([]string, len(ph.calls))
-				}
 				if asked == "" {
 					asked = "{}" // no arguments, as parseArgs reads them; "" marks an unedited call
 				}
-				ph.calls[g], ph.asked[g] = call, asked
+				ph.setAsked(g, call, asked)
 			}
 			if again != nil {
 				res = ToolResult{Output: fmt.Sprintf("tool %q suspended again after its request was answered; giving up on this call", call.Name), IsError: true}
