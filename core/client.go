@@ -29,7 +29,14 @@ type ClientOptions struct {
 	// withdraw the question (close a dialog) when the run is cancelled. It
 	// is used instead of WaitFor when set.
 	WaitForContext func(ctx context.Context, req Request) (Answer, error)
-	Hooks          Hooks
+	// Hooks are the Go port's lifecycle callbacks (hooks.go): they see
+	// messages, tools and arguments as Go values. Any hook error ends the run.
+	Hooks *Hooks
+	// RawHooks are core's own callbacks over the encoded request body and
+	// the parsed reply: no decoding per turn, and they can answer for the
+	// provider. They run after Hooks on the way out, before them on the way
+	// back.
+	RawHooks RawHooks
 	// LockApprovedArgs refuses approval answers that carry edited arguments
 	// (Data["args"]): the call then fails with an error result. Set it when
 	// the approver should only say yes or no to exactly what the model asked.
@@ -50,9 +57,18 @@ type ClientOptions struct {
 	// RetryBaseMs is the first backoff delay (default 500), doubled per
 	// attempt with jitter. A Retry-After header in seconds takes precedence.
 	RetryBaseMs int
-	// OnError classifies a failed request (attempt counts from 1); the
-	// default retries 429, 500, 502, 503, 504 and network errors.
-	OnError func(err error, attempt int) ErrorAction
+	// OnError classifies a failed request, in the Go port's shape (see
+	// ErrorInfo); the default retries 429, 500, 502, 503, 504, 529,
+	// RetryableStatuses and network errors. A decision to retry is still
+	// bounded by Retries.
+	OnError func(ErrorInfo) Tier
+	// ClassifyError is core's classifier: it gets the whole error (a
+	// *ProviderError carries the reply's start) and the attempt counting
+	// from 1. OnError is used instead when both are set.
+	ClassifyError func(err error, attempt int) ErrorAction
+	// RetryableStatuses are HTTP statuses retried in addition to the
+	// default set.
+	RetryableStatuses []int
 	// RequestParams are merged into every request body (temperature, …).
 	// "messages", "tools" and "stream" are refused: the loop owns them.
 	RequestParams map[string]any
@@ -64,9 +80,10 @@ type ClientOptions struct {
 	Store ConversationStore
 }
 
-// Hooks observe and steer the loop. Each may be nil. An error from a hook
-// ends the run with that error.
-type Hooks struct {
+// RawHooks observe and steer the loop over encoded bytes. Each may be nil.
+// An error from BeforeLLM or AfterLLM ends the run with that error; an
+// error from BeforeTool or AfterTool becomes that call's error result.
+type RawHooks struct {
 	// BeforeLLM runs before each provider call with the request body it is
 	// about to send; it may replace *body, or return a response to use
 	// instead of calling the provider.
@@ -181,7 +198,7 @@ func (c *Client) Metrics() string { return c.metrics.Text() }
 func (c *Client) emit(e MetricEvent) {
 	c.metrics.Record(e)
 	if c.opts.OnMetric != nil {
-		c.opts.OnMetric(e)
+		c.opts.OnMetric(e.withPortFields())
 	}
 }
 

@@ -56,13 +56,13 @@ type observed struct {
 }
 
 func (o *observed) options(opts ClientOptions) ClientOptions {
-	opts.Hooks.BeforeTool = func(_ context.Context, _ ToolCall, args map[string]any) (*ToolResult, error) {
+	opts.RawHooks.BeforeTool = func(_ context.Context, _ ToolCall, args map[string]any) (*ToolResult, error) {
 		o.mu.Lock()
 		o.beforeArgs = append(o.beforeArgs, args)
 		o.mu.Unlock()
 		return nil, nil
 	}
-	opts.Hooks.AfterTool = func(_ context.Context, call ToolCall, _ *ToolResult) error {
+	opts.RawHooks.AfterTool = func(_ context.Context, call ToolCall, _ *ToolResult) error {
 		o.mu.Lock()
 		o.afterArgs = append(o.afterArgs, call.Arguments)
 		o.mu.Unlock()
@@ -109,7 +109,7 @@ func TestApprovalEditsAreRecorded(t *testing.T) {
 			var last StreamEvent
 			for e := range events {
 				if e.Type == EventToolResult {
-					o.resultArgs = append(o.resultArgs, e.Args)
+					o.resultArgs = append(o.resultArgs, e.ArgsJSON)
 					o.resOA = append(o.resOA, e.OriginalArgs)
 				}
 				last = e

@@ -202,7 +202,7 @@ func TestProviderFailuresAreClearErrors(t *testing.T) {
 func TestHooksShortCircuitAndRewrite(t *testing.T) {
 	var c counter
 	m := newScripted(t, StyleOpenAI, turn{text: "from the model"})
-	hooks := Hooks{
+	hooks := RawHooks{
 		// Turn 1 never reaches the provider: the hook answers with a tool call.
 		BeforeLLM: func(ctx context.Context, turn int, body *[]byte) (*LLMResponse, error) {
 			if turn == 1 {
@@ -228,7 +228,7 @@ func TestHooksShortCircuitAndRewrite(t *testing.T) {
 			return nil
 		},
 	}
-	res, err := m.client(ClientOptions{Hooks: hooks}).Run(context.Background(), "go", mustToolkit(t, c.tool("t")))
+	res, err := m.client(ClientOptions{RawHooks: hooks}).Run(context.Background(), "go", mustToolkit(t, c.tool("t")))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -250,7 +250,7 @@ func TestHooksShortCircuitAndRewrite(t *testing.T) {
 func TestHookErrorEndsRunWithTranscript(t *testing.T) {
 	m := newScripted(t, StyleOpenAI)
 	boom := errors.New("budget exhausted")
-	res, err := m.client(ClientOptions{Hooks: Hooks{BeforeLLM: func(context.Context, int, *[]byte) (*LLMResponse, error) { return nil, boom }}}).
+	res, err := m.client(ClientOptions{RawHooks: RawHooks{BeforeLLM: func(context.Context, int, *[]byte) (*LLMResponse, error) { return nil, boom }}}).
 		Run(context.Background(), "hi", mustToolkit(t))
 	if !errors.Is(err, boom) || len(res.Messages) != 1 {
 		t.Fatalf("err = %v, messages = %d", err, len(res.Messages))

@@ -27,6 +27,27 @@ type MetricEvent struct {
 	OriginalArgs string `json:"originalArgs,omitempty"`
 	Usage        Usage  `json:"usage,omitempty"`
 	Err          string `json:"error,omitempty"`
+
+	// The Go port's fields, filled from the ones above when the event is
+	// handed to OnMetric (they stay out of the JSON, which has them
+	// already): Event is Kind, Ms is Duration, the token counts are Usage's,
+	// Error is Err; Turns and ToolCalls count a run's model calls and tool
+	// calls (kind "run").
+	Event            string `json:"-"`
+	Ms               int64  `json:"-"`
+	PromptTokens     int    `json:"-"`
+	CompletionTokens int    `json:"-"`
+	TotalTokens      int    `json:"-"`
+	Turns            int    `json:"-"`
+	ToolCalls        int    `json:"-"`
+	Error            string `json:"-"`
+}
+
+// withPortFields fills the Go port's fields of e from core's.
+func (e MetricEvent) withPortFields() MetricEvent {
+	e.Event, e.Ms, e.Error = e.Kind, e.Duration.Milliseconds(), e.Err
+	e.PromptTokens, e.CompletionTokens, e.TotalTokens = e.Usage.PromptTokens, e.Usage.CompletionTokens, e.Usage.TotalTokens
+	return e
 }
 
 // durationBuckets are the histogram bounds in seconds, from a fast tool to

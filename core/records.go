@@ -26,7 +26,7 @@ func (r *run) finishCall(ph *toolPhase, i int, res ToolResult) {
 	ph.mu.Unlock()
 	if asked != "" {
 		rec.OriginalArgs, rec.Edited = rawArgs(asked), true
-		e.Args, e.OriginalArgs, e.Edited = call.Arguments, asked, true
+		e.ArgsJSON, e.OriginalArgs, e.Edited = call.Arguments, asked, true
 	}
 	if _, ok := res.Metadata[declinedKey].(string); ok {
 		rec.Declined, e.Declined = true, true

@@ -4,19 +4,37 @@ import (
 	"context"
 	"errors"
 	"math/rand/v2"
+	"slices"
 	"time"
 )
 
-// ErrorAction is what an OnError classifier decides for a failed provider
-// request.
-type ErrorAction string
+// Tier is what an error classifier (ClientOptions.OnError or
+// ClassifyError) decides for a failed provider request.
+type Tier string
 
-// The OnError decisions.
+// ErrorAction is core's earlier name for Tier.
+type ErrorAction = Tier
+
+// The classifier's decisions.
 const (
-	ErrorDefault ErrorAction = ""      // retry 429, 500, 502, 503, 504 and network errors
-	ErrorRetry   ErrorAction = "retry" // retry, while attempts remain
-	ErrorFail    ErrorAction = "fail"  // give up now
+	TierRetry Tier = "retry" // retry, while attempts remain
+	TierFail  Tier = "fail"  // give up now
+
+	ErrorDefault ErrorAction = ""        // the default: retry 429, 500, 502, 503, 504, 529, RetryableStatuses and network errors
+	ErrorRetry   ErrorAction = TierRetry // core's name for TierRetry
+	ErrorFail    ErrorAction = TierFail  // core's name for TierFail
 )
+
+// ErrorInfo is what ClientOptions.OnError is told about a failed request,
+// in the Go port's shape: Err for a request that got no reply (nil for an
+// HTTP error status), Status for an HTTP error status (0 otherwise),
+// Attempt counting from 0, and Retryable, the default decision.
+type ErrorInfo struct {
+	Err       error
+	Status    int
+	Attempt   int
+	Retryable bool
+}
 
 const (
 	defaultRetries     = 2
@@ -24,15 +42,16 @@ const (
 	maxRetryDelay      = 60 * time.Second
 )
 
-// retryable is the default classification: rate limits, server errors and
-// network failures are worth another try; everything else will fail again.
-func retryable(err error) bool {
+// retryable is the default classification: rate limits, server errors
+// (529 is Anthropic's "overloaded"), the host's extra statuses and network
+// failures are worth another try; everything else will fail again.
+func retryable(err error, extra []int) bool {
 	if pe, ok := errors.AsType[*ProviderError](err); ok {
 		switch pe.Status {
-		case 429, 500, 502, 503, 504:
+		case 429, 500, 502, 503, 504, 529:
 			return true
 		}
-		return false
+		return slices.Contains(extra, pe.Status)
 	}
 	_, ok := errors.AsType[*networkError](err)
 	return ok

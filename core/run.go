@@ -8,6 +8,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -22,6 +23,16 @@ type run struct {
 	// callDeltas passes tool-call deltas (EventToolCallDelta) to stream;
 	// only TranslateStream asks for them.
 	callDeltas bool
+	// tools, when toolsSet, is the encoded tool list a Hooks.BeforeLLM
+	// override put in place of the toolkit's (nil: send none).
+	tools    []byte
+	toolsSet bool
+	// reply is the last provider reply, kept for Hooks.AfterLLM.
+	reply []byte
+	// mu guards abortErr: a hook error from one of a turn's concurrent
+	// tool calls, which ends the run once the turn's calls are done.
+	mu       sync.Mutex
+	abortErr error
 }
 
 func (c *Client) newRun(tk *Toolkit, history []any) (*run, error) {
@@ -57,7 +68,8 @@ func (r *run) loop(ctx context.Context, resume *toolPhase) (RunResult, error) {
 	if err != nil && runCtx != ctx && ctx.Err() == nil && errors.Is(runCtx.Err(), context.DeadlineExceeded) {
 		res, err = timedOut(res, r.c.opts.TimeoutMs, err)
 	}
-	r.c.emit(MetricEvent{Kind: "run", Model: r.c.opts.Model, Status: res.Status, Duration: time.Since(start), Usage: res.Usage, Err: errText(err)})
+	r.c.emit(MetricEvent{Kind: "run", Model: r.c.opts.Model, Status: res.Status, Duration: time.Since(start), Usage: res.Usage, Err: errText(err),
+		Turns: res.Turns, ToolCalls: res.ToolCallCount})
 	return res, err
 }
 
@@ -113,10 +125,22 @@ func (r *run) finish(status, limit string) RunResult {
 func (r *run) callModel(ctx context.Context) (LLMResponse, error) {
 	o := &r.c.opts
 	turn := r.result.Turns + 1
-	body := withParams(r.c.wire.body(o, r.tr.joined, r.tk.wireTools(o.Style), r.stream != nil), r.c.params)
+	model, err := r.beforeLLMHook(ctx, turn-1)
+	if err != nil {
+		return LLMResponse{}, err
+	}
+	if model != "" {
+		turnOpts := *o
+		turnOpts.Model = model
+		o = &turnOpts
+	} else {
+		model = o.Model
+	}
+	body := withParams(r.c.wire.body(o, r.tr.joined, r.wireTools(), r.stream != nil), r.c.params)
+	r.reply = nil
 	var resp LLMResponse
 	var short *LLMResponse
-	if h := o.Hooks.BeforeLLM; h != nil {
+	if h := o.RawHooks.BeforeLLM; h != nil {
 		var err error
 		if short, err = h(ctx, turn, &body); err != nil {
 			return LLMResponse{}, fmt.Errorf("core: BeforeLLM hook: %w", err)
@@ -131,11 +155,14 @@ func (r *run) callModel(ctx context.Context) (LLMResponse, error) {
 			return LLMResponse{}, err
 		}
 	}
-	if h := o.Hooks.AfterLLM; h != nil {
+	if h := o.RawHooks.AfterLLM; h != nil {
 		if err := h(ctx, turn, &resp); err != nil {
 			return LLMResponse{}, fmt.Errorf("core: AfterLLM hook: %w", err)
 		}
 		resp.message = nil // the hook may have changed it: rebuild
+	}
+	if err := r.afterLLMHook(ctx, turn-1, model, r.reply, short == nil && r.stream != nil); err != nil {
+		return LLMResponse{}, err
 	}
 	r.result.Turns = turn
 	r.result.Usage.add(resp.Usage)
@@ -197,6 +224,9 @@ func (r *run) readWhole(body io.Reader) (LLMResponse, error) {
 	if err != nil {
 		return LLMResponse{}, errors.New(r.redact(err.Error()))
 	}
+	if h := r.c.opts.Hooks; h != nil && h.AfterLLM != nil {
+		r.reply = data
+	}
 	return parsed, nil
 }
 
@@ -242,16 +272,29 @@ func (r *run) send(ctx context.Context, body []byte) (*HTTPResponse, error) {
 	}
 }
 
+// shouldRetry asks OnError (the port's classifier), else ClassifyError,
+// else the default; attempt counts from 1.
 func (r *run) shouldRetry(err error, attempt int) bool {
-	if h := r.c.opts.OnError; h != nil {
-		switch h(err, attempt) {
-		case ErrorRetry:
-			return true
-		case ErrorFail:
-			return false
+	o := &r.c.opts
+	def := retryable(err, o.RetryableStatuses)
+	var tier Tier
+	switch {
+	case o.OnError != nil:
+		info := ErrorInfo{Err: err, Attempt: attempt - 1, Retryable: def}
+		if pe, ok := errors.AsType[*ProviderError](err); ok {
+			info.Err, info.Status = nil, pe.Status // the port's shape: a status, no error
 		}
+		tier = o.OnError(info)
+	case o.ClassifyError != nil:
+		tier = o.ClassifyError(err, attempt)
 	}
-	return retryable(err)
+	switch tier {
+	case TierRetry:
+		return true
+	case TierFail:
+		return false
+	}
+	return def
 }
 
 func errText(err error) string {

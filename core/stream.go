@@ -9,7 +9,12 @@ type StreamEvent struct {
 	Name  string `json:"name,omitempty"`  // tool_call, tool_result
 	ID    string `json:"id,omitempty"`    // tool_call, tool_result: the call id
 	Index int    `json:"index,omitempty"` // tool_call_delta: the call's position in the reply
-	Args  string `json:"args,omitempty"`  // tool_call: the raw JSON arguments; tool_result: the ones that ran, when edited
+	// Args are a tool_call's arguments as Go values (the Go port's field);
+	// ArgsJSON is the same as JSON text, which is what the event's JSON
+	// carries. On a tool_result whose arguments an approval edited,
+	// ArgsJSON holds the ones that ran; on a tool_call_delta, a piece.
+	Args     map[string]any `json:"-"`
+	ArgsJSON string         `json:"args,omitempty"`
 	// OriginalArgs is set on a tool_result whose arguments an approval
 	// edited: what the model asked for (Args is what ran).
 	OriginalArgs string     `json:"originalArgs,omitempty"`

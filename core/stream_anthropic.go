@@ -75,7 +75,7 @@ func (s *anthropicStream) event(name string, data []byte, emit func(StreamEvent)
 			piece := d.Get("partial_json").String()
 			b.input.WriteString(piece)
 			if emit != nil && b.kind == "tool_use" && piece != "" {
-				emit(StreamEvent{Type: EventToolCallDelta, Index: b.call, Args: piece})
+				emit(StreamEvent{Type: EventToolCallDelta, Index: b.call, ArgsJSON: piece})
 			}
 		}
 	case "message_delta":

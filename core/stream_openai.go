@@ -65,7 +65,7 @@ func (s *openAIStream) event(_ string, data []byte, emit func(StreamEvent)) (boo
 		c.Name += name
 		c.Arguments += args
 		if emit != nil {
-			emit(StreamEvent{Type: EventToolCallDelta, Index: i, ID: id, Name: name, Args: args})
+			emit(StreamEvent{Type: EventToolCallDelta, Index: i, ID: id, Name: name, ArgsJSON: args})
 		}
 	}
 	if f := choice.Get("finish_reason").String(); f != "" {

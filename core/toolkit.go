@@ -185,31 +185,28 @@ func (tk *Toolkit) Close() error {
 	return nil
 }
 
-// ToOpenAI returns the tools in OpenAI's chat-completions "tools" shape.
-func (tk *Toolkit) ToOpenAI() []map[string]any {
-	out := []map[string]any{}
-	for _, t := range tk.Tools() {
+// ToOpenAI returns the toolkit's tools in OpenAI's chat "tools" shape.
+func (tk *Toolkit) ToOpenAI() []any { return ToOpenAI(tk.Tools()) }
+
+// ToAnthropic returns the toolkit's tools in Anthropic's "tools" shape.
+func (tk *Toolkit) ToAnthropic() []any { return ToAnthropic(tk.Tools()) }
+
+// ToGemini returns the toolkit's tools as one Gemini tool of function
+// declarations.
+func (tk *Toolkit) ToGemini() []any { return ToGemini(tk.Tools()) }
+
+// wireToolMaps is the tool list a request sends, as maps: their encoding
+// (keys sorted) is the request body's.
+func wireToolMaps(tools []Tool, style Style) []map[string]any {
+	out := make([]map[string]any, 0, len(tools))
+	for _, t := range tools {
+		if style == StyleAnthropic {
+			out = append(out, map[string]any{"name": t.Name, "description": t.Description, "input_schema": t.InputSchema})
+			continue
+		}
 		out = append(out, map[string]any{"type": "function", "function": map[string]any{
 			"name": t.Name, "description": t.Description, "parameters": t.InputSchema,
 		}})
-	}
-	return out
-}
-
-// ToAnthropic returns the tools in Anthropic's messages "tools" shape.
-func (tk *Toolkit) ToAnthropic() []map[string]any {
-	out := []map[string]any{}
-	for _, t := range tk.Tools() {
-		out = append(out, map[string]any{"name": t.Name, "description": t.Description, "input_schema": t.InputSchema})
-	}
-	return out
-}
-
-// ToGemini returns the tools as Gemini function declarations.
-func (tk *Toolkit) ToGemini() []map[string]any {
-	out := []map[string]any{}
-	for _, t := range tk.Tools() {
-		out = append(out, map[string]any{"name": t.Name, "description": t.Description, "parameters": t.InputSchema})
 	}
 	return out
 }
@@ -227,13 +224,7 @@ func (tk *Toolkit) wireTools(style Style) []byte {
 	if ok || n == 0 {
 		return b
 	}
-	var v any
-	if style == StyleAnthropic {
-		v = tk.ToAnthropic()
-	} else {
-		v = tk.ToOpenAI()
-	}
-	b, _ = marshalJSON(v)
+	b, _ = marshalJSON(wireToolMaps(tk.Tools(), style))
 	tk.mu.Lock()
 	if tk.wire == nil {
 		tk.wire = map[string][]byte{}

@@ -26,13 +26,13 @@ func TestToolkitAssembly(t *testing.T) {
 	if _, err := tk.Execute(context.Background(), "nope", nil); err == nil {
 		t.Fatal("Execute of an unknown tool must fail")
 	}
-	if got := tk.ToOpenAI(); len(got) != 2 || got[1]["function"].(map[string]any)["name"] != "relay_me" {
+	if got := tk.ToOpenAI(); len(got) != 2 || got[1].(OpenAITool).Function.Name != "relay_me" {
 		t.Fatalf("ToOpenAI = %v", got)
 	}
-	if got := tk.ToAnthropic(); got[0]["input_schema"] == nil {
+	if got := tk.ToAnthropic(); got[0].(AnthropicTool).InputSchema == nil {
 		t.Fatalf("ToAnthropic = %v", got)
 	}
-	if got := tk.ToGemini(); got[0]["parameters"] == nil {
+	if got := tk.ToGemini(); len(got) != 1 || len(got[0].(GeminiTool).FunctionDeclarations) != 2 {
 		t.Fatalf("ToGemini = %v", got)
 	}
 	if err := tk.Close(); err != nil {

@@ -111,6 +111,11 @@ func (r *run) runTools(ctx context.Context, ph *toolPhase) (*Request, error) {
 		}
 		wg.Wait()
 	}
+	if err := r.aborted(); err != nil {
+		r.applyEdits(ph)
+		r.flushRecords(ph)
+		return nil, err
+	}
 	halt, haltErr := r.haltTurn(ctx, ph, suspended, waitCancelled)
 	r.applyEdits(ph)
 	r.flushRecords(ph)
@@ -267,18 +272,38 @@ func (r *run) execCall(ctx context.Context, call *ToolCall, answer *Answer) (Too
 		}
 		args = ran
 	}
-	hooks := r.c.opts.Hooks
+	if answer == nil {
+		// The port's BeforeTool sees a call once: not again when an
+		// answer re-runs it.
+		var stand *ToolResult
+		if args, stand, err = r.beforeToolHook(ctx, *call, args); err != nil {
+			r.abort(err)
+			return ToolResult{Output: err.Error(), IsError: true}, nil
+		}
+		if stand != nil {
+			if req := PendingOf(*stand); req != nil {
+				if req.ID == "" {
+					req.ID = newID("req_")
+				}
+				return ToolResult{}, req
+			}
+			return r.afterTool(ctx, *call, args, *stand), nil
+		}
+	}
+	hooks := r.c.opts.RawHooks
 	if hooks.BeforeTool != nil {
 		short, err := hooks.BeforeTool(ctx, *call, args)
 		if err != nil {
 			return ToolResult{Output: fmt.Sprintf("tool %q was not run: %v", call.Name, err), IsError: true}, nil
 		}
 		if short != nil {
-			return r.afterTool(ctx, *call, *short), nil
+			return r.afterTool(ctx, *call, args, *short), nil
 		}
 	}
-	if answer == nil {
-		r.emitEvent(StreamEvent{Type: EventToolCall, ID: call.ID, Name: call.Name, Args: call.Arguments})
+	if answer == nil && r.stream != nil {
+		// The event gets its own copy: the tool may change its map.
+		own, _ := parseArgs(call.Arguments)
+		r.emitEvent(StreamEvent{Type: EventToolCall, ID: call.ID, Name: call.Name, Args: own, ArgsJSON: call.Arguments})
 	}
 	tctx := &ToolContext{Ctx: ctx, Timeout: r.c.opts.ToolTimeoutMs, CallID: call.ID, Answer: answer}
 	if t.NeedsApproval {
@@ -302,17 +327,23 @@ func (r *run) execCall(ctx context.Context, call *ToolCall, answer *Answer) (Too
 		}
 		return ToolResult{}, req
 	}
-	res = r.afterTool(ctx, *call, res)
+	res = r.afterTool(ctx, *call, args, res)
 	event.IsError = res.IsError
 	r.c.emit(event)
 	return res, nil
 }
 
-func (r *run) afterTool(ctx context.Context, call ToolCall, res ToolResult) ToolResult {
-	if h := r.c.opts.Hooks.AfterTool; h != nil {
+// afterTool runs the after-tool hooks on a finished result: RawHooks'
+// first, then the port's Hooks (whose error ends the run).
+func (r *run) afterTool(ctx context.Context, call ToolCall, args map[string]any, res ToolResult) ToolResult {
+	if h := r.c.opts.RawHooks.AfterTool; h != nil {
 		if err := h(ctx, call, &res); err != nil {
 			return ToolResult{Output: fmt.Sprintf("AfterTool hook for %q failed: %v", call.Name, err), IsError: true}
 		}
+	}
+	res, err := r.afterToolHook(ctx, call, args, res)
+	if err != nil {
+		r.abort(err)
 	}
 	return res
 }

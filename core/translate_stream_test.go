@@ -35,8 +35,8 @@ func TestTranslateStreamBothStyles(t *testing.T) {
 							c.ID = e.ID
 						}
 						c.Name += e.Name
-						c.Arguments += e.Args
-						if e.Args != "" {
+						c.Arguments += e.ArgsJSON
+						if e.ArgsJSON != "" {
 							argPieces++
 						}
 					default:

@@ -99,7 +99,7 @@ func (h *Handler) streamChatCompletion(w http.ResponseWriter, r *http.Request, c
 			text := e.Delta
 			s.chunk(chatDelta{Content: &text}, nil)
 		case core.EventToolCallDelta:
-			s.toolDelta(e.Index, e.ID, e.Name, e.Args)
+			s.toolDelta(e.Index, e.ID, e.Name, e.ArgsJSON)
 		}
 	})
 	if err != nil {
