@@ -78,6 +78,11 @@ type ClientOptions struct {
 	OnMetric func(MetricEvent)
 	// Store keeps conversations for Ask (default: in memory).
 	Store ConversationStore
+	// RawMessages makes RunResult.Messages hold each message as the
+	// json.RawMessage the loop sent, instead of the Go port's decoded maps:
+	// handing them back as history then costs no encoding, and building
+	// them costs no decoding. RunResult.RawMessages has them either way.
+	RawMessages bool
 }
 
 // RawHooks observe and steer the loop over encoded bytes. Each may be nil.
@@ -98,9 +103,11 @@ type RawHooks struct {
 }
 
 // RunResult is what a run produced. Messages is the transcript in the
-// provider's wire format (without the system prompt); each element is a
-// json.RawMessage holding one message exactly as it was sent, so handing it
-// back as history costs no re-encoding.
+// provider's wire format (without the system prompt: core sends that apart
+// on every request). As in the Go port each element is a map[string]any
+// (one message, decoded once when the run ends), unless
+// ClientOptions.RawMessages asks for the json.RawMessage elements the loop
+// keeps; RawMessages returns those in any case.
 type RunResult struct {
 	Text          string       `json:"text"`
 	Messages      []any        `json:"messages"`
@@ -114,7 +121,14 @@ type RunResult struct {
 	Status  string   `json:"status"`
 	Limit   string   `json:"limit,omitempty"`
 	Pending *Request `json:"pending,omitempty"`
+	// raw is the transcript as the loop keeps it.
+	raw []json.RawMessage
 }
+
+// RawMessages returns the transcript as encoded messages, exactly as they
+// were sent, whatever Messages holds. It is nil for a result that no run
+// produced (a failure before the run started).
+func (r RunResult) RawMessages() []json.RawMessage { return r.raw }
 
 // ToolRecord is one finished tool call of a run. Args are the arguments
 // the call ran with; when an approval edited them (Answer.Data["args"]),

@@ -28,8 +28,7 @@ func editedAnswer(id string) Answer {
 func transcriptArgs(t *testing.T, msgs []any) string {
 	t.Helper()
 	for i := len(msgs) - 1; i >= 0; i-- {
-		raw, _ := msgs[i].(json.RawMessage)
-		m := gjson.ParseBytes(raw)
+		m := gjson.ParseBytes(messageBytes(t, msgs[i]))
 		if m.Get("role").String() != "assistant" {
 			continue
 		}

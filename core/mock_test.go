@@ -261,7 +261,7 @@ func assertBalanced(t *testing.T, msgs []any) {
 		}
 	}
 	for _, m := range msgs {
-		msg := gjson.ParseBytes(m.(json.RawMessage))
+		msg := gjson.ParseBytes(messageBytes(t, m))
 		switch {
 		case msg.Get("role").String() == "assistant":
 			check()
@@ -293,6 +293,20 @@ func assertBalanced(t *testing.T, msgs []any) {
 		}
 	}
 	check()
+}
+
+// messageBytes is one transcript message as JSON, whether Messages holds
+// maps (the default) or json.RawMessage (ClientOptions.RawMessages).
+func messageBytes(t *testing.T, m any) []byte {
+	t.Helper()
+	if raw, ok := m.(json.RawMessage); ok {
+		return raw
+	}
+	b, err := marshalJSON(m)
+	if err != nil {
+		t.Fatalf("message %v: %v", m, err)
+	}
+	return b
 }
 
 // pieces hands out its data n bytes per Read, to split events and

@@ -252,3 +252,30 @@ func TestIssue17ConversationSend(t *testing.T) {
 		t.Fatalf("after Reset the model saw %d messages, want 1", n)
 	}
 }
+
+// TestIssue17MessagesAreMaps: RunResult.Messages holds decoded maps, as in
+// the port, and they work as history; ClientOptions.RawMessages keeps the
+// encoded messages, which RawMessages returns in any case.
+func TestIssue17MessagesAreMaps(t *testing.T) {
+	for _, raw := range []bool{false, true} {
+		m := newScripted(t, StyleAnthropic, turn{text: "hello"}, turn{text: "again"})
+		client := m.client(ClientOptions{RawMessages: raw})
+		res, err := client.Run(context.Background(), "hi", mustToolkit(t))
+		if err != nil || len(res.Messages) != 2 || len(res.RawMessages()) != 2 {
+			t.Fatalf("raw=%v: res %+v err %v", raw, res, err)
+		}
+		first, isMap := res.Messages[0].(map[string]any)
+		if isMap == raw || (!raw && first["role"] != "user") {
+			t.Fatalf("raw=%v: Messages[0] = %#v", raw, res.Messages[0])
+		}
+		if got := string(res.RawMessages()[1]); !strings.Contains(got, `"role":"assistant"`) {
+			t.Fatalf("raw=%v: RawMessages()[1] = %s", raw, got)
+		}
+		if _, err := client.RunWithHistory(context.Background(), "more", mustToolkit(t), res.Messages); err != nil {
+			t.Fatalf("raw=%v: history: %v", raw, err)
+		}
+		if n := len(m.sent()[1].body.Get("messages").Array()); n != 3 {
+			t.Fatalf("raw=%v: history sent %d messages, want 3", raw, n)
+		}
+	}
+}

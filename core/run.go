@@ -116,7 +116,12 @@ func (r *run) turns(ctx context.Context, resume *toolPhase) (res RunResult, err 
 
 func (r *run) finish(status, limit string) RunResult {
 	r.result.Status, r.result.Limit = status, limit
-	r.result.Messages = r.tr.asAny()
+	r.result.raw = append([]json.RawMessage(nil), r.tr.msgs...)
+	if r.c.opts.RawMessages {
+		r.result.Messages = r.tr.asAny()
+	} else {
+		r.result.Messages = r.tr.asMaps()
+	}
 	r.result.ToolCallCount = len(r.result.ToolCalls)
 	return r.result
 }

@@ -33,6 +33,8 @@ func createClient(args []js.Value) (any, error) {
 		TimeoutMs:     intProp(o, "timeoutMs"),
 		Retries:       intProp(o, "retries"),
 		RetryBaseMs:   intProp(o, "retryBaseMs"),
+		// The transcript crosses to JS as JSON: keep it encoded.
+		RawMessages: true,
 	}
 	if h := o.Get("headers"); h.Type() == js.TypeObject {
 		if err := fromJS(h, &opts.Headers); err != nil {
