@@ -50,6 +50,10 @@ type ClientOptions struct {
 	// Transport carries provider requests. Default: net/http natively; under
 	// js/wasm the JS bridge supplies one over fetch.
 	Transport Transport
+	// HTTPClient carries provider requests through this *http.Client when
+	// Transport is nil, as in the Go port. Native builds only: under
+	// js/wasm its type admits only nil (see HTTPClientOption).
+	HTTPClient HTTPClientOption
 
 	// Retries is how many times a failed provider request is tried again
 	// (0: the default, 2; negative: never). Aborts are never retried.
@@ -182,6 +186,9 @@ func CreateClient(opts ClientOptions) *Client {
 	}
 	if opts.MaxResponseBytes <= 0 {
 		opts.MaxResponseBytes = defaultMaxResponseBytes
+	}
+	if opts.Transport == nil {
+		opts.Transport = httpClientTransport(opts.HTTPClient)
 	}
 	if opts.Transport == nil {
 		opts.Transport = defaultTransport()

@@ -17,8 +17,10 @@ type HTTPToolOptions struct {
 	// URL may hold {name} placeholders, replaced by the URL-escaped argument
 	// of that name (which then leaves the body / query).
 	URL string
-	// Headers may use ${NAME}, filled only from Variables: never from the
-	// environment, the page URL or storage.
+	// Headers may use ${NAME}, filled from Variables and, on native builds
+	// only, from the process environment (as in the Go port). Under js/wasm
+	// only Variables are read: never the page URL, storage or Node's
+	// environment. A name found nowhere is an error result.
 	Headers map[string]string
 	// Query names arguments sent as query parameters whatever the method.
 	Query []string
@@ -151,7 +153,7 @@ func buildHTTPToolRequest(method string, opts HTTPToolOptions, args map[string]a
 	}
 	headers := map[string]string{}
 	for k, v := range opts.Headers {
-		filled, err := fillVariables(v, opts.Variables)
+		filled, err := fillHeaderVariables(v, opts.Variables)
 		if err != nil {
 			return nil, fmt.Errorf("header %s: %w", k, err)
 		}
@@ -195,6 +197,48 @@ func replacePlaceholders(s string, fn func(name string) string) string {
 	}
 	b.WriteString(s)
 	return b.String()
+}
+
+// fillHeaderVariables is fillVariables for an HTTP tool's headers: a name
+// missing from vars is looked up in the environment on native builds, as
+// the Go port does (never under js/wasm: see lookupEnv).
+func fillHeaderVariables(s string, vars map[string]string) (string, error) {
+	if !strings.Contains(s, "${") {
+		return s, nil
+	}
+	merged, copied := vars, false
+	for _, name := range variableNames(s) {
+		if _, ok := vars[name]; ok {
+			continue
+		}
+		if v, ok := lookupEnv(name); ok {
+			if !copied {
+				merged, copied = make(map[string]string, len(vars)+1), true
+				for k, x := range vars {
+					merged[k] = x
+				}
+			}
+			merged[name] = v
+		}
+	}
+	return fillVariables(s, merged)
+}
+
+// variableNames lists the ${NAME}s of s.
+func variableNames(s string) []string {
+	var names []string
+	for {
+		i := strings.Index(s, "${")
+		if i < 0 {
+			return names
+		}
+		j := strings.IndexByte(s[i:], '}')
+		if j < 0 {
+			return names
+		}
+		names = append(names, s[i+2:i+j])
+		s = s[i+j+1:]
+	}
 }
 
 // fillVariables replaces ${NAME} from vars; a name that is not there is an

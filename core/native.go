@@ -4,7 +4,7 @@ import "context"
 
 // NativeTool wraps a Go function as a tool (source "native"). A returned
 // error becomes an error result the model reads; schema nil means an object
-// with no declared properties.
+// with no properties ({"additionalProperties": false}, as in the Go port).
 //
 //	add := NativeTool("add", "add a and b", JSONSchema{"type": "object", "properties": map[string]any{
 //		"a": map[string]any{"type": "number"}, "b": map[string]any{"type": "number"}}},
@@ -15,7 +15,7 @@ import "context"
 //		})
 func NativeTool(name, description string, schema JSONSchema, fn func(ctx context.Context, args map[string]any) (string, error)) Tool {
 	if schema == nil {
-		schema = JSONSchema{"type": "object", "properties": map[string]any{}}
+		schema = JSONSchema{"type": "object", "properties": map[string]any{}, "additionalProperties": false}
 	}
 	return Tool{
 		Name:        name,
@@ -26,6 +26,9 @@ func NativeTool(name, description string, schema JSONSchema, fn func(ctx context
 			ctx := context.Background()
 			if tctx != nil && tctx.Ctx != nil {
 				ctx = tctx.Ctx
+			}
+			if args == nil {
+				args = map[string]any{}
 			}
 			out, err := fn(ctx, args)
 			if err != nil {

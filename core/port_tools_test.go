@@ -1,0 +1,91 @@
+package core
+
+import (
+	"context"
+	"strings"
+	"testing"
+)
+
+// Conformance with the Go port's tool helpers (issue 17).
+
+func TestIssue17Sanitize(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"github", "github"},
+		{"my server.v2", "my_server_v2"},
+		{"a-b_c", "a-b_c"},
+		{"café/ü", "caf___"},
+		{"bad\xffbyte", "bad_byte"},
+		{"", ""},
+	}
+	for _, tc := range tests {
+		if got := Sanitize(tc.in); got != tc.want {
+			t.Errorf("Sanitize(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+func TestIssue17ExpandEnvNames(t *testing.T) {
+	vals := map[string]string{"A": "1", "B_2": "two"}
+	get := func(n string) string { return vals[n] }
+	tests := []struct{ in, want string }{
+		{"Bearer ${A}", "Bearer 1"},
+		{"${A}${B_2}-${UNSET}", "1two-"},
+		{"${not valid} ${2X} ${A", "${not valid} ${2X} ${A"},
+		{"plain", "plain"},
+	}
+	for _, tc := range tests {
+		if got := expandEnvNames(tc.in, get); got != tc.want {
+			t.Errorf("expand(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+	if ExpandEnvHeaders(nil) != nil {
+		t.Error("ExpandEnvHeaders(nil) must be nil")
+	}
+}
+
+// TestIssue17NativeToolReflect: the schema follows the json tags (omitempty
+// is optional) and the arguments arrive decoded into the struct.
+func TestIssue17NativeToolReflect(t *testing.T) {
+	type item struct {
+		SKU string `json:"sku"`
+	}
+	type order struct {
+		ID     int               `json:"id"`
+		Note   string            `json:"note,omitempty"`
+		Items  []item            `json:"items"`
+		Tags   map[string]string `json:"tags,omitempty"`
+		Rush   *bool             `json:"rush,omitempty"`
+		Hidden string            `json:"-"`
+		secret string
+	}
+	var got order
+	tool := NativeToolReflect("order", "place an order", func(_ context.Context, in order) (string, error) {
+		got = in
+		return "ok", nil
+	})
+	props := tool.InputSchema["properties"].(map[string]any)
+	req := tool.InputSchema["required"].([]any)
+	if len(props) != 5 || props["id"].(map[string]any)["type"] != "number" || props["items"].(map[string]any)["type"] != "array" ||
+		len(req) != 2 || req[0] != "id" || req[1] != "items" || tool.InputSchema["additionalProperties"] != false {
+		t.Fatalf("schema = %v", tool.InputSchema)
+	}
+	tk := mustToolkit(t, tool)
+	args, _ := decodeObject([]byte(`{"id":7,"items":[{"sku":"x1"}],"tags":{"a":"b"},"rush":true}`))
+	res, err := tk.Execute(context.Background(), "order", args)
+	if err != nil || res.IsError || got.ID != 7 || len(got.Items) != 1 || got.Items[0].SKU != "x1" || got.Tags["a"] != "b" || got.Rush == nil || !*got.Rush {
+		t.Fatalf("res %+v err %v got %+v", res, err, got)
+	}
+	bad, _ := decodeObject([]byte(`{"id":1.5,"items":[]}`))
+	if res, _ := tk.Execute(context.Background(), "order", bad); !res.IsError || !strings.Contains(res.Output, "arguments.id") {
+		t.Fatalf("a fractional id must be an error result, got %+v", res)
+	}
+}
+
+// TestIssue17NativeToolNilSchema: a nil schema is the port's closed empty
+// object.
+func TestIssue17NativeToolNilSchema(t *testing.T) {
+	tool := NativeTool("t", "", nil, func(context.Context, map[string]any) (string, error) { return "", nil })
+	if tool.InputSchema["additionalProperties"] != false || tool.InputSchema["type"] != "object" {
+		t.Fatalf("schema = %v", tool.InputSchema)
+	}
+}
