@@ -133,11 +133,11 @@ func TestDeepJSONFromTheHostIsRefused(t *testing.T) {
 		if _, err := ParseMCPConfig([]byte(`{"mcpServers":{"x":{"url":"https://x","extra":` + deep + `}}}`)); !errors.Is(err, ErrJSONTooDeep) {
 			t.Errorf("depth %d: mcp config: %v", depth, err)
 		}
-		// Translate passes messages on as bytes; what it decodes is checked.
+		// Translate checks the depth of every message and tool it is given.
 		anthropic := newScripted(t, StyleAnthropic).client(ClientOptions{})
-		tr := TranslateRequest{Messages: []json.RawMessage{json.RawMessage(`{"role":"user","content":"x"}`)},
-			Tools: []json.RawMessage{json.RawMessage(`{"type":"function","function":{"name":"t","parameters":{"type":"object","x":` + deep + `}}}`)}}
-		if _, err := anthropic.Translate(context.Background(), tr); err == nil || !strings.Contains(err.Error(), "nested more than 1000 levels") {
+		tr := TranslateRequest{Messages: []any{json.RawMessage(`{"role":"user","content":"x"}`)},
+			Tools: []any{json.RawMessage(`{"type":"function","function":{"name":"t","parameters":{"type":"object","x":` + deep + `}}}`)}}
+		if _, err := anthropic.Translate(context.Background(), tr); err == nil || !strings.Contains(err.Error(), "JSON nested more than") {
 			t.Errorf("depth %d: translate: %v", depth, err)
 		}
 		if len(m.sent()) != 0 {

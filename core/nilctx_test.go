@@ -98,7 +98,7 @@ func TestNilContextIsBackground(t *testing.T) {
 	})
 	t.Run("Translate", func(t *testing.T) {
 		m := newScripted(t, StyleOpenAI, turn{text: "hi"})
-		res, err := m.client(ClientOptions{}).Translate(nilCtx, TranslateRequest{Messages: []json.RawMessage{json.RawMessage(`{"role":"user","content":"x"}`)}})
+		res, err := m.client(ClientOptions{}).Translate(nilCtx, TranslateRequest{Messages: []any{json.RawMessage(`{"role":"user","content":"x"}`)}})
 		if err != nil || res.Text != "hi" {
 			t.Fatalf("%+v %v", res, err)
 		}

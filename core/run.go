@@ -27,8 +27,10 @@ type run struct {
 	// override put in place of the toolkit's (nil: send none).
 	tools    []byte
 	toolsSet bool
-	// reply is the last provider reply, kept for Hooks.AfterLLM.
-	reply []byte
+	// reply is the last provider reply, kept for Hooks.AfterLLM and, when
+	// keepReply, for TranslateResult.Raw.
+	reply     []byte
+	keepReply bool
 	// mu guards abortErr: a hook error from one of a turn's concurrent
 	// tool calls, which ends the run once the turn's calls are done.
 	mu       sync.Mutex
@@ -141,7 +143,15 @@ func (r *run) callModel(ctx context.Context) (LLMResponse, error) {
 	} else {
 		model = o.Model
 	}
-	body := withParams(r.c.wire.body(o, r.tr.joined, r.wireTools(), r.stream != nil), r.c.params)
+	tools := r.wireTools()
+	body := r.c.wire.body(o, r.tr.joined, tools, r.stream != nil)
+	if _, openAI := r.c.wire.(openAIWire); openAI && len(tools) > 0 {
+		if _, set := o.RequestParams["tool_choice"]; !set {
+			// As the Go port sends it whenever there are tools.
+			body = withParams(body, []byte(`,"tool_choice":"auto"`))
+		}
+	}
+	body = withParams(body, r.c.params)
 	r.reply = nil
 	var resp LLMResponse
 	var short *LLMResponse
@@ -229,7 +239,7 @@ func (r *run) readWhole(body io.Reader) (LLMResponse, error) {
 	if err != nil {
 		return LLMResponse{}, errors.New(r.redact(err.Error()))
 	}
-	if h := r.c.opts.Hooks; h != nil && h.AfterLLM != nil {
+	if h := r.c.opts.Hooks; r.keepReply || (h != nil && h.AfterLLM != nil) {
 		r.reply = data
 	}
 	return parsed, nil

@@ -10,34 +10,78 @@ import (
 )
 
 // TranslateRequest is one chat-completions request, OpenAI-shaped, to send
-// to the client's provider in its own wire format.
+// to the client's provider in its own wire format (the Go port's shape, plus
+// Model).
 type TranslateRequest struct {
-	Model    string            `json:"model,omitempty"` // default: the client's model
-	Messages []json.RawMessage `json:"messages"`
-	Tools    []json.RawMessage `json:"tools,omitempty"`
+	// Messages is the OpenAI "messages" array. Each element is any value
+	// that encodes to a JSON object; a json.RawMessage (or []byte) is sent
+	// as it is, without decoding.
+	Messages []any
+	// Tools is the OpenAI "tools" array, elements as for Messages. They are
+	// declarations only: nothing runs.
+	Tools []any
+	// Toolkit declares a toolkit's tools too (before Tools), without
+	// running any of them.
+	Toolkit *Toolkit
+	// ToolChoice is OpenAI's "tool_choice", sent as it is (mapped to
+	// Anthropic's shape for an Anthropic client); nil leaves it out.
+	ToolChoice any
+	// System replaces the system prompt. Empty: the messages' own system
+	// messages, or else the client's SystemPrompt.
+	System string
+	// MaxTokens replaces the client's MaxTokens for this call (0: keep it).
+	MaxTokens int
+	// Model replaces the client's model for this call (core's addition).
+	Model string
 }
 
-// TranslateResponse is the provider's reply, OpenAI-shaped.
-type TranslateResponse struct {
-	Text         string           `json:"text"`
-	ToolCalls    []TranslatedCall `json:"toolCalls"`
-	FinishReason string           `json:"finishReason"`
-	Usage        Usage            `json:"usage"`
-	Model        string           `json:"model"`
+// TranslateResult is the provider's reply, OpenAI-shaped.
+type TranslateResult struct {
+	Text         string               `json:"text"`
+	ToolCalls    []TranslatedToolCall `json:"toolCalls"`
+	FinishReason string               `json:"finishReason"`
+	Usage        Usage                `json:"usage"`
+	Model        string               `json:"model"`
+	// Raw is the provider's reply decoded, for a field this struct does not
+	// model; nil for a streamed reply and when ClientOptions.RawMessages is
+	// set (a host that does not want the decoding).
+	Raw map[string]any `json:"-"`
 }
 
-// TranslatedCall is a tool call with its arguments as JSON text.
-type TranslatedCall struct {
+// TranslateResponse is core's earlier name for TranslateResult.
+type TranslateResponse = TranslateResult
+
+// TranslatedToolCall is a tool call with its arguments as JSON text.
+type TranslatedToolCall struct {
 	ID        string `json:"id"`
 	Name      string `json:"name"`
 	Arguments string `json:"arguments"`
+}
+
+// TranslatedCall is core's earlier name for TranslatedToolCall.
+type TranslatedCall = TranslatedToolCall
+
+// String renders the call for logs: name(arguments, cut at 64 bytes) id=….
+func (c TranslatedToolCall) String() string {
+	return c.Name + "(" + truncate(c.Arguments, 64) + ") id=" + c.ID
+}
+
+// ToolCallsJSON returns the tool calls as an OpenAI assistant message's
+// "tool_calls" array (an empty list when there are none).
+func (r TranslateResult) ToolCallsJSON() []any {
+	out := make([]any, 0, len(r.ToolCalls))
+	for _, c := range r.ToolCalls {
+		out = append(out, map[string]any{"id": c.ID, "type": "function",
+			"function": map[string]any{"name": c.Name, "arguments": c.Arguments}})
+	}
+	return out
 }
 
 // Translate makes one provider call — no loop, no tool execution. OpenAI
 // messages and tools go in verbatim; for an Anthropic client they are
 // converted (system hoisted, assistant tool calls as tool_use blocks,
 // consecutive tool results merged into one user turn).
-func (c *Client) Translate(ctx context.Context, req TranslateRequest) (TranslateResponse, error) {
+func (c *Client) Translate(ctx context.Context, req TranslateRequest) (TranslateResult, error) {
 	return c.translate(ctx, req, nil)
 }
 
@@ -48,44 +92,87 @@ func (c *Client) Translate(ctx context.Context, req TranslateRequest) (Translate
 // TranslateStream returns the whole reply. A provider that answers a
 // stream request in one piece yields its text as one delta and its tool
 // calls as no deltas: only the returned reply has them.
-func (c *Client) TranslateStream(ctx context.Context, req TranslateRequest, onDelta func(StreamEvent)) (TranslateResponse, error) {
+func (c *Client) TranslateStream(ctx context.Context, req TranslateRequest, onDelta func(StreamEvent)) (TranslateResult, error) {
 	if onDelta == nil {
 		onDelta = func(StreamEvent) {}
 	}
 	return c.translate(ctx, req, onDelta)
 }
 
-func (c *Client) translate(ctx context.Context, req TranslateRequest, onDelta func(StreamEvent)) (TranslateResponse, error) {
+func (c *Client) translate(ctx context.Context, req TranslateRequest, onDelta func(StreamEvent)) (TranslateResult, error) {
 	ctx = orBackground(ctx)
 	if c.err != nil {
-		return TranslateResponse{}, c.err
+		return TranslateResult{}, c.err
 	}
 	if len(req.Messages) == 0 {
-		return TranslateResponse{}, fmt.Errorf("core: translate: no messages")
+		return TranslateResult{}, fmt.Errorf("core: translate: no messages")
+	}
+	msgs, err := encodeList(req.Messages, "messages")
+	if err != nil {
+		return TranslateResult{}, err
+	}
+	tools, err := encodeList(req.Tools, "tools")
+	if err != nil {
+		return TranslateResult{}, err
+	}
+	if req.Toolkit != nil {
+		declared, err := encodeList(toAnyList(wireToolMaps(req.Toolkit.Tools(), StyleOpenAI)), "toolkit")
+		if err != nil {
+			return TranslateResult{}, err
+		}
+		tools = append(declared, tools...)
 	}
 	opts := c.opts
 	if req.Model != "" {
 		opts.Model = req.Model
 	}
+	if req.MaxTokens > 0 {
+		opts.MaxTokens = req.MaxTokens
+	}
 	var body []byte
-	var err error
 	stream := onDelta != nil
+	extra := map[string]any{}
 	if _, anthropic := c.wire.(anthropicWire); anthropic {
-		body, err = anthropicTranslateBody(&opts, req, stream)
+		body, err = anthropicTranslateBody(&opts, msgs, tools, req.System, stream)
+		if tc := anthropicToolChoice(req.ToolChoice); tc != nil {
+			extra["tool_choice"] = tc
+		}
 	} else {
-		body = openAIWire{}.body(&opts, joinRaw(req.Messages), joinList(req.Tools), stream)
+		switch {
+		case req.System != "":
+			opts.SystemPrompt = req.System
+		case hasSystemMessage(msgs):
+			opts.SystemPrompt = "" // the messages carry their own
+		}
+		body = openAIWire{}.body(&opts, joinRaw(msgs), joinList(tools), stream)
+		if req.ToolChoice != nil {
+			extra["tool_choice"] = req.ToolChoice
+		}
 	}
 	if err != nil {
-		return TranslateResponse{}, err
+		return TranslateResult{}, err
+	}
+	if len(extra) > 0 {
+		params, err := encodeParams(extra)
+		if err != nil {
+			return TranslateResult{}, fmt.Errorf("core: translate: tool_choice: %w", err)
+		}
+		body = withParams(body, params)
 	}
 	r := &run{c: &Client{opts: opts, wire: c.wire, params: c.params, metrics: c.metrics}, stream: onDelta, callDeltas: stream}
+	if !opts.RawMessages && !stream {
+		r.keepReply = true
+	}
 	resp, err := r.request(ctx, withParams(body, c.params))
 	if err != nil {
-		return TranslateResponse{}, err
+		return TranslateResult{}, err
 	}
-	out := TranslateResponse{Text: resp.Text, FinishReason: resp.FinishReason, Usage: resp.Usage, Model: firstNonEmpty(resp.Model, opts.Model), ToolCalls: []TranslatedCall{}}
+	out := TranslateResult{Text: resp.Text, FinishReason: resp.FinishReason, Usage: resp.Usage, Model: firstNonEmpty(resp.Model, opts.Model), ToolCalls: []TranslatedToolCall{}}
+	if r.reply != nil {
+		out.Raw, _ = decodeObject(r.reply)
+	}
 	for _, tc := range resp.ToolCalls {
-		out.ToolCalls = append(out.ToolCalls, TranslatedCall{ID: tc.ID, Name: tc.Name, Arguments: tc.Arguments})
+		out.ToolCalls = append(out.ToolCalls, TranslatedToolCall{ID: tc.ID, Name: tc.Name, Arguments: tc.Arguments})
 	}
 	return out, nil
 }
@@ -109,7 +196,7 @@ func joinList(items []json.RawMessage) []byte {
 }
 
 // anthropicTranslateBody converts an OpenAI-shaped request to the messages API.
-func anthropicTranslateBody(o *ClientOptions, req TranslateRequest, stream bool) ([]byte, error) {
+func anthropicTranslateBody(o *ClientOptions, reqMsgs, reqTools []json.RawMessage, systemOverride string, stream bool) ([]byte, error) {
 	var system []string
 	var msgs []map[string]any
 	// appendUser adds blocks to the trailing user message, or starts one:
@@ -121,7 +208,7 @@ func anthropicTranslateBody(o *ClientOptions, req TranslateRequest, stream bool)
 		}
 		msgs = append(msgs, map[string]any{"role": "user", "content": append([]any{}, blocks...)})
 	}
-	for i, raw := range req.Messages {
+	for i, raw := range reqMsgs {
 		m := gjson.ParseBytes(raw)
 		if !m.IsObject() {
 			return nil, fmt.Errorf("core: translate: messages[%d] is not an object", i)
@@ -154,7 +241,7 @@ func anthropicTranslateBody(o *ClientOptions, req TranslateRequest, stream bool)
 		}
 	}
 	var tools []any
-	for _, raw := range req.Tools {
+	for _, raw := range reqTools {
 		t := gjson.ParseBytes(raw)
 		fn := t.Get("function")
 		var schema any = map[string]any{"type": "object", "properties": map[string]any{}}
@@ -170,6 +257,9 @@ func anthropicTranslateBody(o *ClientOptions, req TranslateRequest, stream bool)
 	}
 	o2 := *o
 	o2.SystemPrompt = strings.Join(system, "\n\n")
+	if systemOverride != "" {
+		o2.SystemPrompt = systemOverride
+	}
 	encMsgs := make([]json.RawMessage, 0, len(msgs))
 	for _, m := range msgs {
 		b, err := marshalJSON(m)

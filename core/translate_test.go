@@ -8,8 +8,8 @@ import (
 	"testing"
 )
 
-func raws(ss ...string) []json.RawMessage {
-	out := make([]json.RawMessage, len(ss))
+func raws(ss ...string) []any {
+	out := make([]any, len(ss))
 	for i, s := range ss {
 		out[i] = json.RawMessage(s)
 	}
@@ -64,7 +64,7 @@ func TestTranslateOpenAIIsVerbatim(t *testing.T) {
 	if err != nil || res.Text != "hi" || res.ToolCalls == nil {
 		t.Fatalf("res %+v err %v", res, err)
 	}
-	if got := m.sent()[0].body.Get("messages.0").Raw; got != string(msgs[0]) || m.sent()[0].body.Get("model").String() != "other" {
+	if got := m.sent()[0].body.Get("messages.0").Raw; got != string(msgs[0].(json.RawMessage)) || m.sent()[0].body.Get("model").String() != "other" {
 		t.Fatalf("sent %s", m.sent()[0].body.Raw)
 	}
 	if _, err := m.client(ClientOptions{}).Translate(context.Background(), TranslateRequest{}); err == nil {

@@ -90,8 +90,10 @@ func (h *Handler) serveChatCompletions(w http.ResponseWriter, r *http.Request) {
 		Retries:   cfg.Retries,
 		Transport: h.opts.Transport,
 		OnMetric:  h.coreMetrics.Record,
+		// The reply goes back as JSON: no decoded TranslateResult.Raw.
+		RawMessages: true,
 	})
-	treq := core.TranslateRequest{Model: req.Model, Messages: req.Messages, Tools: req.Tools}
+	treq := core.TranslateRequest{Model: req.Model, Messages: rawList(req.Messages), Tools: rawList(req.Tools)}
 	if req.Stream {
 		h.streamChatCompletion(w, r, cfg, client, treq, req.IncludeUsage)
 		return
@@ -194,4 +196,13 @@ func clip(s string, n int) string {
 		return s[:n] + "…"
 	}
 	return s
+}
+
+// rawList hands encoded messages to core as they are.
+func rawList(raws []json.RawMessage) []any {
+	out := make([]any, len(raws))
+	for i, r := range raws {
+		out[i] = r
+	}
+	return out
 }

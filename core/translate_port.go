@@ -1,0 +1,61 @@
+package core
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/tidwall/gjson"
+)
+
+// encodeList encodes a TranslateRequest list: raw JSON is checked and kept,
+// any other value encoded once. Each element must be a JSON object.
+func encodeList(items []any, what string) ([]json.RawMessage, error) {
+	out, err := encodeHistory(items)
+	if err != nil {
+		return nil, fmt.Errorf("core: translate: %s: %w", what, err)
+	}
+	return out, nil
+}
+
+func toAnyList(maps []map[string]any) []any {
+	out := make([]any, len(maps))
+	for i, m := range maps {
+		out[i] = m
+	}
+	return out
+}
+
+// hasSystemMessage reports whether OpenAI messages carry a system (or
+// developer) message of their own.
+func hasSystemMessage(msgs []json.RawMessage) bool {
+	for _, m := range msgs {
+		switch gjson.GetBytes(m, "role").String() {
+		case "system", "developer":
+			return true
+		}
+	}
+	return false
+}
+
+// anthropicToolChoice maps OpenAI's tool_choice to Anthropic's: "required"
+// (or "any") → {type:any}, "none" → {type:none}, a named function →
+// {type:tool,name}. "auto", nil and anything else give nil: Anthropic's
+// default.
+func anthropicToolChoice(choice any) any {
+	switch v := choice.(type) {
+	case string:
+		switch v {
+		case "required", "any":
+			return map[string]any{"type": "any"}
+		case "none":
+			return map[string]any{"type": "none"}
+		}
+	case map[string]any:
+		if fn, ok := v["function"].(map[string]any); ok {
+			if name, _ := fn["name"].(string); name != "" {
+				return map[string]any{"type": "tool", "name": name}
+			}
+		}
+	}
+	return nil
+}
