@@ -76,8 +76,14 @@ type ClientOptions struct {
 	// RequestParams are merged into every request body (temperature, …).
 	// "messages", "tools" and "stream" are refused: the loop owns them.
 	RequestParams map[string]any
-	// BodyTransform rewrites each request body just before it is sent.
-	BodyTransform func(body []byte) ([]byte, error)
+	// BodyTransform rewrites each request body just before it is sent, as
+	// the Go port's does: it gets the body decoded and returns the body to
+	// send (nil: unchanged). The decoding and encoding happen only when it
+	// is set.
+	BodyTransform func(body map[string]any) map[string]any
+	// RawBodyTransform is core's byte-level BodyTransform: it runs after
+	// it, on the encoded body, and may fail the request with an error.
+	RawBodyTransform func(body []byte) ([]byte, error)
 	// OnMetric receives an event per provider request, tool call and run.
 	OnMetric func(MetricEvent)
 	// Store keeps conversations for Ask (default: in memory).

@@ -30,13 +30,14 @@ type GenerateFunc func(ctx context.Context, req GenerateRequest) (GenerateRespon
 // inProcessURL is the base URL reported for an in-process model.
 const inProcessURL = "inprocess://model"
 
-// CreateInProcessClient runs the same loop as CreateClient around generate
-// instead of an HTTP provider. Its failures are final: they are not retried.
+// CreateGenerateClient runs the same loop as CreateClient around generate
+// instead of an HTTP provider: core's in-process client (CreateInProcessClient
+// is the Go port's). Its failures are final: they are not retried.
 //
-//	client := CreateInProcessClient(func(ctx context.Context, req GenerateRequest) (GenerateResponse, error) {
+//	client := CreateGenerateClient(func(ctx context.Context, req GenerateRequest) (GenerateResponse, error) {
 //		return GenerateResponse{Text: "hello"}, nil
 //	}, ClientOptions{Model: "local"})
-func CreateInProcessClient(generate GenerateFunc, opts ClientOptions) *Client {
+func CreateGenerateClient(generate GenerateFunc, opts ClientOptions) *Client {
 	opts.Style = StyleOpenAI
 	opts.BaseURL = inProcessURL
 	opts.Retries = -1

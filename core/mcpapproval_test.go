@@ -90,7 +90,7 @@ func TestMCPDestructiveToolSuspends(t *testing.T) {
 	}
 	defer tk.Close()
 	model := func(tool string) *Client {
-		return CreateInProcessClient(func(ctx context.Context, req GenerateRequest) (GenerateResponse, error) {
+		return CreateGenerateClient(func(ctx context.Context, req GenerateRequest) (GenerateResponse, error) {
 			if last := req.Messages[len(req.Messages)-1]; last["role"] == "tool" {
 				return GenerateResponse{Text: "done: " + last["content"].(string)}, nil
 			}

@@ -192,8 +192,14 @@ func (r *run) request(ctx context.Context, body []byte) (LLMResponse, error) {
 	o := &r.c.opts
 	if o.BodyTransform != nil {
 		var err error
-		if body, err = o.BodyTransform(body); err != nil {
+		if body, err = transformBody(body, o.BodyTransform); err != nil {
 			return LLMResponse{}, fmt.Errorf("core: BodyTransform: %w", err)
+		}
+	}
+	if o.RawBodyTransform != nil {
+		var err error
+		if body, err = o.RawBodyTransform(body); err != nil {
+			return LLMResponse{}, fmt.Errorf("core: RawBodyTransform: %w", err)
 		}
 	}
 	start := time.Now()

@@ -86,12 +86,12 @@ func TestInProcessClient(t *testing.T) {
 		last := req.Messages[len(req.Messages)-1]
 		return GenerateResponse{Text: "tool said: " + last["content"].(string)}, nil
 	}
-	client := CreateInProcessClient(gen, ClientOptions{Model: "local"})
+	client := CreateGenerateClient(gen, ClientOptions{Model: "local"})
 	res, err := client.Run(context.Background(), "refund 5", mustToolkit(t, c.tool("refund")))
 	if err != nil || res.Text != "tool said: refund ran for order 5" || res.Usage.TotalTokens != 5 {
 		t.Fatalf("res %+v err %v", res, err)
 	}
-	failing := CreateInProcessClient(func(context.Context, GenerateRequest) (GenerateResponse, error) {
+	failing := CreateGenerateClient(func(context.Context, GenerateRequest) (GenerateResponse, error) {
 		calls++
 		return GenerateResponse{}, errors.New("model crashed")
 	}, ClientOptions{})

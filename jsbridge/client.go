@@ -15,7 +15,7 @@ import (
 )
 
 // createClient builds a client handle from JS options. With options.generate
-// (an async function) the model runs in the page: core.CreateInProcessClient.
+// (an async function) the model runs in the page: core.CreateGenerateClient.
 func createClient(args []js.Value) (any, error) {
 	o := argAt(args, 0)
 	if o.Type() != js.TypeObject {
@@ -51,7 +51,7 @@ func createClient(args []js.Value) (any, error) {
 	}
 	var c *core.Client
 	if gen := o.Get("generate"); isFunc(gen) {
-		c = core.CreateInProcessClient(generateFunc(gen), opts)
+		c = core.CreateGenerateClient(generateFunc(gen), opts)
 	} else {
 		if opts.BaseURL == "" {
 			return nil, errors.New("createClient: baseURL is required (or pass generate)")
