@@ -47,7 +47,10 @@ func TestIssue17InProcessClient(t *testing.T) {
 // missing Generate is an error, not a panic.
 func TestIssue17InProcessFailuresAreFinal(t *testing.T) {
 	calls := 0
-	gen := func(InProcessRequest) (InProcessResponse, error) { calls++; return InProcessResponse{}, errors.New("gpu oom") }
+	gen := func(InProcessRequest) (InProcessResponse, error) {
+		calls++
+		return InProcessResponse{}, errors.New("gpu oom")
+	}
 	_, err := CreateInProcessClient(InProcessOptions{Generate: gen}).Run(context.Background(), "go", nil)
 	if err == nil || !strings.Contains(err.Error(), "gpu oom") || calls != 1 {
 		t.Fatalf("err %v calls %d", err, calls)

@@ -89,3 +89,22 @@ func TestIssue17NativeToolNilSchema(t *testing.T) {
 		t.Fatalf("schema = %v", tool.InputSchema)
 	}
 }
+
+// TestIssue17NoBash: asking for bash, from the host or the model, says
+// plainly that there is no shell in core's sandbox.
+func TestIssue17NoBash(t *testing.T) {
+	tk := mustToolkit(t)
+	if _, err := tk.Execute(context.Background(), "bash", map[string]any{"command": "ls"}); err == nil || !strings.Contains(err.Error(), "no shell") {
+		t.Fatalf("Execute(bash) = %v", err)
+	}
+	m := newScripted(t, StyleOpenAI, turn{calls: []ToolCall{call("c1", "bash", `{"command":"ls"}`)}}, turn{text: "ok"})
+	if _, err := m.client(ClientOptions{}).Run(context.Background(), "list files", tk); err != nil {
+		t.Fatal(err)
+	}
+	if got := m.toolResults(2); len(got) != 1 || !strings.Contains(got[0], "no bash built-in") || !strings.Contains(got[0], "sandbox") {
+		t.Fatalf("result = %q", got)
+	}
+	if _, err := tk.Execute(context.Background(), "other", nil); err == nil || strings.Contains(err.Error(), "shell") {
+		t.Fatalf("Execute(other) = %v", err)
+	}
+}

@@ -28,3 +28,13 @@ func checkRelayNames(tools []Tool) error {
 	sort.Strings(bad)
 	return fmt.Errorf("relay tool name collides with a built-in tool: %v — rename the relay tool (checked even with built-ins off, so no built-in can ever take the place of a tool the host runs)", bad)
 }
+
+// noShellNote explains a call to "bash", the one Go port built-in core does
+// not have: there is no shell where core runs (a browser tab, a Worker, a
+// wasm sandbox). Empty for any other name.
+func noShellNote(name string) string {
+	if name != "bash" {
+		return ""
+	}
+	return "; core has no bash built-in: it runs in a sandbox (browser, Worker, WebAssembly) with no shell to run commands in — a host that has one can register its own tool named bash"
+}

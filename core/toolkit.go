@@ -161,7 +161,7 @@ func (tk *Toolkit) Get(name string) (Tool, bool) {
 func (tk *Toolkit) Execute(ctx context.Context, name string, args map[string]any) (ToolResult, error) {
 	t, ok := tk.Get(name)
 	if !ok {
-		return ToolResult{}, fmt.Errorf("core: unknown tool %q", name)
+		return ToolResult{}, fmt.Errorf("core: unknown tool %q%s", name, noShellNote(name))
 	}
 	if args == nil {
 		args = map[string]any{}

@@ -251,7 +251,7 @@ func (r *run) resolve(ctx context.Context, ph *toolPhase, group []int, ans Answe
 func (r *run) execCall(ctx context.Context, call *ToolCall, answer *Answer) (ToolResult, *Request) {
 	t, ok := r.tk.Get(call.Name)
 	if !ok {
-		return ToolResult{Output: fmt.Sprintf("unknown tool %q; available tools: %s", call.Name, r.toolNames()), IsError: true}, nil
+		return ToolResult{Output: fmt.Sprintf("unknown tool %q; available tools: %s%s", call.Name, r.toolNames(), noShellNote(call.Name)), IsError: true}, nil
 	}
 	args, err := parseArgs(call.Arguments)
 	if err != nil {
