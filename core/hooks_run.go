@@ -62,10 +62,15 @@ func (r *run) hookTools() []any {
 		list, _ := v.([]any)
 		return list
 	}
-	if r.c.opts.Style == StyleAnthropic {
-		return ToAnthropic(r.tk.Tools())
+	// Decoded from the request's own bytes: maps in the provider's shape
+	// (the Go port hands OpenAITool / AnthropicTool structs; the JSON is
+	// the same).
+	list := []any{}
+	if b := r.tk.wireTools(r.c.opts.Style); b != nil {
+		v, _ := decodeJSON(b)
+		list, _ = v.([]any)
 	}
-	return ToOpenAI(r.tk.Tools())
+	return list
 }
 
 // wireTools is the encoded tool list of the next request.

@@ -203,47 +203,26 @@ func replacePlaceholders(s string, fn func(name string) string) string {
 // missing from vars is looked up in the environment on native builds, as
 // the Go port does (never under js/wasm: see lookupEnv).
 func fillHeaderVariables(s string, vars map[string]string) (string, error) {
-	if !strings.Contains(s, "${") {
-		return s, nil
-	}
-	merged, copied := vars, false
-	for _, name := range variableNames(s) {
-		if _, ok := vars[name]; ok {
-			continue
+	return fillNames(s, func(name string) (string, bool) {
+		if v, ok := vars[name]; ok {
+			return v, true
 		}
-		if v, ok := lookupEnv(name); ok {
-			if !copied {
-				merged, copied = make(map[string]string, len(vars)+1), true
-				for k, x := range vars {
-					merged[k] = x
-				}
-			}
-			merged[name] = v
-		}
-	}
-	return fillVariables(s, merged)
-}
-
-// variableNames lists the ${NAME}s of s.
-func variableNames(s string) []string {
-	var names []string
-	for {
-		i := strings.Index(s, "${")
-		if i < 0 {
-			return names
-		}
-		j := strings.IndexByte(s[i:], '}')
-		if j < 0 {
-			return names
-		}
-		names = append(names, s[i+2:i+j])
-		s = s[i+j+1:]
-	}
+		return lookupEnv(name)
+	})
 }
 
 // fillVariables replaces ${NAME} from vars; a name that is not there is an
 // error rather than an empty string, so a missing key fails loudly.
 func fillVariables(s string, vars map[string]string) (string, error) {
+	return fillNames(s, func(name string) (string, bool) {
+		v, ok := vars[name]
+		return v, ok
+	})
+}
+
+// fillNames replaces each ${NAME} of s with value(NAME); a name without a
+// value is an error.
+func fillNames(s string, value func(string) (string, bool)) (string, error) {
 	var b strings.Builder
 	for {
 		i := strings.Index(s, "${")
@@ -255,7 +234,7 @@ func fillVariables(s string, vars map[string]string) (string, error) {
 			break
 		}
 		name := s[i+2 : i+j]
-		v, ok := vars[name]
+		v, ok := value(name)
 		if !ok {
 			return "", fmt.Errorf("variable %s is not set", name)
 		}

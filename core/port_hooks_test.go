@@ -28,7 +28,9 @@ func TestIssue17HooksSeeAndSteer(t *testing.T) {
 			first, _ := ev.Messages[0].(map[string]any)
 			note("llm " + first["role"].(string))
 			if ev.Turn == 0 {
-				if len(ev.Tools) != 1 || ev.Tools[0].(OpenAITool).Function.Name != "refund" {
+				tool, _ := ev.Tools[0].(map[string]any)
+				fn, _ := tool["function"].(map[string]any)
+				if len(ev.Tools) != 1 || fn["name"] != "refund" {
 					t.Errorf("tools = %v", ev.Tools)
 				}
 				return &LLMOverride{Model: "routed-model"}, nil

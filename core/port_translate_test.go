@@ -34,7 +34,7 @@ func TestIssue17TranslateRequestFields(t *testing.T) {
 			"messages.0.role": `"system"`, "messages.0.content": `"be brief"`, "max_tokens": "77", "tool_choice": "",
 		}},
 		{"anthropic tool choice", StyleAnthropic, TranslateRequest{Messages: msgs, Tools: extra, ToolChoice: map[string]any{"type": "function", "function": map[string]any{"name": "extra"}}}, map[string]string{
-			"system": `"from the messages"`, "tool_choice": `{"name":"extra","type":"tool"}`, "tools.0.name": `"extra"`,
+			"system": `"from the messages"`, "tool_choice": `{"type":"tool","name":"extra"}`, "tools.0.name": `"extra"`,
 		}},
 		{"anthropic system override", StyleAnthropic, TranslateRequest{Messages: msgs, System: "be brief", ToolChoice: "auto", MaxTokens: 99}, map[string]string{
 			"system": `"be brief"`, "tool_choice": "", "max_tokens": "99",

@@ -1,24 +1,26 @@
 package core
 
 import (
-	"fmt"
+	"errors"
+	"slices"
 	"sort"
+	"strings"
 )
 
 // portBuiltinNames are the Go port's built-in tool names, bash included
-// (core has no shell). A relay tool may not take one of them.
-var portBuiltinNames = map[string]bool{
-	"bash": true, "read": true, "write": true, "edit": true, "grep": true, "glob": true,
-	"webfetch": true, "question": true, "apply_patch": true, "todowrite": true,
-}
+// (core has no shell), in sorted order, each between spaces: a relay tool
+// may not take one of them. A string, not a map: a map literal costs the
+// wasm build more than this search.
+const portBuiltinNames = " apply_patch bash edit glob grep question read todowrite webfetch write "
 
 // checkRelayNames refuses relay tools named like a built-in, whether or not
 // built-ins are on, as the Go port does: the host runs a relay tool, so a
 // built-in of the same name (now or added later) must never stand in for it.
+// The names are listed in sorted order.
 func checkRelayNames(tools []Tool) error {
 	var bad []string
 	for _, t := range tools {
-		if t.Source == SourceRelay && portBuiltinNames[t.Name] {
+		if t.Source == SourceRelay && t.Name != "" && strings.Contains(portBuiltinNames, " "+t.Name+" ") && !slices.Contains(bad, t.Name) {
 			bad = append(bad, t.Name)
 		}
 	}
@@ -26,7 +28,8 @@ func checkRelayNames(tools []Tool) error {
 		return nil
 	}
 	sort.Strings(bad)
-	return fmt.Errorf("relay tool name collides with a built-in tool: %v — rename the relay tool (checked even with built-ins off, so no built-in can ever take the place of a tool the host runs)", bad)
+	return errors.New("relay tool name collides with a built-in tool: [" + strings.Join(bad, " ") +
+		"] — rename the relay tool (checked even with built-ins off, so no built-in can ever take the place of a tool the host runs)")
 }
 
 // noShellNote explains a call to "bash", the one Go port built-in core does

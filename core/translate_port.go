@@ -40,21 +40,20 @@ func hasSystemMessage(msgs []json.RawMessage) bool {
 // anthropicToolChoice maps OpenAI's tool_choice to Anthropic's: "required"
 // (or "any") → {type:any}, "none" → {type:none}, a named function →
 // {type:tool,name}. "auto", nil and anything else give nil: Anthropic's
-// default.
-func anthropicToolChoice(choice any) any {
+// default. The result is JSON text, ready to send.
+func anthropicToolChoice(choice any) json.RawMessage {
 	switch v := choice.(type) {
 	case string:
 		switch v {
 		case "required", "any":
-			return map[string]any{"type": "any"}
+			return json.RawMessage(`{"type":"any"}`)
 		case "none":
-			return map[string]any{"type": "none"}
+			return json.RawMessage(`{"type":"none"}`)
 		}
 	case map[string]any:
-		if fn, ok := v["function"].(map[string]any); ok {
-			if name, _ := fn["name"].(string); name != "" {
-				return map[string]any{"type": "tool", "name": name}
-			}
+		fn, _ := v["function"].(map[string]any)
+		if name, _ := fn["name"].(string); name != "" {
+			return append(appendJSONString([]byte(`{"type":"tool","name":`), name), '}')
 		}
 	}
 	return nil

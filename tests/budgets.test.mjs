@@ -40,9 +40,12 @@ const browserNever = [...never, "net/http.", "crypto/tls."];
 // MB here is 10^6 bytes of gzip -9, as build.sh prints them (after the
 // data-segment merge of scripts/wasm-data.sh). Each budget leaves 1–3 % of
 // room above the build it was set on; the Worker's build links net/http's
-// server types, hence its larger budget.
+// server types, hence its larger budget. The browser's went from 1,120,000
+// to 1,135,000 with the Go port's API (issue 17: its hooks, concurrent tool
+// calls, translate fields, timeout and retry shapes), measured 1,107,313 →
+// 1,122,950 by this test's gzip; encoding/json stays out (`never`).
 const targets = [
-  { name: "browser", file: "web/toolnexus.wasm", pkg: "./wasm/browser", tags: "", gzipBudget: 1_120_000, never: browserNever },
+  { name: "browser", file: "web/toolnexus.wasm", pkg: "./wasm/browser", tags: "", gzipBudget: 1_135_000, never: browserNever },
   { name: "browser with tools", file: "web/toolnexus-tools.wasm", pkg: "./wasm/browser", tags: "toolnexus_tools", gzipBudget: 1_220_000, never: browserNever },
   { name: "worker", file: "worker/build/app.wasm", pkg: "./wasm/worker", tags: "toolnexus_tools", gzipBudget: 1_900_000, never },
 ];
