@@ -40,6 +40,10 @@ export class ApprovalDialog {
   #parent;
   #agent;
   #queue = Promise.resolve(); // serialises dialogs: a second request waits its turn
+  // Requests asked and not yet answered (the open one included): core asks
+  // for a turn's suspended calls at once, so several can arrive together.
+  #waiting = 0;
+  #queueNote = null; // the open dialog's "n more waiting" line
 
   constructor({ document: doc = globalThis.document, parent, agent } = {}) {
     if (!doc) throw new Error("toolnexus: approvalDialog needs a document");
@@ -53,9 +57,24 @@ export class ApprovalDialog {
    * (the run gave up waiting) closes the dialog as declined with reason "aborted".
    */
   ask(request, { signal } = {}) {
+    this.#waiting++;
+    this.#noteQueue();
     const next = this.#queue.then(() => this.#show(request ?? {}, signal));
     this.#queue = next.catch(() => {});
+    next.finally(() => {
+      this.#waiting--;
+      this.#queueNote = null;
+    }).catch(() => {});
     return next;
+  }
+
+  // #noteQueue tells the person how many requests wait behind the open one.
+  #noteQueue() {
+    const note = this.#queueNote;
+    if (!note) return;
+    const behind = this.#waiting - 1;
+    note.textContent = behind > 0 ? `${behind} more ${behind === 1 ? "request" : "requests"} waiting after this one` : "";
+    note.hidden = behind <= 0;
   }
 
   #show(request, signal) {
@@ -66,6 +85,11 @@ export class ApprovalDialog {
     adoptStyles(home?.nodeType === 11 && home.host ? home : doc, STYLE_ID, CSS + QUESTION_CSS + ELICIT_CSS);
     const parts = build(doc, request, this.#agent);
     const { dialog, approve, decline, reason, countdown } = parts;
+    this.#queueNote = doc.createElement("p");
+    this.#queueNote.className = "tnx-queue";
+    this.#queueNote.setAttribute("aria-live", "polite");
+    dialog.insertBefore(this.#queueNote, countdown);
+    this.#noteQueue();
     const opener = doc.activeElement;
     const expiresAt = parseTime(request.expiresAt);
 
@@ -331,6 +355,7 @@ const CSS = `
 .tnx-approval input { font: inherit; color: inherit; background: var(--tnx-bg);
   border: 1px solid var(--tnx-border); border-radius: 6px; padding: 6px 8px; }
 .tnx-approval .tnx-countdown { color: var(--tnx-muted); font-size: .9em; min-height: 1em; }
+.tnx-approval .tnx-queue { color: var(--tnx-muted); font-size: .9em; margin: 0; }
 .tnx-approval .tnx-buttons { display: flex; justify-content: flex-end; gap: 8px; margin-top: 12px; }
 .tnx-approval button { font: inherit; padding: 6px 16px; border-radius: 6px; cursor: pointer;
   border: 1px solid var(--tnx-border); background: var(--tnx-code); color: var(--tnx-fg); }
