@@ -3,10 +3,18 @@
 // endpoints, suspension of a tool call for a human (WaitFor), durable halts
 // (Status "pending") resumed with an Answer (RunWithAnswer), and relay tools.
 //
-// The API follows the Go port of toolnexus: the seed document's examples
-// compile against either with only the import path changed. Parts of the
-// port's surface still differ (hooks, metric events, the ToolCall record,
-// skills and MCP options); the README says which.
+// The API is the Go port of toolnexus's (github.com/muthuishere/toolnexus,
+// package toolnexus): for the toolkit, client, suspension, relay, hooks,
+// metrics, translate and in-process parts, code written for the port
+// compiles and behaves the same with only the import path changed —
+// concurrent tool calls with a WaitFor per suspension, Ask("") as Run,
+// RunTimeoutError, RunResult.Messages as decoded maps, and so on. Core's
+// own faster or byte-level ways stay beside the port's under other names
+// (RawHooks, RawBodyTransform, ClassifyError, ClientOptions.RawMessages,
+// CreateGenerateClient). What still differs — the ToolCall record, skills,
+// MCP and built-in options, and a few choices made on purpose for a
+// sandbox (no bash, no environment under js/wasm, no panics) — is listed in
+// the README's "Drop-in for the Go port".
 //
 // core is pure Go: it never imports syscall/js, and its js/wasm build does not
 // link net/http. All HTTP goes through a Transport; native builds default to
