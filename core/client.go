@@ -22,8 +22,12 @@ type ClientOptions struct {
 	MaxTurns int
 	// MaxTokens is sent as max_tokens (Anthropic needs it: default 4096).
 	MaxTokens int
-	// WaitFor resolves a suspended tool call inline. Without it a suspension
-	// halts the run with Status "pending"; resume with RunWithAnswer.
+	// WaitFor resolves a suspended tool call inline. A turn's calls run
+	// concurrently, so when several suspend it is called for each at once
+	// (from several goroutines), as in the Go port; a relay call is asked on
+	// its own. Without it a suspension halts the run with Status "pending"
+	// (the turn's relay calls then ride one Request); resume with
+	// RunWithAnswer.
 	WaitFor func(Request) (Answer, error)
 	// WaitForContext is WaitFor with the run's context, for hosts that can
 	// withdraw the question (close a dialog) when the run is cancelled. It
@@ -41,7 +45,10 @@ type ClientOptions struct {
 	// (Data["args"]): the call then fails with an error result. Set it when
 	// the approver should only say yes or no to exactly what the model asked.
 	LockApprovedArgs bool
-	// TimeoutMs bounds a whole run (0: no limit beyond ctx).
+	// TimeoutMs bounds a whole run (0: no limit beyond ctx). A run it ends
+	// returns a *RunTimeoutError with Status "incomplete" and Limit
+	// "timeout"; when a WaitFor was waiting, the result also keeps Pending
+	// and a transcript RunWithAnswer can finish.
 	TimeoutMs int
 	// ToolTimeoutMs bounds each tool call (default 60000).
 	ToolTimeoutMs int

@@ -130,7 +130,7 @@ func clientHandle(c *core.Client) js.Value {
 		defer stop()
 		return resultJSON(c.RunWithAnswer(ctx, tk, history, pending, answer))
 	}))
-	// translate(requestJSON, signal?) resolves to the TranslateResponse JSON.
+	// translate(requestJSON, signal?) resolves to the TranslateResult JSON.
 	set("translate", asyncMethod(func(args []js.Value) (any, error) {
 		req, err := translateRequest(jsString(argAt(args, 0)))
 		if err != nil {

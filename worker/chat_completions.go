@@ -110,7 +110,7 @@ func (h *Handler) serveChatCompletions(w http.ResponseWriter, r *http.Request) {
 }
 
 // chatCompletion shapes a translated reply as an OpenAI chat.completion.
-func (h *Handler) chatCompletion(res core.TranslateResponse) chatCompletion {
+func (h *Handler) chatCompletion(res core.TranslateResult) chatCompletion {
 	msg := chatMessage{Role: "assistant"}
 	for _, tc := range res.ToolCalls {
 		args := tc.Arguments
