@@ -70,7 +70,7 @@ func (s *mcpServer) adaptTool(t gjson.Result) (Tool, error) {
 		Description: desc,
 		InputSchema: schema,
 		Source:      SourceMCP,
-		server:      s.cfg.Name,
+		Server:      s.cfg.Name,
 		Execute: func(args map[string]any, tctx *ToolContext) (ToolResult, error) {
 			ctx := context.Background()
 			if tctx != nil && tctx.Ctx != nil {

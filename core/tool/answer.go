@@ -1,9 +1,13 @@
-package core
+package tool
 
 import (
 	"math/rand/v2"
 	"strconv"
 )
+
+// OutputKey is the Answer.Data key of an answer's payload (AnswerOutput;
+// core.RelayOutputKey).
+const OutputKey = "output"
 
 // Request kinds with a meaning in core. The vocabulary is open.
 const (
@@ -17,7 +21,7 @@ const (
 //
 //	a := AnswerOutput("req-1", "approved") // {ID:"req-1", Ok:true, Data:{"output":"approved"}}
 func AnswerOutput(id string, output any) Answer {
-	return Answer{ID: id, Ok: true, Data: map[string]any{RelayOutputKey: output}}
+	return Answer{ID: id, Ok: true, Data: map[string]any{OutputKey: output}}
 }
 
 // AnswerDeclined builds the Answer for a refused Request: Ok false, no Data,
@@ -37,7 +41,7 @@ func AnswerDeclined(id, reason string) Answer {
 // An empty req.ID gets a fresh random id.
 func Pending(req Request) ToolResult {
 	if req.ID == "" {
-		req.ID = newID("req_")
+		req.ID = NewID("req_")
 	}
 	out := req.Prompt
 	if req.URL != "" {
@@ -66,10 +70,10 @@ func PendingOf(result ToolResult) *Request {
 	return nil
 }
 
-// newID returns prefix + 64 random bits in base 36. math/rand/v2's global
+// NewID returns prefix + 64 random bits in base 36. math/rand/v2's global
 // source is ChaCha8 seeded from the runtime's entropy (crypto.getRandomValues
 // under js/wasm); crypto/rand would add ~150 KB of wasm for no gain here,
 // since an id only correlates an Answer with its Request and grants nothing.
-func newID(prefix string) string {
+func NewID(prefix string) string {
 	return prefix + strconv.FormatUint(rand.Uint64(), 36)
 }

@@ -1,4 +1,4 @@
-package core
+package tool
 
 import (
 	"context"
@@ -43,3 +43,11 @@ var errNoTransport = errors.New("core: no Transport: under js/wasm set ClientOpt
 // DefaultTransport is the transport a client uses when ClientOptions leaves
 // it unset: net/http natively, none under js/wasm.
 func DefaultTransport() Transport { return defaultTransport() }
+
+// orBackground treats a nil ctx as context.Background().
+func orBackground(ctx context.Context) context.Context {
+	if ctx == nil {
+		return context.Background()
+	}
+	return ctx
+}

@@ -1,6 +1,6 @@
 //go:build js
 
-package core
+package tool
 
 import "context"
 

@@ -1,19 +1,21 @@
-package core
+package tool
 
 import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/toolnexus/wasm/internal/jsonx"
 )
 
 func TestRequestAnswerJSONRoundTrip(t *testing.T) {
 	req := Request{ID: "r1", Kind: "approval", Prompt: "ok?", URL: "https://x", ExpiresAt: "2026-12-02T00:00:00Z", Data: map[string]any{"args": map[string]any{"n": 1.0}}}
-	b, err := marshalJSON(req)
+	b, err := jsonx.Marshal(req)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var back Request
-	if err := back.UnmarshalJSON(b); err != nil || mustJSON(back) != string(b) {
+	if err := back.UnmarshalJSON(b); err != nil || string(mustMarshal(t, back)) != string(b) {
 		t.Fatalf("round trip: %s → %+v (%v)", b, back, err)
 	}
 	std, _ := json.Marshal(req)
@@ -21,9 +23,9 @@ func TestRequestAnswerJSONRoundTrip(t *testing.T) {
 		t.Fatalf("encoding/json %s\ncore          %s", std, b)
 	}
 	ans := AnswerOutput("r1", map[string]any{"x": []any{1.0, "two", nil, true}})
-	b, _ = marshalJSON(ans)
+	b, _ = jsonx.Marshal(ans)
 	var a2 Answer
-	if err := json.Unmarshal(b, &a2); err != nil || mustJSON(a2) != string(b) {
+	if err := json.Unmarshal(b, &a2); err != nil || string(mustMarshal(t, a2)) != string(b) {
 		t.Fatalf("answer round trip: %s → %+v (%v)", b, a2, err)
 	}
 }
@@ -46,4 +48,13 @@ func TestAnswerDecodingRejectsBadShapes(t *testing.T) {
 	if err := a.UnmarshalJSON([]byte(`{"id":"a","ok":true,"extra":1,"reason":null}`)); err != nil || !a.Ok || a.ID != "a" {
 		t.Fatalf("a valid answer with extra keys: %+v %v", a, err)
 	}
+}
+
+func mustMarshal(t *testing.T, v any) []byte {
+	t.Helper()
+	b, err := jsonx.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }
