@@ -37,11 +37,12 @@ build_worker() {
   # host, as the browser's loader has it); wasm_exec.js is the toolchain's own.
   cp "$ROOT"/worker/js/*.mjs "$ROOT/web/bridge-host.mjs" "$build/"
   cp "$(wasm_exec_js)" "$build/wasm_exec.js"
-  # -tags toolnexus_tools links skills and the built-in tools (BUILTINS);
-  # WORKER_TAGS=toolnexus_skills builds without the built-ins, ~63 kB gzip
-  # smaller. Our own packages are compiled without inlining: that saves
-  # ~27 kB gzip and measured no change in /v1/run latency.
-  GOOS=js GOARCH=wasm go build -tags "${WORKER_TAGS:-toolnexus_tools}" -trimpath \
+  # wasm/worker imports core/skills and core/builtins, which register
+  # themselves with core (SKILLS, BUILTINS); a Worker without them is a
+  # main that leaves the import out. Our own packages are compiled without
+  # inlining: that saves ~27 kB gzip and measured no change in /v1/run
+  # latency.
+  GOOS=js GOARCH=wasm go build -trimpath \
     -gcflags='github.com/toolnexus/wasm/...=-l' \
     -ldflags='-s -w' -o "$build/app.wasm" ./wasm/worker
   merge_wasm_data "$build/app.wasm" # scripts/wasm-data.sh

@@ -100,7 +100,7 @@
 // # Built-in tools and their files
 //
 // BUILTINS turns on core's built-in tools (the build must link them:
-// ./build.sh worker does, with -tags toolnexus_tools): "on" for all that
+// wasm/worker imports core/builtins): "on" for all that
 // can work here, or a comma-separated list of names ("read,grep,question").
 // Unset or "off", there are none. The file tools (read, write, edit, glob,
 // grep, apply_patch) need a store: an R2 bucket bound as FILES_R2 or, when

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"strings"
 )
 
 // HTTPRequest is one outbound HTTP exchange, as core hands it to a Transport.
@@ -50,4 +51,15 @@ func orBackground(ctx context.Context) context.Context {
 		return context.Background()
 	}
 	return ctx
+}
+
+// IsHTTPURL reports whether u is an absolute http(s) URL with a host.
+func IsHTTPURL(u string) bool {
+	lower := strings.ToLower(u)
+	for _, p := range []string{"http://", "https://"} {
+		if strings.HasPrefix(lower, p) && len(u) > len(p) && u[len(p)] != '/' {
+			return true
+		}
+	}
+	return false
 }

@@ -1,0 +1,7 @@
+package worker
+
+// The Worker's tests link what its main (wasm/worker) links.
+import (
+	_ "github.com/toolnexus/wasm/core/builtins"
+	_ "github.com/toolnexus/wasm/core/skills"
+)
