@@ -3,6 +3,7 @@ package core
 import (
 	"context"
 	"encoding/json"
+	"github.com/toolnexus/wasm/internal/sse"
 	"io"
 	"strings"
 	"testing"
@@ -111,10 +112,10 @@ func FuzzSSEReader(f *testing.F) {
 	f.Add("event: a\ndata: 1\n\n: c\r\ndata: 2\r\r")
 	f.Add(strings.Repeat("data: x\n", 100))
 	f.Fuzz(func(t *testing.T, in string) {
-		s := newSSEReader(strings.NewReader(in), 1<<12)
+		s := sse.NewReader(strings.NewReader(in), 1<<12)
 		for i := 0; i < 10000; i++ {
-			if _, _, err := s.next(); err != nil {
-				if err != io.EOF && err != io.ErrUnexpectedEOF && err != errEventTooLarge {
+			if _, _, err := s.Next(); err != nil {
+				if err != io.EOF && err != io.ErrUnexpectedEOF && err != sse.ErrEventTooLarge {
 					t.Fatalf("unexpected error %v", err)
 				}
 				return

@@ -4,6 +4,7 @@ package core
 // program that imports them would (see the package doc).
 import (
 	_ "github.com/toolnexus/wasm/core/builtins"
+	_ "github.com/toolnexus/wasm/core/mcp"
 	_ "github.com/toolnexus/wasm/core/skills"
 )
 

@@ -6,6 +6,7 @@ package jsbridge
 // (wasm/browser-tools) links.
 import (
 	_ "github.com/toolnexus/wasm/core/builtins"
+	_ "github.com/toolnexus/wasm/core/mcp"
 	_ "github.com/toolnexus/wasm/core/skills"
 )
 

@@ -7,6 +7,7 @@
 package main
 
 import (
+	_ "github.com/toolnexus/wasm/core/mcp"
 	"syscall/js"
 
 	_ "github.com/toolnexus/wasm/core/builtins"

@@ -45,3 +45,20 @@ func TestSkillsNotLinked(t *testing.T) {
 		t.Errorf("LoadSkills without core/skills: err = %v", err)
 	}
 }
+
+func TestMCPNotLinked(t *testing.T) {
+	if core.MCPLinked() {
+		t.Fatal("core/mcp is linked into a test that never imports it")
+	}
+	cfg := []byte(`{"mcpServers": {"docs": {"url": "https://example.com/mcp"}}}`)
+	_, err := core.CreateToolkit(context.Background(), core.Options{Builtins: false, MCP: cfg})
+	if !errors.Is(err, core.ErrMCPNotLinked) || !strings.Contains(err.Error(), `import _ "github.com/toolnexus/wasm/core/mcp"`) {
+		t.Errorf("MCP without core/mcp: err = %v, want ErrMCPNotLinked naming the import", err)
+	}
+	if _, err := core.ParseMCPConfig(cfg); !errors.Is(err, core.ErrMCPNotLinked) {
+		t.Errorf("ParseMCPConfig without core/mcp: err = %v", err)
+	}
+	if tk, err := core.CreateToolkit(context.Background(), core.Options{Builtins: false}); err != nil || len(tk.McpStatus()) != 0 {
+		t.Errorf("no MCP configuration: %v", err)
+	}
+}

@@ -1,10 +1,12 @@
-package core
+package mcp
 
 import (
 	"context"
 	"errors"
 	"strconv"
 	"time"
+
+	"github.com/toolnexus/wasm/internal/jsonx"
 )
 
 // mcpCancelWait bounds the notifications/cancelled message: the call has
@@ -27,6 +29,6 @@ func (s *mcpServer) notifyCancelled(ctx context.Context, id int64, method string
 	wait := min(s.timeout(), mcpCancelWait)
 	nctx, cancel := context.WithTimeout(context.Background(), wait)
 	defer cancel()
-	params := `{"requestId":` + strconv.FormatInt(id, 10) + `,"reason":` + string(appendJSONString(nil, reason)) + `}`
+	params := `{"requestId":` + strconv.FormatInt(id, 10) + `,"reason":` + string(jsonx.AppendString(nil, reason)) + `}`
 	_ = s.conn.send(nctx, mcpMessage(0, "notifications/cancelled", params))
 }

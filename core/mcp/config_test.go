@@ -1,10 +1,12 @@
-package core
+package mcp
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/tidwall/gjson"
+	"github.com/toolnexus/wasm/internal/jsonx"
 )
 
 func TestParseMCPConfig(t *testing.T) {
@@ -26,9 +28,9 @@ func TestParseMCPConfig(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			cfgs, err := ParseMCPConfig([]byte(tc.doc))
+			cfgs, err := Parse([]byte(tc.doc))
 			if tc.err != "" {
-				if err == nil || !strings.Contains(err.Error(), tc.err) || !strings.HasPrefix(err.Error(), "core: mcp config: ") {
+				if err == nil || !strings.Contains(err.Error(), tc.err) || !strings.HasPrefix(err.Error(), "mcp config: ") {
 					t.Fatalf("err %v, want %q", err, tc.err)
 				}
 				return
@@ -54,7 +56,7 @@ func TestParseMCPConfig(t *testing.T) {
 	}
 }
 
-func itoa(n int) string { return mustJSON(n) }
+func itoa(n int) string { return jsonx.Text(n) }
 func btoa(b bool) string {
 	if b {
 		return "true"
@@ -79,7 +81,7 @@ func TestMCPToolName(t *testing.T) {
 		{"é", "ok-1"}:                    "__ok-1",
 		{strings.Repeat("s", 60), "xyz"}: strings.Repeat("s", 60) + "_xyz"[:4],
 	} {
-		if got := mcpToolName(in[0], in[1]); got != want || !validToolName(got) {
+		if got := mcpToolName(in[0], in[1]); got != want || !validName.MatchString(got) {
 			t.Errorf("%v: got %q want %q", in, got, want)
 		}
 	}
@@ -116,3 +118,6 @@ func TestResolveURL(t *testing.T) {
 		}
 	}
 }
+
+// validName is the providers' rule for a tool name, which core enforces.
+var validName = regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`)

@@ -1,4 +1,4 @@
-package core
+package mcp
 
 import (
 	"strconv"
@@ -103,4 +103,13 @@ func base64Size(s string) string {
 		return "1 byte"
 	}
 	return strconv.Itoa(bytes) + " bytes"
+}
+
+// truncate cuts s to n bytes with an ellipsis (as core does for the text
+// it quotes in errors).
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
 }

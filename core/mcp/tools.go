@@ -1,4 +1,4 @@
-package core
+package mcp
 
 import (
 	"context"
@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/tidwall/gjson"
+	"github.com/toolnexus/wasm/core/tool"
+	"github.com/toolnexus/wasm/internal/jsonx"
 )
 
 // mcpMaxPages stops a server whose nextCursor never ends.
@@ -22,7 +24,7 @@ func (s *mcpServer) listTools(ctx context.Context) error {
 		}
 		params := ""
 		if cursor != "" {
-			params = `{"cursor":` + string(appendJSONString(nil, cursor)) + `}`
+			params = `{"cursor":` + string(jsonx.AppendString(nil, cursor)) + `}`
 		}
 		res, err := s.call(ctx, "tools/list", params)
 		if err != nil {
@@ -33,12 +35,12 @@ func (s *mcpServer) listTools(ctx context.Context) error {
 				s.status.Hidden = append(s.status.Hidden, t.Get("name").String())
 				continue
 			}
-			tool, err := s.adaptTool(t)
+			adapted, err := s.adaptTool(t)
 			if err != nil {
 				return err
 			}
-			tool.NeedsApproval = s.cfg.Approval.needsApproval(t.Get("name").String(), tool.Name, t.Get("annotations"))
-			s.tools = append(s.tools, tool)
+			adapted.NeedsApproval = needsApproval(s.cfg.Approval, t.Get("name").String(), adapted.Name, t.Get("annotations"))
+			s.tools = append(s.tools, adapted)
 		}
 		next := res.Get("nextCursor").String()
 		if next == "" || next == cursor {
@@ -50,12 +52,12 @@ func (s *mcpServer) listTools(ctx context.Context) error {
 
 // adaptTool turns one entry of tools/list into a Tool named
 // sanitize(server)_sanitize(tool), whose Execute calls tools/call.
-func (s *mcpServer) adaptTool(t gjson.Result) (Tool, error) {
+func (s *mcpServer) adaptTool(t gjson.Result) (tool.Tool, error) {
 	remote := t.Get("name").String()
 	if remote == "" {
-		return Tool{}, fmt.Errorf("a tool has no name")
+		return tool.Tool{}, fmt.Errorf("a tool has no name")
 	}
-	schema := JSONSchema{"type": "object", "properties": map[string]any{}}
+	schema := tool.JSONSchema{"type": "object", "properties": map[string]any{}}
 	if in := t.Get("inputSchema"); in.IsObject() {
 		if m, ok := in.Value().(map[string]any); ok {
 			schema = m
@@ -65,13 +67,13 @@ func (s *mcpServer) adaptTool(t gjson.Result) (Tool, error) {
 	if desc == "" {
 		desc = t.Get("title").String()
 	}
-	return Tool{
+	return tool.Tool{
 		Name:        mcpToolName(s.cfg.Name, remote),
 		Description: desc,
 		InputSchema: schema,
-		Source:      SourceMCP,
+		Source:      tool.SourceMCP,
 		Server:      s.cfg.Name,
-		Execute: func(args map[string]any, tctx *ToolContext) (ToolResult, error) {
+		Execute: func(args map[string]any, tctx *tool.ToolContext) (tool.ToolResult, error) {
 			ctx := context.Background()
 			if tctx != nil && tctx.Ctx != nil {
 				ctx = tctx.Ctx
@@ -84,16 +86,16 @@ func (s *mcpServer) adaptTool(t gjson.Result) (Tool, error) {
 			if args == nil {
 				args = map[string]any{}
 			}
-			argsJSON, err := marshalJSON(args)
+			argsJSON, err := jsonx.Marshal(args)
 			if err != nil {
-				return ToolResult{Output: fmt.Sprintf("tool %q: arguments: %v", remote, err), IsError: true}, nil
+				return tool.ToolResult{Output: fmt.Sprintf("tool %q: arguments: %v", remote, err), IsError: true}, nil
 			}
-			res, err := s.call(ctx, "tools/call", `{"name":`+string(appendJSONString(nil, remote))+`,"arguments":`+string(argsJSON)+`}`)
+			res, err := s.call(ctx, "tools/call", `{"name":`+string(jsonx.AppendString(nil, remote))+`,"arguments":`+string(argsJSON)+`}`)
 			if err != nil {
 				if ctx.Err() == context.DeadlineExceeded {
 					err = fmt.Errorf("timed out: %w", err)
 				}
-				return ToolResult{Output: fmt.Sprintf("mcp server %q: tools/call %s: %v", s.cfg.Name, remote, err), IsError: true}, nil
+				return tool.ToolResult{Output: fmt.Sprintf("mcp server %q: tools/call %s: %v", s.cfg.Name, remote, err), IsError: true}, nil
 			}
 			return mcpToolResult(res), nil
 		},
@@ -103,7 +105,7 @@ func (s *mcpServer) adaptTool(t gjson.Result) (Tool, error) {
 // mcpToolResult maps a CallToolResult: isError ⇒ an error result with the
 // joined text; structuredContent ⇒ its JSON; else the joined content, each
 // block as text (mcpcontent.go: images, audio and resources are described).
-func mcpToolResult(res gjson.Result) ToolResult {
+func mcpToolResult(res gjson.Result) tool.ToolResult {
 	var texts []string
 	for _, c := range res.Get("content").Array() {
 		texts = append(texts, mcpContentText(c))
@@ -113,10 +115,10 @@ func mcpToolResult(res gjson.Result) ToolResult {
 		if text == "" {
 			text = "the tool reported an error"
 		}
-		return ToolResult{Output: text, IsError: true}
+		return tool.ToolResult{Output: text, IsError: true}
 	}
 	if sc := res.Get("structuredContent"); sc.Exists() && sc.Type != gjson.Null {
-		return ToolResult{Output: sc.Get("@ugly").Raw}
+		return tool.ToolResult{Output: sc.Get("@ugly").Raw}
 	}
-	return ToolResult{Output: text}
+	return tool.ToolResult{Output: text}
 }

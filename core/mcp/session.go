@@ -1,4 +1,4 @@
-package core
+package mcp
 
 import (
 	"context"
@@ -10,41 +10,17 @@ import (
 	"time"
 
 	"github.com/tidwall/gjson"
+	"github.com/toolnexus/wasm/core/tool"
+	"github.com/toolnexus/wasm/internal/jsonx"
 )
-
-// MCPStatus is one configured MCP server's state, as McpStatus reports it.
-type MCPStatus struct {
-	// Status is "connected", "disabled" or "failed".
-	Status string `json:"status"`
-	// Reason says why a server failed. It never holds header values.
-	Reason string `json:"reason,omitempty"`
-	// Tools counts the server's tools added to the toolkit.
-	Tools int `json:"tools"`
-	// Transport is "streamable-http" or "sse" (the older HTTP+SSE) once
-	// connected.
-	Transport string `json:"transport,omitempty"`
-	// Hidden names the server's tools not offered to the model: those that
-	// require task augmentation (execution.taskSupport "required").
-	Hidden []string `json:"hidden,omitempty"`
-}
-
-// The values of MCPStatus.Status.
-const (
-	MCPConnected = "connected"
-	MCPDisabled  = "disabled"
-	MCPFailed    = "failed"
-)
-
-// SourceMCP marks tools that come from a remote MCP server.
-const SourceMCP ToolSource = "mcp"
 
 // mcpServer is one JSON-RPC session with a configured server.
 type mcpServer struct {
-	cfg     MCPServerConfig
+	cfg     tool.MCPServerConfig
 	conn    mcpConn
-	status  MCPStatus
-	tools   []Tool
-	waitFor func(context.Context, Request) (Answer, error)
+	status  tool.MCPStatus
+	tools   []tool.Tool
+	waitFor func(context.Context, tool.Request) (tool.Answer, error)
 	nextID  atomic.Int64
 	asks    atomic.Int64 // elicitation requests seen, for Request ids
 	// closeOnce ends the session once, however often Close is called;
@@ -62,7 +38,7 @@ func (s *mcpServer) fail(phase string, err error) {
 	if errors.Is(err, context.DeadlineExceeded) {
 		err = fmt.Errorf("timed out after %d ms", s.cfg.TimeoutMs)
 	}
-	s.status = MCPStatus{Status: MCPFailed, Reason: phase + ": " + err.Error()}
+	s.status = tool.MCPStatus{Status: tool.MCPFailed, Reason: phase + ": " + err.Error()}
 	if s.conn != nil {
 		ctx, cancel := context.WithTimeout(context.Background(), s.timeout())
 		s.conn.close(ctx)
@@ -74,21 +50,21 @@ func (s *mcpServer) fail(phase string, err error) {
 // connect runs the handshake: initialize (falling back to HTTP+SSE when the
 // server refuses a streamable POST), notifications/initialized, and the
 // paged tools/list. Each phase is bounded by the server's timeout.
-func (s *mcpServer) connect(parent context.Context, tr Transport, vars map[string]string) {
+func (s *mcpServer) connect(parent context.Context, tr tool.Transport, fill func(string) (string, error)) {
 	switch {
 	case s.cfg.Disabled:
-		s.status = MCPStatus{Status: MCPDisabled}
+		s.status = tool.MCPStatus{Status: tool.MCPDisabled}
 		return
 	case !s.cfg.Remote:
-		s.status = MCPStatus{Status: MCPFailed, Reason: "local (stdio) servers cannot run here: give the server a url (remote MCP)"}
+		s.status = tool.MCPStatus{Status: tool.MCPFailed, Reason: "local (stdio) servers cannot run here: give the server a url (remote MCP)"}
 		return
-	case !httpScheme(s.cfg.URL):
-		s.status = MCPStatus{Status: MCPFailed, Reason: fmt.Sprintf("invalid url %q (want http or https)", s.cfg.URL)}
+	case !tool.IsHTTPURL(s.cfg.URL):
+		s.status = tool.MCPStatus{Status: tool.MCPFailed, Reason: fmt.Sprintf("invalid url %q (want http or https)", s.cfg.URL)}
 		return
 	}
 	headers := make(map[string]string, len(s.cfg.Headers))
 	for k, v := range s.cfg.Headers {
-		filled, err := fillVariables(v, vars)
+		filled, err := fillHeader(fill, v)
 		if err != nil {
 			s.fail("config", fmt.Errorf("header %s: %w", k, err))
 			return
@@ -131,14 +107,14 @@ func (s *mcpServer) connect(parent context.Context, tr Transport, vars map[strin
 		s.fail("tools/list", err)
 		return
 	}
-	s.status.Status = MCPConnected
+	s.status.Status = tool.MCPConnected
 	s.status.Tools = len(s.tools)
 	if st, ok := s.conn.(*mcpStreamable); ok && s.waitFor != nil {
 		st.listen(s.timeout())
 	}
 }
 
-func (s *mcpServer) dialLegacy(phase func() (context.Context, context.CancelFunc), tr Transport, headers map[string]string) error {
+func (s *mcpServer) dialLegacy(phase func() (context.Context, context.CancelFunc), tr tool.Transport, headers map[string]string) error {
 	ctx, cancel := phase()
 	defer cancel()
 	lc, err := dialLegacy(ctx, tr, s.cfg.URL, headers, s.serve)
@@ -210,7 +186,7 @@ func mcpMessage(id int64, method, params string) []byte {
 		b = append(b, ',')
 	}
 	b = append(b, `"method":`...)
-	b = appendJSONString(b, method)
+	b = jsonx.AppendString(b, method)
 	if params != "" {
 		b = append(b, `,"params":`...)
 		b = append(b, params...)
@@ -224,7 +200,7 @@ func mcpReply(id gjson.Result, result, errMessage string) []byte {
 	b := append([]byte(`{"jsonrpc":"2.0","id":`), id.Raw...)
 	if errMessage != "" {
 		b = append(b, `,"error":{"code":-32601,"message":`...)
-		b = appendJSONString(b, errMessage)
+		b = jsonx.AppendString(b, errMessage)
 		return append(b, "}}"...)
 	}
 	b = append(b, `,"result":`...)
@@ -247,26 +223,19 @@ func (s *mcpServer) serve(ctx context.Context, m gjson.Result) []byte {
 	return mcpReply(id, "", "method not found: "+m.Get("method").String())
 }
 
-// addMCP connects the servers of opts.MCP in parallel and registers their
-// tools after the ones already there, in configuration order. Only an
-// invalid configuration is an error: a server that fails is reported by
-// McpStatus and the toolkit builds without it.
-func (tk *Toolkit) addMCP(ctx context.Context, opts Options) error {
-	cfgs, err := parseMCPConfig(opts.MCP)
-	if err != nil || len(cfgs) == 0 {
-		return err
+func init() { tool.RegisterMCP(tool.MCPProvider{Parse: Parse, Connect: Connect}) }
+
+// Connect connects the servers of cfgs in parallel, each bounded by its
+// timeout. A server that fails is reported by its Status, never as an error,
+// so that a toolkit builds without it.
+func Connect(ctx context.Context, cfgs []tool.MCPServerConfig, env tool.MCPEnv) []tool.MCPServer {
+	if env.Transport == nil {
+		env.Transport = tool.DefaultTransport()
 	}
-	tr := opts.Transport
-	if tr == nil {
-		tr = DefaultTransport()
-	}
-	if opts.WaitForContext == nil && opts.WaitFor != nil {
-		opts.WaitForContext = func(_ context.Context, r Request) (Answer, error) { return opts.WaitFor(r) }
-	}
-	servers := make([]*mcpServer, len(cfgs))
+	servers := make([]tool.MCPServer, len(cfgs))
 	var wg sync.WaitGroup
 	for i, cfg := range cfgs {
-		s := &mcpServer{cfg: cfg, waitFor: opts.WaitForContext}
+		s := &mcpServer{cfg: cfg, waitFor: env.WaitFor}
 		servers[i] = s
 		wg.Add(1)
 		go func() {
@@ -276,70 +245,42 @@ func (tk *Toolkit) addMCP(ctx context.Context, opts Options) error {
 					s.fail("connect", fmt.Errorf("internal error: %v", p))
 				}
 			}()
-			s.connect(ctx, tr, opts.Variables)
+			s.connect(ctx, env.Transport, env.Fill)
 		}()
 	}
 	wg.Wait()
-	for _, s := range servers {
-		added := 0
-		for _, t := range s.tools {
-			if _, dup := tk.Get(t.Name); dup {
-				continue
-			}
-			if tk.Register(t) == nil {
-				added++
-			}
-		}
-		if s.status.Status == MCPConnected {
-			s.status.Tools = added
-		}
-	}
-	tk.mu.Lock()
-	tk.mcp = append(tk.mcp, servers...)
-	tk.mu.Unlock()
-	return nil
+	return servers
 }
 
-// McpStatus reports each configured MCP server by name: "connected" (with
-// its tool count), "disabled", or "failed" with the reason.
-//
-//	tk, _ := CreateToolkit(ctx, Options{MCP: []byte(`{"mcpServers": {"docs": {"url": "https://example.com/mcp"}}}`)})
-//	tk.McpStatus() // {"docs": {Status: "connected", Tools: 3, Transport: "streamable-http"}}
-func (tk *Toolkit) McpStatus() map[string]MCPStatus {
-	out := map[string]MCPStatus{}
-	if tk == nil {
-		return out
+// Name implements tool.MCPServer.
+func (s *mcpServer) Name() string { return s.cfg.Name }
+
+// Tools implements tool.MCPServer.
+func (s *mcpServer) Tools() []tool.Tool { return s.tools }
+
+// Status implements tool.MCPServer.
+func (s *mcpServer) Status() tool.MCPStatus { return s.status }
+
+// Close implements tool.MCPServer: it ends the session once, bounded by
+// the server's timeout.
+func (s *mcpServer) Close() {
+	if s.conn == nil {
+		return
 	}
-	tk.mu.RLock()
-	defer tk.mu.RUnlock()
-	for _, s := range tk.mcp {
-		out[s.cfg.Name] = s.status
-	}
-	return out
+	defer func() { _ = recover() }()
+	s.closeOnce.Do(func() {
+		s.closed.Store(true)
+		ctx, cancel := context.WithTimeout(context.Background(), s.timeout())
+		defer cancel()
+		s.conn.close(ctx)
+	})
 }
 
-// closeMCP ends every MCP session, in parallel, each bounded by its
-// server's timeout.
-func (tk *Toolkit) closeMCP() {
-	tk.mu.RLock()
-	servers := tk.mcp
-	tk.mu.RUnlock()
-	var wg sync.WaitGroup
-	for _, s := range servers {
-		if s.conn == nil {
-			continue
-		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			defer func() { _ = recover() }()
-			s.closeOnce.Do(func() {
-				s.closed.Store(true)
-				ctx, cancel := context.WithTimeout(context.Background(), s.timeout())
-				defer cancel()
-				s.conn.close(ctx)
-			})
-		}()
+// fillHeader fills ${NAME} in a header value through core's filler; with
+// none, a value is used as it is.
+func fillHeader(fill func(string) (string, error), v string) (string, error) {
+	if fill == nil {
+		return v, nil
 	}
-	wg.Wait()
+	return fill(v)
 }

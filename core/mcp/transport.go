@@ -1,15 +1,17 @@
-package core
+package mcp
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/toolnexus/wasm/internal/sse"
 	"io"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/tidwall/gjson"
+	"github.com/toolnexus/wasm/core/tool"
 	"github.com/toolnexus/wasm/internal/jsonx"
 )
 
@@ -49,14 +51,14 @@ func (e *mcpHTTPError) Error() string {
 
 func ok2xx(status int) bool { return status >= 200 && status <= 299 }
 
-func isEventStream(resp *HTTPResponse) bool {
+func isEventStream(resp *tool.HTTPResponse) bool {
 	return strings.HasPrefix(strings.ToLower(resp.Header["content-type"]), "text/event-stream")
 }
 
 // mcpDo sends one request with the configured headers plus extra, and
 // turns a non-2xx reply into an *mcpHTTPError (with a short excerpt of its
 // body).
-func mcpDo(ctx context.Context, tr Transport, method, url string, headers map[string]string, extra []string, body []byte) (*HTTPResponse, error) {
+func mcpDo(ctx context.Context, tr tool.Transport, method, url string, headers map[string]string, extra []string, body []byte) (*tool.HTTPResponse, error) {
 	h := make(map[string]string, len(headers)+len(extra)/2)
 	for k, v := range headers {
 		h[k] = v
@@ -66,7 +68,7 @@ func mcpDo(ctx context.Context, tr Transport, method, url string, headers map[st
 			h[extra[i]] = extra[i+1]
 		}
 	}
-	resp, err := tr.Do(ctx, &HTTPRequest{Method: method, URL: url, Header: h, Body: body})
+	resp, err := tr.Do(ctx, &tool.HTTPRequest{Method: method, URL: url, Header: h, Body: body})
 	if err != nil {
 		return nil, fmt.Errorf("%s %s: %w", method, url, err)
 	}
@@ -117,9 +119,9 @@ func eachMessage(data []byte, fn func(gjson.Result) bool) (bool, error) {
 // (nil) or the stream ends (its error). The "endpoint" event of the
 // HTTP+SSE transport comes to fn as a string Result named by event.
 func readEvents(body io.Reader, fn func(event string, m gjson.Result) bool) error {
-	sse := newSSEReader(body, mcpMaxMessage)
+	events := sse.NewReader(body, mcpMaxMessage)
 	for {
-		event, data, err := sse.next()
+		event, data, err := events.Next()
 		if err != nil {
 			return err
 		}
@@ -149,7 +151,7 @@ func answer(ctx context.Context, serve mcpServe, send func(context.Context, []by
 // to one URL; the reply is JSON or an SSE stream that may carry server
 // requests before the response.
 type mcpStreamable struct {
-	tr      Transport
+	tr      tool.Transport
 	url     string
 	headers map[string]string
 	serve   mcpServe
@@ -160,7 +162,7 @@ type mcpStreamable struct {
 	stop      func() // ends the listen stream
 }
 
-func (c *mcpStreamable) do(ctx context.Context, method, accept string, body []byte) (*HTTPResponse, error) {
+func (c *mcpStreamable) do(ctx context.Context, method, accept string, body []byte) (*tool.HTTPResponse, error) {
 	c.mu.Lock()
 	extra := []string{"content-type", "application/json", "accept", accept, "mcp-session-id", c.sessionID, "mcp-protocol-version", c.protocol}
 	c.mu.Unlock()
@@ -301,7 +303,7 @@ func (c *mcpStreamable) close(ctx context.Context) {
 // an event stream whose "endpoint" event names the URL to POST messages
 // to; every response arrives on the stream.
 type mcpLegacy struct {
-	tr       Transport
+	tr       tool.Transport
 	headers  map[string]string
 	endpoint string
 	serve    mcpServe
@@ -313,7 +315,7 @@ type mcpLegacy struct {
 }
 
 // dialLegacy opens the stream and waits, within ctx, for the endpoint.
-func dialLegacy(ctx context.Context, tr Transport, url string, headers map[string]string, serve mcpServe) (*mcpLegacy, error) {
+func dialLegacy(ctx context.Context, tr tool.Transport, url string, headers map[string]string, serve mcpServe) (*mcpLegacy, error) {
 	streamCtx, cancel := context.WithCancel(context.Background())
 	c := &mcpLegacy{tr: tr, headers: headers, serve: serve, cancel: cancel, pending: map[int64]chan gjson.Result{}}
 	// The stream outlives ctx, but opening it must not: detach once open.
@@ -433,7 +435,7 @@ func (c *mcpLegacy) close(context.Context) { c.cancel() }
 // resolveURL resolves ref (absolute, host-relative or path-relative)
 // against base, without net/url (see urlescape.go).
 func resolveURL(base, ref string) string {
-	if httpScheme(ref) {
+	if tool.IsHTTPURL(ref) {
 		return ref
 	}
 	scheme := strings.Index(base, "://")

@@ -1,4 +1,4 @@
-package core
+package mcp
 
 import (
 	"errors"
@@ -6,40 +6,13 @@ import (
 	"strings"
 
 	"github.com/tidwall/gjson"
+	"github.com/toolnexus/wasm/core/tool"
 	"github.com/toolnexus/wasm/internal/jsonx"
 )
 
-// MCPServerConfig is one server of an MCP configuration, in the shape of
-// Claude desktop's config file (see ParseMCPConfig).
-type MCPServerConfig struct {
-	// Name is the server's key in the configuration; tool names start with
-	// its sanitized form.
-	Name string
-	// Remote is true for servers reached over HTTP (a url, or type
-	// "remote", "http", "streamable-http" or "sse"); false for local (stdio)
-	// servers, which this runtime reports as failed.
-	Remote bool
-	// URL is the MCP endpoint. LegacySSE (type "sse") starts with the older
-	// HTTP+SSE transport instead of trying streamable HTTP first.
-	URL       string
-	LegacySSE bool
-	// Headers are sent on every request; values may use ${NAME}, filled from
-	// Options.Variables only.
-	Headers map[string]string
-	// TimeoutMs bounds each phase (connect, initialize, list) and each tool
-	// call without a deadline of its own. Default 30000.
-	TimeoutMs int
-	// Disabled servers are listed with status "disabled" and not contacted.
-	Disabled bool
-	// Approval says which of the server's tools need a person's approval
-	// (the "approval" key; see MCPApproval). The default asks for every
-	// tool not annotated readOnlyHint: true.
-	Approval MCPApproval
-}
-
 const defaultMCPTimeoutMs = 30_000
 
-// ParseMCPConfig reads an MCP configuration: a JSON object whose top-level
+// Parse reads an MCP configuration: a JSON object whose top-level
 // "mcpServers" (or "servers", or "mcp") maps server names to
 //
 //	{"type": "remote", "url": "https://…/mcp", "headers": {"authorization": "Bearer ${TOKEN}"},
@@ -49,15 +22,7 @@ const defaultMCPTimeoutMs = 30_000
 // off; a "command" (or type "local"/"stdio") makes it a local server. A
 // document that is only the name ⇒ server map is accepted too. Servers keep
 // the order of the document.
-func ParseMCPConfig(data []byte) ([]MCPServerConfig, error) {
-	cfgs, err := parseMCPConfig(data)
-	if err != nil {
-		return nil, fmt.Errorf("core: %w", err)
-	}
-	return cfgs, nil
-}
-
-func parseMCPConfig(data []byte) ([]MCPServerConfig, error) {
+func Parse(data []byte) ([]tool.MCPServerConfig, error) {
 	if len(strings.TrimSpace(string(data))) == 0 {
 		return nil, nil
 	}
@@ -81,10 +46,10 @@ func parseMCPConfig(data []byte) ([]MCPServerConfig, error) {
 	if !servers.IsObject() {
 		return nil, errors.New("mcp config: the server list must be an object of name ⇒ server")
 	}
-	var out []MCPServerConfig
+	var out []tool.MCPServerConfig
 	var err error
 	servers.ForEach(func(name, s gjson.Result) bool {
-		var cfg MCPServerConfig
+		var cfg tool.MCPServerConfig
 		if cfg, err = parseMCPServer(name.String(), s); err != nil {
 			return false
 		}
@@ -94,8 +59,8 @@ func parseMCPConfig(data []byte) ([]MCPServerConfig, error) {
 	return out, err
 }
 
-func parseMCPServer(name string, s gjson.Result) (MCPServerConfig, error) {
-	cfg := MCPServerConfig{Name: name, TimeoutMs: defaultMCPTimeoutMs}
+func parseMCPServer(name string, s gjson.Result) (tool.MCPServerConfig, error) {
+	cfg := tool.MCPServerConfig{Name: name, TimeoutMs: defaultMCPTimeoutMs}
 	if name == "" {
 		return cfg, errors.New("mcp config: a server has an empty name")
 	}

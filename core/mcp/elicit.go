@@ -1,4 +1,4 @@
-package core
+package mcp
 
 import (
 	"context"
@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/tidwall/gjson"
+	"github.com/toolnexus/wasm/core/tool"
+	"github.com/toolnexus/wasm/internal/jsonx"
 )
 
 // elicit maps an elicitation/create request onto the toolkit's WaitFor and
@@ -21,7 +23,7 @@ import (
 func (s *mcpServer) elicit(ctx context.Context, params gjson.Result) string {
 	const decline, cancel = `{"action":"decline"}`, `{"action":"cancel"}`
 	n := s.asks.Add(1)
-	req := Request{
+	req := tool.Request{
 		ID:     "mcp_" + sanitizeToolPart(s.cfg.Name) + "_elicit_" + strconv.FormatInt(n, 10),
 		Kind:   "input",
 		Prompt: params.Get("message").String(),
@@ -31,13 +33,13 @@ func (s *mcpServer) elicit(ctx context.Context, params gjson.Result) string {
 	if urlMode {
 		req.Kind = "authorization"
 		req.URL = params.Get("url").String()
-		if !httpScheme(req.URL) {
+		if !tool.IsHTTPURL(req.URL) {
 			return decline
 		}
 	} else {
 		schema, _ := params.Get("requestedSchema").Value().(map[string]any)
 		if schema == nil {
-			schema = JSONSchema{"type": "object", "properties": map[string]any{}}
+			schema = tool.JSONSchema{"type": "object", "properties": map[string]any{}}
 		}
 		req.Data["schema"] = schema
 	}
@@ -56,7 +58,7 @@ func (s *mcpServer) elicit(ctx context.Context, params gjson.Result) string {
 	}
 	content := "{}"
 	if ans.Data != nil {
-		b, err := marshalJSON(ans.Data)
+		b, err := jsonx.Marshal(ans.Data)
 		if err != nil {
 			return cancel
 		}
