@@ -21,11 +21,13 @@
 //		"github.com/toolnexus/wasm/core"
 //		_ "github.com/toolnexus/wasm/core/builtins" // Options.Builtins
 //		_ "github.com/toolnexus/wasm/core/skills"   // Options.Skills, LoadSkills
+//		_ "github.com/toolnexus/wasm/core/mcp"      // Options.MCP, ParseMCPConfig
 //	)
 //
 // Each registers itself with core/tool from its init. Without the import,
 // the zero Options add no built-ins, and asking for the feature is an error
-// that names the import to add (ErrBuiltinsNotLinked, ErrSkillsNotLinked).
+// that names the import to add (ErrBuiltinsNotLinked, ErrSkillsNotLinked,
+// ErrMCPNotLinked).
 // The file system of the built-ins is core/vfs.
 //
 // A minimal run:

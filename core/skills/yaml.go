@@ -76,7 +76,7 @@ func liteValue(val string, more []string) (any, error) {
 		return blockScalar(val[0] == '|', strings.ContainsRune(val, '-'), more), nil
 	case val[0] == '"' || val[0] == '\'':
 		if hasMore {
-			return nil, errors.New("a quoted value over several lines needs -tags toolnexus_full")
+			return nil, errors.New("a quoted value over several lines is outside the YAML subset skills read")
 		}
 		return quoted(val)
 	case val[0] == '[' || val[0] == '{':
@@ -133,7 +133,7 @@ func quoted(val string) (string, error) {
 			case '"', '\\', '/':
 				b.WriteByte(val[i])
 			default:
-				return "", fmt.Errorf("escape \\%c needs -tags toolnexus_full", val[i])
+				return "", fmt.Errorf("escape \\%c is outside the YAML subset skills read", val[i])
 			}
 		default:
 			b.WriteByte(c)
