@@ -32,9 +32,9 @@ func TestRequestAnswerJSONRoundTrip(t *testing.T) {
 
 func TestAnswerDecodingRejectsBadShapes(t *testing.T) {
 	tests := []struct{ in, want string }{
-		{`{"id":1}`, "id must be a string"},
-		{`{"id":"a","ok":"yes"}`, "ok must be a boolean"},
-		{`{"id":"a","data":[1]}`, "data must be an object"},
+		{`{"id":1}`, `"answer.id" must be a string`},
+		{`{"id":"a","ok":"yes"}`, `"answer.ok" must be true or false`},
+		{`{"id":"a","data":[1]}`, `"answer.data" must be an object`},
 		{`[1]`, "not a JSON object"},
 		{`{"id":`, "invalid JSON"},
 	}
