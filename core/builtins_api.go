@@ -3,8 +3,6 @@ package core
 import (
 	"errors"
 	"fmt"
-	"sort"
-	"strings"
 
 	"github.com/toolnexus/wasm/core/tool"
 	"github.com/toolnexus/wasm/core/vfs"
@@ -51,7 +49,7 @@ func BuiltinsLinked() bool { return tool.Builtins() != nil }
 // (cfg.Tools is not applied here); nil when core/builtins is not linked.
 func BuiltinTools(cfg BuiltinsConfig) []Tool {
 	if p := tool.Builtins(); p != nil {
-		return p(cfg)
+		return p.Tools(cfg)
 	}
 	return nil
 }
@@ -83,32 +81,12 @@ func builtinsConfigOf(v any) (cfg BuiltinsConfig, ok bool, err error) {
 	return cfg, false, fmt.Errorf("Builtins must be a bool, a map[string]bool or a BuiltinsConfig, got %T", v)
 }
 
-// selectBuiltins returns the built-in tools cfg asks for.
+// selectBuiltins returns the built-in tools cfg asks for (core/builtins'
+// Select: the check of cfg.Tools is linked only with the tools).
 func selectBuiltins(cfg BuiltinsConfig) ([]Tool, error) {
-	make := tool.Builtins()
-	if make == nil {
+	p := tool.Builtins()
+	if p == nil {
 		return nil, ErrBuiltinsNotLinked
 	}
-	known := map[string]bool{}
-	for _, n := range BuiltinNames {
-		known[n] = true
-	}
-	var unknown []string
-	for n := range cfg.Tools {
-		if !known[n] {
-			unknown = append(unknown, n)
-		}
-	}
-	if len(unknown) > 0 {
-		sort.Strings(unknown)
-		return nil, fmt.Errorf("Builtins: unknown built-in %s (known: %s)", strings.Join(unknown, ", "), strings.Join(BuiltinNames, ", "))
-	}
-	var out []Tool
-	for _, t := range make(cfg) {
-		if on, set := cfg.Tools[t.Name]; set && !on {
-			continue
-		}
-		out = append(out, t)
-	}
-	return out, nil
+	return p.Select(cfg)
 }

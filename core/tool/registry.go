@@ -10,25 +10,30 @@ import (
 // (as with database/sql drivers): core looks a provider up when Options
 // ask for the feature, and says which import is missing when none is.
 
-// BuiltinsProvider makes the built-in tools over cfg, in BuiltinNames order
-// (cfg.Tools is not applied). Package core/builtins registers one.
-type BuiltinsProvider func(cfg BuiltinsConfig) []Tool
+// BuiltinsProvider is what core/builtins registers. Tools makes every
+// built-in over cfg, in BuiltinNames order (cfg.Tools is not applied);
+// Select makes those cfg.Tools leaves on, and refuses a name it does not
+// know, so that a typo does not silently leave a tool on.
+type BuiltinsProvider struct {
+	Tools  func(cfg BuiltinsConfig) []Tool
+	Select func(cfg BuiltinsConfig) ([]Tool, error)
+}
 
 var (
 	registryMu sync.RWMutex
-	builtins   BuiltinsProvider
+	builtins   *BuiltinsProvider
 )
 
 // RegisterBuiltins records the built-ins' provider; the last one wins.
 func RegisterBuiltins(p BuiltinsProvider) {
 	registryMu.Lock()
 	defer registryMu.Unlock()
-	builtins = p
+	builtins = &p
 }
 
 // Builtins returns the registered built-ins' provider, or nil when no
 // package of the program registered one.
-func Builtins() BuiltinsProvider {
+func Builtins() *BuiltinsProvider {
 	registryMu.RLock()
 	defer registryMu.RUnlock()
 	return builtins
