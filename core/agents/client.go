@@ -1,0 +1,189 @@
+package agents
+
+import (
+	"context"
+	"strconv"
+
+	"github.com/toolnexus/wasm/core"
+)
+
+// budgetStop ends a run from the BeforeLLM hook when a pool on the agent's
+// chain is exhausted; finish turns it into an "incomplete" result.
+type budgetStop struct{ limit string }
+
+func (e *budgetStop) Error() string { return "agents: budget exhausted (" + e.limit + ")" }
+
+// client builds the core client for one of h's turns.
+func (rt *Runtime) client(h *Handle, def Def, maxTurns int) *core.Client {
+	o := rt.opts.ClientOptions
+	llm := rt.opts.LLM
+	if llm == nil {
+		llm = &LLMOptions{}
+	}
+	o.Model = def.Model
+	if o.Model == "" || o.Model == "inherit" {
+		o.Model = llm.Model
+	}
+	if o.Model == "" {
+		o.Model = "default"
+	}
+	o.SystemPrompt = def.Soul
+	o.MaxTurns = maxTurns
+	o.WaitFor, o.WaitForContext = rt.interpreter(h), nil
+	o.Hooks = rt.hooks(h, def)
+	o.OnMetric = rt.metricSink(h, def)
+	if rt.opts.Generate != nil {
+		return core.CreateInProcessClient(rt.gatedGenerate, o)
+	}
+	if llm.BaseURL != "" {
+		o.BaseURL = llm.BaseURL
+	}
+	if llm.Style != "" {
+		o.Style = llm.Style
+	}
+	if llm.APIKey != "" {
+		o.APIKey = llm.APIKey
+	}
+	if llm.Headers != nil {
+		o.Headers = llm.Headers
+	}
+	base := rt.opts.Transport
+	if base == nil {
+		base = o.Transport
+	}
+	if base == nil {
+		base = core.DefaultTransport()
+	}
+	o.Transport = core.TransportFunc(func(ctx context.Context, req *core.HTTPRequest) (*core.HTTPResponse, error) {
+		if err := rt.acquireTurn(ctx); err != nil {
+			return nil, err
+		}
+		defer rt.releaseTurn()
+		return base.Do(ctx, req)
+	})
+	return core.CreateClient(o)
+}
+
+// gatedGenerate is Options.Generate behind the global turn gate.
+func (rt *Runtime) gatedGenerate(ctx context.Context, req core.GenerateRequest) (core.GenerateResponse, error) {
+	if err := rt.acquireTurn(ctx); err != nil {
+		return core.GenerateResponse{}, err
+	}
+	defer rt.releaseTurn()
+	return rt.opts.Generate(ctx, req)
+}
+
+// acquireTurn takes a slot of the global turn gate, or gives up when ctx
+// ends first, so a dead run never holds or waits for a slot.
+func (rt *Runtime) acquireTurn(ctx context.Context) error {
+	select {
+	case rt.turnGate <- struct{}{}:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+func (rt *Runtime) releaseTurn() { <-rt.turnGate }
+
+// hooks composes the runtime's bookkeeping with the agent's own hooks: the
+// budget check before every model call, the live usage ledger after it, the
+// guardrails (first denial wins) before the agent's BeforeTool.
+func (rt *Runtime) hooks(h *Handle, def Def) core.Hooks {
+	hk := core.Hooks{}
+	if def.Hooks != nil {
+		hk = *def.Hooks
+	}
+	beforeLLM, afterLLM, beforeTool, afterTool := hk.BeforeLLM, hk.AfterLLM, hk.BeforeTool, hk.AfterTool
+	hk.BeforeLLM = func(ctx context.Context, turn int, body *[]byte) (*core.LLMResponse, error) {
+		rt.mu.Lock()
+		limit := rt.budgetRefusalLocked(h)
+		rt.mu.Unlock()
+		if limit != "" {
+			return nil, &budgetStop{limit: limit}
+		}
+		if beforeLLM != nil {
+			return beforeLLM(ctx, turn, body)
+		}
+		return nil, nil
+	}
+	hk.AfterLLM = func(ctx context.Context, turn int, resp *core.LLMResponse) error {
+		rt.mu.Lock()
+		rt.rollupLocked(h, resp.Usage.TotalTokens, 0)
+		rt.mu.Unlock()
+		if afterLLM != nil {
+			return afterLLM(ctx, turn, resp)
+		}
+		return nil
+	}
+	hk.AfterTool = func(ctx context.Context, call core.ToolCall, result *core.ToolResult) error {
+		rt.mu.Lock()
+		rt.rollupLocked(h, 0, 1)
+		rt.mu.Unlock()
+		if afterTool != nil {
+			return afterTool(ctx, call, result)
+		}
+		return nil
+	}
+	if rails := def.Guardrails; len(rails) > 0 {
+		hk.BeforeTool = func(ctx context.Context, call core.ToolCall, args map[string]any) (*core.ToolResult, error) {
+			for _, g := range rails {
+				if v := g(call, args); v != "" && v != "allow" {
+					return &core.ToolResult{Output: "denied: " + v, IsError: true}, nil
+				}
+			}
+			if beforeTool != nil {
+				return beforeTool(ctx, call, args)
+			}
+			return nil, nil
+		}
+	}
+	return hk
+}
+
+// metricSink labels core's metric events with the agent's path.
+func (rt *Runtime) metricSink(h *Handle, def Def) func(core.MetricEvent) {
+	own, all := def.OnMetric, rt.opts.OnMetric
+	if own == nil && all == nil {
+		return nil
+	}
+	return func(e core.MetricEvent) {
+		if own != nil {
+			own(e)
+		}
+		if all != nil {
+			all(MetricEvent{MetricEvent: e, Handle: h.ID, Path: h.path})
+		}
+	}
+}
+
+// verifyCompletion runs the completion gate where the run would report
+// "done": a failed check is fed back and the agent tries again, up to
+// MaxAttempts; then the result is "incomplete" with Limit "completion". A
+// suspension, a limit stop or an error is never re-judged.
+func verifyCompletion(ctx context.Context, c *core.Client, tk *core.Toolkit, comp *Completion, r core.RunResult, err error) (core.RunResult, error) {
+	if comp == nil || comp.Verify == nil || err != nil || r.Status != core.StatusDone {
+		return r, err
+	}
+	turns, usage := r.Turns, r.Usage
+	for attempt := 1; ; attempt++ {
+		ok, reason := comp.Verify(r)
+		if ok {
+			return r, nil
+		}
+		if attempt >= comp.MaxAttempts {
+			r.Status, r.Limit = core.StatusIncomplete, LimitCompletion
+			r.Text = "completion check failed " + strconv.Itoa(attempt) + "x: " + reason
+			return r, nil
+		}
+		r, err = c.RunWithHistory(ctx, "Your work did not verify: "+reason+". Fix it and finish.", tk, r.Messages)
+		turns += r.Turns
+		usage.PromptTokens += r.Usage.PromptTokens
+		usage.CompletionTokens += r.Usage.CompletionTokens
+		usage.TotalTokens += r.Usage.TotalTokens
+		r.Turns, r.Usage = turns, usage
+		if err != nil || r.Status != core.StatusDone {
+			return r, err
+		}
+	}
+}

@@ -1,0 +1,159 @@
+package agents
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/toolnexus/wasm/core"
+)
+
+// ErrNotSuspended is returned by Resume when no handle waits on an Answer.
+var ErrNotSuspended = errors.New("agents: no suspended agent to resume")
+
+// interpreter returns the WaitFor for h's runs: the nearest one on the
+// chain h → root, else Options.WaitFor, else nil (a suspension then halts
+// the run and the handle parks durably). The interpreter sees the Request
+// with the asking agent's path.
+func (rt *Runtime) interpreter(h *Handle) func(core.Request) (core.Answer, error) {
+	var wf func(core.Request) (core.Answer, error)
+	for a := h; a != nil && wf == nil; a = a.parent {
+		wf = a.def.WaitFor
+	}
+	if wf == nil {
+		wf = rt.opts.WaitFor
+	}
+	if wf == nil {
+		return nil
+	}
+	return func(req core.Request) (core.Answer, error) {
+		shown := presentAs(h, req)
+		rt.mu.Lock()
+		h.state, h.pendingReq = StateSuspended, &shown
+		rt.mu.Unlock()
+		rt.emit(Event{Type: "suspended", Handle: h.ID, Path: h.path, State: StateSuspended, Request: &shown})
+		ans, err := wf(shown)
+		rt.mu.Lock()
+		if h.state == StateSuspended {
+			h.state = StateRunning
+		}
+		h.pendingReq = nil
+		rt.mu.Unlock()
+		rt.emit(Event{Type: "resumed", Handle: h.ID, Path: h.path, State: StateRunning})
+		return ans, err
+	}
+}
+
+// presentAs stamps h's path into a copy of req, unless req already comes
+// from one of h's descendants (a sub-agent's suspension keeps the leaf's
+// path as it travels up).
+func presentAs(h *Handle, req core.Request) core.Request {
+	if from, _ := req.Data["handle"].(string); strings.HasPrefix(from, h.ID+"/") {
+		return req
+	}
+	data := make(map[string]any, len(req.Data)+2)
+	for k, v := range req.Data {
+		data[k] = v
+	}
+	data["path"] = append([]string(nil), h.path...)
+	data["handle"] = h.ID
+	req.Data = data
+	return req
+}
+
+// PathOf returns the asking agent's path of a Request the runtime
+// presented (["support", "billing"]), whether Data["path"] holds a
+// []string or, after a JSON round trip, a []any.
+func PathOf(req core.Request) []string {
+	switch p := req.Data["path"].(type) {
+	case []string:
+		return append([]string(nil), p...)
+	case []any:
+		out := make([]string, 0, len(p))
+		for _, v := range p {
+			if s, ok := v.(string); ok {
+				out = append(out, s)
+			}
+		}
+		return out
+	}
+	return nil
+}
+
+// Resume delivers answer to the deepest suspended agent, whose halted turn
+// continues where it stopped (core's RunWithAnswer: an approved call runs,
+// a declined one becomes an error result the agent can recover from). Each
+// suspended ancestor then continues too: its task call runs again and
+// re-attaches to the existing child, taking the child's result. It returns
+// the top-level agent's result, which is "pending" again when the leaf
+// suspended once more.
+func (rt *Runtime) Resume(answer core.Answer) (TaskResult, error) {
+	rt.mu.Lock()
+	leaf := findSuspendedLeaf(rt.Root)
+	if leaf == nil || leaf.halt == nil {
+		rt.mu.Unlock()
+		return TaskResult{}, ErrNotSuspended
+	}
+	if answer.ID != leaf.halt.request.ID {
+		want := leaf.halt.request.ID
+		rt.mu.Unlock()
+		return TaskResult{}, fmt.Errorf("%w: answer id %q does not echo the pending request id %q", core.ErrCannotResume, answer.ID, want)
+	}
+	rt.mu.Unlock()
+	r := rt.resumeHandle(leaf, answer)
+	for h := leaf; ; {
+		p := h.parent
+		rt.mu.Lock()
+		if p == nil || p == rt.Root || p.state != StateSuspended || p.halt == nil {
+			rt.mu.Unlock()
+			return r, nil
+		}
+		if r.Status == TaskStatusPending {
+			top := rt.repropagateLocked(h, r)
+			rt.mu.Unlock()
+			return top, nil
+		}
+		ans := core.Answer{ID: p.halt.request.ID, Ok: true}
+		rt.mu.Unlock()
+		r = rt.resumeHandle(p, ans)
+		h = p
+	}
+}
+
+// resumeHandle runs h's halted turn again with ans.
+func (rt *Runtime) resumeHandle(h *Handle, ans core.Answer) TaskResult {
+	rt.mu.Lock()
+	if h.state == StateSuspended {
+		h.state = StateIdle
+	}
+	rt.mu.Unlock()
+	rt.emit(Event{Type: "resumed", Handle: h.ID, Path: h.path, State: StateIdle})
+	return rt.runSync(h, turnInput{answer: &ans})
+}
+
+// repropagateLocked makes every suspended ancestor of h present h's new
+// request (h suspended again after a resume), and returns the top-level
+// agent's result.
+func (rt *Runtime) repropagateLocked(h *Handle, r TaskResult) TaskResult {
+	top := r
+	for a := h.parent; a != nil && a != rt.Root && a.state == StateSuspended; a = a.parent {
+		a.pendingReq = r.Pending
+		res := TaskResult{Text: r.Text, Status: TaskStatusPending, Pending: r.Pending, Turns: a.turnsTotal, TotalTokens: a.usageTokens}
+		a.lastResult = &res
+		top = res
+	}
+	return top
+}
+
+// findSuspendedLeaf returns the deepest suspended handle, children first.
+func findSuspendedLeaf(h *Handle) *Handle {
+	for _, c := range h.children {
+		if found := findSuspendedLeaf(c); found != nil {
+			return found
+		}
+	}
+	if h.state == StateSuspended {
+		return h
+	}
+	return nil
+}
