@@ -22,10 +22,13 @@ type fakeModel struct {
 	scripts map[string]script
 	calls   map[string]int
 	seq     int
+	// gates hold an agent's model calls until the channel is closed (or
+	// the run's context ends).
+	gates map[string]chan struct{}
 }
 
 func newFakeModel(scripts map[string]script) *fakeModel {
-	return &fakeModel{scripts: scripts, calls: map[string]int{}}
+	return &fakeModel{scripts: scripts, calls: map[string]int{}, gates: map[string]chan struct{}{}}
 }
 
 func (f *fakeModel) generate(ctx context.Context, req core.GenerateRequest) (core.GenerateResponse, error) {
@@ -36,9 +39,17 @@ func (f *fakeModel) generate(ctx context.Context, req core.GenerateRequest) (cor
 	f.mu.Lock()
 	s, ok := f.scripts[soul]
 	f.calls[soul]++
+	gate := f.gates[soul]
 	f.mu.Unlock()
 	if !ok {
 		return core.GenerateResponse{}, fmt.Errorf("fake model: no script for soul %q", soul)
+	}
+	if gate != nil {
+		select {
+		case <-gate:
+		case <-ctx.Done():
+			return core.GenerateResponse{}, ctx.Err()
+		}
 	}
 	if err := ctx.Err(); err != nil {
 		return core.GenerateResponse{}, err

@@ -32,6 +32,7 @@ type Handle struct {
 
 	cancel     context.CancelCauseFunc
 	inFlight   bool // a turn is running (also while an inline WaitFor answers)
+	closing    bool // a Close has begun: later Closes return at once
 	waiters    []chan TaskResult
 	wakeQueue  []string
 	taskKey    string // set when spawned by a task call: re-attachment key
@@ -106,10 +107,22 @@ func (rt *Runtime) newHandle(id string, def Def, parent *Handle) *Handle {
 	h.eff = eff{
 		maxTurns:      orInt(own.MaxTurns, 6),
 		maxConcurrent: orInt(own.MaxConcurrent, 8),
-		maxDepth:      orInt(own.MaxDepth, 3),
+		maxDepth:      carveDepth(own.MaxDepth, parent),
 		maxWall:       own.MaxWall,
 	}
 	return h
+}
+
+// carveDepth is a handle's depth cap: a top-level agent's own (default 3);
+// below it, the parent's, which a child may lower but never raise.
+func carveDepth(own int, parent *Handle) int {
+	if parent == nil || parent.parent == nil {
+		return orInt(own, 3)
+	}
+	if own > 0 && own < parent.eff.maxDepth {
+		return own
+	}
+	return parent.eff.maxDepth
 }
 
 // mergeBudget overlays over's non-zero fields onto base.

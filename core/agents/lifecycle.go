@@ -51,10 +51,11 @@ func (rt *Runtime) restoreDrainedLocked(h *Handle) {
 func (rt *Runtime) Close(h *Handle, opts *CloseOptions) {
 	force := opts != nil && opts.Force
 	rt.mu.Lock()
-	if h.state == StateClosed {
+	if h.state == StateClosed || h.closing {
 		rt.mu.Unlock()
 		return
 	}
+	h.closing = true
 	kids := append([]*Handle(nil), h.children...)
 	rt.mu.Unlock()
 	for _, c := range kids {
@@ -137,4 +138,32 @@ func (rt *Runtime) viewLocked(h *Handle) HandleView {
 		ID: h.ID, Agent: h.def.Name, Path: append([]string(nil), h.path...), State: h.state,
 		Tokens: h.usageTokens, Turns: h.turnsTotal, Inbox: len(h.inbox), PendingKind: kind,
 	}
+}
+
+// StateOf returns h's state.
+func (rt *Runtime) StateOf(h *Handle) State {
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	return h.state
+}
+
+// InboxLen returns h's inbox depth.
+func (rt *Runtime) InboxLen(h *Handle) int {
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	return len(h.inbox)
+}
+
+// PoolTokens returns what is left of h's token pool.
+func (rt *Runtime) PoolTokens(h *Handle) int64 {
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	return h.pool.tokens
+}
+
+// UsageTokens returns the tokens h's subtree used (the ledger).
+func (rt *Runtime) UsageTokens(h *Handle) int {
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	return h.usageTokens
 }

@@ -74,7 +74,9 @@ type Budget struct {
 	// MaxConcurrent caps simultaneously running children (default 8); more
 	// wakes queue in order.
 	MaxConcurrent int
-	// MaxDepth caps the subtree's depth (checked at spawn, default 3).
+	// MaxDepth caps how deep the subtree reaches, counting a top-level
+	// agent as depth 1 (checked at spawn, default 3). Children inherit the
+	// cap and may only lower it.
 	MaxDepth int
 }
 
