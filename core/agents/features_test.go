@@ -1,0 +1,185 @@
+package agents
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/toolnexus/wasm/core"
+)
+
+func TestMetricsAndEventsCarryPath(t *testing.T) {
+	st := newSupportTeam(t)
+	var mu sync.Mutex
+	metrics := map[string]int{}
+	var events []string
+	opts := st.options()
+	opts.OnMetric = func(e MetricEvent) {
+		mu.Lock()
+		metrics[e.Kind+" "+strings.Join(e.Path, "/")]++
+		mu.Unlock()
+	}
+	opts.OnEvent = func(e Event) {
+		mu.Lock()
+		if e.Type == "spawned" || e.Type == "suspended" {
+			events = append(events, e.Type+" "+strings.Join(e.Path, "/"))
+		}
+		mu.Unlock()
+	}
+	res, rt := st.support.Run(opts, "review order 42")
+	defer rt.Close(rt.Root, nil)
+	if _, err := rt.Resume(core.Answer{ID: res.Pending.ID, Ok: true}); err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if metrics["llm support"] != 2 || metrics["llm support/billing"] != 2 || metrics["tool support/billing"] < 1 {
+		t.Errorf("metrics by path = %v", metrics)
+	}
+	want := "spawned support,spawned support/billing,suspended support/billing,suspended support"
+	if got := strings.Join(events, ","); got != want {
+		t.Errorf("events = %s, want %s", got, want)
+	}
+}
+
+func TestGuardrailDeniesFirst(t *testing.T) {
+	st := newSupportTeam(t)
+	var hookRan bool
+	st.billing.Spec.Guardrails = []Guardrail{
+		func(call core.ToolCall, _ map[string]any) string { return "allow" },
+		func(call core.ToolCall, args map[string]any) string {
+			if call.Name == "refund" && args["order"] == float64(42) {
+				return "order 42 is under review"
+			}
+			return ""
+		},
+	}
+	st.billing.Spec.Hooks = &core.Hooks{BeforeTool: func(context.Context, core.ToolCall, map[string]any) (*core.ToolResult, error) {
+		hookRan = true
+		return nil, nil
+	}}
+	res, rt := st.support.Run(st.options(), "review order 42")
+	defer rt.Close(rt.Root, nil)
+	if res.Status != TaskStatusDone || !strings.Contains(res.Text, "denied: order 42 is under review") {
+		t.Errorf("result = %+v, want billing's report of the denial", res)
+	}
+	if hookRan || st.refunds.count() != 0 {
+		t.Errorf("hook ran %v, refunds %d: a denial must stop both", hookRan, st.refunds.count())
+	}
+}
+
+func TestCompletionGate(t *testing.T) {
+	for _, tc := range []struct {
+		name        string
+		passOn      int // the attempt that verifies (0: never)
+		status      string
+		modelCalls  int
+		textContain string
+	}{
+		{"passes on retry", 2, TaskStatusDone, 2, "attempt 2"},
+		{"never passes", 0, TaskStatusIncomplete, 3, "completion check failed 3x"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			model := newFakeModel(nil)
+			model.scripts = map[string]script{"writer": func(msgs []map[string]any) core.GenerateResponse {
+				return core.GenerateResponse{Text: fmt.Sprintf("attempt %d", model.callsFor("writer"))}
+			}}
+			a := New("writer", Spec{Soul: "writer", Completion: &Completion{MaxAttempts: 3, Verify: func(r core.RunResult) (bool, string) {
+				return tc.passOn > 0 && r.Text == fmt.Sprintf("attempt %d", tc.passOn), "no tests yet"
+			}}})
+			res, _ := a.Run(Options{Generate: model.generate}, "write it")
+			if res.Status != tc.status || !strings.Contains(res.Text, tc.textContain) || model.callsFor("writer") != tc.modelCalls {
+				t.Errorf("result = %+v after %d model calls", res, model.callsFor("writer"))
+			}
+			if tc.status == TaskStatusIncomplete && res.Limit != LimitCompletion {
+				t.Errorf("limit = %q, want completion", res.Limit)
+			}
+		})
+	}
+}
+
+// TestLeafSuspendsAgainAfterResume: billing needs two approvals; the
+// second halt presents the new request at the root, and the parent's
+// halted turn still resumes once the leaf is done.
+func TestLeafSuspendsAgainAfterResume(t *testing.T) {
+	st := newSupportTeam(t)
+	st.model.scripts["billing"] = func(msgs []map[string]any) core.GenerateResponse {
+		done := 0
+		for _, m := range msgs {
+			if m["role"] == "tool" {
+				done++
+			}
+		}
+		if done < 2 {
+			return st.model.toolCall("refund", fmt.Sprintf(`{"order":%d}`, 42+done))
+		}
+		return core.GenerateResponse{Text: "billing: two refunds"}
+	}
+	res, rt := st.support.Run(st.options(), "review orders")
+	defer rt.Close(rt.Root, nil)
+	first := res.Pending
+	second, err := rt.Resume(core.Answer{ID: first.ID, Ok: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if second.Status != TaskStatusPending || second.Pending.ID == first.ID || pathString(second.Pending) != "support/billing" {
+		t.Fatalf("second = %+v, want a new pending from support/billing", second)
+	}
+	if args, _ := second.Pending.Data["args"].(map[string]any); args["order"] != float64(43) && args["order"] != 43 {
+		t.Errorf("second request args = %v", second.Pending.Data["args"])
+	}
+	if r := rt.Wait(rt.Root.children[0], 0); r.Pending == nil || r.Pending.ID != second.Pending.ID {
+		t.Errorf("support presents %+v, want the new request", r.Pending)
+	}
+	final, err := rt.Resume(core.Answer{ID: second.Pending.ID, Ok: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if final.Status != TaskStatusDone || final.Text != "support: billing: two refunds" || st.refunds.count() != 2 {
+		t.Errorf("final = %+v, refunds %d", final, st.refunds.count())
+	}
+}
+
+func TestInterruptWithdrawsDurablePending(t *testing.T) {
+	st := newSupportTeam(t)
+	res, rt := st.support.Run(st.options(), "review order 42")
+	defer rt.Close(rt.Root, nil)
+	if res.Status != TaskStatusPending {
+		t.Fatalf("status = %q", res.Status)
+	}
+	leaf := rt.Root.children[0].children[0]
+	rt.Interrupt(leaf)
+	if rt.StateOf(leaf) != StateIdle || rt.Inspect(leaf).PendingKind != "" {
+		t.Errorf("leaf = %+v, want idle without a pending request", rt.Inspect(leaf))
+	}
+}
+
+// TestAsToolSuspendsLikeATool puts the team behind one tool of a plain
+// core client: the halt surfaces at the client, and RunWithAnswer resumes
+// the team through the tool's re-run.
+func TestAsToolSuspendsLikeATool(t *testing.T) {
+	st := newSupportTeam(t)
+	outer := newFakeModel(nil)
+	outer.scripts = map[string]script{"front desk": outer.callThenReport("support", `{"prompt":"review order 42"}`, "desk: ")}
+	tk, err := core.CreateToolkit(context.Background(), core.Options{Builtins: false, ExtraTools: []core.Tool{st.support.AsTool(st.options())}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	client := core.CreateInProcessClient(outer.generate, core.ClientOptions{Model: "m", SystemPrompt: "front desk"})
+	halted, err := client.Run(context.Background(), "help", tk)
+	if err != nil || halted.Status != core.StatusPending {
+		t.Fatalf("run = %+v, %v; want pending", halted.Status, err)
+	}
+	if pathString(halted.Pending) != "support/billing" {
+		t.Errorf("path = %q", pathString(halted.Pending))
+	}
+	done, err := client.RunWithAnswer(context.Background(), tk, halted.Messages, *halted.Pending, core.Answer{ID: halted.Pending.ID, Ok: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if done.Text != "desk: support: billing: refunded order 42" || st.refunds.count() != 1 {
+		t.Errorf("text = %q, refunds %d", done.Text, st.refunds.count())
+	}
+}
