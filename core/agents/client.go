@@ -161,29 +161,33 @@ func (rt *Runtime) metricSink(h *Handle, def Def) func(core.MetricEvent) {
 // "done": a failed check is fed back and the agent tries again, up to
 // MaxAttempts; then the result is "incomplete" with Limit "completion". A
 // suspension, a limit stop or an error is never re-judged.
-func verifyCompletion(ctx context.Context, c *core.Client, tk *core.Toolkit, comp *Completion, r core.RunResult, err error) (core.RunResult, error) {
+// It also returns how many attempts ran.
+func verifyCompletion(ctx context.Context, c *core.Client, tk *core.Toolkit, comp *Completion, r core.RunResult, err error) (core.RunResult, int, error) {
 	if comp == nil || comp.Verify == nil || err != nil || r.Status != core.StatusDone {
-		return r, err
+		return r, 1, err
 	}
-	turns, usage := r.Turns, r.Usage
+	turns, usage, calls := r.Turns, r.Usage, r.ToolCalls
 	for attempt := 1; ; attempt++ {
 		ok, reason := comp.Verify(r)
 		if ok {
-			return r, nil
+			return r, attempt, nil
 		}
 		if attempt >= comp.MaxAttempts {
 			r.Status, r.Limit = core.StatusIncomplete, LimitCompletion
 			r.Text = "completion check failed " + strconv.Itoa(attempt) + "x: " + reason
-			return r, nil
+			return r, attempt, nil
 		}
 		r, err = c.RunWithHistory(ctx, "Your work did not verify: "+reason+". Fix it and finish.", tk, r.Messages)
 		turns += r.Turns
 		usage.PromptTokens += r.Usage.PromptTokens
 		usage.CompletionTokens += r.Usage.CompletionTokens
 		usage.TotalTokens += r.Usage.TotalTokens
-		r.Turns, r.Usage = turns, usage
+		// The gate judges all the attempts' work: an agent must not pass by
+		// leaving out, on the retry, the calls that failed the check.
+		calls = append(calls, r.ToolCalls...)
+		r.Turns, r.Usage, r.ToolCalls, r.ToolCallCount = turns, usage, calls, len(calls)
 		if err != nil || r.Status != core.StatusDone {
-			return r, err
+			return r, attempt + 1, err
 		}
 	}
 }

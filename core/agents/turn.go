@@ -129,9 +129,14 @@ func (rt *Runtime) execute(ctx context.Context, h *Handle, in turnInput, input s
 		r, err = client.RunWithAnswer(ctx, tk, halted.messages, halted.request, *in.answer)
 	} else {
 		history, _ := rt.store.Get(h.ID)
+		if def.Compact != nil && len(history) > 0 {
+			if history, err = def.Compact(history); err != nil {
+				return rt.finish(ctx, h, core.RunResult{}, err)
+			}
+		}
 		r, err = client.RunWithHistory(ctx, input, tk, history)
 	}
-	r, err = verifyCompletion(ctx, client, tk, def.Completion, r, err)
+	r, _, err = verifyCompletion(ctx, client, tk, def.Completion, r, err)
 	return rt.finish(ctx, h, r, err)
 }
 
