@@ -197,3 +197,18 @@ func (rt *Runtime) finish(ctx context.Context, h *Handle, r core.RunResult, err 
 	}
 	return res
 }
+
+// RunTurn runs one turn on an idle handle and returns its result, on the
+// calling goroutine (it bypasses the parent's wake queue).
+func (rt *Runtime) RunTurn(h *Handle, prompt string) TaskResult {
+	rt.mu.Lock()
+	st, busy := h.state, h.inFlight
+	rt.mu.Unlock()
+	switch {
+	case st == StateClosed:
+		return TaskResult{Text: "closed", IsError: true, Status: TaskStatusClosed}
+	case st != StateIdle || busy:
+		return TaskResult{Text: "agent is " + string(st), IsError: true, Status: TaskStatusError}
+	}
+	return rt.runSync(h, turnInput{prompt: prompt})
+}
