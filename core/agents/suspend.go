@@ -89,6 +89,10 @@ func PathOf(req core.Request) []string {
 // suspended once more.
 func (rt *Runtime) Resume(answer core.Answer) (TaskResult, error) {
 	rt.mu.Lock()
+	if rt.resuming {
+		rt.mu.Unlock()
+		return TaskResult{}, fmt.Errorf("%w: another Resume is running", ErrBusy)
+	}
 	leaf := findSuspendedLeaf(rt.Root)
 	if leaf == nil || leaf.halt == nil {
 		rt.mu.Unlock()
@@ -99,7 +103,13 @@ func (rt *Runtime) Resume(answer core.Answer) (TaskResult, error) {
 		rt.mu.Unlock()
 		return TaskResult{}, fmt.Errorf("%w: answer id %q does not echo the pending request id %q", core.ErrCannotResume, answer.ID, want)
 	}
+	rt.resuming = true
 	rt.mu.Unlock()
+	defer func() {
+		rt.mu.Lock()
+		rt.resuming = false
+		rt.mu.Unlock()
+	}()
 	r := rt.resumeHandle(leaf, answer)
 	for h := leaf; ; {
 		p := h.parent

@@ -81,7 +81,7 @@ func (rt *Runtime) runTask(ctx context.Context, parent *Handle, name, prompt, ke
 	rt.mu.Lock()
 	var child *Handle
 	for _, c := range parent.children {
-		if c.taskKey == key {
+		if c.taskKey == key && c.state != StateClosed && !c.closing {
 			child = c
 			break
 		}

@@ -3,6 +3,7 @@ package agents
 import (
 	"context"
 	"errors"
+	"fmt"
 
 	"github.com/toolnexus/wasm/core"
 )
@@ -110,7 +111,14 @@ func (rt *Runtime) releaseSlotLocked(h *Handle) {
 
 // execute runs core's loop for one turn: a fresh run on the committed
 // transcript, or the halted turn continued with an Answer.
-func (rt *Runtime) execute(ctx context.Context, h *Handle, in turnInput, input string) TaskResult {
+func (rt *Runtime) execute(ctx context.Context, h *Handle, in turnInput, input string) (res TaskResult) {
+	// A panic in a tool, hook or callback ends this turn with an error
+	// result instead of the process (under js/wasm, the whole module).
+	defer func() {
+		if p := recover(); p != nil {
+			res = rt.finish(ctx, h, core.RunResult{}, fmt.Errorf("agents: panic in %s: %v", h.ID, p))
+		}
+	}()
 	rt.mu.Lock()
 	def, maxTurns, halted := h.def, h.eff.maxTurns, h.halt
 	rt.mu.Unlock()
