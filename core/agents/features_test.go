@@ -183,3 +183,38 @@ func TestAsToolSuspendsLikeATool(t *testing.T) {
 		t.Errorf("text = %q, refunds %d", done.Text, st.refunds.count())
 	}
 }
+
+func TestStreamEventsCarryPath(t *testing.T) {
+	st := newSupportTeam(t)
+	var mu sync.Mutex
+	var seen []string
+	opts := st.options()
+	opts.OnStream = func(e StreamEvent) {
+		mu.Lock()
+		defer mu.Unlock()
+		switch e.Type {
+		case core.EventText:
+			seen = append(seen, strings.Join(e.Path, "/")+" text "+e.Delta)
+		case core.EventToolCall, core.EventToolResult, core.EventPending:
+			seen = append(seen, strings.Join(e.Path, "/")+" "+e.Type+" "+e.Name)
+		}
+	}
+	res, rt := st.support.Run(opts, "review order 42")
+	defer rt.Close(rt.Root, nil)
+	done, err := rt.Resume(core.Answer{ID: res.Pending.ID, Ok: true})
+	if err != nil || done.Text != "support: billing: refunded order 42" {
+		t.Fatalf("resume = %+v, %v", done, err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	got := strings.Join(seen, "\n")
+	for _, want := range []string{
+		"support tool_call task", "support/billing tool_call refund", "support/billing pending ",
+		"support/billing tool_result refund", "support/billing text billing: refunded order 42",
+		"support tool_result task", "support text support: billing: refunded order 42",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("stream lacks %q; got:\n%s", want, got)
+		}
+	}
+}

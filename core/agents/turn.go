@@ -134,7 +134,13 @@ func (rt *Runtime) execute(ctx context.Context, h *Handle, in turnInput, input s
 	client := rt.client(h, def, maxTurns)
 	var r core.RunResult
 	if in.answer != nil && halted != nil {
-		r, err = client.RunWithAnswer(ctx, tk, halted.messages, halted.request, *in.answer)
+		r, err = rt.drive(ctx, h,
+			func() (core.RunResult, error) {
+				return client.RunWithAnswer(ctx, tk, halted.messages, halted.request, *in.answer)
+			},
+			func() (<-chan core.StreamEvent, error) {
+				return client.StreamWithAnswer(ctx, tk, halted.messages, halted.request, *in.answer)
+			})
 	} else {
 		history, _ := rt.store.Get(h.ID)
 		if def.Compact != nil && len(history) > 0 {
@@ -142,7 +148,9 @@ func (rt *Runtime) execute(ctx context.Context, h *Handle, in turnInput, input s
 				return rt.finish(ctx, h, core.RunResult{}, err)
 			}
 		}
-		r, err = client.RunWithHistory(ctx, input, tk, history)
+		r, err = rt.drive(ctx, h,
+			func() (core.RunResult, error) { return client.RunWithHistory(ctx, input, tk, history) },
+			func() (<-chan core.StreamEvent, error) { return client.StreamWithHistory(ctx, input, tk, history) })
 	}
 	r, _, err = verifyCompletion(ctx, client, tk, def.Completion, r, err)
 	return rt.finish(ctx, h, r, err)
