@@ -86,15 +86,15 @@ func (rt *Runtime) acquireTurn(ctx context.Context) error {
 
 func (rt *Runtime) releaseTurn() { <-rt.turnGate }
 
-// hooks composes the runtime's bookkeeping with the agent's own hooks: the
-// budget check before every model call, the live usage ledger after it, the
-// guardrails (first denial wins) before the agent's BeforeTool.
+// hooks composes the runtime's checks with the agent's own hooks: the
+// budget check before every model call, the guardrails (first denial wins)
+// before the agent's BeforeTool.
 func (rt *Runtime) hooks(h *Handle, def Def) core.Hooks {
 	hk := core.Hooks{}
 	if def.Hooks != nil {
 		hk = *def.Hooks
 	}
-	beforeLLM, afterLLM, beforeTool, afterTool := hk.BeforeLLM, hk.AfterLLM, hk.BeforeTool, hk.AfterTool
+	beforeLLM, beforeTool := hk.BeforeLLM, hk.BeforeTool
 	hk.BeforeLLM = func(ctx context.Context, turn int, body *[]byte) (*core.LLMResponse, error) {
 		rt.mu.Lock()
 		limit := rt.budgetRefusalLocked(h)
@@ -106,24 +106,6 @@ func (rt *Runtime) hooks(h *Handle, def Def) core.Hooks {
 			return beforeLLM(ctx, turn, body)
 		}
 		return nil, nil
-	}
-	hk.AfterLLM = func(ctx context.Context, turn int, resp *core.LLMResponse) error {
-		rt.mu.Lock()
-		rt.rollupLocked(h, resp.Usage.TotalTokens, 0)
-		rt.mu.Unlock()
-		if afterLLM != nil {
-			return afterLLM(ctx, turn, resp)
-		}
-		return nil
-	}
-	hk.AfterTool = func(ctx context.Context, call core.ToolCall, result *core.ToolResult) error {
-		rt.mu.Lock()
-		rt.rollupLocked(h, 0, 1)
-		rt.mu.Unlock()
-		if afterTool != nil {
-			return afterTool(ctx, call, result)
-		}
-		return nil
 	}
 	if rails := def.Guardrails; len(rails) > 0 {
 		hk.BeforeTool = func(ctx context.Context, call core.ToolCall, args map[string]any) (*core.ToolResult, error) {
@@ -141,13 +123,25 @@ func (rt *Runtime) hooks(h *Handle, def Def) core.Hooks {
 	return hk
 }
 
-// metricSink labels core's metric events with the agent's path.
+// metricSink keeps the live budget ledger from core's metric events (each
+// model call's tokens, each finished tool call) and hands them on, labelled
+// with the agent's path.
 func (rt *Runtime) metricSink(h *Handle, def Def) func(core.MetricEvent) {
 	own, all := def.OnMetric, rt.opts.OnMetric
-	if own == nil && all == nil {
-		return nil
-	}
 	return func(e core.MetricEvent) {
+		switch {
+		case e.Kind == "llm" && e.Usage.TotalTokens > 0:
+			rt.mu.Lock()
+			rt.rollupLocked(h, e.Usage.TotalTokens, 0)
+			rt.mu.Unlock()
+		case e.Kind == "tool" && !e.Pending:
+			rt.mu.Lock()
+			rt.rollupLocked(h, 0, 1)
+			rt.mu.Unlock()
+		}
+		// Observers must not break the run (a streamed run calls this on
+		// core's goroutine, beyond execute's recover).
+		defer func() { _ = recover() }()
 		if own != nil {
 			own(e)
 		}
