@@ -218,3 +218,49 @@ func TestStreamEventsCarryPath(t *testing.T) {
 		}
 	}
 }
+
+// TestTwoDelegationsInOneTurn: support hands two refunds to billing in one
+// reply; each approval halts the run in turn, and both reach support.
+func TestTwoDelegationsInOneTurn(t *testing.T) {
+	st := newSupportTeam(t)
+	st.model.scripts["support"] = func(msgs []map[string]any) core.GenerateResponse {
+		if m := last(msgs); m["role"] == "tool" {
+			var outs []string
+			for _, m := range msgs {
+				if m["role"] == "tool" {
+					outs = append(outs, content(m))
+				}
+			}
+			return core.GenerateResponse{Text: "support: " + strings.Join(outs, " + ")}
+		}
+		a := st.model.toolCall("task", `{"agent":"billing","prompt":"refund order 42"}`)
+		b := st.model.toolCall("task", `{"agent":"billing","prompt":"refund order 43"}`)
+		return core.GenerateResponse{ToolCalls: append(a.ToolCalls, b.ToolCalls...)}
+	}
+	st.model.scripts["billing"] = func(msgs []map[string]any) core.GenerateResponse {
+		if m := last(msgs); m["role"] == "tool" {
+			return core.GenerateResponse{Text: "billing: " + content(m)}
+		}
+		order := strings.TrimPrefix(content(msgs[1]), "refund order ")
+		return st.model.toolCall("refund", `{"order":`+order+`}`)
+	}
+	res, rt := st.support.Run(st.options(), "review orders 42 and 43")
+	defer rt.Close(rt.Root, nil)
+	seen := map[string]bool{}
+	for i := 0; res.Status == TaskStatusPending && i < 4; i++ {
+		if seen[res.Pending.ID] || pathString(res.Pending) != "support/billing" {
+			t.Fatalf("pending %d = %+v (repeated or wrong path)", i, res.Pending)
+		}
+		seen[res.Pending.ID] = true
+		var err error
+		if res, err = rt.Resume(core.Answer{ID: res.Pending.ID, Ok: true}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if res.Status != TaskStatusDone || len(seen) != 2 || st.refunds.count() != 2 {
+		t.Fatalf("result = %+v after %d approvals, %d refunds", res, len(seen), st.refunds.count())
+	}
+	if !strings.Contains(res.Text, "refunded order 42") || !strings.Contains(res.Text, "refunded order 43") {
+		t.Errorf("text = %q, want both refunds", res.Text)
+	}
+}
