@@ -1,8 +1,6 @@
 package agents
 
 import (
-	"os"
-
 	"github.com/toolnexus/wasm/core"
 )
 
@@ -114,8 +112,8 @@ func (a *Agent) registryInto(acc map[string]Def) {
 		soul = a.Spec.Instructions
 	}
 	if a.Spec.SoulFile != "" {
-		if b, err := os.ReadFile(a.Spec.SoulFile); err == nil {
-			soul = string(b)
+		if b, ok := readSoulFile(a.Spec.SoulFile); ok {
+			soul = b
 		}
 	}
 	model := a.Spec.Model
