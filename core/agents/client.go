@@ -52,7 +52,7 @@ func (rt *Runtime) client(h *Handle, def Def, maxTurns int) *core.Client {
 	}
 	o.SystemPrompt = def.Soul
 	o.MaxTurns = maxTurns
-	o.WaitFor, o.WaitForContext = rt.interpreter(h), nil
+	o.WaitFor, o.WaitForContext = nil, rt.interpreter(h)
 	o.Hooks = rt.hooks(h, def)
 	o.OnMetric = rt.metricSink(h, def)
 	if rt.opts.Generate != nil {

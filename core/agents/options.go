@@ -1,6 +1,7 @@
 package agents
 
 import (
+	"context"
 	"time"
 
 	"github.com/toolnexus/wasm/core"
@@ -33,6 +34,9 @@ type Options struct {
 	// agent on the asking agent's chain answers. Nil: such a suspension
 	// halts the run with status "pending" (resume with Runtime.Resume).
 	WaitFor func(core.Request) (core.Answer, error)
+	// WaitForContext is WaitFor with the turn's context (see
+	// Spec.WaitForContext); it is used instead of WaitFor when set.
+	WaitForContext func(context.Context, core.Request) (core.Answer, error)
 	// InboxCap bounds every inbox (default 8); a post at the cap is refused.
 	InboxCap int
 	// MaxConcurrentTurns bounds model calls in flight runtime-wide
