@@ -82,12 +82,12 @@ type MetricEvent struct {
 type Event struct {
 	// Type is "spawned", "running", "suspended", "resumed", "settled" or
 	// "closed".
-	Type   string
-	Handle string
-	Path   []string
-	State  State
+	Type   string   `json:"type"`
+	Handle string   `json:"handle"`
+	Path   []string `json:"path"`
+	State  State    `json:"state"`
 	// Result is set on "settled".
-	Result *TaskResult
+	Result *TaskResult `json:"result,omitempty"`
 	// Request is set on "suspended".
-	Request *core.Request
+	Request *core.Request `json:"request,omitempty"`
 }
