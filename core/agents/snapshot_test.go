@@ -7,6 +7,7 @@ import (
 
 	"github.com/tidwall/gjson"
 	"github.com/toolnexus/wasm/core"
+	"github.com/toolnexus/wasm/internal/jsonx"
 )
 
 // TestSnapshotRestoreResume halts a three-level run, serializes it, drops
@@ -130,4 +131,22 @@ func TestSnapshotRefusesRunningTurn(t *testing.T) {
 		t.Errorf("settled tree: %v", err)
 	}
 	rt.Close(rt.Root, nil)
+}
+
+func TestResultsEncodeWithJSONKeys(t *testing.T) {
+	st := newSupportTeam(t)
+	res, rt := st.support.Run(st.options(), "review order 42")
+	defer rt.Close(rt.Root, nil)
+	b, err := jsonx.Marshal(map[string]any{"result": res, "list": rt.List()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for path, want := range map[string]string{
+		"result.status": "pending", "result.pending.data.path.1": "billing", "result.turns": "1",
+		"list.1.path.0": "support", "list.1.state": "suspended", "list.1.pendingKind": "approval",
+	} {
+		if got := gjson.GetBytes(b, path).String(); got != want {
+			t.Errorf("%s = %q, want %q in %s", path, got, want, b)
+		}
+	}
 }
