@@ -150,3 +150,41 @@ func TestResultsEncodeWithJSONKeys(t *testing.T) {
 		}
 	}
 }
+
+// TestSnapshotKeepsInboxes: what waits in an inbox, and what the halted
+// turn took from it, survive a restore.
+func TestSnapshotKeepsInboxes(t *testing.T) {
+	st := newSupportTeam(t)
+	rt := NewRuntime(Options{Generate: st.model.generate, Registry: st.support.Registry()})
+	h, _ := rt.Spawn(rt.Root, "support", nil)
+	rt.Post(h, InboxItem{From: "root", Channel: "peer", Text: "taken by the turn"})
+	rt.Wake(h, "review order 42")
+	if r := rt.Wait(h, 0); r.Status != TaskStatusPending {
+		t.Fatalf("status = %q", r.Status)
+	}
+	rt.Post(h, InboxItem{From: "external", Channel: "external", Text: "arrived while halted"})
+	state, err := rt.Snapshot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rt.Close(rt.Root, nil)
+	rt2, err := RestoreRuntime(Options{Generate: st.model.generate, Registry: st.support.Registry()}, state)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rt2.Close(rt2.Root, nil)
+	top := rt2.Root.children[0]
+	if rt2.InboxLen(top) != 1 {
+		t.Errorf("inbox = %d, want 1", rt2.InboxLen(top))
+	}
+	rt2.Interrupt(top) // withdraw: the turn's drained item comes back first
+	rt2.mu.Lock()
+	got := []string{}
+	for _, it := range top.inbox {
+		got = append(got, it.Text)
+	}
+	rt2.mu.Unlock()
+	if strings.Join(got, "|") != "taken by the turn|arrived while halted" {
+		t.Errorf("inbox after withdraw = %q", got)
+	}
+}
