@@ -56,10 +56,6 @@ type Spec struct {
 	Compact func(history []any) ([]any, error)
 }
 
-// Guardrail is a policy check on one tool call ("may it?", never "is it
-// right?"). It returns "" or "allow" to permit, or the reason to deny.
-type Guardrail func(call core.ToolCall, args map[string]any) string
-
 // Completion is the gate an agent passes before it may report "done".
 type Completion struct {
 	// Verify reports whether the run's work holds, and why not; the reason

@@ -53,10 +53,10 @@ func (rt *Runtime) client(h *Handle, def Def, maxTurns int) *core.Client {
 	o.SystemPrompt = def.Soul
 	o.MaxTurns = maxTurns
 	o.WaitFor, o.WaitForContext = nil, rt.interpreter(h)
-	o.Hooks = rt.hooks(h, def)
+	rt.setHooks(&o, h, def)
 	o.OnMetric = rt.metricSink(h, def)
 	if rt.opts.Generate != nil {
-		return core.CreateInProcessClient(rt.gatedGenerate, o)
+		return generateClient(rt.gatedGenerate, o)
 	}
 	if llm.BaseURL != "" {
 		o.BaseURL = llm.BaseURL
@@ -108,43 +108,6 @@ func (rt *Runtime) acquireTurn(ctx context.Context) error {
 }
 
 func (rt *Runtime) releaseTurn() { <-rt.turnGate }
-
-// hooks composes the runtime's checks with the agent's own hooks: the
-// budget check before every model call, the guardrails (first denial wins)
-// before the agent's BeforeTool.
-func (rt *Runtime) hooks(h *Handle, def Def) core.Hooks {
-	hk := core.Hooks{}
-	if def.Hooks != nil {
-		hk = *def.Hooks
-	}
-	beforeLLM, beforeTool := hk.BeforeLLM, hk.BeforeTool
-	hk.BeforeLLM = func(ctx context.Context, turn int, body *[]byte) (*core.LLMResponse, error) {
-		rt.mu.Lock()
-		limit := rt.budgetRefusalLocked(h)
-		rt.mu.Unlock()
-		if limit != "" {
-			return nil, &budgetStop{limit: limit}
-		}
-		if beforeLLM != nil {
-			return beforeLLM(ctx, turn, body)
-		}
-		return nil, nil
-	}
-	if rails := def.Guardrails; len(rails) > 0 {
-		hk.BeforeTool = func(ctx context.Context, call core.ToolCall, args map[string]any) (*core.ToolResult, error) {
-			for _, g := range rails {
-				if v := g(call, args); v != "" && v != "allow" {
-					return &core.ToolResult{Output: "denied: " + v, IsError: true}, nil
-				}
-			}
-			if beforeTool != nil {
-				return beforeTool(ctx, call, args)
-			}
-			return nil, nil
-		}
-	}
-	return hk
-}
 
 // metricSink keeps the live budget ledger from core's metric events (each
 // model call's tokens, each finished tool call) and hands them on, labelled
