@@ -101,13 +101,30 @@ func (rt *Runtime) gatedGenerate(ctx context.Context, req core.GenerateRequest) 
 func (rt *Runtime) acquireTurn(ctx context.Context) error {
 	select {
 	case rt.turnGate <- struct{}{}:
-		return nil
 	case <-ctx.Done():
 		return ctx.Err()
 	}
+	rt.mu.Lock()
+	rt.inTurns++
+	rt.maxInTurns = max(rt.maxInTurns, rt.inTurns)
+	rt.mu.Unlock()
+	return nil
 }
 
-func (rt *Runtime) releaseTurn() { <-rt.turnGate }
+func (rt *Runtime) releaseTurn() {
+	rt.mu.Lock()
+	rt.inTurns--
+	rt.mu.Unlock()
+	<-rt.turnGate
+}
+
+// MaxObservedConcurrentTurns is the most model calls that were in flight
+// at once (the global turn gate's high-water mark).
+func (rt *Runtime) MaxObservedConcurrentTurns() int {
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	return rt.maxInTurns
+}
 
 // metricSink keeps the live budget ledger from core's metric events (each
 // model call's tokens, each finished tool call) and hands them on, labelled

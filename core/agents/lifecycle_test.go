@@ -234,3 +234,17 @@ func TestCloseWithdrawsAnInlineQuestion(t *testing.T) {
 		t.Errorf("goroutines: %d after Close, %d before", n, base)
 	}
 }
+
+// TestTurnGateNeverDeadlocksADelegatingParent: with one model call allowed
+// at a time, a parent waiting on its child still finishes, because the
+// gate holds a model call, never a whole turn.
+func TestTurnGateNeverDeadlocksADelegatingParent(t *testing.T) {
+	st := newSupportTeam(t)
+	opts := st.options()
+	opts.MaxConcurrentTurns = 1
+	opts.WaitFor = func(r core.Request) (core.Answer, error) { return core.Answer{ID: r.ID, Ok: true}, nil }
+	res, rt := st.support.Run(opts, "review order 42")
+	if res.Status != TaskStatusDone || rt.MaxObservedConcurrentTurns() != 1 {
+		t.Errorf("result %+v with %d model calls at once, want done with 1", res, rt.MaxObservedConcurrentTurns())
+	}
+}
