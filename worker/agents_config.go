@@ -2,7 +2,6 @@ package worker
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 	"time"
 
@@ -42,9 +41,21 @@ type agentDecl struct {
 	Budget       *agents.Budget
 }
 
-// agentNamePattern is what a declared agent's name may be: it appears in
-// paths, handle ids and the task tool's enum.
-var agentNamePattern = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_-]{0,63}$`)
+// validAgentName reports whether name is 1-64 letters, digits, _ or -,
+// starting with a letter: it appears in paths, handle ids and the task
+// tool's enum. (Checked by hand: regexp is not linked into the Worker.)
+func validAgentName(name string) bool {
+	if len(name) == 0 || len(name) > 64 {
+		return false
+	}
+	for i, c := range name {
+		letter := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+		if !letter && (i == 0 || !(c >= '0' && c <= '9' || c == '_' || c == '-')) {
+			return false
+		}
+	}
+	return true
+}
 
 // maxAgents bounds AGENTS, so a runaway setting cannot make every request
 // build a huge registry.
@@ -84,7 +95,7 @@ func parseAgents(text string, known func(string) bool) ([]agentDecl, error) {
 		if err != nil {
 			return nil, problem("agent %d: %v", i, err)
 		}
-		if !agentNamePattern.MatchString(d.Name) {
+		if !validAgentName(d.Name) {
 			return nil, problem("agent %d: \"name\" must be 1-64 letters, digits, _ or -, starting with a letter", i)
 		}
 		if _, dup := index[d.Name]; dup {
