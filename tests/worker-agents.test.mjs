@@ -151,6 +151,9 @@ test("streamed: agent events carry each agent's path, done carries the pending r
   for (const want of ["spawned support", "spawned support/billing", "suspended support/billing"]) {
     assert.ok(agentEvents.includes(want), `no "${want}" in ${agentEvents.join(", ")}`);
   }
+  // core's stream events of each agent's turns carry that agent's path.
+  const calls = events.filter((e) => e.type === "tool_call").map((e) => `${e.data.path.join("/")} ${e.data.name} ${e.data.args}`);
+  assert.deepEqual(calls, ['support task {"agent":"billing","prompt":"refund order 42"}', 'support/billing refund {"order":42}']);
   const done = events.at(-1);
   assert.equal(done.type, "done");
   assert.deepEqual(done.data.pending.data.path, ["support", "billing"]);

@@ -116,7 +116,7 @@ func (h *Handler) runTeamRequest(w http.ResponseWriter, r *http.Request, cfg Con
 	var feed *eventFeed
 	if stream {
 		feed = newEventFeed()
-		team.opts.OnEvent = feed.send
+		team.opts.OnEvent, team.opts.OnStream = feed.onEvent, feed.onStream
 	}
 	var rt *agents.Runtime
 	var run func() agents.TaskResult

@@ -207,6 +207,10 @@ func TestAgentTeamMetricsAndStreamCarryThePath(t *testing.T) {
 		"event: done\ndata: {\"agent\":\"support\",\"path\":[\"support\"],\"status\":\"pending\"",
 		`"path":["support","billing"]`,
 		`"state":"tn1.`,
+		// core's stream events of each turn, labelled with the agent.
+		"event: tool_call\ndata: {\"type\":\"tool_call\",\"name\":\"task\"",
+		`"name":"refund","id":"call_1","args":"{\"order\":42}","handle":"root/support.1/billing.1","path":["support","billing"]}`,
+		"event: pending\ndata: {\"type\":\"pending\"",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("stream lacks %s:\n%s", want, out)
