@@ -227,3 +227,49 @@ func TestAgentTeamMetricsAndStreamCarryThePath(t *testing.T) {
 		}
 	}
 }
+
+// A leaf that needs a second approval after the first halts the team again:
+// a new token and a new stored tree, the first token's tree gone.
+func TestAgentTeamHaltsAgainWithANewToken(t *testing.T) {
+	hs, trees := newTeamHarness(t)
+	code, first := hs.post("/v1/run", map[string]any{"prompt": "review orders 42 and 43", "agent": "support"})
+	if code != http.StatusOK || first["status"] != "pending" {
+		t.Fatalf("run = %d %v", code, first)
+	}
+	code, second := hs.post("/v1/resume", resumeBody(first, true, ""))
+	if code != http.StatusOK || second["status"] != "pending" {
+		t.Fatalf("first resume = %d %v, want pending for order 43", code, second)
+	}
+	data := second["pending"].(map[string]any)["data"].(map[string]any)
+	if fmt.Sprint(data["path"]) != "[support billing]" || fmt.Sprint(data["args"]) != "map[order:43]" {
+		t.Errorf("second halt asks %v from %v", data["args"], data["path"])
+	}
+	if second["state"] == first["state"] || trees.Len() != 1 {
+		t.Errorf("want a new token and one stored tree; same token: %v, trees: %d", second["state"] == first["state"], trees.Len())
+	}
+	if hs.refunds.Load() != 1 {
+		t.Errorf("refunds = %d after the first approval, want 1", hs.refunds.Load())
+	}
+	code, done := hs.post("/v1/resume", resumeBody(second, true, ""))
+	if code != http.StatusOK || done["status"] != "done" || done["text"] != "done: done: refunded order 43" {
+		t.Fatalf("second resume = %d %v", code, done)
+	}
+	if hs.refunds.Load() != 2 || trees.Len() != 0 {
+		t.Errorf("refunds = %d, trees = %d; want 2 and 0", hs.refunds.Load(), trees.Len())
+	}
+}
+
+// A tree that names an agent AGENTS no longer declares cannot be restored:
+// 409, and nothing runs.
+func TestAgentTeamUnrestorableAfterAGENTSChanged(t *testing.T) {
+	hs, _ := newTeamHarness(t)
+	halted := haltTeam(t, hs)
+	hs.env["AGENTS"] = `[{"name": "support", "team": ["accounts"]}, {"name": "accounts", "tools": ["refund"]}]`
+	code, body := hs.post("/v1/resume", resumeBody(halted, true, ""))
+	if code != http.StatusConflict || errCode(body) != "state_unrestorable" {
+		t.Errorf("resume = %d %v, want 409 state_unrestorable", code, body)
+	}
+	if hs.refunds.Load() != 0 {
+		t.Error("refund ran")
+	}
+}
