@@ -58,9 +58,10 @@ func (h *Handler) serveAgentRun(w http.ResponseWriter, r *http.Request, cfg Conf
 		h.treesUnavailable(w)
 		return
 	}
-	h.runTeamRequest(w, r, cfg, "run", req.Workspace, req.Agent, req.Stream, trees, func(rt *agents.Runtime) func() agents.TaskResult {
-		return startAgent(rt, req.Agent, req.Prompt)
-	}, nil)
+	h.runTeamRequest(w, r, cfg, "run", req.Workspace, req.Agent, req.Stream, trees, func(opts agents.Options) (*agents.Runtime, func() agents.TaskResult, error) {
+		rt := agents.NewRuntime(opts)
+		return rt, startAgent(rt, req.Agent, req.Prompt), nil
+	})
 }
 
 // resumeAgent is POST /v1/resume of an agent team's token, after it was
@@ -80,7 +81,7 @@ func (h *Handler) resumeAgent(w http.ResponseWriter, r *http.Request, cfg Config
 		writeError(w, http.StatusGone, "state_gone", "the halted agent team is no longer stored (it expired); start a new run")
 		return
 	}
-	h.runTeamRequest(w, r, cfg, "resume", st.Workspace, st.Agent, stream, trees, nil, func(opts agents.Options) (*agents.Runtime, func() agents.TaskResult, error) {
+	h.runTeamRequest(w, r, cfg, "resume", st.Workspace, st.Agent, stream, trees, func(opts agents.Options) (*agents.Runtime, func() agents.TaskResult, error) {
 		rt, err := agents.RestoreRuntime(opts, tree)
 		if err != nil {
 			return nil, nil, err
@@ -100,12 +101,14 @@ func (h *Handler) treesUnavailable(w http.ResponseWriter) {
 	writeError(w, http.StatusServiceUnavailable, "approvals_unavailable", "this Worker has no "+ApprovalsBinding+" Durable Object binding, which keeps a halted agent team; nothing ran. Its operator must deploy with the generated wrangler.jsonc")
 }
 
-// runTeamRequest runs a team (fresh: start; resumed: restore) under the
-// request's deadline and answers with an agentResponse, as JSON or, with
-// stream, as server-sent events (agents_stream.go).
-func (h *Handler) runTeamRequest(w http.ResponseWriter, r *http.Request, cfg Config, endpoint, workspace, agent string, stream bool, trees TreeStore,
-	start func(*agents.Runtime) func() agents.TaskResult,
-	restore func(agents.Options) (*agents.Runtime, func() agents.TaskResult, error)) {
+// teamBegin builds a request's runtime over the team's options (fresh, or
+// restored from a stored tree) and returns it with the work to run on it.
+type teamBegin func(agents.Options) (*agents.Runtime, func() agents.TaskResult, error)
+
+// runTeamRequest runs a team under the request's deadline and answers with
+// an agentResponse, as JSON or, with stream, as server-sent events
+// (agents_stream.go). Only a restore can fail to begin (409).
+func (h *Handler) runTeamRequest(w http.ResponseWriter, r *http.Request, cfg Config, endpoint, workspace, agent string, stream bool, trees TreeStore, begin teamBegin) {
 	ctx, cancel := context.WithTimeout(r.Context(), cfg.Timeout)
 	defer cancel()
 	team, ok := h.newAgentTeam(ctx, w, cfg, workspace, agent, h.agentMetrics)
@@ -118,18 +121,11 @@ func (h *Handler) runTeamRequest(w http.ResponseWriter, r *http.Request, cfg Con
 		feed = newEventFeed()
 		team.opts.OnEvent, team.opts.OnStream = feed.onEvent, feed.onStream
 	}
-	var rt *agents.Runtime
-	var run func() agents.TaskResult
-	if restore != nil {
-		var err error
-		if rt, run, err = restore(team.opts); err != nil {
-			h.opts.Logf("worker: restore agent team: %v", err)
-			writeError(w, http.StatusConflict, "state_unrestorable", "the halted agent team cannot be restored with this Worker's "+AgentsSetting+" (an agent it names is no longer declared?); start a new run")
-			return
-		}
-	} else {
-		rt = agents.NewRuntime(team.opts)
-		run = start(rt)
+	rt, run, err := begin(team.opts)
+	if err != nil {
+		h.opts.Logf("worker: restore agent team: %v", err)
+		writeError(w, http.StatusConflict, "state_unrestorable", "the halted agent team cannot be restored with this Worker's "+AgentsSetting+" (an agent it names is no longer declared?); start a new run")
+		return
 	}
 	defer rt.Close(rt.Root, &agents.CloseOptions{Force: true})
 	finish := func(res agents.TaskResult) (int, any) {
