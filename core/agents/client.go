@@ -13,6 +13,29 @@ type budgetStop struct{ limit string }
 
 func (e *budgetStop) Error() string { return "agents: budget exhausted (" + e.limit + ")" }
 
+// asBudgetStop finds a budgetStop in err's chain. It walks Unwrap by hand:
+// errors.As would link reflection into the wasm (~25 KB) for one type.
+func asBudgetStop(err error) *budgetStop {
+	for err != nil {
+		switch e := err.(type) {
+		case *budgetStop:
+			return e
+		case interface{ Unwrap() []error }:
+			for _, inner := range e.Unwrap() {
+				if s := asBudgetStop(inner); s != nil {
+					return s
+				}
+			}
+			return nil
+		case interface{ Unwrap() error }:
+			err = e.Unwrap()
+		default:
+			return nil
+		}
+	}
+	return nil
+}
+
 // client builds the core client for one of h's turns.
 func (rt *Runtime) client(h *Handle, def Def, maxTurns int) *core.Client {
 	o := rt.opts.ClientOptions
@@ -29,7 +52,7 @@ func (rt *Runtime) client(h *Handle, def Def, maxTurns int) *core.Client {
 	}
 	o.SystemPrompt = def.Soul
 	o.MaxTurns = maxTurns
-	o.WaitFor, o.WaitForContext = rt.interpreter(h), nil
+	o.WaitFor, o.WaitForContext = nil, rt.interpreter(h)
 	o.Hooks = rt.hooks(h, def)
 	o.OnMetric = rt.metricSink(h, def)
 	if rt.opts.Generate != nil {
