@@ -2,6 +2,7 @@ package worker
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"strings"
 	"time"
@@ -151,6 +152,10 @@ func (h *Handler) teamAnswer(ctx context.Context, cfg Config, endpoint, workspac
 	}
 	for _, v := range rt.List() {
 		out.Agents = append(out.Agents, agentRowView{Handle: v.ID, Agent: v.Agent, Path: v.Path, State: string(v.State), Turns: v.Turns, Tokens: v.Tokens})
+	}
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) && res.Status != agents.TaskStatusDone {
+		// The deadline may reach a model call before runTeam sees it.
+		res.Status = agents.TaskStatusTimeout
 	}
 	switch res.Status {
 	case agents.TaskStatusError:

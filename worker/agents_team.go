@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
-	"time"
 
 	"github.com/toolnexus/wasm/core"
 	"github.com/toolnexus/wasm/core/agents"
@@ -64,9 +63,9 @@ func (h *Handler) newAgentTeam(ctx context.Context, w http.ResponseWriter, cfg C
 		Transport: h.opts.Transport,
 		Registry:  registry,
 		OnMetric:  onMetric,
-		// Each agent turn is one core run; the request's own deadline
-		// (runTeam) bounds the whole tree.
-		ClientOptions: core.ClientOptions{Retries: cfg.Retries, TimeoutMs: int(cfg.Timeout / time.Millisecond)},
+		// No per-client timeout: the request's deadline (runTeam) bounds
+		// the whole tree and closes it, so a stop is always "timeout".
+		ClientOptions: core.ClientOptions{Retries: cfg.Retries},
 	}}, true
 }
 

@@ -1,12 +1,15 @@
 package worker
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/toolnexus/wasm/core"
 )
 
 // testAgents is the team of the agent tests: support delegates to billing,
@@ -271,5 +274,27 @@ func TestAgentTeamUnrestorableAfterAGENTSChanged(t *testing.T) {
 	}
 	if hs.refunds.Load() != 0 {
 		t.Error("refund ran")
+	}
+}
+
+// A team whose model never answers is stopped at LLM_TIMEOUT_SECONDS (504)
+// within moments, and nothing is stored.
+func TestAgentTeamTimesOut(t *testing.T) {
+	hs, trees := newTeamHarness(t)
+	hs.env["LLM_TIMEOUT_SECONDS"] = "1"
+	hs.h.opts.Transport = core.TransportFunc(func(ctx context.Context, _ *core.HTTPRequest) (*core.HTTPResponse, error) {
+		<-ctx.Done()
+		return nil, ctx.Err()
+	})
+	start := time.Now()
+	code, body := hs.post("/v1/run", map[string]any{"prompt": "review order 42", "agent": "support"})
+	if code != http.StatusGatewayTimeout || errCode(body) != "upstream_timeout" {
+		t.Errorf("run = %d %v, want 504 upstream_timeout", code, body)
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("the run took %v", d)
+	}
+	if trees.Len() != 0 {
+		t.Errorf("stored trees = %d", trees.Len())
 	}
 }
