@@ -94,13 +94,17 @@ JSONC
 
 # worker_dev serves dist/worker with wrangler dev. Settings come from the
 # environment (LLM_BASE_URL, LLM_STYLE, LLM_MODEL, LLM_API_KEY, STATE_SECRET,
-# API_TOKEN, ALLOWED_ORIGINS, BUILTINS, SKILLS); without LLM_BASE_URL the
+# API_TOKEN, ALLOWED_ORIGINS, BUILTINS, SKILLS, AGENTS); without LLM_BASE_URL the
 # browser demo's offline model is used (start_demo_model).
 worker_dev() {
   local dir="$DIST/worker" port=${PORT:-8787} wrangler
   port_free "$port" || return 1
   wrangler=$(wrangler_bin)
   local base=${LLM_BASE_URL:-} model=${LLM_MODEL:-} key=${LLM_API_KEY:-} LLM_STYLE=${LLM_STYLE:-}
+  case "${AGENTS:-}" in *"'"*)
+    echo "worker-dev: AGENTS must not contain a single quote (.dev.vars single-quotes it); write \u0027 instead" >&2
+    return 1 ;;
+  esac
   if [ -z "$base" ]; then
     start_demo_model "$dir" || return 1
     echo "== no LLM_BASE_URL: using the demo page's offline model at $base"
@@ -119,6 +123,8 @@ worker_dev() {
       [ -z "${ALLOWED_ORIGINS:-}" ] || echo "ALLOWED_ORIGINS=$ALLOWED_ORIGINS"
       [ -z "${BUILTINS:-}" ] || echo "BUILTINS=$BUILTINS"
       [ -z "${SKILLS:-}" ] || echo "SKILLS=$SKILLS"
+      # AGENTS is JSON: single-quoted, so dotenv keeps its double quotes.
+      [ -z "${AGENTS:-}" ] || printf "AGENTS='%s'\n" "$AGENTS"
     } >"$dir/.dev.vars"
   )
   echo "== Worker on http://127.0.0.1:$port (Ctrl-C to stop)"

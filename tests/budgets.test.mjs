@@ -40,11 +40,15 @@ const browserNever = [...never, "net/http.", "crypto/tls."];
 // MB here is 10^6 bytes of gzip -9, as build.sh prints them (after the
 // data-segment merge of scripts/wasm-data.sh). Each budget leaves 1–3 % of
 // room above the build it was set on; the Worker's build links net/http's
-// server types, hence its larger budget.
+// server types, hence its larger budget. The Worker's agent teams (AGENTS,
+// issue 18: core/agents with its snapshot/restore, and the Worker's run,
+// resume and stream of a team) took it from 1,860,680 to 1,935,662 bytes
+// (+75 kB: core/agents most of it, the AGENTS setting and the tree store
+// about 10 kB), hence 1.955 MB.
 const targets = [
   { name: "browser", file: "web/toolnexus.wasm", pkg: "./wasm/browser", gzipBudget: 1_120_000, never: browserNever },
   { name: "browser with tools", file: "web/toolnexus-tools.wasm", pkg: "./wasm/browser-tools", gzipBudget: 1_220_000, never: browserNever },
-  { name: "worker", file: "worker/build/app.wasm", pkg: "./wasm/worker", gzipBudget: 1_900_000, never },
+  { name: "worker", file: "worker/build/app.wasm", pkg: "./wasm/worker", gzipBudget: 1_955_000, never },
 ];
 
 const gzipSize = (buf) => gzipSync(buf, { level: 9 }).length;
