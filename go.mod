@@ -2,10 +2,7 @@ module github.com/toolnexus/wasm
 
 go 1.26.8
 
-require (
-	github.com/tidwall/gjson v1.20.4
-	go.yaml.in/yaml/v3 v3.0.6
-)
+require github.com/tidwall/gjson v1.20.4
 
 require (
 	github.com/tidwall/match v1.1.1 // indirect

@@ -132,7 +132,7 @@ try {
   const goJS = { cwd: root, env: { ...process.env, GOOS: "js", GOARCH: "wasm" }, stdio: "inherit" };
   execFileSync("go", ["build", "-trimpath", "-o", join(tmp, "web", "toolnexus.wasm"), "./wasm/browser"], goJS);
   if (existsSync(join(tmp, "web", "toolnexus-tools.wasm"))) { // the demo page's build (scripts/browser.sh)
-    execFileSync("go", ["build", "-tags", "toolnexus_tools", "-trimpath", "-o", join(tmp, "web", "toolnexus-tools.wasm"), "./wasm/browser"], goJS);
+    execFileSync("go", ["build", "-trimpath", "-o", join(tmp, "web", "toolnexus-tools.wasm"), "./wasm/browser-tools"], goJS);
   }
   process.env.TOOLNEXUS_DIST = tmp;
   execFileSync("go", ["build", "-trimpath", "-o", join(tmp, "worker.wasm"), "./wasm/worker"],

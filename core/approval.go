@@ -30,8 +30,8 @@ func approvalRequest(t Tool, callID string, args map[string]any) Request {
 	if t.InputSchema != nil {
 		data["schema"] = map[string]any(t.InputSchema)
 	}
-	if t.server != "" {
-		data["server"] = t.server
+	if t.Server != "" {
+		data["server"] = t.Server
 	}
 	return Request{
 		ID:     newID("req_"),

@@ -1,38 +1,18 @@
 package core
 
-import (
-	"errors"
-	"fmt"
-)
-
-// errToolsNotLinked is CreateToolkit's error when Options asks for skills or
-// built-ins in a build without them (see ToolsLinked).
-var errToolsNotLinked = errors.New("this js/wasm build leaves out skills and built-in tools; build with -tags toolnexus_tools")
+import "fmt"
 
 // addSkillsAndBuiltins is CreateToolkit's step after ExtraTools and MCP: the
 // skill tool (Options.Skills), then the built-ins (Options.Builtins) in
 // BuiltinNames order. A tool whose name is already taken is left out, so a
 // host's own tool (say a relay "read", or a "bash") wins over a built-in.
 //
-// In a build without them (SkillsLinked or BuiltinsLinked false) the
-// default (Builtins unset or false, no Skills) adds nothing, and asking for
-// what is missing is an error.
+// In a program that does not import core/builtins the default (Builtins
+// unset) adds no built-ins, and asking for them explicitly is
+// ErrBuiltinsNotLinked; Skills without core/skills is ErrSkillsNotLinked.
 func (tk *Toolkit) addSkillsAndBuiltins(opts Options) error {
-	builtinsOff := false
-	if b, isBool := opts.Builtins.(bool); opts.Builtins == nil || isBool && !b {
-		builtinsOff = true
-	}
-	if !SkillsLinked && opts.Skills != nil {
-		return errToolsNotLinked
-	}
-	if !BuiltinsLinked {
-		if !builtinsOff {
-			return errToolsNotLinked
-		}
-		opts.Builtins = false
-	}
 	var tools []Tool
-	if SkillsLinked && opts.Skills != nil {
+	if opts.Skills != nil {
 		set, err := LoadSkills(opts.Skills)
 		if err != nil {
 			return err
@@ -44,7 +24,7 @@ func (tk *Toolkit) addSkillsAndBuiltins(opts Options) error {
 	if err != nil {
 		return err
 	}
-	if BuiltinsLinked && on {
+	if on && (opts.Builtins != nil || BuiltinsLinked()) {
 		if cfg.Transport == nil {
 			cfg.Transport = opts.Transport
 		}

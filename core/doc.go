@@ -20,6 +20,24 @@
 // link net/http. All HTTP goes through a Transport; native builds default to
 // net/http, and the JS bridge supplies one over fetch.
 //
+// core is a kernel with packages around it. The shared types live in
+// core/tool (core re-exports each: core.Tool is tool.Tool); the optional
+// features are packages a program links by importing them, the way
+// database/sql drivers are linked:
+//
+//	import (
+//		"github.com/toolnexus/wasm/core"
+//		_ "github.com/toolnexus/wasm/core/builtins" // Options.Builtins
+//		_ "github.com/toolnexus/wasm/core/skills"   // Options.Skills, LoadSkills
+//		_ "github.com/toolnexus/wasm/core/mcp"      // Options.MCP, ParseMCPConfig
+//	)
+//
+// Each registers itself with core/tool from its init. Without the import,
+// the zero Options add no built-ins, and asking for the feature is an error
+// that names the import to add (ErrBuiltinsNotLinked, ErrSkillsNotLinked,
+// ErrMCPNotLinked).
+// The file system of the built-ins is core/vfs.
+//
 // A minimal run:
 //
 //	tk, _ := core.CreateToolkit(ctx, core.Options{ExtraTools: []core.Tool{

@@ -2,7 +2,11 @@
 
 package core
 
-import "net/http"
+import (
+	"net/http"
+
+	"github.com/toolnexus/wasm/core/tool"
+)
 
 // HTTPClientOption is the type of ClientOptions.HTTPClient: a *http.Client
 // on native builds (as in the Go port).
@@ -13,5 +17,5 @@ func httpClientTransport(c HTTPClientOption) Transport {
 	if c == nil {
 		return nil
 	}
-	return httpTransport{client: c}
+	return tool.HTTPClientTransport(c)
 }

@@ -6,17 +6,9 @@ import (
 	"github.com/toolnexus/wasm/internal/jsonx"
 )
 
-// stringify renders a value as tool-output text: strings as they are, nil as
-// "", anything else as JSON.
-func stringify(v any) string {
-	switch s := v.(type) {
-	case nil:
-		return ""
-	case string:
-		return s
-	}
-	return mustJSON(v)
-}
+// stringify renders a value as tool-output text (jsonx.Text): strings as
+// they are, nil as "", anything else as JSON.
+func stringify(v any) string { return jsonx.Text(v) }
 
 // mustJSON encodes v without HTML escaping; values that cannot be encoded
 // (channels, funcs) become "null" rather than a panic.

@@ -1,5 +1,7 @@
 package core
 
+import "github.com/toolnexus/wasm/core/tool"
+
 // Relay tools are declarations only: the model calls them, the run suspends
 // with a Request of kind RelayKind, the host executes the call and answers
 // with its output. Several relay calls of one turn ride one Request, in call
@@ -11,7 +13,7 @@ const RelayKind = "tool_call"
 // Relay data keys. They travel on the wire and are fixed.
 const (
 	// RelayOutputKey is the Answer.Data key of the host's output for one call.
-	RelayOutputKey = "output"
+	RelayOutputKey = tool.OutputKey
 	// RelayIsErrorKey marks the host's output as an error result.
 	RelayIsErrorKey = "isError"
 	relayCallsKey   = "calls"

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"sort"
 	"strconv"
 	"strings"
@@ -196,31 +195,6 @@ func TestStreamPendingBeforeWaitFor(t *testing.T) {
 				t.Fatalf("events = %s, text %q, runs %d", got, text, c.count())
 			}
 		})
-	}
-}
-
-func TestSSEReader(t *testing.T) {
-	in := ": comment\r\nevent: a\r\ndata: one\r\ndata:two\r\n\r\nid: 7\rdata: three\r\rdata: {\"x\":1}\n\n"
-	s := newSSEReader(strings.NewReader(in), 1<<10)
-	var got []string
-	for {
-		name, data, err := s.next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		got = append(got, name+"|"+string(data))
-	}
-	if strings.Join(got, ";") != `a|one`+"\n"+`two;|three;|{"x":1}` {
-		t.Fatalf("events = %q", got)
-	}
-	if _, _, err := newSSEReader(strings.NewReader("data: half"), 1<<10).next(); err != io.ErrUnexpectedEOF {
-		t.Fatalf("a cut event gave %v", err)
-	}
-	if _, _, err := newSSEReader(strings.NewReader("data: "+strings.Repeat("x", 100)+"\n\n"), 10).next(); err != errEventTooLarge {
-		t.Fatalf("an oversized event gave %v", err)
 	}
 }
 

@@ -420,7 +420,7 @@ func TestDeclinedCallIsMarked(t *testing.T) {
 // configured server it runs on, and carries the schema to check edits with.
 func TestApprovalRequestNamesTheMCPServer(t *testing.T) {
 	schema := JSONSchema{"type": "object", "required": []any{"q"}}
-	req := approvalRequest(Tool{Name: "docs_search", Source: SourceMCP, InputSchema: schema, server: "docs"}, "c1", map[string]any{"q": "x"})
+	req := approvalRequest(Tool{Name: "docs_search", Source: SourceMCP, InputSchema: schema, Server: "docs"}, "c1", map[string]any{"q": "x"})
 	if req.Data["server"] != "docs" || req.Data["source"] != "mcp" || req.Data["schema"] == nil {
 		t.Fatalf("data = %v", req.Data)
 	}

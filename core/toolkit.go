@@ -19,8 +19,8 @@ type Options struct {
 	//	                    transport and size cap, approvals
 	//
 	// Any other value is an error. A built-in whose name an earlier tool
-	// already has (ExtraTools, MCP, skill) is left out. The default js/wasm
-	// build links neither built-ins nor skills (see ToolsLinked).
+	// already has (ExtraTools, MCP, skill) is left out. A program links the
+	// built-ins by importing core/builtins; without it, unset adds none.
 	Builtins any
 	// Skills is where SKILL.md files are discovered (LoadSkills); their
 	// "skill" tool is added after ExtraTools and MCP, before the built-ins.

@@ -1,6 +1,10 @@
 package core
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/toolnexus/wasm/core/tool"
+)
 
 // Hand-written on purpose: net/url pulls net/netip, unique and weak into the
 // wasm build (about 60 KB gzip) for the three things HTTP tools need here.
@@ -24,15 +28,7 @@ func escapeComponent(s string) string {
 }
 
 // httpScheme reports whether u is an absolute http(s) URL with a host.
-func httpScheme(u string) bool {
-	lower := strings.ToLower(u)
-	for _, p := range []string{"http://", "https://"} {
-		if strings.HasPrefix(lower, p) && len(u) > len(p) && u[len(p)] != '/' {
-			return true
-		}
-	}
-	return false
-}
+func httpScheme(u string) bool { return tool.IsHTTPURL(u) }
 
 // appendQuery adds key=value pairs (already in order) to u, keeping any
 // query it has and any #fragment after it.

@@ -23,7 +23,9 @@ import (
 //	files          {path: text}   the virtual file system's first content
 //	onFilesChange  (path, text|null) => void   after each write or delete
 //
-// They need a wasm built with -tags toolnexus_tools (web/toolnexus-tools.wasm);
+// They need a wasm whose main imports core/builtins and core/skills and
+// calls EnableTools
+// (wasm/browser-tools → web/toolnexus-tools.wasm);
 // the default build has neither skills nor built-ins, so there builtins
 // defaults to off and asking for any of them is an error.
 
@@ -37,6 +39,43 @@ var (
 // options o (an array of tools, or undefined, means the defaults) and
 // returns the file system the built-ins will use.
 func toolsOptions(o js.Value, env ToolEnv, opts *core.Options) (*core.MemFS, error) {
+	if tools != nil && core.ToolsLinked() {
+		return tools.options(o, env, opts)
+	}
+	isOpts := o.Type() == js.TypeObject && !js.Global().Get("Array").Call("isArray", o).Bool()
+	get := func(key string) js.Value {
+		if !isOpts {
+			return js.Undefined()
+		}
+		return o.Get(key)
+	}
+	if builtins := get("builtins"); present(get("skills")) || present(get("files")) || (present(builtins) && builtins.Truthy()) {
+		return nil, errors.New("createToolkit: builtins, skills and files need toolnexus-tools.wasm (a wasm whose main imports core/builtins and core/skills and calls jsbridge.EnableTools)")
+	}
+	opts.Builtins = false
+	return nil, nil
+}
+
+// toolsGlue is the bridge's part of skills and built-ins. It is reached
+// only through EnableTools, so that a main which does not call it (the
+// default browser build) links none of it, nor core/vfs and the skill
+// tool (about 35 kB of gzip'd wasm).
+type toolsGlue struct {
+	options func(o js.Value, env ToolEnv, opts *core.Options) (*core.MemFS, error)
+	methods func(method func(string, func([]js.Value) (any, error)), tk *core.Toolkit)
+}
+
+var tools *toolsGlue
+
+// EnableTools links the bridge's options and handle methods for skills and
+// built-ins (builtins, skills, files, onFilesChange; tk.files(),
+// tk.skillsPrompt(), tk.skills()). The tools build's main
+// (wasm/browser-tools) calls it before NewAPI, beside importing
+// core/builtins and core/skills, which register the features themselves.
+func EnableTools() { tools = &toolsGlue{options: linkedToolsOptions, methods: linkedToolsMethods} }
+
+// linkedToolsOptions is toolsOptions in a build that called EnableTools.
+func linkedToolsOptions(o js.Value, env ToolEnv, opts *core.Options) (*core.MemFS, error) {
 	isOpts := o.Type() == js.TypeObject && !js.Global().Get("Array").Call("isArray", o).Bool()
 	get := func(key string) js.Value {
 		if !isOpts {
@@ -45,13 +84,6 @@ func toolsOptions(o js.Value, env ToolEnv, opts *core.Options) (*core.MemFS, err
 		return o.Get(key)
 	}
 	builtins, skills, files := get("builtins"), get("skills"), get("files")
-	if !core.ToolsLinked {
-		if present(skills) || present(files) || (present(builtins) && builtins.Truthy()) {
-			return nil, errors.New("createToolkit: builtins, skills and files need toolnexus-tools.wasm (a wasm built with -tags toolnexus_tools)")
-		}
-		opts.Builtins = false
-		return nil, nil
-	}
 	var initial map[string]string
 	if present(files) {
 		if err := fromJS(files, &initial); err != nil {
@@ -154,9 +186,13 @@ func rememberFiles(tk *core.Toolkit, mem *core.MemFS) {
 //	tk.skillsPrompt()  Promise<string>         the system-prompt section
 //	tk.skills()        Promise<{skills: [{name, description, path}], problems: [{path, error}]}>
 func toolsMethods(method func(string, func([]js.Value) (any, error)), tk *core.Toolkit) {
-	if !core.ToolsLinked {
-		return // the default build: keep the wasm free of this code
+	if tools != nil && core.ToolsLinked() {
+		tools.methods(method, tk)
 	}
+}
+
+// linkedToolsMethods is toolsMethods in a build that called EnableTools.
+func linkedToolsMethods(method func(string, func([]js.Value) (any, error)), tk *core.Toolkit) {
 	method("files", func([]js.Value) (any, error) {
 		toolFilesMu.Lock()
 		mem := toolFiles[tk]

@@ -31,8 +31,10 @@
 // servers' elicitations (kind "input" with data.schema, or "authorization"
 // with a URL; approvalDialog() renders both).
 //
-// Skills and built-in tools (builtins.go, docs/tools.md; only in a wasm built
-// with -tags toolnexus_tools — elsewhere builtins is off and asking for any of
+// Skills and built-in tools (builtins.go, docs/tools.md; only in a wasm whose
+// main imports core/builtins and core/skills and calls EnableTools, as
+// wasm/browser-tools does —
+// elsewhere builtins is off and asking for any of
 // these is an error): builtins (true by default, false, or {name: bool}),
 // skills ({path: text} or the URL of a JSON index {"files": {path: text}}),
 // files ({path: text}, the virtual file system's first content) and

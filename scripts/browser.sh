@@ -24,8 +24,8 @@ build_browser() {
   # measured the same CPU per run (bench/loop.mjs, 3 alternating rounds).
   local gcflags='github.com/toolnexus/wasm/...=-l'
   GOOS=js GOARCH=wasm go build -trimpath -gcflags="$gcflags" -ldflags='-s -w' -o "$DIST/web/toolnexus.wasm" ./wasm/browser || return 1
-  # The same with skills and the built-in tools (core.ToolsLinked; docs/tools.md): the demo page loads it.
-  GOOS=js GOARCH=wasm go build -tags toolnexus_tools -trimpath -gcflags="$gcflags" -ldflags='-s -w' -o "$DIST/web/toolnexus-tools.wasm" ./wasm/browser || return 1
+  # The same with skills and the built-in tools (wasm/browser-tools imports them; docs/tools.md): the demo page loads it.
+  GOOS=js GOARCH=wasm go build -trimpath -gcflags="$gcflags" -ldflags='-s -w' -o "$DIST/web/toolnexus-tools.wasm" ./wasm/browser-tools || return 1
   merge_wasm_data "$DIST/web/toolnexus.wasm" || return 1          # scripts/wasm-data.sh
   merge_wasm_data "$DIST/web/toolnexus-tools.wasm" || return 1
   cp -R "$ROOT/web/." "$DIST/web/" || return 1

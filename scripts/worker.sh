@@ -37,11 +37,12 @@ build_worker() {
   # host, as the browser's loader has it); wasm_exec.js is the toolchain's own.
   cp "$ROOT"/worker/js/*.mjs "$ROOT/web/bridge-host.mjs" "$build/"
   cp "$(wasm_exec_js)" "$build/wasm_exec.js"
-  # -tags toolnexus_tools links skills and the built-in tools (BUILTINS);
-  # WORKER_TAGS=toolnexus_skills builds without the built-ins, ~63 kB gzip
-  # smaller. Our own packages are compiled without inlining: that saves
-  # ~27 kB gzip and measured no change in /v1/run latency.
-  GOOS=js GOARCH=wasm go build -tags "${WORKER_TAGS:-toolnexus_tools}" -trimpath \
+  # wasm/worker imports core/skills and core/builtins, which register
+  # themselves with core (SKILLS, BUILTINS); a Worker without them is a
+  # main that leaves the import out. Our own packages are compiled without
+  # inlining: that saves ~27 kB gzip and measured no change in /v1/run
+  # latency.
+  GOOS=js GOARCH=wasm go build -trimpath \
     -gcflags='github.com/toolnexus/wasm/...=-l' \
     -ldflags='-s -w' -o "$build/app.wasm" ./wasm/worker
   merge_wasm_data "$build/app.wasm" # scripts/wasm-data.sh
@@ -93,13 +94,17 @@ JSONC
 
 # worker_dev serves dist/worker with wrangler dev. Settings come from the
 # environment (LLM_BASE_URL, LLM_STYLE, LLM_MODEL, LLM_API_KEY, STATE_SECRET,
-# API_TOKEN, ALLOWED_ORIGINS, BUILTINS, SKILLS); without LLM_BASE_URL the
+# API_TOKEN, ALLOWED_ORIGINS, BUILTINS, SKILLS, AGENTS); without LLM_BASE_URL the
 # browser demo's offline model is used (start_demo_model).
 worker_dev() {
   local dir="$DIST/worker" port=${PORT:-8787} wrangler
   port_free "$port" || return 1
   wrangler=$(wrangler_bin)
   local base=${LLM_BASE_URL:-} model=${LLM_MODEL:-} key=${LLM_API_KEY:-} LLM_STYLE=${LLM_STYLE:-}
+  case "${AGENTS:-}" in *"'"*)
+    echo "worker-dev: AGENTS must not contain a single quote (.dev.vars single-quotes it); write \u0027 instead" >&2
+    return 1 ;;
+  esac
   if [ -z "$base" ]; then
     start_demo_model "$dir" || return 1
     echo "== no LLM_BASE_URL: using the demo page's offline model at $base"
@@ -118,6 +123,8 @@ worker_dev() {
       [ -z "${ALLOWED_ORIGINS:-}" ] || echo "ALLOWED_ORIGINS=$ALLOWED_ORIGINS"
       [ -z "${BUILTINS:-}" ] || echo "BUILTINS=$BUILTINS"
       [ -z "${SKILLS:-}" ] || echo "SKILLS=$SKILLS"
+      # AGENTS is JSON: single-quoted, so dotenv keeps its double quotes.
+      [ -z "${AGENTS:-}" ] || printf "AGENTS='%s'\n" "$AGENTS"
     } >"$dir/.dev.vars"
   )
   echo "== Worker on http://127.0.0.1:$port (Ctrl-C to stop)"

@@ -8,6 +8,8 @@
 //
 // The rule reads the last message of each request:
 //   a tool result                    → the final answer "done: <tool output>"
+//   a prompt that mentions "review order" → call task {agent: "billing", prompt: "refund order 42"}
+//                                      (the support agent of an AGENTS team)
 //   a prompt that mentions "refund"  → call refund {order: 42}
 //   a prompt that mentions "slowly"  → a 12-word answer; streamed, one event every 150 ms
 //                                      ("very slowly": 60 words, about 10 s)
@@ -30,6 +32,7 @@ export function nextTurn(request) {
     ? last.content
     : (last.content ?? []).map((b) => b?.text ?? "").join("");
   if (/fail/i.test(prompt)) return { status: 503, error: "the mock model is overloaded" };
+  if (/review order/i.test(prompt)) return { toolCalls: [{ name: "task", args: { agent: "billing", prompt: "refund order 42" } }] };
   if (/refund/i.test(prompt)) return { toolCalls: [{ name: "refund", args: { order: 42 } }] };
   if (/very slowly/i.test(prompt)) return { text: Array.from({ length: 60 }, (_, i) => `w${i}`).join(" "), chunkDelayMs: 150 };
   if (/slowly/i.test(prompt)) return { text: "one two three four five six seven eight nine ten eleven twelve", chunkDelayMs: 150 };

@@ -25,6 +25,8 @@ type runRequest struct {
 	// Workspace names the files the built-in file tools work on (files.go);
 	// a state token carries it to /v1/resume.
 	Workspace string `json:"workspace"`
+	// Agent names a team declared in AGENTS to run the prompt (agents.go).
+	Agent string `json:"agent"`
 }
 
 // resumeRequest is the body of POST /v1/resume. Ok is a pointer so that a
@@ -87,6 +89,10 @@ func (h *Handler) serveRun(w http.ResponseWriter, r *http.Request) {
 	if !checkWorkspace(w, req.Workspace) {
 		return
 	}
+	if req.Agent != "" {
+		h.serveAgentRun(w, r, cfg, req)
+		return
+	}
 	history := make([]any, len(req.Messages))
 	for i, m := range req.Messages {
 		history[i] = m
@@ -146,7 +152,21 @@ func (h *Handler) serveResume(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, "invalid_args", err.Error()+"; nothing ran and the state token is still good")
 		return
 	}
+	if st.Agent != "" {
+		if req.Conversation != "" {
+			writeError(w, http.StatusBadRequest, "unsupported_field", `"conversation" cannot be combined with an agent team's state token; nothing ran and the token is still good`)
+			return
+		}
+		if h.opts.Trees() == nil {
+			h.treesUnavailable(w)
+			return
+		}
+	}
 	if !h.spend(w, r, st) {
+		return
+	}
+	if st.Agent != "" {
+		h.resumeAgent(w, r, cfg, st, answer, req.Stream)
 		return
 	}
 	if req.Stream {

@@ -31,8 +31,8 @@ func (h *Handler) builtinsOption(ctx context.Context, workspace string) (any, er
 	if setting == "" || setting == "off" {
 		return false, nil
 	}
-	if !core.BuiltinsLinked {
-		return nil, &ConfigError{"BUILTINS", "is set, but this build has no built-in tools (build with -tags toolnexus_tools)"}
+	if !core.BuiltinsLinked() {
+		return nil, &ConfigError{"BUILTINS", "is set, but this build has no built-in tools (its main must import _ \"github.com/toolnexus/wasm/core/builtins\")"}
 	}
 	store := h.opts.Files()
 	want := map[string]bool{}

@@ -9,8 +9,10 @@
 // parameter, if any, must be UTF-8); any other type, or none, is 415.
 //
 //	POST /v1/run     {"prompt": "...", "messages": [...]?, "stream"?: bool,
-//	                  "conversation"?: "<id>", "workspace"?: "<name>"}
-//	                 ⇒ 200 RunResult; when status is "pending" it also carries
+//	                  "conversation"?: "<id>", "workspace"?: "<name>",
+//	                  "agent"?: "<a name declared in AGENTS>"}
+//	                 ⇒ 200 RunResult (with "agent": a team's result, see Agent
+//	                   teams); when status is "pending" it also carries
 //	                   "state" (the sealed token) and "stateExpiresAt"
 //	POST /v1/resume  {"state": "...", "answer": {"id", "ok", "data"?, "reason"?},
 //	                  "stream"?: bool, "conversation"?: "<id>"}
@@ -45,18 +47,23 @@
 //	    checked before the token is spent, so it can be resumed again),
 //	    conversations_unavailable (no CONVERSATIONS_KV), invalid_request
 //	    (/v1/chat/completions), state_malformed, state_version, state_invalid (edited or another
-//	    STATE_SECRET), state_expired, state_mismatch (another LLM_STYLE)
+//	    STATE_SECRET), state_expired, state_mismatch (another LLM_STYLE),
+//	    unknown_agent ("agent" not declared in AGENTS), unsupported_field
+//	    ("messages" or "conversation" with a team)
 //	401 unauthorized (API_TOKEN set and no valid bearer on /v1/*)
 //	403 origin_not_allowed (an Origin not in ALLOWED_ORIGINS)
 //	404 not_found, 405 method_not_allowed, 413 body_too_large,
 //	    conversation_too_large (over MAX_CONVERSATION_BYTES; not saved)
-//	409 state_spent (the token was already resumed: approved or declined)
+//	409 state_spent (the token was already resumed: approved or declined),
+//	    state_unrestorable (a team's tree names an agent AGENTS no longer declares)
+//	410 state_gone (a team's halted tree is no longer stored)
 //	415 unsupported_media_type (a POST body that is not application/json)
 //	500 config (names every missing or invalid setting, also as
 //	    "problems": [{"setting", "problem"}]), internal
 //	502 upstream_error (upstreamStatus: the provider's HTTP status, when it
 //	    answered; "result": the partial run when tools already ran)
-//	503 approvals_unavailable (no APPROVALS ledger: resumes are refused),
+//	503 approvals_unavailable (no APPROVALS ledger: resumes and team runs
+//	    are refused),
 //	    state_store (the ledger failed), conversation_store,
 //	504 upstream_timeout
 //
@@ -100,7 +107,7 @@
 // # Built-in tools and their files
 //
 // BUILTINS turns on core's built-in tools (the build must link them:
-// ./build.sh worker does, with -tags toolnexus_tools): "on" for all that
+// wasm/worker imports core/builtins): "on" for all that
 // can work here, or a comma-separated list of names ("read,grep,question").
 // Unset or "off", there are none. The file tools (read, write, edit, glob,
 // grep, apply_patch) need a store: an R2 bucket bound as FILES_R2 or, when
@@ -167,6 +174,32 @@
 // STATE_KV, when bound, only carries MCP elicitation answers between
 // isolates (mcpmailbox_js.go); it records no tokens: KV has no
 // compare-and-set, so concurrent resumes could all pass a KV check.
+//
+// # Agent teams
+//
+// AGENTS declares agent teams (AgentsSetting: a JSON array, as a string or
+// as a JSON var in wrangler.jsonc; checked with the rest of the
+// configuration). /v1/run with "agent" runs that agent with its team
+// through core/agents: every agent uses the Worker's model settings, its
+// "instructions" (else SYSTEM_PROMPT) as its system prompt and the tools it
+// names; MAX_TURNS is the default of budget.maxTurns and
+// LLM_TIMEOUT_SECONDS bounds the whole tree. The answer is
+//
+//	{"agent", "path": [agent], "status", "text", "isError"?, "limit"?,
+//	 "pending"?, "turns", "totalTokens",
+//	 "agents": [{"handle", "agent", "path", "state", "turns", "tokens"}],
+//	 "state"?, "stateExpiresAt"?}
+//
+// A halt anywhere in the tree is "pending": pending.data.path names the
+// asking agent (["support", "billing"]) and pending.data.handle its handle.
+// The tree (agents.Runtime.Snapshot) is kept in the APPROVALS object named
+// after the state token's id (TreeStore) until the token's expiry plus a
+// minute; /v1/resume spends the token, takes the tree (read and delete),
+// restores it and hands the Answer to the halted agent (Runtime.Resume).
+// Streamed, a team run sends "agent" events (each handle's transitions)
+// and core's events of every agent's turns, each with "handle" and "path".
+// toolnexus_worker_agent_events_total counts model calls, tool calls and
+// runs by agent path.
 //
 // # Configuration
 //

@@ -212,7 +212,7 @@ func TestBuiltinsSetting(t *testing.T) {
 			h.opts.Files = func() BlobStore { return NewMemoryBlobs() }
 		}
 		v, err := h.builtinsOption(context.Background(), "")
-		if !core.BuiltinsLinked && (c.want != nil || c.err != "") {
+		if !core.BuiltinsLinked() && (c.want != nil || c.err != "") {
 			c.err = "this build has no built-in tools"
 		}
 		if c.err != "" {
@@ -233,10 +233,10 @@ func TestBuiltinsSetting(t *testing.T) {
 }
 
 // filesHarness is a harness with BUILTINS=on over an in-memory file store.
-// A build without the built-ins (GOOS=js without -tags toolnexus_tools)
+// A build without the built-ins (a main without core/builtins)
 // skips: TestBuiltinsSetting covers its refusal.
 func filesHarness(t *testing.T) (*harness, *MemoryBlobs) {
-	if !core.BuiltinsLinked {
+	if !core.BuiltinsLinked() {
 		t.Skip("this build does not link the built-in tools")
 	}
 	hs := newHarness(t, func(env map[string]string) { env["BUILTINS"] = "on" })
@@ -338,7 +338,7 @@ func TestWorkspaceAndBuiltinsRefusals(t *testing.T) {
 // "question"; the caller's answers come back through /v1/resume as the tool
 // result.
 func TestBuiltinQuestionRoundTrip(t *testing.T) {
-	if !core.BuiltinsLinked {
+	if !core.BuiltinsLinked() {
 		t.Skip("this build does not link the built-in tools")
 	}
 	hs := newHarness(t, func(env map[string]string) { env["BUILTINS"] = "question,todowrite" })

@@ -29,6 +29,10 @@ type Options struct {
 	// (503 approvals_unavailable). Nil means one MemorySpentStore for the
 	// handler's life, right for a single native process.
 	Spent func() SpentStore
+	// Trees returns the store of halted agent teams (TreeStore), or nil
+	// when none is bound: /v1/run with "agent" is then refused (503). Nil
+	// means one MemoryTreeStore for the handler's life.
+	Trees func() TreeStore
 	// Conversations returns the KV namespace that keeps the transcripts of
 	// the "conversation" field of /v1/run, or nil when none is bound (the
 	// field is then refused with 400).
@@ -89,6 +93,10 @@ func NewHandler(opts Options) *Handler {
 	if opts.Spent == nil {
 		spent := NewMemorySpentStore()
 		opts.Spent = func() SpentStore { return spent }
+	}
+	if opts.Trees == nil {
+		trees := NewMemoryTreeStore()
+		opts.Trees = func() TreeStore { return trees }
 	}
 	if opts.Conversations == nil {
 		opts.Conversations = func() KVNamespace { return nil }

@@ -11,7 +11,7 @@ import (
 	"github.com/toolnexus/wasm/jsbridge"
 )
 
-// doLedger is a SpentStore over the ApprovalLedger Durable Object bound as
+// doLedger is a SpentStore and a TreeStore over the ApprovalLedger Durable Object bound as
 // APPROVALS (worker/js/ledger.mjs): one object per state token id, whose
 // spend(id, untilMs) RPC inserts the id with a compare-and-set in the
 // object's SQLite storage and answers whether it was absent. q is the
@@ -21,18 +21,27 @@ type doLedger struct {
 	q  *jsRequest
 }
 
-func (l doLedger) Spend(ctx context.Context, id string, until time.Time) (bool, error) {
-	// The stub is an I/O object: made in the request's context.
+// stub returns the ledger object named after the state token id. The stub
+// is an I/O object: made in the request's context.
+func (l doLedger) stub(id string) (js.Value, error) {
 	if err := l.q.enter(); err != nil {
-		return false, fmt.Errorf("approvals: %w", err)
+		return js.Undefined(), fmt.Errorf("approvals: %w", err)
 	}
 	oid, err := jsbridge.CallMethod(l.ns, "idFromName", id)
 	if err != nil {
-		return false, fmt.Errorf("approvals: %w", err)
+		return js.Undefined(), fmt.Errorf("approvals: %w", err)
 	}
 	stub, err := jsbridge.CallMethod(l.ns, "get", oid)
 	if err != nil {
-		return false, fmt.Errorf("approvals: %w", err)
+		return js.Undefined(), fmt.Errorf("approvals: %w", err)
+	}
+	return stub, nil
+}
+
+func (l doLedger) Spend(ctx context.Context, id string, until time.Time) (bool, error) {
+	stub, err := l.stub(id)
+	if err != nil {
+		return false, err
 	}
 	v, err := l.q.jsCall(ctx, "approvals spend", stub, "spend", id, float64(until.UnixMilli()))
 	if err != nil {
@@ -42,4 +51,35 @@ func (l doLedger) Spend(ctx context.Context, id string, until time.Time) (bool, 
 		return false, fmt.Errorf("approvals spend: answered %s, not a boolean", v.Type())
 	}
 	return v.Bool(), nil
+}
+
+// Put implements TreeStore: putTree(id, tree, untilMs) on the object named
+// after the token id, which deletes it at untilMs (an alarm).
+func (l doLedger) Put(ctx context.Context, id string, tree []byte, until time.Time) error {
+	stub, err := l.stub(id)
+	if err != nil {
+		return err
+	}
+	_, err = l.q.jsCall(ctx, "approvals putTree", stub, "putTree", id, string(tree), float64(until.UnixMilli()))
+	return err
+}
+
+// Take implements TreeStore: takeTree(id) reads and deletes the tree in
+// one call, null when there is none (or it expired).
+func (l doLedger) Take(ctx context.Context, id string) ([]byte, error) {
+	stub, err := l.stub(id)
+	if err != nil {
+		return nil, err
+	}
+	v, err := l.q.jsCall(ctx, "approvals takeTree", stub, "takeTree", id)
+	if err != nil {
+		return nil, err
+	}
+	switch v.Type() {
+	case js.TypeNull, js.TypeUndefined:
+		return nil, nil
+	case js.TypeString:
+		return []byte(v.String()), nil
+	}
+	return nil, fmt.Errorf("approvals takeTree: answered %s, not a string", v.Type())
 }

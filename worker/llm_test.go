@@ -20,6 +20,10 @@ import (
 //     and answer HTTP 503 when shown its result
 //   - last turn is a user prompt mentioning "refund": call refund {order: 42}
 //   - a user prompt mentioning "add": call add {a: 2, b: 3}
+//   - a user prompt mentioning "review order": call task {agent: billing,
+//     prompt: "refund order 42"} (the agent-team tests' support agent);
+//     "review orders 42 and 43" delegates "refund orders 42 and 43", which
+//     refunds 42, then 43 (two approvals in a row)
 //   - a user prompt mentioning "fail": answer HTTP 503
 //   - last turn is a tool result: answer "done: <the tool output>"
 //   - anything else: answer "hello"
@@ -78,12 +82,19 @@ func (m *scriptedLLM) serve(w http.ResponseWriter, r *http.Request) {
 	case toolOutput == "refunded order 13":
 		http.Error(w, `{"error":{"message":"overloaded"}}`, http.StatusServiceUnavailable)
 		return
+	case toolOutput == "refunded order 42" && strings.Contains(string(b), "refund orders 42 and 43"):
+		tool, args = "refund", `{"order":43}`
 	case toolOutput != "":
 		m.reply(w, anthropic, "done: "+toolOutput, "", "")
 		return
 	case strings.HasPrefix(prompt, "call "):
 		// "call <tool> <arguments JSON>": any tool, for the built-in tests.
 		tool, args, _ = strings.Cut(strings.TrimPrefix(prompt, "call "), " ")
+	case strings.Contains(prompt, "review orders 42 and 43"):
+		tool, args = "task", `{"agent":"billing","prompt":"refund orders 42 and 43"}`
+	case strings.Contains(prompt, "review order"):
+		// The support agent of the agent-team tests hands the refund to billing.
+		tool, args = "task", `{"agent":"billing","prompt":"refund order 42"}`
 	case strings.Contains(prompt, "refund then fail"):
 		tool, args = "refund", `{"order":13}`
 	case strings.Contains(prompt, "fail"):

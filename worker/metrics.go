@@ -24,6 +24,7 @@ type metrics struct {
 // workerFamilies are the counter families, in the order (also their names')
 // they are written.
 var workerFamilies = [...]struct{ name, help string }{
+	{"toolnexus_worker_agent_events_total", "Model calls, tool calls and runs of agent teams by agent path and kind."},
 	{"toolnexus_worker_requests_total", "HTTP requests by route and status."},
 	{"toolnexus_worker_runs_total", "Agent runs by endpoint and result status."},
 	{"toolnexus_worker_state_refused_total", "State tokens refused by reason."},
@@ -43,6 +44,12 @@ func (m *metrics) request(route string, status int) {
 
 func (m *metrics) run(endpoint, status string) {
 	m.count("toolnexus_worker_runs_total{endpoint=" + strconv.Quote(endpoint) + ",status=" + strconv.Quote(status) + "}")
+}
+
+// agent counts one of core's metric events (kind "llm", "tool" or "run")
+// of the agent at path ("support/billing").
+func (m *metrics) agent(path, kind string) {
+	m.count("toolnexus_worker_agent_events_total{path=" + strconv.Quote(path) + ",kind=" + strconv.Quote(kind) + "}")
 }
 
 func (m *metrics) refusedState(code string) {

@@ -22,8 +22,9 @@ const StateKVBinding = "STATE_KV"
 // PlatformOptions wires the handler to Cloudflare Workers (Serve): settings
 // from the request's environment, outbound HTTP over fetch (jsbridge's
 // transport, which streams event-stream bodies), the ApprovalLedger
-// Durable Object bound as APPROVALS as the spent-token store (none when
-// unbound: resumes are then refused), CONVERSATIONS_KV (when bound) under
+// Durable Object bound as APPROVALS as the spent-token store and the store
+// of halted agent teams (none when unbound: resumes and team runs are then
+// refused), CONVERSATIONS_KV (when bound) under
 // the "conversation" field, FILES_R2 or FILES_KV (when bound) under the
 // built-ins' file system, and JavaScript's RegExp for grep.
 //
@@ -50,6 +51,12 @@ func PlatformOptions() Options {
 				o.Transport = requestTransport{q: q, inner: fetch}
 			}
 			o.Spent = func() SpentStore {
+				if ns, ok := q.boundObject(ApprovalsBinding); ok && ns.Get("idFromName").Type() == js.TypeFunction {
+					return doLedger{ns: ns, q: q}
+				}
+				return nil
+			}
+			o.Trees = func() TreeStore {
 				if ns, ok := q.boundObject(ApprovalsBinding); ok && ns.Get("idFromName").Type() == js.TypeFunction {
 					return doLedger{ns: ns, q: q}
 				}

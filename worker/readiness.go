@@ -13,13 +13,15 @@ import (
 // model and state settings (LoadConfig), the toolkit's (BUILTINS against
 // the bound file store, MCP_CONFIG's syntax) and the conversation store's
 // (MAX_CONVERSATION_BYTES, CONVERSATION_TTL_SECONDS, checked whether or not
-// CONVERSATIONS_KV is bound). cfg is valid only when problems is empty.
+// CONVERSATIONS_KV is bound) and the agent teams (AGENTS). cfg is valid only when problems is empty.
 // Bindings that only some routes need (APPROVALS) are not problems here:
 // see readiness.
 func (h *Handler) checkConfig() (cfg Config, problems ConfigErrors) {
 	cfg, err := LoadConfig(h.opts.Getenv)
 	problems.add(err)
-	_, err = h.builtinsOption(context.Background(), "")
+	builtins, err := h.builtinsOption(context.Background(), "")
+	problems.add(err)
+	_, err = h.declaredAgents(builtins, err == nil)
 	problems.add(err)
 	if mcp := strings.TrimSpace(h.opts.Getenv("MCP_CONFIG")); mcp != "" {
 		if _, err := core.ParseMCPConfig([]byte(mcp)); err != nil {

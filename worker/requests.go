@@ -52,6 +52,7 @@ func decodeRunRequest(v gjson.Result) (runRequest, error) {
 		jsonx.Field{Name: "stream", Read: jsonx.Bool(&req.Stream)},
 		jsonx.Field{Name: "conversation", Read: jsonx.String(&req.Conversation)},
 		jsonx.Field{Name: "workspace", Read: jsonx.String(&req.Workspace)},
+		jsonx.Field{Name: "agent", Read: jsonx.String(&req.Agent)},
 	)
 	return req, err
 }
@@ -178,6 +179,7 @@ func decodeState(payload []byte) (State, error) {
 		jsonx.Field{Name: "exp", Read: jsonx.Int64(&st.ExpiresAt)},
 		jsonx.Field{Name: "style", Read: jsonx.String(&st.Style)},
 		jsonx.Field{Name: "ws", Read: jsonx.String(&st.Workspace)},
+		jsonx.Field{Name: "agent", Read: jsonx.String(&st.Agent)},
 		jsonx.Field{Name: "pending", Read: func(v gjson.Result, path string) error {
 			if err := st.Pending.UnmarshalJSON([]byte(v.Raw)); err != nil {
 				return fmt.Errorf("%s: %w", path, err)

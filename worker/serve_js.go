@@ -342,8 +342,8 @@ func (s *server) serveTest(w http.ResponseWriter, r *http.Request, q *jsRequest)
 }
 
 // getenv reads one of the request's env bindings as text: "" when unset;
-// numbers and booleans are formatted. A name is read from JS once per
-// request.
+// numbers and booleans are formatted, arrays and plain objects (JSON vars)
+// are JSON text. A name is read from JS once per request.
 func (q *jsRequest) getenv(name string) string {
 	if v, ok := q.vars[name]; ok {
 		return v
@@ -357,6 +357,13 @@ func (q *jsRequest) getenv(name string) string {
 			s = strconv.FormatFloat(v.Float(), 'f', -1, 64)
 		case js.TypeBoolean:
 			s = strconv.FormatBool(v.Bool())
+		case js.TypeObject:
+			// A JSON var (wrangler.jsonc "vars" take arrays and objects, as
+			// AGENTS and MCP_CONFIG may be) reads as its JSON text; a binding
+			// (a KV namespace, a Durable Object) reads as unset.
+			if plainJSON(v) {
+				s = js.Global().Get("JSON").Call("stringify", v).String()
+			}
 		}
 	}
 	if q.vars == nil {
@@ -364,6 +371,17 @@ func (q *jsRequest) getenv(name string) string {
 	}
 	q.vars[name] = s
 	return s
+}
+
+// plainJSON reports whether v is an array or a plain object (what a JSON
+// var is), not an instance of a binding's class.
+func plainJSON(v js.Value) bool {
+	object := js.Global().Get("Object")
+	if js.Global().Get("Array").Call("isArray", v).Bool() {
+		return true
+	}
+	proto := object.Call("getPrototypeOf", v)
+	return proto.IsNull() || proto.Equal(object.Get("prototype"))
 }
 
 // binding returns the env binding of that name, false when it is unset.

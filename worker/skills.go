@@ -17,10 +17,10 @@ var bundled embed.FS
 
 // skills is the skills source of a request's toolkit: the bundled skills/
 // folder when the Worker's SKILLS setting is "on", else nil. It is also nil
-// in a build without a skills source (core.SkillsLinked; scripts/worker.sh
-// builds the Worker with -tags toolnexus_skills: skills, no built-ins).
+// in a build without a skills source (core.SkillsLinked(): wasm/worker
+// imports core/skills).
 func (h *Handler) skills() fs.FS {
-	if !core.SkillsLinked || strings.TrimSpace(h.opts.Getenv("SKILLS")) != "on" {
+	if !core.SkillsLinked() || strings.TrimSpace(h.opts.Getenv("SKILLS")) != "on" {
 		return nil
 	}
 	sub, err := fs.Sub(bundled, "skills")

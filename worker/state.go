@@ -32,9 +32,12 @@ type State struct {
 	Style     string `json:"style"`
 	// Workspace names the files the run's built-ins work on ("" is the
 	// default workspace), so that a resumed run writes where it read.
-	Workspace string            `json:"ws,omitempty"`
-	Pending   core.Request      `json:"pending"`
-	Messages  []json.RawMessage `json:"messages"`
+	Workspace string `json:"ws,omitempty"`
+	// Agent names the declared agent (AGENTS) whose team halted: the run's
+	// tree is then kept in the TreeStore under ID, and Messages is empty.
+	Agent    string            `json:"agent,omitempty"`
+	Pending  core.Request      `json:"pending"`
+	Messages []json.RawMessage `json:"messages"`
 }
 
 // History returns the transcript in the form core's RunWithAnswer takes.
@@ -90,12 +93,24 @@ func NewSealer(secret string, now func() time.Time) *Sealer {
 // Seal stores a halted run (its transcript in the given wire style) for ttl
 // and returns the token and the sealed State, with its new id and times.
 func (s *Sealer) Seal(style, workspace string, pending core.Request, messages []any, ttl time.Duration) (string, State, error) {
+	return s.seal(State{Style: style, Workspace: workspace, Pending: pending}, messages, ttl)
+}
+
+// SealTree seals a halted agent team's token: it names the agent and
+// carries no transcript (the tree goes to a TreeStore under the returned
+// State's ID, which the caller stores before handing the token out).
+func (s *Sealer) SealTree(style, workspace, agent string, pending core.Request, ttl time.Duration) (string, State, error) {
+	return s.seal(State{Style: style, Workspace: workspace, Agent: agent, Pending: pending}, nil, ttl)
+}
+
+// seal gives st a new id and its times, and seals it with messages.
+func (s *Sealer) seal(st State, messages []any, ttl time.Duration) (string, State, error) {
 	id, err := newStateID()
 	if err != nil {
 		return "", State{}, err
 	}
 	now := s.now()
-	st := State{ID: id, IssuedAt: now.Unix(), ExpiresAt: now.Add(ttl).Unix(), Style: style, Workspace: workspace, Pending: pending}
+	st.ID, st.IssuedAt, st.ExpiresAt = id, now.Unix(), now.Add(ttl).Unix()
 	st.Messages = make([]json.RawMessage, len(messages))
 	for i, m := range messages {
 		raw, ok := m.(json.RawMessage)

@@ -7,6 +7,7 @@ package main
 import (
 	"syscall/js"
 
+	_ "github.com/toolnexus/wasm/core/mcp" // Options.MCP over the host's fetch
 	"github.com/toolnexus/wasm/jsbridge"
 )
 

@@ -4,7 +4,12 @@
 // API on :9900 (PORT overrides).
 package main
 
-import "github.com/toolnexus/wasm/worker"
+import (
+	_ "github.com/toolnexus/wasm/core/builtins" // the BUILTINS setting
+	_ "github.com/toolnexus/wasm/core/mcp"      // the MCP routes and settings
+	_ "github.com/toolnexus/wasm/core/skills"   // the SKILLS setting
+	"github.com/toolnexus/wasm/worker"
+)
 
 func main() {
 	worker.Serve(worker.NewHandler(worker.PlatformOptions()))

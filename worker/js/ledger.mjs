@@ -17,22 +17,42 @@
 // Sharding: one object per token id (idFromName), so there is no hot object
 // and a row never outlives its token for long: an alarm at the entry's expiry
 // deletes it, and with it the object's whole storage.
+//
+// Agent teams (issue 18): a team that halts is too big for its token, so the
+// Worker keeps its tree (agents.Runtime.Snapshot, JSON text) in the object
+// named after the token's id: putTree(id, text, untilMs) on /v1/run, and
+// takeTree(id) — read and delete at once — on the /v1/resume that spent the
+// token. The alarm deletes a tree nobody resumed at untilMs; a tree past
+// untilMs is never returned even before the alarm runs.
 
 import { DurableObject } from "cloudflare:workers";
 
 // Largest id accepted: state ids are "st_" + 32 hex digits.
 const MAX_ID = 128;
+// A tree is stored in rows of at most this many UTF-16 units (at most 3 bytes
+// of UTF-8 each: under SQLite's 2 MB row limit on Durable Objects).
+const CHUNK = 512 * 1024;
+// Largest tree accepted (UTF-16 units).
+const MAX_TREE = 32 * 1024 * 1024;
+
+function checkID(method, id) {
+  if (typeof id !== "string" || id.length === 0 || id.length > MAX_ID) {
+    throw new TypeError(`ApprovalLedger.${method}: id must be a string of 1-${MAX_ID} characters`);
+  }
+}
+
+function checkUntil(method, untilMs) {
+  if (typeof untilMs !== "number" || !Number.isFinite(untilMs)) {
+    throw new TypeError(`ApprovalLedger.${method}: untilMs must be a finite number`);
+  }
+}
 
 export class ApprovalLedger extends DurableObject {
   // spend records id as used until untilMs (milliseconds since the epoch)
   // and reports whether this was its first use.
   async spend(id, untilMs) {
-    if (typeof id !== "string" || id.length === 0 || id.length > MAX_ID) {
-      throw new TypeError(`ApprovalLedger.spend: id must be a string of 1-${MAX_ID} characters`);
-    }
-    if (typeof untilMs !== "number" || !Number.isFinite(untilMs)) {
-      throw new TypeError("ApprovalLedger.spend: untilMs must be a finite number");
-    }
+    checkID("spend", id);
+    checkUntil("spend", untilMs);
     const sql = this.ctx.storage.sql;
     sql.exec("CREATE TABLE IF NOT EXISTS spent (id TEXT PRIMARY KEY, until_ms INTEGER NOT NULL, spent_ms INTEGER NOT NULL)");
     const fresh = sql
@@ -45,20 +65,56 @@ export class ApprovalLedger extends DurableObject {
   // entry returns {id, untilMs, spentMs} for a recorded id, or null: for
   // operators (and the tests) to look at the ledger. It writes nothing.
   entry(id) {
-    if (!this.#hasTable()) return null;
+    if (!this.#has("spent")) return null;
     const row = this.ctx.storage.sql.exec("SELECT id, until_ms, spent_ms FROM spent WHERE id = ?", String(id)).toArray()[0];
     return row ? { id: row.id, untilMs: row.until_ms, spentMs: row.spent_ms } : null;
   }
 
-  // alarm deletes the entries past their expiry; when none is left, the
-  // object's whole storage goes (deleteAll), so an expired token leaves
-  // nothing behind.
-  async alarm() {
-    if (!this.#hasTable()) {
-      await this.ctx.storage.deleteAll();
-      return;
+  // putTree stores a halted agent team's tree (text) for the token id
+  // until untilMs, replacing one stored before under that id.
+  async putTree(id, text, untilMs) {
+    checkID("putTree", id);
+    checkUntil("putTree", untilMs);
+    if (typeof text !== "string" || text.length === 0 || text.length > MAX_TREE) {
+      throw new TypeError(`ApprovalLedger.putTree: the tree must be a string of 1-${MAX_TREE} characters`);
     }
-    this.ctx.storage.sql.exec("DELETE FROM spent WHERE until_ms <= ?", Date.now());
+    const sql = this.ctx.storage.sql;
+    sql.exec("CREATE TABLE IF NOT EXISTS trees (id TEXT NOT NULL, seq INTEGER NOT NULL, chunk TEXT NOT NULL, until_ms INTEGER NOT NULL, PRIMARY KEY (id, seq))");
+    sql.exec("DELETE FROM trees WHERE id = ?", id);
+    for (let i = 0, seq = 0; i < text.length; i += CHUNK, seq++) {
+      sql.exec("INSERT INTO trees (id, seq, chunk, until_ms) VALUES (?, ?, ?, ?)", id, seq, text.slice(i, i + CHUNK), Math.ceil(untilMs));
+    }
+    await this.#schedule();
+  }
+
+  // takeTree returns the tree stored for id and deletes it, in one event:
+  // of two calls only one gets it. null when there is none or it expired.
+  takeTree(id) {
+    checkID("takeTree", id);
+    if (!this.#has("trees")) return null;
+    const sql = this.ctx.storage.sql;
+    const rows = sql.exec("SELECT chunk, until_ms FROM trees WHERE id = ? ORDER BY seq", id).toArray();
+    sql.exec("DELETE FROM trees WHERE id = ?", id);
+    if (rows.length === 0 || rows[0].until_ms <= Date.now()) return null;
+    return rows.map((r) => r.chunk).join("");
+  }
+
+  // tree returns {id, chars, chunks, untilMs} for a stored tree, or null:
+  // for operators (and the tests) to look at what is kept. It writes nothing.
+  tree(id) {
+    if (!this.#has("trees")) return null;
+    const row = this.ctx.storage.sql
+      .exec("SELECT COUNT(*) AS chunks, SUM(LENGTH(chunk)) AS chars, MIN(until_ms) AS until_ms FROM trees WHERE id = ?", String(id)).one();
+    return row.chunks > 0 ? { id: String(id), chars: row.chars, chunks: row.chunks, untilMs: row.until_ms } : null;
+  }
+
+  // alarm deletes the entries and trees past their expiry; when none is
+  // left, the object's whole storage goes (deleteAll), so an expired token
+  // leaves nothing behind.
+  async alarm() {
+    const now = Date.now();
+    if (this.#has("spent")) this.ctx.storage.sql.exec("DELETE FROM spent WHERE until_ms <= ?", now);
+    if (this.#has("trees")) this.ctx.storage.sql.exec("DELETE FROM trees WHERE until_ms <= ?", now);
     if (this.#next() === null) {
       await this.ctx.storage.deleteAll();
       return;
@@ -74,12 +130,18 @@ export class ApprovalLedger extends DurableObject {
     if (current === null || current > next) await this.ctx.storage.setAlarm(next);
   }
 
+  // #next is the earliest expiry of an entry or a tree, null when none.
   #next() {
-    const row = this.ctx.storage.sql.exec("SELECT MIN(until_ms) AS next FROM spent").one();
-    return row.next ?? null;
+    let next = null;
+    for (const table of ["spent", "trees"]) {
+      if (!this.#has(table)) continue;
+      const t = this.ctx.storage.sql.exec(`SELECT MIN(until_ms) AS next FROM ${table}`).one().next;
+      if (t != null && (next === null || t < next)) next = t;
+    }
+    return next;
   }
 
-  #hasTable() {
-    return this.ctx.storage.sql.exec("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'spent'").toArray().length > 0;
+  #has(table) {
+    return this.ctx.storage.sql.exec("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", table).toArray().length > 0;
   }
 }

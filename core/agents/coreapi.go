@@ -1,0 +1,70 @@
+package agents
+
+// This file holds what depends on the shape of core's hook and in-process
+// client API (issue 17: core.Hooks is the Go port's, the byte-level hooks
+// are RawHooks, core's typed in-process client is CreateGenerateClient):
+// the rest of the package does not touch them.
+
+import (
+	"context"
+
+	"github.com/toolnexus/wasm/core"
+	"github.com/toolnexus/wasm/internal/jsonx"
+)
+
+// Guardrail is a policy check on one tool call ("may it?", never "is it
+// right?"). It returns "" or "allow" to permit, or the reason to deny.
+type Guardrail func(call core.ToolCall, args map[string]any) string
+
+// generateClient is core's client around an in-process model.
+func generateClient(g core.GenerateFunc, o core.ClientOptions) *core.Client {
+	return core.CreateGenerateClient(g, o)
+}
+
+// setHooks installs h's hooks on o: the budget check as a RawHooks
+// BeforeLLM (no decoded transcript), the guardrails before the agent's own
+// BeforeTool (the Go port's Hooks).
+func (rt *Runtime) setHooks(o *core.ClientOptions, h *Handle, def Def) {
+	o.RawHooks = core.RawHooks{BeforeLLM: func(ctx context.Context, turn int, body *[]byte) (*core.LLMResponse, error) {
+		rt.mu.Lock()
+		limit := rt.budgetRefusalLocked(h)
+		rt.mu.Unlock()
+		if limit != "" {
+			return nil, &budgetStop{limit: limit}
+		}
+		return nil, nil
+	}}
+	o.Hooks = guarded(def)
+	// The runtime stores, snapshots and replays transcripts as JSON.
+	o.RawMessages = true
+}
+
+// guarded is def's hooks with its guardrails (first denial wins) run
+// before its BeforeTool; a denial stops the call and the hook.
+func guarded(def Def) *core.Hooks {
+	rails := def.Guardrails
+	if len(rails) == 0 {
+		return def.Hooks
+	}
+	hk := core.Hooks{}
+	if def.Hooks != nil {
+		hk = *def.Hooks
+	}
+	next := hk.BeforeTool
+	hk.BeforeTool = func(ctx context.Context, ev core.BeforeToolEvent) (*core.ToolOverride, error) {
+		call := core.ToolCall{ID: ev.ID, Name: ev.Name}
+		if b, err := jsonx.Marshal(ev.Args); err == nil {
+			call.Arguments = string(b)
+		}
+		for _, g := range rails {
+			if v := g(call, ev.Args); v != "" && v != "allow" {
+				return &core.ToolOverride{Result: &core.ToolResult{Output: "denied: " + v, IsError: true}}, nil
+			}
+		}
+		if next != nil {
+			return next(ctx, ev)
+		}
+		return nil, nil
+	}
+	return &hk
+}

@@ -1,0 +1,80 @@
+package tool
+
+import "context"
+
+// JSONSchema is a JSON Schema object ({"type":"object","properties":{…}}),
+// kept as a free-form map so it serializes exactly as written.
+type JSONSchema = map[string]any
+
+// ToolSource tells where a tool came from.
+type ToolSource string
+
+// The tool sources core knows. Hosts may use other values.
+const (
+	SourceNative ToolSource = "native"
+	SourceRelay  ToolSource = "relay"
+	SourceHTTP   ToolSource = "http"
+	SourceJS     ToolSource = "js"
+	SourceCustom ToolSource = "custom"
+)
+
+// ToolResult is what a tool hands back to the model.
+type ToolResult struct {
+	Output   string         `json:"output"`
+	IsError  bool           `json:"isError"`
+	Metadata map[string]any `json:"metadata,omitempty"`
+}
+
+// ToolContext is the per-call context a tool receives.
+type ToolContext struct {
+	// Ctx is cancelled when the run is cancelled or the tool times out. A
+	// tool must return when it is done: the time limit is enforced through
+	// it, not by abandoning the tool.
+	Ctx context.Context
+	// Timeout is the tool's time limit in milliseconds (0: the client default).
+	Timeout int
+	// Answer is set only when the tool runs again after a suspension: it is
+	// the human's (or host's) resolution of the Request the tool returned.
+	Answer *Answer
+	// CallID is the provider's id for this tool call.
+	CallID string
+}
+
+// Request is a suspension: a tool returns it under Metadata["pending"] when it
+// needs something only a person or the host can give (an approval, an input,
+// a login). Its JSON keys travel on the wire and are fixed.
+type Request struct {
+	ID        string         `json:"id"`
+	Kind      string         `json:"kind"`
+	Prompt    string         `json:"prompt"`
+	URL       string         `json:"url,omitempty"`
+	Data      map[string]any `json:"data,omitempty"`
+	ExpiresAt string         `json:"expiresAt,omitempty"` // RFC 3339
+}
+
+// Answer resolves a Request; ID echoes Request.ID. Ok false is a refusal, not
+// an error: the loop feeds Reason back to the model and carries on.
+type Answer struct {
+	ID     string         `json:"id"`
+	Ok     bool           `json:"ok"`
+	Data   map[string]any `json:"data,omitempty"`
+	Reason string         `json:"reason,omitempty"`
+}
+
+// Tool is the one abstraction every tool source produces.
+type Tool struct {
+	Name        string     `json:"name"`
+	Description string     `json:"description"`
+	InputSchema JSONSchema `json:"inputSchema"`
+	Source      ToolSource `json:"source"`
+	// NeedsApproval makes the first call of this tool suspend with a Request of
+	// kind "approval" carrying the exact arguments; the tool runs only after an
+	// Ok Answer. See RequireApproval.
+	NeedsApproval bool `json:"needsApproval,omitempty"`
+	// Execute runs the tool. ctx is never nil when the loop calls it.
+	Execute func(args map[string]any, ctx *ToolContext) (ToolResult, error) `json:"-"`
+	// Server is the configured name of the MCP server an MCP tool comes
+	// from (empty for other tools); an approval request names it to the
+	// person asked.
+	Server string `json:"-"`
+}

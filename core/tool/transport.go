@@ -1,0 +1,65 @@
+package tool
+
+import (
+	"context"
+	"errors"
+	"io"
+	"strings"
+)
+
+// HTTPRequest is one outbound HTTP exchange, as core hands it to a Transport.
+type HTTPRequest struct {
+	Method string
+	URL    string
+	Header map[string]string
+	Body   []byte
+}
+
+// HTTPResponse is a Transport's answer. Header keys are lower-case. The
+// caller closes Body.
+type HTTPResponse struct {
+	Status int
+	Header map[string]string
+	Body   io.ReadCloser
+}
+
+// Transport performs one HTTP exchange. Native builds default to net/http;
+// under js/wasm the JS bridge supplies one over fetch, so the wasm never
+// links net/http. A Transport must honour ctx cancellation.
+type Transport interface {
+	Do(ctx context.Context, req *HTTPRequest) (*HTTPResponse, error)
+}
+
+// TransportFunc adapts a function to Transport.
+type TransportFunc func(ctx context.Context, req *HTTPRequest) (*HTTPResponse, error)
+
+// Do calls f.
+func (f TransportFunc) Do(ctx context.Context, req *HTTPRequest) (*HTTPResponse, error) {
+	return f(orBackground(ctx), req)
+}
+
+// errNoTransport is what a client without a transport reports on js/wasm.
+var errNoTransport = errors.New("core: no Transport: under js/wasm set ClientOptions.Transport (the JS bridge supplies one over fetch)")
+
+// DefaultTransport is the transport a client uses when ClientOptions leaves
+// it unset: net/http natively, none under js/wasm.
+func DefaultTransport() Transport { return defaultTransport() }
+
+// orBackground treats a nil ctx as context.Background().
+func orBackground(ctx context.Context) context.Context {
+	if ctx == nil {
+		return context.Background()
+	}
+	return ctx
+}
+
+// IsHTTPURL reports whether u is an absolute http(s) URL with a host.
+func IsHTTPURL(u string) bool {
+	lower := strings.ToLower(u)
+	for _, p := range []string{"http://", "https://"} {
+		if strings.HasPrefix(lower, p) && len(u) > len(p) && u[len(p)] != '/' {
+			return true
+		}
+	}
+	return false
+}

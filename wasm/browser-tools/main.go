@@ -1,0 +1,27 @@
+//go:build js && wasm
+
+// Command browser-tools is the browser's wasm with the built-in tools and
+// skills linked (web/toolnexus-tools.wasm): the same bridge as
+// wasm/browser, plus the packages its imports register with core and the
+// bridge's glue for them (jsbridge.EnableTools).
+package main
+
+import (
+	_ "github.com/toolnexus/wasm/core/mcp"
+	"syscall/js"
+
+	_ "github.com/toolnexus/wasm/core/builtins"
+	_ "github.com/toolnexus/wasm/core/skills"
+	"github.com/toolnexus/wasm/jsbridge"
+)
+
+func main() {
+	boot := js.Global().Get("__toolnexusBoot")
+	if boot.Type() != js.TypeFunction {
+		println("toolnexus: load this wasm through toolnexus.mjs (globalThis.__toolnexusBoot is missing)")
+		return
+	}
+	jsbridge.EnableTools()
+	boot.Invoke(jsbridge.NewAPI())
+	select {} // serve calls from JS for the life of the page
+}

@@ -1,0 +1,203 @@
+package worker
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/toolnexus/wasm/core"
+	"github.com/toolnexus/wasm/core/agents"
+)
+
+// agentResponse is the body /v1/run (with "agent") and the resume of its
+// state token answer: the top-level agent's result, every agent the run
+// spawned (its path, state, turns and tokens), and when the run halted the
+// pending request (data.path names the asking agent, data.handle its
+// handle) with the sealed state token.
+type agentResponse struct {
+	Agent string `json:"agent"`
+	// Path is the top-level agent's path: [agent].
+	Path           []string       `json:"path"`
+	Status         string         `json:"status"`
+	Text           string         `json:"text"`
+	IsError        bool           `json:"isError,omitempty"`
+	Limit          string         `json:"limit,omitempty"`
+	Pending        *core.Request  `json:"pending,omitempty"`
+	Turns          int            `json:"turns"`
+	TotalTokens    int            `json:"totalTokens"`
+	Agents         []agentRowView `json:"agents"`
+	State          string         `json:"state,omitempty"`
+	StateExpiresAt string         `json:"stateExpiresAt,omitempty"`
+}
+
+// agentRowView is one handle of the run's tree.
+type agentRowView struct {
+	Handle string   `json:"handle"`
+	Agent  string   `json:"agent"`
+	Path   []string `json:"path"`
+	State  string   `json:"state"`
+	Turns  int      `json:"turns"`
+	Tokens int      `json:"tokens"`
+}
+
+// serveAgentRun is POST /v1/run with "agent": the declared team runs the
+// prompt through core/agents; a halt anywhere in the tree answers
+// "pending" with a state token whose tree waits in the TreeStore.
+func (h *Handler) serveAgentRun(w http.ResponseWriter, r *http.Request, cfg Config, req runRequest) {
+	switch {
+	case len(req.Messages) > 0:
+		writeError(w, http.StatusBadRequest, "unsupported_field", `"messages" cannot be combined with "agent": an agent team keeps its own transcripts`)
+		return
+	case req.Conversation != "":
+		writeError(w, http.StatusBadRequest, "unsupported_field", `"conversation" cannot be combined with "agent": an agent team keeps its own transcripts`)
+		return
+	}
+	trees := h.opts.Trees()
+	if trees == nil {
+		h.treesUnavailable(w)
+		return
+	}
+	h.runTeamRequest(w, r, cfg, "run", req.Workspace, req.Agent, req.Stream, trees, func(opts agents.Options) (*agents.Runtime, func() agents.TaskResult, error) {
+		rt := agents.NewRuntime(opts)
+		return rt, startAgent(rt, req.Agent, req.Prompt), nil
+	})
+}
+
+// resumeAgent is POST /v1/resume of an agent team's token, after it was
+// spent: the tree is taken from the TreeStore (so it is gone whatever
+// happens next), restored, and the Answer goes to the deepest suspended
+// agent (Runtime.Resume).
+func (h *Handler) resumeAgent(w http.ResponseWriter, r *http.Request, cfg Config, st State, answer core.Answer, stream bool) {
+	trees := h.opts.Trees()
+	tree, err := trees.Take(r.Context(), st.ID)
+	if err != nil {
+		h.opts.Logf("worker: tree store: %v", err)
+		writeError(w, http.StatusServiceUnavailable, "state_store", "could not read the halted agent team; the state token is used up: start a new run")
+		return
+	}
+	if tree == nil {
+		h.metrics.refusedState("state_gone")
+		writeError(w, http.StatusGone, "state_gone", "the halted agent team is no longer stored (it expired); start a new run")
+		return
+	}
+	h.runTeamRequest(w, r, cfg, "resume", st.Workspace, st.Agent, stream, trees, func(opts agents.Options) (*agents.Runtime, func() agents.TaskResult, error) {
+		rt, err := agents.RestoreRuntime(opts, tree)
+		if err != nil {
+			return nil, nil, err
+		}
+		return rt, func() agents.TaskResult {
+			res, err := rt.Resume(answer)
+			if err != nil {
+				return agents.TaskResult{Text: err.Error(), IsError: true, Status: agents.TaskStatusError}
+			}
+			return res
+		}, nil
+	})
+}
+
+// treesUnavailable answers a team run on a Worker without a tree store.
+func (h *Handler) treesUnavailable(w http.ResponseWriter) {
+	writeError(w, http.StatusServiceUnavailable, "approvals_unavailable", "this Worker has no "+ApprovalsBinding+" Durable Object binding, which keeps a halted agent team; nothing ran. Its operator must deploy with the generated wrangler.jsonc")
+}
+
+// teamBegin builds a request's runtime over the team's options (fresh, or
+// restored from a stored tree) and returns it with the work to run on it.
+type teamBegin func(agents.Options) (*agents.Runtime, func() agents.TaskResult, error)
+
+// runTeamRequest runs a team under the request's deadline and answers with
+// an agentResponse, as JSON or, with stream, as server-sent events
+// (agents_stream.go). Only a restore can fail to begin (409).
+func (h *Handler) runTeamRequest(w http.ResponseWriter, r *http.Request, cfg Config, endpoint, workspace, agent string, stream bool, trees TreeStore, begin teamBegin) {
+	ctx, cancel := context.WithTimeout(r.Context(), cfg.Timeout)
+	defer cancel()
+	team, ok := h.newAgentTeam(ctx, w, cfg, workspace, agent, h.agentMetrics)
+	if !ok {
+		return
+	}
+	defer team.tk.Close()
+	var feed *eventFeed
+	if stream {
+		feed = newEventFeed()
+		team.opts.OnEvent, team.opts.OnStream = feed.onEvent, feed.onStream
+	}
+	rt, run, err := begin(team.opts)
+	if err != nil {
+		h.opts.Logf("worker: restore agent team: %v", err)
+		writeError(w, http.StatusConflict, "state_unrestorable", "the halted agent team cannot be restored with this Worker's "+AgentsSetting+" (an agent it names is no longer declared?); start a new run")
+		return
+	}
+	defer rt.Close(rt.Root, &agents.CloseOptions{Force: true})
+	finish := func(res agents.TaskResult) (int, any) {
+		return h.teamAnswer(ctx, cfg, endpoint, workspace, agent, rt, res, trees)
+	}
+	if feed != nil {
+		h.streamTeam(w, ctx, rt, run, feed, finish)
+		return
+	}
+	status, body := finish(runTeam(ctx, rt, run))
+	writeJSON(w, status, body)
+}
+
+// teamAnswer records a settled team run and shapes its answer: a pending
+// tree is snapshotted into the TreeStore under a new state token's id; a
+// failed or timed-out run is 502 or 504, naming no provider detail.
+func (h *Handler) teamAnswer(ctx context.Context, cfg Config, endpoint, workspace, agent string, rt *agents.Runtime, res agents.TaskResult, trees TreeStore) (int, any) {
+	h.metrics.run(endpoint, res.Status)
+	h.opts.Logf("worker: %s agent=%s status=%s turns=%d tokens=%d", endpoint, agent, res.Status, res.Turns, res.TotalTokens)
+	out := agentResponse{
+		Agent: agent, Path: []string{agent}, Status: res.Status, Text: res.Text, IsError: res.IsError,
+		Limit: res.Limit, Pending: res.Pending, Turns: res.Turns, TotalTokens: res.TotalTokens, Agents: []agentRowView{},
+	}
+	for _, v := range rt.List() {
+		out.Agents = append(out.Agents, agentRowView{Handle: v.ID, Agent: v.Agent, Path: v.Path, State: string(v.State), Turns: v.Turns, Tokens: v.Tokens})
+	}
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) && res.Status != agents.TaskStatusDone {
+		// The deadline may reach a model call before runTeam sees it.
+		res.Status = agents.TaskStatusTimeout
+	}
+	switch res.Status {
+	case agents.TaskStatusError:
+		h.opts.Logf("worker: agent run failed: %s", redact(res.Text, cfg.APIKey, cfg.StateSecret, cfg.APIToken))
+		return http.StatusBadGateway, errorBody{Error: apiError{Code: "upstream_error", Message: "the agent run failed (the Worker's log has the reason)"}}
+	case agents.TaskStatusTimeout:
+		return http.StatusGatewayTimeout, errorBody{Error: apiError{Code: "upstream_timeout", Message: "the run timed out"}}
+	case agents.TaskStatusPending:
+	default:
+		return http.StatusOK, out
+	}
+	if res.Pending == nil {
+		return http.StatusInternalServerError, errorBody{Error: apiError{Code: "internal", Message: "internal error"}}
+	}
+	snap, err := rt.Snapshot()
+	if err != nil {
+		h.opts.Logf("worker: snapshot agent team: %v", err)
+		return http.StatusInternalServerError, errorBody{Error: apiError{Code: "internal", Message: "internal error"}}
+	}
+	pending := *res.Pending
+	token, st, err := NewSealer(cfg.StateSecret, h.opts.Now).SealTree(cfg.Style, workspace, agent, pending, cfg.StateTTL)
+	if err != nil {
+		h.opts.Logf("worker: seal: %v", err)
+		return http.StatusInternalServerError, errorBody{Error: apiError{Code: "internal", Message: "internal error"}}
+	}
+	expires := time.Unix(st.ExpiresAt, 0)
+	if err := trees.Put(context.WithoutCancel(ctx), st.ID, snap, expires.Add(ledgerGrace)); err != nil {
+		h.opts.Logf("worker: tree store: %v", err)
+		return http.StatusServiceUnavailable, errorBody{Error: apiError{Code: "state_store", Message: "could not keep the halted agent team; its approval cannot be resumed: start a new run"}}
+	}
+	out.State = token
+	out.StateExpiresAt = expires.UTC().Format(time.RFC3339)
+	if pending.ExpiresAt == "" {
+		pending.ExpiresAt = out.StateExpiresAt
+	}
+	out.Pending = &pending
+	return http.StatusOK, out
+}
+
+// agentMetrics records core's metric events of a team's agents: in core's
+// registry (GET /metrics, as any run) and by agent path.
+func (h *Handler) agentMetrics(e agents.MetricEvent) {
+	h.coreMetrics.Record(e.MetricEvent)
+	h.metrics.agent(strings.Join(e.Path, "/"), e.Kind)
+}

@@ -1,0 +1,102 @@
+package worker
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestParseAgents(t *testing.T) {
+	known := func(name string) bool { return name == "refund" || name == "add" }
+	cases := []struct {
+		name, text, wantErr string
+	}{
+		{"unset", "", ""},
+		{"a team", testAgents, ""},
+		{"not JSON", `[{"name": "support",]`, "is not valid JSON"},
+		{"an object", `{"support": {}}`, "must be a JSON array"},
+		{"empty", `[]`, "declares no agent"},
+		{"not an object", `["support"]`, "agent 0: must be an object"},
+		{"unknown field", `[{"name": "a", "soul": "x"}]`, `agent 0: "soul" is not a known field`},
+		{"no name", `[{"does": "x"}]`, `agent 0: "name" must be`},
+		{"bad name", `[{"name": "a b"}]`, `agent 0: "name" must be`},
+		{"twice", `[{"name": "a"}, {"name": "a"}]`, "declares the agent a twice"},
+		{"undeclared member", `[{"name": "a", "team": ["b"]}]`, `agent a: team member "b" is not declared`},
+		{"unknown tool", `[{"name": "a", "tools": ["wire_money"]}]`, `agent a: tool "wire_money" is not offered`},
+		{"task listed", `[{"name": "a", "tools": ["task"]}]`, `agent a: "task" is not a tool to list`},
+		{"tools not a list", `[{"name": "a", "tools": "refund"}]`, `"tools" must be an array of names`},
+		{"empty tool name", `[{"name": "a", "tools": [""]}]`, `"tools" must hold non-empty strings only`},
+		{"zero budget", `[{"name": "a", "budget": {"maxTurns": 0}}]`, `"budget.maxTurns" must be a positive whole number`},
+		{"fractional budget", `[{"name": "a", "budget": {"maxTokens": 1.5}}]`, `"budget.maxTokens"`},
+		{"unknown budget field", `[{"name": "a", "budget": {"turns": 3}}]`, `"budget.turns" is not a known field`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			decls, err := parseAgents(c.text, known)
+			if c.wantErr == "" {
+				if err != nil {
+					t.Fatalf("error %v", err)
+				}
+				return
+			}
+			if err == nil {
+				t.Fatalf("no error; got %+v", decls)
+			}
+			ce, ok := err.(*ConfigError)
+			if !ok || ce.Setting != AgentsSetting || !strings.Contains(ce.Problem, c.wantErr) {
+				t.Errorf("error %v, want AGENTS ... %s", err, c.wantErr)
+			}
+		})
+	}
+	decls, err := parseAgents(testAgents, known)
+	if err != nil || len(decls) != 2 || decls[1].Budget == nil || decls[1].Budget.MaxTurns != 4 || decls[0].Team[0] != "billing" {
+		t.Errorf("testAgents parsed as %+v, %v", decls, err)
+	}
+	decls, _ = parseAgents(`[{"name": "a", "budget": {"maxWallMs": 1500}}]`, nil)
+	if decls[0].Budget.MaxWall != 1500*time.Millisecond {
+		t.Errorf("maxWallMs read as %v", decls[0].Budget.MaxWall)
+	}
+}
+
+// A misconfigured AGENTS surfaces at once: /readyz names it, /v1/run
+// answers 500 naming it (with the other problems), and nothing calls the
+// model.
+func TestAgentsMisconfiguredIsAConfigError(t *testing.T) {
+	hs := newHarness(t, func(env map[string]string) {
+		env["AGENTS"] = `[{"name": "support", "team": ["billing"]}]`
+	})
+	rec := hs.do(http.MethodGet, "/readyz", "")
+	body := decodeMap(t, rec)
+	if rec.Code != http.StatusServiceUnavailable || !strings.Contains(rec.Body.String(), `"setting":"AGENTS","problem":"agent support: team member \"billing\" is not declared"`) {
+		t.Errorf("readyz = %d %s", rec.Code, rec.Body.String())
+	}
+	if body["run"] != false {
+		t.Errorf("readyz run = %v, want false", body["run"])
+	}
+	for _, req := range []map[string]any{{"prompt": "hi"}, {"prompt": "review order 42", "agent": "support"}} {
+		code, body := hs.post("/v1/run", req)
+		if code != http.StatusInternalServerError || errCode(body) != "config" || !strings.Contains(body["error"].(map[string]any)["message"].(string), "AGENTS agent support") {
+			t.Errorf("run %v = %d %v", req, code, body)
+		}
+	}
+	if n := len(hs.llm.requests()); n != 0 {
+		t.Errorf("the model was called %d times", n)
+	}
+}
+
+// With MCP_CONFIG set the tool set is only known per request: an unknown
+// tool name passes the load and is refused when a request builds the team.
+func TestAgentsToolCheckedPerRequestWithMCP(t *testing.T) {
+	hs := newHarness(t, func(env map[string]string) {
+		env["AGENTS"] = `[{"name": "a", "tools": ["docs_search"]}]`
+		env["MCP_CONFIG"] = `{"mcpServers": {}}`
+	})
+	if rec := hs.do(http.MethodGet, "/readyz", ""); rec.Code != http.StatusOK {
+		t.Fatalf("readyz = %d %s", rec.Code, rec.Body.String())
+	}
+	code, body := hs.post("/v1/run", map[string]any{"prompt": "hi", "agent": "a"})
+	if code != http.StatusInternalServerError || errCode(body) != "config" || !strings.Contains(body["error"].(map[string]any)["message"].(string), `tool "docs_search" is not offered by this Worker now`) {
+		t.Errorf("run = %d %v", code, body)
+	}
+}
