@@ -34,6 +34,7 @@ func NewAPI() js.Value {
 	api.Set("version", Version)
 	api.Set("createToolkit", asyncMethod(createToolkit))
 	api.Set("createClient", asyncMethod(createClient))
+	addAgentsAPI(api) // agents.go in the tools build; nothing otherwise
 	return api
 }
 

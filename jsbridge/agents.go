@@ -1,0 +1,157 @@
+//go:build js && wasm && toolnexus_tools
+
+package jsbridge
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"syscall/js"
+
+	"github.com/toolnexus/wasm/core"
+	"github.com/toolnexus/wasm/core/agents"
+)
+
+// Agents (core/agents) cross the boundary the way clients do: an agent is a
+// plain JS spec object that Go reads once per runtime, and a runtime is a
+// handle whose methods return Promises of JSON text (agents_runtime.go).
+// Only the tools build links them (size: see agents_absent.go).
+//
+//	api.createRuntime(options)            Promise<Runtime>
+//	api.restoreRuntime(options, snapshot) Promise<Runtime>
+//
+// options: {agent, baseURL, style, apiKey, model, headers, fetch, generate,
+// waitFor, onEvent, timeoutMs, retries, retryBaseMs, toolTimeoutMs}. agent is
+// {name, does, instructions, tools, team: [agent], budget, model, waitFor}.
+func addAgentsAPI(api js.Value) {
+	api.Set("createRuntime", asyncMethod(func(args []js.Value) (any, error) {
+		opts, root, err := runtimeOptions(argAt(args, 0))
+		if err != nil {
+			return nil, fmt.Errorf("createRuntime: %w", err)
+		}
+		return runtimeHandle(agents.NewRuntime(opts), root), nil
+	}))
+	api.Set("restoreRuntime", asyncMethod(func(args []js.Value) (any, error) {
+		opts, root, err := runtimeOptions(argAt(args, 0))
+		if err != nil {
+			return nil, fmt.Errorf("restoreRuntime: %w", err)
+		}
+		snap := argAt(args, 1)
+		if snap.Type() != js.TypeString {
+			return nil, errors.New("restoreRuntime: the snapshot must be the text runtime.snapshot() returned")
+		}
+		rt, err := agents.RestoreRuntime(opts, stringBytes(snap))
+		if err != nil {
+			return nil, fmt.Errorf("restoreRuntime: %w", err)
+		}
+		return runtimeHandle(rt, root), nil
+	}))
+}
+
+// runtimeOptions reads createRuntime's options: the model, the interpreters
+// and the agent whose team makes the registry. It returns the agent's name.
+func runtimeOptions(o js.Value) (agents.Options, string, error) {
+	var opts agents.Options
+	if o.Type() != js.TypeObject {
+		return opts, "", errors.New("options must be an object")
+	}
+	t, err := NewFetchTransport(o.Get("fetch"))
+	if err != nil {
+		return opts, "", err
+	}
+	root, err := agentFromJS(o.Get("agent"), ToolEnv{Transport: t}, map[string]*agents.Agent{})
+	if err != nil {
+		return opts, "", fmt.Errorf("agent: %w", err)
+	}
+	opts.Registry = root.Registry()
+	if gen := o.Get("generate"); isFunc(gen) {
+		opts.Generate = generateFunc(gen)
+	} else {
+		llm := &agents.LLMOptions{BaseURL: str(o, "baseURL"), Style: core.Style(str(o, "style")), APIKey: str(o, "apiKey"), Model: str(o, "model")}
+		if llm.BaseURL == "" {
+			return opts, "", errors.New("baseURL is required (or pass generate)")
+		}
+		if h := o.Get("headers"); h.Type() == js.TypeObject {
+			if err := fromJS(h, &llm.Headers); err != nil {
+				return opts, "", fmt.Errorf("headers must map names to strings: %w", err)
+			}
+		}
+		opts.LLM, opts.Transport = llm, t
+	}
+	opts.ClientOptions = core.ClientOptions{
+		TimeoutMs: intProp(o, "timeoutMs"), Retries: intProp(o, "retries"),
+		RetryBaseMs: intProp(o, "retryBaseMs"), ToolTimeoutMs: intProp(o, "toolTimeoutMs"),
+	}
+	if w := o.Get("waitFor"); isFunc(w) {
+		opts.WaitFor = waitForNoContext(w)
+	}
+	if fn := o.Get("onEvent"); isFunc(fn) {
+		opts.OnEvent = func(e agents.Event) { _, _ = call(fn, eventJSON(e)) }
+	}
+	return opts, root.Name, nil
+}
+
+// waitForNoContext adapts a JS waitFor to the agents' interpreter signature,
+// which has no context: the dialog stays until the person answers.
+func waitForNoContext(fn js.Value) func(core.Request) (core.Answer, error) {
+	wf := WaitFor(fn)
+	return func(req core.Request) (core.Answer, error) { return wf(context.Background(), req) }
+}
+
+// agentFromJS builds an Agent from a spec {name, does, instructions, tools,
+// team, budget, model, waitFor}. seen holds the agents built so far by name,
+// so a team that names an agent twice (or in a cycle) gets one Agent.
+func agentFromJS(v js.Value, env ToolEnv, seen map[string]*agents.Agent) (*agents.Agent, error) {
+	if v.Type() != js.TypeObject {
+		return nil, errors.New("expected an agent from createAgent")
+	}
+	name := str(v, "name")
+	if name == "" {
+		return nil, errors.New("an agent needs a name")
+	}
+	if a, ok := seen[name]; ok {
+		return a, nil
+	}
+	a := agents.New(name, agents.Spec{Does: str(v, "does"), Instructions: str(v, "instructions"), Model: str(v, "model")})
+	seen[name] = a
+	if w := v.Get("waitFor"); isFunc(w) {
+		a.Spec.WaitFor = waitForNoContext(w)
+	}
+	if b := v.Get("budget"); b.Type() == js.TypeObject {
+		a.Spec.Budget = budgetFromJS(b)
+	}
+	tools, team := v.Get("tools"), v.Get("team")
+	for i := 0; isArray(tools) && i < tools.Length(); i++ {
+		t, err := ToolFromJS(tools.Index(i), env)
+		if err != nil {
+			return nil, fmt.Errorf("%s: tools[%d]: %w", name, i, err)
+		}
+		a.Spec.Tools = append(a.Spec.Tools, t)
+	}
+	for i := 0; isArray(team) && i < team.Length(); i++ {
+		member, err := agentFromJS(team.Index(i), env, seen)
+		if err != nil {
+			return nil, fmt.Errorf("%s: team[%d]: %w", name, i, err)
+		}
+		a.Spec.Team = append(a.Spec.Team, member)
+	}
+	return a, nil
+}
+
+// budgetFromJS reads {maxTurns, maxTokens, maxToolCalls, maxWallMs,
+// maxChildren, maxConcurrent, maxDepth}; absent fields stay unset.
+func budgetFromJS(b js.Value) *agents.Budget {
+	return &agents.Budget{
+		MaxTurns:      intProp(b, "maxTurns"),
+		MaxTokens:     int64(intProp(b, "maxTokens")),
+		MaxToolCalls:  int64(intProp(b, "maxToolCalls")),
+		MaxWall:       msDuration(intProp(b, "maxWallMs")),
+		MaxChildren:   intProp(b, "maxChildren"),
+		MaxConcurrent: intProp(b, "maxConcurrent"),
+		MaxDepth:      intProp(b, "maxDepth"),
+	}
+}
+
+func isArray(v js.Value) bool {
+	return v.Type() == js.TypeObject && js.Global().Get("Array").Call("isArray", v).Bool()
+}
