@@ -46,6 +46,9 @@ type Spec struct {
 	// Completion, when set, must pass before the agent may report "done";
 	// it travels with the agent, so a delegating parent gets it too.
 	Completion *Completion
+	// Compact, when set, rewrites the agent's transcript before each new
+	// turn, to keep a long-lived agent within its context (see Compactor).
+	Compact func(history []any) ([]any, error)
 }
 
 // Guardrail is a policy check on one tool call ("may it?", never "is it
@@ -78,6 +81,7 @@ type Def struct {
 	OnMetric   func(core.MetricEvent)
 	Guardrails []Guardrail
 	Completion *Completion
+	Compact    func(history []any) ([]any, error)
 }
 
 // Agent is a named Spec.
@@ -127,7 +131,7 @@ func (a *Agent) registryInto(acc map[string]Def) {
 		Tools: a.Spec.Tools, Team: team, Budget: a.Spec.Budget,
 		WaitFor: a.Spec.WaitFor, OnSpawn: a.Spec.OnSpawn, OnClose: a.Spec.OnClose,
 		Hooks: a.Spec.Hooks, OnMetric: a.Spec.OnMetric,
-		Guardrails: a.Spec.Guardrails, Completion: a.Spec.Completion,
+		Guardrails: a.Spec.Guardrails, Completion: a.Spec.Completion, Compact: a.Spec.Compact,
 	}
 	for _, t := range a.Spec.Team {
 		t.registryInto(acc)

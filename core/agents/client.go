@@ -86,15 +86,15 @@ func (rt *Runtime) acquireTurn(ctx context.Context) error {
 
 func (rt *Runtime) releaseTurn() { <-rt.turnGate }
 
-// hooks composes the runtime's bookkeeping with the agent's own hooks: the
-// budget check before every model call, the live usage ledger after it, the
-// guardrails (first denial wins) before the agent's BeforeTool.
+// hooks composes the runtime's checks with the agent's own hooks: the
+// budget check before every model call, the guardrails (first denial wins)
+// before the agent's BeforeTool.
 func (rt *Runtime) hooks(h *Handle, def Def) core.Hooks {
 	hk := core.Hooks{}
 	if def.Hooks != nil {
 		hk = *def.Hooks
 	}
-	beforeLLM, afterLLM, beforeTool, afterTool := hk.BeforeLLM, hk.AfterLLM, hk.BeforeTool, hk.AfterTool
+	beforeLLM, beforeTool := hk.BeforeLLM, hk.BeforeTool
 	hk.BeforeLLM = func(ctx context.Context, turn int, body *[]byte) (*core.LLMResponse, error) {
 		rt.mu.Lock()
 		limit := rt.budgetRefusalLocked(h)
@@ -106,24 +106,6 @@ func (rt *Runtime) hooks(h *Handle, def Def) core.Hooks {
 			return beforeLLM(ctx, turn, body)
 		}
 		return nil, nil
-	}
-	hk.AfterLLM = func(ctx context.Context, turn int, resp *core.LLMResponse) error {
-		rt.mu.Lock()
-		rt.rollupLocked(h, resp.Usage.TotalTokens, 0)
-		rt.mu.Unlock()
-		if afterLLM != nil {
-			return afterLLM(ctx, turn, resp)
-		}
-		return nil
-	}
-	hk.AfterTool = func(ctx context.Context, call core.ToolCall, result *core.ToolResult) error {
-		rt.mu.Lock()
-		rt.rollupLocked(h, 0, 1)
-		rt.mu.Unlock()
-		if afterTool != nil {
-			return afterTool(ctx, call, result)
-		}
-		return nil
 	}
 	if rails := def.Guardrails; len(rails) > 0 {
 		hk.BeforeTool = func(ctx context.Context, call core.ToolCall, args map[string]any) (*core.ToolResult, error) {
@@ -141,13 +123,25 @@ func (rt *Runtime) hooks(h *Handle, def Def) core.Hooks {
 	return hk
 }
 
-// metricSink labels core's metric events with the agent's path.
+// metricSink keeps the live budget ledger from core's metric events (each
+// model call's tokens, each finished tool call) and hands them on, labelled
+// with the agent's path.
 func (rt *Runtime) metricSink(h *Handle, def Def) func(core.MetricEvent) {
 	own, all := def.OnMetric, rt.opts.OnMetric
-	if own == nil && all == nil {
-		return nil
-	}
 	return func(e core.MetricEvent) {
+		switch {
+		case e.Kind == "llm" && e.Usage.TotalTokens > 0:
+			rt.mu.Lock()
+			rt.rollupLocked(h, e.Usage.TotalTokens, 0)
+			rt.mu.Unlock()
+		case e.Kind == "tool" && !e.Pending:
+			rt.mu.Lock()
+			rt.rollupLocked(h, 0, 1)
+			rt.mu.Unlock()
+		}
+		// Observers must not break the run (a streamed run calls this on
+		// core's goroutine, beyond execute's recover).
+		defer func() { _ = recover() }()
 		if own != nil {
 			own(e)
 		}
@@ -161,29 +155,33 @@ func (rt *Runtime) metricSink(h *Handle, def Def) func(core.MetricEvent) {
 // "done": a failed check is fed back and the agent tries again, up to
 // MaxAttempts; then the result is "incomplete" with Limit "completion". A
 // suspension, a limit stop or an error is never re-judged.
-func verifyCompletion(ctx context.Context, c *core.Client, tk *core.Toolkit, comp *Completion, r core.RunResult, err error) (core.RunResult, error) {
+// It also returns how many attempts ran.
+func verifyCompletion(ctx context.Context, c *core.Client, tk *core.Toolkit, comp *Completion, r core.RunResult, err error) (core.RunResult, int, error) {
 	if comp == nil || comp.Verify == nil || err != nil || r.Status != core.StatusDone {
-		return r, err
+		return r, 1, err
 	}
-	turns, usage := r.Turns, r.Usage
+	turns, usage, calls := r.Turns, r.Usage, r.ToolCalls
 	for attempt := 1; ; attempt++ {
 		ok, reason := comp.Verify(r)
 		if ok {
-			return r, nil
+			return r, attempt, nil
 		}
 		if attempt >= comp.MaxAttempts {
 			r.Status, r.Limit = core.StatusIncomplete, LimitCompletion
 			r.Text = "completion check failed " + strconv.Itoa(attempt) + "x: " + reason
-			return r, nil
+			return r, attempt, nil
 		}
 		r, err = c.RunWithHistory(ctx, "Your work did not verify: "+reason+". Fix it and finish.", tk, r.Messages)
 		turns += r.Turns
 		usage.PromptTokens += r.Usage.PromptTokens
 		usage.CompletionTokens += r.Usage.CompletionTokens
 		usage.TotalTokens += r.Usage.TotalTokens
-		r.Turns, r.Usage = turns, usage
+		// The gate judges all the attempts' work: an agent must not pass by
+		// leaving out, on the retry, the calls that failed the check.
+		calls = append(calls, r.ToolCalls...)
+		r.Turns, r.Usage, r.ToolCalls, r.ToolCallCount = turns, usage, calls, len(calls)
 		if err != nil || r.Status != core.StatusDone {
-			return r, err
+			return r, attempt + 1, err
 		}
 	}
 }

@@ -183,3 +183,84 @@ func TestAsToolSuspendsLikeATool(t *testing.T) {
 		t.Errorf("text = %q, refunds %d", done.Text, st.refunds.count())
 	}
 }
+
+func TestStreamEventsCarryPath(t *testing.T) {
+	st := newSupportTeam(t)
+	var mu sync.Mutex
+	var seen []string
+	opts := st.options()
+	opts.OnStream = func(e StreamEvent) {
+		mu.Lock()
+		defer mu.Unlock()
+		switch e.Type {
+		case core.EventText:
+			seen = append(seen, strings.Join(e.Path, "/")+" text "+e.Delta)
+		case core.EventToolCall, core.EventToolResult, core.EventPending:
+			seen = append(seen, strings.Join(e.Path, "/")+" "+e.Type+" "+e.Name)
+		}
+	}
+	res, rt := st.support.Run(opts, "review order 42")
+	defer rt.Close(rt.Root, nil)
+	done, err := rt.Resume(core.Answer{ID: res.Pending.ID, Ok: true})
+	if err != nil || done.Text != "support: billing: refunded order 42" {
+		t.Fatalf("resume = %+v, %v", done, err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	got := strings.Join(seen, "\n")
+	for _, want := range []string{
+		"support tool_call task", "support/billing tool_call refund", "support/billing pending ",
+		"support/billing tool_result refund", "support/billing text billing: refunded order 42",
+		"support tool_result task", "support text support: billing: refunded order 42",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("stream lacks %q; got:\n%s", want, got)
+		}
+	}
+}
+
+// TestTwoDelegationsInOneTurn: support hands two refunds to billing in one
+// reply; each approval halts the run in turn, and both reach support.
+func TestTwoDelegationsInOneTurn(t *testing.T) {
+	st := newSupportTeam(t)
+	st.model.scripts["support"] = func(msgs []map[string]any) core.GenerateResponse {
+		if m := last(msgs); m["role"] == "tool" {
+			var outs []string
+			for _, m := range msgs {
+				if m["role"] == "tool" {
+					outs = append(outs, content(m))
+				}
+			}
+			return core.GenerateResponse{Text: "support: " + strings.Join(outs, " + ")}
+		}
+		a := st.model.toolCall("task", `{"agent":"billing","prompt":"refund order 42"}`)
+		b := st.model.toolCall("task", `{"agent":"billing","prompt":"refund order 43"}`)
+		return core.GenerateResponse{ToolCalls: append(a.ToolCalls, b.ToolCalls...)}
+	}
+	st.model.scripts["billing"] = func(msgs []map[string]any) core.GenerateResponse {
+		if m := last(msgs); m["role"] == "tool" {
+			return core.GenerateResponse{Text: "billing: " + content(m)}
+		}
+		order := strings.TrimPrefix(content(msgs[1]), "refund order ")
+		return st.model.toolCall("refund", `{"order":`+order+`}`)
+	}
+	res, rt := st.support.Run(st.options(), "review orders 42 and 43")
+	defer rt.Close(rt.Root, nil)
+	seen := map[string]bool{}
+	for i := 0; res.Status == TaskStatusPending && i < 4; i++ {
+		if seen[res.Pending.ID] || pathString(res.Pending) != "support/billing" {
+			t.Fatalf("pending %d = %+v (repeated or wrong path)", i, res.Pending)
+		}
+		seen[res.Pending.ID] = true
+		var err error
+		if res, err = rt.Resume(core.Answer{ID: res.Pending.ID, Ok: true}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if res.Status != TaskStatusDone || len(seen) != 2 || st.refunds.count() != 2 {
+		t.Fatalf("result = %+v after %d approvals, %d refunds", res, len(seen), st.refunds.count())
+	}
+	if !strings.Contains(res.Text, "refunded order 42") || !strings.Contains(res.Text, "refunded order 43") {
+		t.Errorf("text = %q, want both refunds", res.Text)
+	}
+}

@@ -36,6 +36,7 @@ type Handle struct {
 	waiters    []chan TaskResult
 	wakeQueue  []string
 	taskKey    string // set when spawned by a task call: re-attachment key
+	boundReq   string // the request id this handle's suspension left in its parent's transcript
 	lastResult *TaskResult
 
 	halt       *halt         // the halted turn, kept until it is resumed

@@ -183,3 +183,17 @@ func TestConcurrencyQueueTransfersSlots(t *testing.T) {
 		t.Errorf("a = %+v", r)
 	}
 }
+
+func TestRunTurnNeedsIdleHandle(t *testing.T) {
+	gate := make(chan struct{})
+	rt, h, _ := echoRuntime(t, gate, Options{})
+	defer rt.Close(rt.Root, nil)
+	close(gate)
+	if r := rt.RunTurn(h, "hi"); r.Status != TaskStatusDone || r.Text != "echo: hi" {
+		t.Errorf("RunTurn = %+v", r)
+	}
+	rt.Close(h, nil)
+	if r := rt.RunTurn(h, "hi"); r.Status != TaskStatusClosed {
+		t.Errorf("RunTurn on closed = %+v", r)
+	}
+}

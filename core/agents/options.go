@@ -51,6 +51,10 @@ type Options struct {
 	// OnMetric receives core's metric events, each labelled with the
 	// agent's path; a Spec.OnMetric of the agent receives them too.
 	OnMetric func(MetricEvent)
+	// OnStream, when set, makes every agent's turns stream and receives
+	// their events (text deltas, tool calls and results, pending, usage),
+	// each with the agent's path.
+	OnStream func(StreamEvent)
 	// OnEvent receives the runtime's transitions (spawn, run, suspend,
 	// resume, done, close), each with the agent's path.
 	OnEvent func(Event)

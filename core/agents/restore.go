@@ -54,6 +54,7 @@ func (rt *Runtime) restoreHandle(v gjson.Result, byID map[string]*Handle) error 
 		jsonx.Field{Name: "state", Read: jsonx.String(&sh.State)},
 		jsonx.Field{Name: "seq", Read: jsonx.Int(&sh.Seq)},
 		jsonx.Field{Name: "taskKey", Read: jsonx.String(&sh.TaskKey)},
+		jsonx.Field{Name: "boundRequest", Read: jsonx.String(&sh.BoundRequest)},
 		jsonx.Field{Name: "turns", Read: jsonx.Int(&sh.Turns)},
 		jsonx.Field{Name: "tokens", Read: jsonx.Int(&sh.Tokens)},
 		jsonx.Field{Name: "poolTokens", Read: jsonx.Int64(&sh.PoolTokens)},
@@ -110,7 +111,7 @@ func (rt *Runtime) restoreHandle(v gjson.Result, byID map[string]*Handle) error 
 		return fmt.Errorf("handle %s: agent %q is not in the registry", sh.ID, sh.Agent)
 	}
 	h := rt.newHandle(sh.ID, def, parent)
-	h.state, h.seq, h.taskKey = State(sh.State), sh.Seq, sh.TaskKey
+	h.state, h.seq, h.taskKey, h.boundReq = State(sh.State), sh.Seq, sh.TaskKey, sh.BoundRequest
 	h.turnsTotal, h.usageTokens = sh.Turns, sh.Tokens
 	h.pool = pool{tokens: sh.PoolTokens, toolCalls: sh.PoolToolCalls, children: sh.PoolChildren}
 	h.eff = eff{maxTurns: sh.MaxTurns, maxConcurrent: sh.MaxConcurrent, maxDepth: sh.MaxDepth, maxWall: time.Duration(sh.MaxWallMs) * time.Millisecond}

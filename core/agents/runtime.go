@@ -26,6 +26,7 @@ type Runtime struct {
 	store    core.ConversationStore
 	clock    Clock
 	turns    sync.WaitGroup // every turn goroutine
+	resuming bool           // a Resume is running: another one is refused
 }
 
 // NewRuntime builds a runtime with an empty root.
@@ -209,8 +210,11 @@ func (rt *Runtime) settleLocked(h *Handle, r TaskResult) {
 }
 
 // emit hands an event to Options.OnEvent (never with rt.mu held).
+// A panicking observer is ignored: it must not break the runtime.
 func (rt *Runtime) emit(e Event) {
-	if rt.opts.OnEvent != nil {
-		rt.opts.OnEvent(e)
+	if rt.opts.OnEvent == nil {
+		return
 	}
+	defer func() { _ = recover() }()
+	rt.opts.OnEvent(e)
 }

@@ -33,6 +33,7 @@ type snapHandle struct {
 	State         string            `json:"state"`
 	Seq           int               `json:"seq"`
 	TaskKey       string            `json:"taskKey,omitempty"`
+	BoundRequest  string            `json:"boundRequest,omitempty"`
 	Turns         int               `json:"turns"`
 	Tokens        int               `json:"tokens"`
 	PoolTokens    int64             `json:"poolTokens"`
@@ -110,7 +111,7 @@ func (rt *Runtime) Snapshot() ([]byte, error) {
 func (rt *Runtime) snapHandleLocked(h *Handle) (snapHandle, error) {
 	sh := snapHandle{
 		ID: h.ID, Agent: h.def.Name, Parent: h.parent.ID, State: string(h.state), Seq: h.seq,
-		TaskKey: h.taskKey, Turns: h.turnsTotal, Tokens: h.usageTokens,
+		TaskKey: h.taskKey, BoundRequest: h.boundReq, Turns: h.turnsTotal, Tokens: h.usageTokens,
 		PoolTokens: h.pool.tokens, PoolToolCalls: h.pool.toolCalls, PoolChildren: h.pool.children,
 		MaxTurns: h.eff.maxTurns, MaxConcurrent: h.eff.maxConcurrent, MaxDepth: h.eff.maxDepth,
 		MaxWallMs: h.eff.maxWall.Milliseconds(), SpawnedAtMs: h.spawnedAt.UnixMilli(),

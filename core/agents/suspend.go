@@ -80,36 +80,50 @@ func PathOf(req core.Request) []string {
 	return nil
 }
 
-// Resume delivers answer to the deepest suspended agent, whose halted turn
-// continues where it stopped (core's RunWithAnswer: an approved call runs,
-// a declined one becomes an error result the agent can recover from). Each
-// suspended ancestor then continues too: its task call runs again and
-// re-attaches to the existing child, taking the child's result. It returns
-// the top-level agent's result, which is "pending" again when the leaf
-// suspended once more.
+// Resume delivers answer to the deepest suspended agent whose halted turn
+// waits on answer.ID, and that turn continues where it stopped (core's
+// RunWithAnswer: an approved call runs, a declined one becomes an error
+// result the agent can recover from). Each suspended ancestor whose own
+// halted turn waits on that agent then continues too: its task call runs
+// again and re-attaches to the existing child, taking the child's result.
+// It returns the top-level agent's result, which is "pending" again when
+// an agent of the tree still (or newly) waits on a request.
 func (rt *Runtime) Resume(answer core.Answer) (TaskResult, error) {
 	rt.mu.Lock()
-	leaf := findSuspendedLeaf(rt.Root)
-	if leaf == nil || leaf.halt == nil {
+	if rt.resuming {
 		rt.mu.Unlock()
-		return TaskResult{}, ErrNotSuspended
+		return TaskResult{}, fmt.Errorf("%w: another Resume is running", ErrBusy)
 	}
-	if answer.ID != leaf.halt.request.ID {
-		want := leaf.halt.request.ID
+	leaf := findHalted(rt.Root, answer.ID)
+	if leaf == nil {
+		other := findHalted(rt.Root, "")
 		rt.mu.Unlock()
-		return TaskResult{}, fmt.Errorf("%w: answer id %q does not echo the pending request id %q", core.ErrCannotResume, answer.ID, want)
+		if other == nil {
+			return TaskResult{}, ErrNotSuspended
+		}
+		return TaskResult{}, fmt.Errorf("%w: no agent waits on request %q", core.ErrCannotResume, answer.ID)
 	}
+	rt.resuming = true
 	rt.mu.Unlock()
-	r := rt.resumeHandle(leaf, answer)
-	for h := leaf; ; {
-		p := h.parent
+	defer func() {
 		rt.mu.Lock()
-		if p == nil || p == rt.Root || p.state != StateSuspended || p.halt == nil {
+		rt.resuming = false
+		rt.mu.Unlock()
+	}()
+	r := rt.resumeHandle(leaf, answer)
+	h := leaf
+	for {
+		rt.mu.Lock()
+		p := h.parent
+		bound := p != nil && p != rt.Root && p.state == StateSuspended && p.halt != nil && p.halt.request.ID == h.boundReq
+		if !bound {
+			top := rt.topResultLocked(h, r)
 			rt.mu.Unlock()
-			return r, nil
+			return top, nil
 		}
 		if r.Status == TaskStatusPending {
-			top := rt.repropagateLocked(h, r)
+			rt.repropagateLocked(h, r)
+			top := rt.topResultLocked(h, r)
 			rt.mu.Unlock()
 			return top, nil
 		}
@@ -131,28 +145,37 @@ func (rt *Runtime) resumeHandle(h *Handle, ans core.Answer) TaskResult {
 	return rt.runSync(h, turnInput{answer: &ans})
 }
 
-// repropagateLocked makes every suspended ancestor of h present h's new
-// request (h suspended again after a resume), and returns the top-level
-// agent's result.
-func (rt *Runtime) repropagateLocked(h *Handle, r TaskResult) TaskResult {
-	top := r
-	for a := h.parent; a != nil && a != rt.Root && a.state == StateSuspended; a = a.parent {
+// repropagateLocked makes every suspended ancestor that waits on h (and
+// so on up) present h's new request: h suspended again after a resume.
+func (rt *Runtime) repropagateLocked(h *Handle, r TaskResult) {
+	for c, a := h, h.parent; a != nil && a != rt.Root && a.state == StateSuspended && a.halt != nil && a.halt.request.ID == c.boundReq; c, a = a, a.parent {
 		a.pendingReq = r.Pending
 		res := TaskResult{Text: r.Text, Status: TaskStatusPending, Pending: r.Pending, Turns: a.turnsTotal, TotalTokens: a.usageTokens}
 		a.lastResult = &res
-		top = res
 	}
-	return top
 }
 
-// findSuspendedLeaf returns the deepest suspended handle, children first.
-func findSuspendedLeaf(h *Handle) *Handle {
+// topResultLocked is the result of h's top-level ancestor (r when h is
+// the top-level agent itself).
+func (rt *Runtime) topResultLocked(h *Handle, r TaskResult) TaskResult {
+	for h.parent != nil && h.parent != rt.Root {
+		h = h.parent
+	}
+	if h.lastResult != nil {
+		return *h.lastResult
+	}
+	return r
+}
+
+// findHalted returns the deepest suspended handle with a halted turn that
+// waits on request id (any request when id is ""), children first.
+func findHalted(h *Handle, id string) *Handle {
 	for _, c := range h.children {
-		if found := findSuspendedLeaf(c); found != nil {
+		if found := findHalted(c, id); found != nil {
 			return found
 		}
 	}
-	if h.state == StateSuspended {
+	if h.state == StateSuspended && h.halt != nil && (id == "" || h.halt.request.ID == id) {
 		return h
 	}
 	return nil

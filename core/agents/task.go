@@ -81,7 +81,7 @@ func (rt *Runtime) runTask(ctx context.Context, parent *Handle, name, prompt, ke
 	rt.mu.Lock()
 	var child *Handle
 	for _, c := range parent.children {
-		if c.taskKey == key {
+		if c.taskKey == key && c.state != StateClosed && !c.closing {
 			child = c
 			break
 		}
@@ -104,7 +104,13 @@ func (rt *Runtime) runTask(ctx context.Context, parent *Handle, name, prompt, ke
 	r := rt.waitCtx(ctx, child)
 	if r.Status != TaskStatusPending {
 		rt.Close(child, nil)
+		return r
 	}
+	// The parent's halted turn will hold this id: Resume continues the
+	// parent once the child is past it.
+	rt.mu.Lock()
+	child.boundReq = r.Pending.ID
+	rt.mu.Unlock()
 	return r
 }
 

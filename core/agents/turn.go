@@ -3,6 +3,7 @@ package agents
 import (
 	"context"
 	"errors"
+	"fmt"
 
 	"github.com/toolnexus/wasm/core"
 )
@@ -110,7 +111,14 @@ func (rt *Runtime) releaseSlotLocked(h *Handle) {
 
 // execute runs core's loop for one turn: a fresh run on the committed
 // transcript, or the halted turn continued with an Answer.
-func (rt *Runtime) execute(ctx context.Context, h *Handle, in turnInput, input string) TaskResult {
+func (rt *Runtime) execute(ctx context.Context, h *Handle, in turnInput, input string) (res TaskResult) {
+	// A panic in a tool, hook or callback ends this turn with an error
+	// result instead of the process (under js/wasm, the whole module).
+	defer func() {
+		if p := recover(); p != nil {
+			res = rt.finish(ctx, h, core.RunResult{}, fmt.Errorf("agents: panic in %s: %v", h.ID, p))
+		}
+	}()
 	rt.mu.Lock()
 	def, maxTurns, halted := h.def, h.eff.maxTurns, h.halt
 	rt.mu.Unlock()
@@ -126,12 +134,25 @@ func (rt *Runtime) execute(ctx context.Context, h *Handle, in turnInput, input s
 	client := rt.client(h, def, maxTurns)
 	var r core.RunResult
 	if in.answer != nil && halted != nil {
-		r, err = client.RunWithAnswer(ctx, tk, halted.messages, halted.request, *in.answer)
+		r, err = rt.drive(ctx, h,
+			func() (core.RunResult, error) {
+				return client.RunWithAnswer(ctx, tk, halted.messages, halted.request, *in.answer)
+			},
+			func() (<-chan core.StreamEvent, error) {
+				return client.StreamWithAnswer(ctx, tk, halted.messages, halted.request, *in.answer)
+			})
 	} else {
 		history, _ := rt.store.Get(h.ID)
-		r, err = client.RunWithHistory(ctx, input, tk, history)
+		if def.Compact != nil && len(history) > 0 {
+			if history, err = def.Compact(history); err != nil {
+				return rt.finish(ctx, h, core.RunResult{}, err)
+			}
+		}
+		r, err = rt.drive(ctx, h,
+			func() (core.RunResult, error) { return client.RunWithHistory(ctx, input, tk, history) },
+			func() (<-chan core.StreamEvent, error) { return client.StreamWithHistory(ctx, input, tk, history) })
 	}
-	r, err = verifyCompletion(ctx, client, tk, def.Completion, r, err)
+	r, _, err = verifyCompletion(ctx, client, tk, def.Completion, r, err)
 	return rt.finish(ctx, h, r, err)
 }
 
@@ -191,4 +212,19 @@ func (rt *Runtime) finish(ctx context.Context, h *Handle, r core.RunResult, err 
 		res.Status = TaskStatusDone
 	}
 	return res
+}
+
+// RunTurn runs one turn on an idle handle and returns its result, on the
+// calling goroutine (it bypasses the parent's wake queue).
+func (rt *Runtime) RunTurn(h *Handle, prompt string) TaskResult {
+	rt.mu.Lock()
+	st, busy := h.state, h.inFlight
+	rt.mu.Unlock()
+	switch {
+	case st == StateClosed:
+		return TaskResult{Text: "closed", IsError: true, Status: TaskStatusClosed}
+	case st != StateIdle || busy:
+		return TaskResult{Text: "agent is " + string(st), IsError: true, Status: TaskStatusError}
+	}
+	return rt.runSync(h, turnInput{prompt: prompt})
 }
