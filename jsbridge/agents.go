@@ -21,7 +21,8 @@ import (
 //	api.restoreRuntime(options, snapshot) Promise<Runtime>
 //
 // options: {agent, baseURL, style, apiKey, model, headers, fetch, generate,
-// waitFor, onEvent, timeoutMs, retries, retryBaseMs, toolTimeoutMs}. agent is
+// waitFor, onEvent, onStream, onMetric, timeoutMs, retries, retryBaseMs,
+// toolTimeoutMs}. agent is
 // {name, does, instructions, tools, team: [agent], budget, model, waitFor}.
 func addAgentsAPI(api js.Value) {
 	api.Set("createRuntime", asyncMethod(func(args []js.Value) (any, error) {
@@ -87,6 +88,14 @@ func runtimeOptions(o js.Value) (agents.Options, string, error) {
 	}
 	if fn := o.Get("onEvent"); isFunc(fn) {
 		opts.OnEvent = func(e agents.Event) { _, _ = call(fn, eventJSON(e)) }
+	}
+	// onStream makes every agent's turns stream; core's events and metrics
+	// cross as core encodes them, labelled with the agent's handle and path.
+	if fn := o.Get("onStream"); isFunc(fn) {
+		opts.OnStream = func(e agents.StreamEvent) { _, _ = call(fn, labelled(e.StreamEvent, e.Handle, e.Path)) }
+	}
+	if fn := o.Get("onMetric"); isFunc(fn) {
+		opts.OnMetric = func(e agents.MetricEvent) { _, _ = call(fn, labelled(e.MetricEvent, e.Handle, e.Path)) }
 	}
 	return opts, root.Name, nil
 }

@@ -113,3 +113,20 @@ func appendPath(b []byte, path []string) []byte {
 	}
 	return append(b, ']')
 }
+
+// labelled encodes one of core's events (a StreamEvent or a MetricEvent, as
+// core's JSON tags spell it) with "handle" and "path" added.
+func labelled(v any, handle string, path []string) string {
+	b, err := jsonx.Marshal(v)
+	if err != nil || len(b) < 2 || b[len(b)-1] != '}' {
+		b = []byte("{}")
+	}
+	b = b[:len(b)-1]
+	if len(b) > 1 {
+		b = append(b, ',')
+	}
+	b = append(b, `"handle":`...)
+	b = jsonx.AppendString(b, handle)
+	b = appendPath(append(b, `,"path":`...), path)
+	return string(append(b, '}'))
+}

@@ -77,3 +77,26 @@ func TestViewsAndEventJSON(t *testing.T) {
 		t.Errorf("post: %#v", post)
 	}
 }
+
+func TestLabelled(t *testing.T) {
+	cases := []struct {
+		name string
+		in   any
+		want map[string]any
+	}{
+		{"stream", core.StreamEvent{Type: "text", Delta: "hi"}, map[string]any{"type": "text", "delta": "hi"}},
+		{"metric", core.MetricEvent{Kind: "tool", Tool: "refund", IsError: true}, map[string]any{"kind": "tool", "tool": "refund", "isError": true}},
+		{"empty object", map[string]any{}, map[string]any{}},
+	}
+	for _, c := range cases {
+		got := decode(t, labelled(c.in, "root/a.1/b.1", []string{"a", "b"})).(map[string]any)
+		if got["handle"] != "root/a.1/b.1" || !reflect.DeepEqual(got["path"], []any{"a", "b"}) {
+			t.Errorf("%s: label missing: %#v", c.name, got)
+		}
+		for k, v := range c.want {
+			if !reflect.DeepEqual(got[k], v) {
+				t.Errorf("%s: %s = %#v, want %#v", c.name, k, got[k], v)
+			}
+		}
+	}
+}

@@ -12,6 +12,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { promisify } from "node:util";
+import { startMockLLM, toolResultsOf } from "./mock-llm.mjs";
 
 const here = fileURLToPath(new URL(".", import.meta.url));
 const WEB = process.env.TOOLNEXUS_WEB ?? join(process.env.TOOLNEXUS_DIST ?? join(here, "..", "dist"), "web");
@@ -150,7 +151,7 @@ test("snapshot → restoreRuntime → resume continues the halted tree in a fres
   const rt = await tnx.restoreRuntime({ ...model, agent: support }, snap);
   const rows = await rt.list();
   assert.deepEqual(rows.map((r) => r.state), ["suspended", "suspended"]);
-  await assert.rejects(rt.resume(tnx.answerOutput("not-the-id", "x")), /does not echo/);
+  await assert.rejects(rt.resume(tnx.answerOutput("not-the-id", "x")), /cannot resume: no agent waits on request "not-the-id"/);
   const done = await rt.resume(tnx.answerOutput(res.pending.id, "approved"));
   assert.equal(done.status, "done", done.text);
   assert.deepEqual(runs, ["9"]);
@@ -266,4 +267,57 @@ test("the default build says that agents need the tools build", T, async () => {
     try { tnx.createAgent({ name: "a" }); console.log("no error"); } catch (e) { console.log(e.message); }`;
   const { stdout } = await promisify(execFile)(process.execPath, ["--input-type=module", "-e", script], { timeout: 20_000 });
   assert.match(stdout, /agents need the tools build.*toolnexus-tools\.wasm/);
+});
+
+test("onStream and onMetric carry the asking agent's path; onEvent reports each transition", T, async () => {
+  const { support } = team({ billingWaitFor: (req) => tnx.answerOutput(req.id, "ok") });
+  const stream = [], metrics = [], events = [];
+  const res = await support.run("review order 5", {
+    generate: teamModel(), onStream: (e) => stream.push(e), onMetric: (m) => metrics.push(m), onEvent: (e) => events.push(e),
+  });
+  assert.equal(res.status, "done");
+  const refundCall = stream.find((e) => e.type === "tool_call" && e.name === "refund");
+  assert.ok(refundCall, JSON.stringify(stream.map((e) => e.type)));
+  assert.deepEqual(refundCall.path, ["support", "billing"]);
+  assert.match(refundCall.handle, /^root\/support\.\d+\/billing\.\d+$/);
+  const taskCall = stream.find((e) => e.type === "tool_call" && e.name === "task");
+  assert.deepEqual(taskCall.path, ["support"]);
+  const text = stream.filter((e) => e.type === "text" && e.path.length === 1).map((e) => e.delta).join("");
+  assert.equal(text, res.text, "support's streamed text is its answer");
+  const refundMetric = metrics.find((m) => m.kind === "tool" && m.tool === "refund");
+  assert.deepEqual(refundMetric?.path, ["support", "billing"]);
+  assert.ok(metrics.some((m) => m.kind === "llm" && m.path.join("/") === "support"));
+  const kinds = new Set(events.map((e) => `${e.type}:${e.path.join("/")}`));
+  for (const k of ["spawned:support/billing", "suspended:support/billing", "resumed:support/billing", "settled:support/billing", "closed:support/billing"]) {
+    assert.ok(kinds.has(k), `${k} in ${[...kinds].join(", ")}`);
+  }
+});
+
+test("over HTTP (a provider at baseURL): the key goes to the provider only, never into the snapshot", T, async () => {
+  const mock = await startMockLLM({ script: [
+    { toolCalls: [{ name: "task", args: { agent: "billing", prompt: "refund order 3" } }] }, // support
+    { toolCalls: [{ name: "refund", args: { order: "3" } }] },                                // billing
+    (req) => ({ text: `billing: ${toolResultsOf(req)[0].content}` }),                         // billing, after the answer
+    (req) => ({ text: `support: ${toolResultsOf(req)[0].content}` }),                         // support
+  ] });
+  try {
+    const { support, runs } = team();
+    const model = { baseURL: mock.url, style: "openai", model: "m", apiKey: "sk-agents-secret" };
+    const res = await support.run("review order 3", model);
+    assert.equal(res.status, "pending", res.text);
+    const snap = await res.runtime.snapshot();
+    await res.runtime.release();
+    assert.doesNotMatch(snap, /sk-agents-secret/);
+    const rt = await tnx.restoreRuntime({ ...model, agent: support }, snap);
+    const done = await rt.resume(tnx.answerOutput(res.pending.id, "go"));
+    await rt.release();
+    assert.equal(done.text, "support: billing: refunded order 3");
+    assert.deepEqual(runs, ["3"]);
+    assert.equal(mock.requests.length, 4);
+    for (const r of mock.requests) assert.equal(r.headers.authorization, "Bearer sk-agents-secret");
+    // Each agent sees only its own tools: support the task tool, billing refund.
+    assert.deepEqual(mock.requests.map((r) => r.body.tools.map((t) => t.function.name).join()), ["task", "refund", "refund", "task"]);
+  } finally {
+    await mock.close();
+  }
 });

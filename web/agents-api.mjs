@@ -26,9 +26,10 @@ export function agentsApi(api, call) {
       if (v === undefined || v === null || k === "signal") continue;
       out[k] = v;
     }
-    if (typeof options.onEvent === "function") {
-      const user = options.onEvent;
-      out.onEvent = (text) => { user(JSON.parse(text)); };
+    // Go hands each event over as JSON text.
+    for (const k of ["onEvent", "onStream", "onMetric"]) {
+      const user = options[k];
+      if (typeof user === "function") out[k] = (text) => { user(JSON.parse(text)); };
     }
     return out;
   }
@@ -50,7 +51,10 @@ export function agentsApi(api, call) {
       ...(typeof waitFor === "function" ? { waitFor } : {}),
       /**
        * Run prompt on a fresh runtime. options: the model (baseURL, style,
-       * apiKey, model, headers, fetch, or generate), waitFor, onEvent, signal.
+       * apiKey, model, headers, fetch, or generate), waitFor, signal, and
+       * onEvent (each handle's transitions), onStream (core's stream events
+       * of every turn: text deltas, tool calls, results) and onMetric, each
+       * labelled with the agent's handle and path.
        * A result with status "pending" carries result.runtime, kept open for
        * result.runtime.resume(answer) or .snapshot(); any other closes it.
        */
