@@ -113,3 +113,30 @@ test("demo team: reload while the dialog is open → the same dialog comes back 
     assert.deepEqual(problems, []);
   });
 });
+
+test("dialog: a hostile agent path is shown as text, with invisible characters escaped", T, async () => {
+  await withPage(async (page, problems) => {
+    await openDemo(page);
+    const shown = page.evaluate(async () => {
+      const { approvalDialog } = await import("/approval-dialog.mjs");
+      return approvalDialog()({ id: "r1", kind: "approval",
+        data: { tool: "refund", args: { order: "1" }, path: ["<img src=x onerror=alert(1)>", "bill\u202Eing"] } });
+    });
+    const dialog = page.getByRole("dialog");
+    await dialog.waitFor();
+    assert.equal(await dialog.locator(".tnx-path").textContent(), "<img src=x onerror=alert(1)> › bill\\u202eing");
+    assert.equal(await dialog.locator("img").count(), 0);
+    await dialog.getByRole("button", { name: "Decline" }).click();
+    assert.equal((await shown).ok, false);
+    // A path that is not a list of names is no path.
+    const odd = page.evaluate(async () => {
+      const { approvalDialog } = await import("/approval-dialog.mjs");
+      return approvalDialog()({ id: "r2", kind: "approval", data: { tool: "refund", args: {}, path: [{ x: 1 }] } });
+    });
+    await dialog.waitFor();
+    assert.equal(await dialog.locator(".tnx-path").count(), 0);
+    await dialog.getByRole("button", { name: "Decline" }).click();
+    await odd;
+    assert.deepEqual(problems, []);
+  });
+});
