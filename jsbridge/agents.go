@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 	"syscall/js"
 
 	"github.com/toolnexus/wasm/core"
@@ -26,14 +27,16 @@ import (
 // {name, does, instructions, tools, team: [agent], budget, model, waitFor}.
 func addAgentsAPI(api js.Value) {
 	api.Set("createRuntime", asyncMethod(func(args []js.Value) (any, error) {
-		opts, root, err := runtimeOptions(argAt(args, 0))
+		d := newDialogs()
+		opts, root, err := runtimeOptions(argAt(args, 0), d)
 		if err != nil {
 			return nil, fmt.Errorf("createRuntime: %w", err)
 		}
-		return runtimeHandle(agents.NewRuntime(opts), root), nil
+		return runtimeHandle(agents.NewRuntime(opts), root, d), nil
 	}))
 	api.Set("restoreRuntime", asyncMethod(func(args []js.Value) (any, error) {
-		opts, root, err := runtimeOptions(argAt(args, 0))
+		d := newDialogs()
+		opts, root, err := runtimeOptions(argAt(args, 0), d)
 		if err != nil {
 			return nil, fmt.Errorf("restoreRuntime: %w", err)
 		}
@@ -45,13 +48,13 @@ func addAgentsAPI(api js.Value) {
 		if err != nil {
 			return nil, fmt.Errorf("restoreRuntime: %w", err)
 		}
-		return runtimeHandle(rt, root), nil
+		return runtimeHandle(rt, root, d), nil
 	}))
 }
 
 // runtimeOptions reads createRuntime's options: the model, the interpreters
 // and the agent whose team makes the registry. It returns the agent's name.
-func runtimeOptions(o js.Value) (agents.Options, string, error) {
+func runtimeOptions(o js.Value, d *dialogs) (agents.Options, string, error) {
 	var opts agents.Options
 	if o.Type() != js.TypeObject {
 		return opts, "", errors.New("options must be an object")
@@ -60,7 +63,7 @@ func runtimeOptions(o js.Value) (agents.Options, string, error) {
 	if err != nil {
 		return opts, "", err
 	}
-	root, err := agentFromJS(o.Get("agent"), ToolEnv{Transport: t}, map[string]*agents.Agent{})
+	root, err := agentFromJS(o.Get("agent"), agentEnv{tools: ToolEnv{Transport: t}, dialogs: d, seen: map[string]*agents.Agent{}})
 	if err != nil {
 		return opts, "", fmt.Errorf("agent: %w", err)
 	}
@@ -84,7 +87,7 @@ func runtimeOptions(o js.Value) (agents.Options, string, error) {
 		RetryBaseMs: intProp(o, "retryBaseMs"), ToolTimeoutMs: intProp(o, "toolTimeoutMs"),
 	}
 	if w := o.Get("waitFor"); isFunc(w) {
-		opts.WaitFor = waitForNoContext(w)
+		opts.WaitFor = d.waitFor(w)
 	}
 	if fn := o.Get("onEvent"); isFunc(fn) {
 		opts.OnEvent = func(e agents.Event) { _, _ = call(fn, eventJSON(e)) }
@@ -100,17 +103,54 @@ func runtimeOptions(o js.Value) (agents.Options, string, error) {
 	return opts, root.Name, nil
 }
 
-// waitForNoContext adapts a JS waitFor to the agents' interpreter signature,
-// which has no context: the dialog stays until the person answers.
-func waitForNoContext(fn js.Value) func(core.Request) (core.Answer, error) {
+// dialogs is the context of a runtime's open waitFors. The agents'
+// interpreter has no context of its own, so an aborted run or a released
+// runtime cancels this one: the JS waitFor's signal aborts and a dialog
+// closes instead of staying open for a run that is gone.
+type dialogs struct {
+	mu     sync.Mutex
+	ctx    context.Context
+	cancel context.CancelFunc
+}
+
+func newDialogs() *dialogs {
+	d := &dialogs{}
+	d.ctx, d.cancel = context.WithCancel(context.Background())
+	return d
+}
+
+func (d *dialogs) current() context.Context {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.ctx
+}
+
+// closeAll aborts every open waitFor; later ones get a fresh context.
+func (d *dialogs) closeAll() {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.cancel()
+	d.ctx, d.cancel = context.WithCancel(context.Background())
+}
+
+// waitFor adapts a JS waitFor to the interpreter's signature.
+func (d *dialogs) waitFor(fn js.Value) func(core.Request) (core.Answer, error) {
 	wf := WaitFor(fn)
-	return func(req core.Request) (core.Answer, error) { return wf(context.Background(), req) }
+	return func(req core.Request) (core.Answer, error) { return wf(d.current(), req) }
+}
+
+// agentEnv is what building a team's agents shares: the tools' environment,
+// the runtime's dialogs, and the agents built so far by name, so a team that
+// names an agent twice (or in a cycle) gets one Agent.
+type agentEnv struct {
+	tools   ToolEnv
+	dialogs *dialogs
+	seen    map[string]*agents.Agent
 }
 
 // agentFromJS builds an Agent from a spec {name, does, instructions, tools,
-// team, budget, model, waitFor}. seen holds the agents built so far by name,
-// so a team that names an agent twice (or in a cycle) gets one Agent.
-func agentFromJS(v js.Value, env ToolEnv, seen map[string]*agents.Agent) (*agents.Agent, error) {
+// team, budget, model, waitFor}.
+func agentFromJS(v js.Value, env agentEnv) (*agents.Agent, error) {
 	if v.Type() != js.TypeObject {
 		return nil, errors.New("expected an agent from createAgent")
 	}
@@ -118,27 +158,27 @@ func agentFromJS(v js.Value, env ToolEnv, seen map[string]*agents.Agent) (*agent
 	if name == "" {
 		return nil, errors.New("an agent needs a name")
 	}
-	if a, ok := seen[name]; ok {
+	if a, ok := env.seen[name]; ok {
 		return a, nil
 	}
 	a := agents.New(name, agents.Spec{Does: str(v, "does"), Instructions: str(v, "instructions"), Model: str(v, "model")})
-	seen[name] = a
+	env.seen[name] = a
 	if w := v.Get("waitFor"); isFunc(w) {
-		a.Spec.WaitFor = waitForNoContext(w)
+		a.Spec.WaitFor = env.dialogs.waitFor(w)
 	}
 	if b := v.Get("budget"); b.Type() == js.TypeObject {
 		a.Spec.Budget = budgetFromJS(b)
 	}
 	tools, team := v.Get("tools"), v.Get("team")
 	for i := 0; isArray(tools) && i < tools.Length(); i++ {
-		t, err := ToolFromJS(tools.Index(i), env)
+		t, err := ToolFromJS(tools.Index(i), env.tools)
 		if err != nil {
 			return nil, fmt.Errorf("%s: tools[%d]: %w", name, i, err)
 		}
 		a.Spec.Tools = append(a.Spec.Tools, t)
 	}
 	for i := 0; isArray(team) && i < team.Length(); i++ {
-		member, err := agentFromJS(team.Index(i), env, seen)
+		member, err := agentFromJS(team.Index(i), env)
 		if err != nil {
 			return nil, fmt.Errorf("%s: team[%d]: %w", name, i, err)
 		}

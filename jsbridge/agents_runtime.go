@@ -23,7 +23,7 @@ import (
 //	spawn(parentId, name, budget?) handle id      post(id, text, channel?)
 //	wake(id, prompt)  wait(id, timeoutMs)  interrupt(id)  close(id?, force?)
 //	list()  inspect(id)  resume(answerJSON)  snapshot()
-func runtimeHandle(rt *agents.Runtime, agent string) js.Value {
+func runtimeHandle(rt *agents.Runtime, agent string, d *dialogs) js.Value {
 	var mu sync.Mutex
 	handles := map[string]*agents.Handle{rt.Root.ID: rt.Root}
 	keep := func(h *agents.Handle) string {
@@ -64,8 +64,12 @@ func runtimeHandle(rt *agents.Runtime, agent string) js.Value {
 		keep(top)
 		ctx, stop := contextFor(argAt(args, 1))
 		defer stop()
-		// An aborted signal interrupts the turn: Wait then settles "interrupted".
-		done := context.AfterFunc(ctx, func() { rt.Interrupt(top) })
+		// An aborted signal closes its open dialogs and interrupts the turn:
+		// Wait then settles "interrupted".
+		done := context.AfterFunc(ctx, func() {
+			rt.Interrupt(top)
+			d.closeAll()
+		})
 		defer done()
 		rt.Wake(top, prompt.String())
 		return taskResultJSON(rt.Wait(top, 0)), nil
@@ -158,6 +162,7 @@ func runtimeHandle(rt *agents.Runtime, agent string) js.Value {
 	})
 	// release drops the JS functions once the runtime is closed for good.
 	set("release", func([]js.Value) (any, error) {
+		d.closeAll()
 		rt.Close(rt.Root, nil)
 		go func() {
 			for _, f := range fns {

@@ -321,3 +321,29 @@ test("over HTTP (a provider at baseURL): the key goes to the provider only, neve
     await mock.close();
   }
 });
+
+test("an aborted run closes its open dialog (the waitFor's signal aborts); so does release", T, async () => {
+  const { support, runs } = team();
+  const opened = [];
+  const aborted = [];
+  const waitFor = (req, { signal }) => new Promise((resolve) => {
+    opened.push(req.id);
+    signal.addEventListener("abort", () => { aborted.push(req.id); resolve(tnx.answerDeclined(req.id, "closed")); });
+  });
+  const rt = await tnx.createRuntime({ agent: support, generate: teamModel(), waitFor });
+  const ctrl = new AbortController();
+  const p = rt.run("review order 11", { signal: ctrl.signal });
+  while (opened.length === 0) await new Promise((r) => setTimeout(r, 5));
+  ctrl.abort();
+  const res = await p;
+  assert.equal(res.status, "interrupted", JSON.stringify(res));
+  assert.deepEqual(aborted, opened, "the run's dialog was told to close before release");
+  assert.deepEqual(runs, []);
+  // A dialog still open when the runtime is released closes too.
+  const p2 = rt.run("review order 12");
+  while (opened.length === 1) await new Promise((r) => setTimeout(r, 5));
+  await rt.release();
+  assert.deepEqual(aborted, opened);
+  await p2.catch(() => {});
+  assert.deepEqual(runs, []);
+});
