@@ -1,7 +1,7 @@
 package agents
 
 import (
-	"os"
+	"context"
 
 	"github.com/toolnexus/wasm/core"
 )
@@ -31,6 +31,11 @@ type Spec struct {
 	// WaitFor answers suspensions of this agent and of its subtree (the
 	// nearest WaitFor on the chain answers).
 	WaitFor func(core.Request) (core.Answer, error)
+	// WaitForContext is WaitFor with the turn's context, cancelled when the
+	// turn is interrupted or closed (withdraw the question then); it is used
+	// instead of WaitFor when set. A plain WaitFor that never returns keeps
+	// Close waiting.
+	WaitForContext func(context.Context, core.Request) (core.Answer, error)
 	// OnSpawn runs once per handle, before its first turn.
 	OnSpawn func(h *Handle)
 	// OnClose runs when the handle closes, with a Reason* value.
@@ -51,10 +56,6 @@ type Spec struct {
 	Compact func(history []any) ([]any, error)
 }
 
-// Guardrail is a policy check on one tool call ("may it?", never "is it
-// right?"). It returns "" or "allow" to permit, or the reason to deny.
-type Guardrail func(call core.ToolCall, args map[string]any) string
-
 // Completion is the gate an agent passes before it may report "done".
 type Completion struct {
 	// Verify reports whether the run's work holds, and why not; the reason
@@ -67,21 +68,23 @@ type Completion struct {
 
 // Def is a registered agent definition: what a Runtime spawns by name.
 type Def struct {
-	Name       string
-	Does       string
-	Soul       string
-	Model      string
-	Tools      []core.Tool
-	Team       []string
-	Budget     *Budget
-	WaitFor    func(core.Request) (core.Answer, error)
-	OnSpawn    func(h *Handle)
-	OnClose    func(h *Handle, reason string)
-	Hooks      *core.Hooks
-	OnMetric   func(core.MetricEvent)
-	Guardrails []Guardrail
-	Completion *Completion
-	Compact    func(history []any) ([]any, error)
+	Name    string
+	Does    string
+	Soul    string
+	Model   string
+	Tools   []core.Tool
+	Team    []string
+	Budget  *Budget
+	WaitFor func(core.Request) (core.Answer, error)
+	// WaitForContext: see Spec.WaitForContext.
+	WaitForContext func(context.Context, core.Request) (core.Answer, error)
+	OnSpawn        func(h *Handle)
+	OnClose        func(h *Handle, reason string)
+	Hooks          *core.Hooks
+	OnMetric       func(core.MetricEvent)
+	Guardrails     []Guardrail
+	Completion     *Completion
+	Compact        func(history []any) ([]any, error)
 }
 
 // Agent is a named Spec.
@@ -114,8 +117,8 @@ func (a *Agent) registryInto(acc map[string]Def) {
 		soul = a.Spec.Instructions
 	}
 	if a.Spec.SoulFile != "" {
-		if b, err := os.ReadFile(a.Spec.SoulFile); err == nil {
-			soul = string(b)
+		if b, ok := readSoulFile(a.Spec.SoulFile); ok {
+			soul = b
 		}
 	}
 	model := a.Spec.Model
@@ -129,7 +132,7 @@ func (a *Agent) registryInto(acc map[string]Def) {
 	acc[a.Name] = Def{
 		Name: a.Name, Does: a.Spec.Does, Soul: soul, Model: model,
 		Tools: a.Spec.Tools, Team: team, Budget: a.Spec.Budget,
-		WaitFor: a.Spec.WaitFor, OnSpawn: a.Spec.OnSpawn, OnClose: a.Spec.OnClose,
+		WaitFor: a.Spec.WaitFor, WaitForContext: a.Spec.WaitForContext, OnSpawn: a.Spec.OnSpawn, OnClose: a.Spec.OnClose,
 		Hooks: a.Spec.Hooks, OnMetric: a.Spec.OnMetric,
 		Guardrails: a.Spec.Guardrails, Completion: a.Spec.Completion, Compact: a.Spec.Compact,
 	}

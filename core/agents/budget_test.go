@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/toolnexus/wasm/core"
 )
@@ -98,5 +100,50 @@ func TestExhaustedParentCannotDelegate(t *testing.T) {
 	}
 	if len(rt.List()) != 1 {
 		t.Errorf("handles = %+v, want no billing spawned from an exhausted pool", rt.List())
+	}
+}
+
+// fakeClock is a virtual clock that moves only when told to.
+type fakeClock struct {
+	mu  sync.Mutex
+	now time.Time
+}
+
+func (c *fakeClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+func (c *fakeClock) After(d time.Duration) <-chan time.Time { return time.After(d) }
+
+func (c *fakeClock) advance(d time.Duration) {
+	c.mu.Lock()
+	c.now = c.now.Add(d)
+	c.mu.Unlock()
+}
+
+func TestMaxWallOnTheRuntimeClock(t *testing.T) {
+	clock := &fakeClock{now: time.Unix(1_000_000, 0)}
+	spawned := 0
+	model := newFakeModel(map[string]script{"w": func([]map[string]any) core.GenerateResponse { return core.GenerateResponse{Text: "ok"} }})
+	a := New("w", Spec{Soul: "w", Budget: &Budget{MaxWall: time.Minute}, OnSpawn: func(*Handle) { spawned++ }})
+	rt := NewRuntime(Options{Generate: model.generate, Registry: a.Registry(), Clock: clock})
+	defer rt.Close(rt.Root, nil)
+	h, err := rt.Spawn(rt.Root, "w", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rt.Wake(h, "now")
+	if r := rt.Wait(h, 0); r.Status != TaskStatusDone {
+		t.Fatalf("within the wall: %+v", r)
+	}
+	clock.advance(2 * time.Minute)
+	rt.Wake(h, "later")
+	if r := rt.Wait(h, 0); r.Status != TaskStatusIncomplete || r.Limit != LimitMaxWallMs {
+		t.Errorf("past the wall: %+v, want incomplete maxWallMs", r)
+	}
+	if spawned != 1 || model.callsFor("w") != 1 {
+		t.Errorf("OnSpawn ran %d times, model %d calls; want 1 and 1", spawned, model.callsFor("w"))
 	}
 }

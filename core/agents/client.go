@@ -13,6 +13,29 @@ type budgetStop struct{ limit string }
 
 func (e *budgetStop) Error() string { return "agents: budget exhausted (" + e.limit + ")" }
 
+// asBudgetStop finds a budgetStop in err's chain. It walks Unwrap by hand:
+// errors.As would link reflection into the wasm (~25 KB) for one type.
+func asBudgetStop(err error) *budgetStop {
+	for err != nil {
+		switch e := err.(type) {
+		case *budgetStop:
+			return e
+		case interface{ Unwrap() []error }:
+			for _, inner := range e.Unwrap() {
+				if s := asBudgetStop(inner); s != nil {
+					return s
+				}
+			}
+			return nil
+		case interface{ Unwrap() error }:
+			err = e.Unwrap()
+		default:
+			return nil
+		}
+	}
+	return nil
+}
+
 // client builds the core client for one of h's turns.
 func (rt *Runtime) client(h *Handle, def Def, maxTurns int) *core.Client {
 	o := rt.opts.ClientOptions
@@ -29,11 +52,11 @@ func (rt *Runtime) client(h *Handle, def Def, maxTurns int) *core.Client {
 	}
 	o.SystemPrompt = def.Soul
 	o.MaxTurns = maxTurns
-	o.WaitFor, o.WaitForContext = rt.interpreter(h), nil
-	o.Hooks = rt.hooks(h, def)
+	o.WaitFor, o.WaitForContext = nil, rt.interpreter(h)
+	rt.setHooks(&o, h, def)
 	o.OnMetric = rt.metricSink(h, def)
 	if rt.opts.Generate != nil {
-		return core.CreateInProcessClient(rt.gatedGenerate, o)
+		return generateClient(rt.gatedGenerate, o)
 	}
 	if llm.BaseURL != "" {
 		o.BaseURL = llm.BaseURL
@@ -78,49 +101,29 @@ func (rt *Runtime) gatedGenerate(ctx context.Context, req core.GenerateRequest) 
 func (rt *Runtime) acquireTurn(ctx context.Context) error {
 	select {
 	case rt.turnGate <- struct{}{}:
-		return nil
 	case <-ctx.Done():
 		return ctx.Err()
 	}
+	rt.mu.Lock()
+	rt.inTurns++
+	rt.maxInTurns = max(rt.maxInTurns, rt.inTurns)
+	rt.mu.Unlock()
+	return nil
 }
 
-func (rt *Runtime) releaseTurn() { <-rt.turnGate }
+func (rt *Runtime) releaseTurn() {
+	rt.mu.Lock()
+	rt.inTurns--
+	rt.mu.Unlock()
+	<-rt.turnGate
+}
 
-// hooks composes the runtime's checks with the agent's own hooks: the
-// budget check before every model call, the guardrails (first denial wins)
-// before the agent's BeforeTool.
-func (rt *Runtime) hooks(h *Handle, def Def) core.Hooks {
-	hk := core.Hooks{}
-	if def.Hooks != nil {
-		hk = *def.Hooks
-	}
-	beforeLLM, beforeTool := hk.BeforeLLM, hk.BeforeTool
-	hk.BeforeLLM = func(ctx context.Context, turn int, body *[]byte) (*core.LLMResponse, error) {
-		rt.mu.Lock()
-		limit := rt.budgetRefusalLocked(h)
-		rt.mu.Unlock()
-		if limit != "" {
-			return nil, &budgetStop{limit: limit}
-		}
-		if beforeLLM != nil {
-			return beforeLLM(ctx, turn, body)
-		}
-		return nil, nil
-	}
-	if rails := def.Guardrails; len(rails) > 0 {
-		hk.BeforeTool = func(ctx context.Context, call core.ToolCall, args map[string]any) (*core.ToolResult, error) {
-			for _, g := range rails {
-				if v := g(call, args); v != "" && v != "allow" {
-					return &core.ToolResult{Output: "denied: " + v, IsError: true}, nil
-				}
-			}
-			if beforeTool != nil {
-				return beforeTool(ctx, call, args)
-			}
-			return nil, nil
-		}
-	}
-	return hk
+// MaxObservedConcurrentTurns is the most model calls that were in flight
+// at once (the global turn gate's high-water mark).
+func (rt *Runtime) MaxObservedConcurrentTurns() int {
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	return rt.maxInTurns
 }
 
 // metricSink keeps the live budget ledger from core's metric events (each

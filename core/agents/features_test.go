@@ -44,32 +44,6 @@ func TestMetricsAndEventsCarryPath(t *testing.T) {
 	}
 }
 
-func TestGuardrailDeniesFirst(t *testing.T) {
-	st := newSupportTeam(t)
-	var hookRan bool
-	st.billing.Spec.Guardrails = []Guardrail{
-		func(call core.ToolCall, _ map[string]any) string { return "allow" },
-		func(call core.ToolCall, args map[string]any) string {
-			if call.Name == "refund" && args["order"] == float64(42) {
-				return "order 42 is under review"
-			}
-			return ""
-		},
-	}
-	st.billing.Spec.Hooks = &core.Hooks{BeforeTool: func(context.Context, core.ToolCall, map[string]any) (*core.ToolResult, error) {
-		hookRan = true
-		return nil, nil
-	}}
-	res, rt := st.support.Run(st.options(), "review order 42")
-	defer rt.Close(rt.Root, nil)
-	if res.Status != TaskStatusDone || !strings.Contains(res.Text, "denied: order 42 is under review") {
-		t.Errorf("result = %+v, want billing's report of the denial", res)
-	}
-	if hookRan || st.refunds.count() != 0 {
-		t.Errorf("hook ran %v, refunds %d: a denial must stop both", hookRan, st.refunds.count())
-	}
-}
-
 func TestCompletionGate(t *testing.T) {
 	for _, tc := range []struct {
 		name        string
@@ -167,7 +141,7 @@ func TestAsToolSuspendsLikeATool(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	client := core.CreateInProcessClient(outer.generate, core.ClientOptions{Model: "m", SystemPrompt: "front desk"})
+	client := generateClient(outer.generate, core.ClientOptions{Model: "m", SystemPrompt: "front desk"})
 	halted, err := client.Run(context.Background(), "help", tk)
 	if err != nil || halted.Status != core.StatusPending {
 		t.Fatalf("run = %+v, %v; want pending", halted.Status, err)

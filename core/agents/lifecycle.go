@@ -47,7 +47,9 @@ func (rt *Runtime) restoreDrainedLocked(h *Handle) {
 // Options.Shutdown to finish (Force: none) before it is interrupted; then
 // OnClose runs, waiters get a "closed" result, and the handle's last result
 // and transcript stay readable. Close(rt.Root, nil) stops everything and
-// returns after every turn goroutine has ended.
+// returns after every turn goroutine has ended — so it must not be called
+// from inside an agent's own tool, hook or WaitFor (it would wait on
+// itself); a tool that wants to stop the run returns, or the host cancels.
 func (rt *Runtime) Close(h *Handle, opts *CloseOptions) {
 	force := opts != nil && opts.Force
 	rt.mu.Lock()

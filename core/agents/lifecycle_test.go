@@ -1,6 +1,7 @@
 package agents
 
 import (
+	"context"
 	"runtime"
 	"strings"
 	"sync"
@@ -195,5 +196,55 @@ func TestRunTurnNeedsIdleHandle(t *testing.T) {
 	rt.Close(h, nil)
 	if r := rt.RunTurn(h, "hi"); r.Status != TaskStatusClosed {
 		t.Errorf("RunTurn on closed = %+v", r)
+	}
+}
+
+// TestCloseWithdrawsAnInlineQuestion: a context-aware interpreter that
+// waits on a person is told to withdraw when the runtime closes.
+func TestCloseWithdrawsAnInlineQuestion(t *testing.T) {
+	base := runtime.NumGoroutine()
+	st := newSupportTeam(t)
+	asked, withdrawn := make(chan core.Request, 1), make(chan struct{})
+	st.support.Spec.WaitForContext = func(ctx context.Context, req core.Request) (core.Answer, error) {
+		asked <- req
+		<-ctx.Done()
+		close(withdrawn)
+		return core.Answer{}, ctx.Err()
+	}
+	rt := NewRuntime(Options{Generate: st.model.generate, Registry: st.support.Registry(), Shutdown: 10 * time.Millisecond})
+	h, _ := rt.Spawn(rt.Root, "support", nil)
+	rt.Wake(h, "review order 42")
+	req := <-asked
+	if pathString(&req) != "support/billing" {
+		t.Errorf("asked with path %q", pathString(&req))
+	}
+	if v := rt.List(); v[1].State != StateSuspended || v[1].PendingKind != core.KindApproval {
+		t.Errorf("billing while asked = %+v", v[1])
+	}
+	rt.Close(rt.Root, nil)
+	select { // core hands the cancellation on asynchronously
+	case <-withdrawn:
+	case <-time.After(2 * time.Second):
+		t.Error("the question was not withdrawn")
+	}
+	if st.refunds.count() != 0 {
+		t.Error("refund ran")
+	}
+	if n := settledGoroutines(base); n > base {
+		t.Errorf("goroutines: %d after Close, %d before", n, base)
+	}
+}
+
+// TestTurnGateNeverDeadlocksADelegatingParent: with one model call allowed
+// at a time, a parent waiting on its child still finishes, because the
+// gate holds a model call, never a whole turn.
+func TestTurnGateNeverDeadlocksADelegatingParent(t *testing.T) {
+	st := newSupportTeam(t)
+	opts := st.options()
+	opts.MaxConcurrentTurns = 1
+	opts.WaitFor = func(r core.Request) (core.Answer, error) { return core.Answer{ID: r.ID, Ok: true}, nil }
+	res, rt := st.support.Run(opts, "review order 42")
+	if res.Status != TaskStatusDone || rt.MaxObservedConcurrentTurns() != 1 {
+		t.Errorf("result %+v with %d model calls at once, want done with 1", res, rt.MaxObservedConcurrentTurns())
 	}
 }

@@ -14,7 +14,7 @@ func TestLoopRunsResumesAndGates(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	client := core.CreateInProcessClient(st.model.generate, core.ClientOptions{Model: "m", SystemPrompt: "billing"})
+	client := generateClient(st.model.generate, core.ClientOptions{Model: "m", SystemPrompt: "billing"})
 	verified := 0
 	st.billing.Spec.Completion = &Completion{MaxAttempts: 2, Verify: func(r core.RunResult) (bool, string) {
 		verified++
@@ -44,7 +44,7 @@ func TestLoopRunsResumesAndGates(t *testing.T) {
 	writer := New("writer", Spec{Completion: &Completion{MaxAttempts: 2, Verify: func(r core.RunResult) (bool, string) {
 		return false, "never good"
 	}}})
-	wclient := core.CreateInProcessClient(func(context.Context, core.GenerateRequest) (core.GenerateResponse, error) {
+	wclient := generateClient(func(context.Context, core.GenerateRequest) (core.GenerateResponse, error) {
 		return core.GenerateResponse{Text: "draft"}, nil
 	}, core.ClientOptions{Model: "m"})
 	wout, err := writer.Loop(wclient, tk).Run(ctx, "write", RunOpts{})

@@ -1,6 +1,7 @@
 package agents
 
 import (
+	"context"
 	"time"
 
 	"github.com/toolnexus/wasm/core"
@@ -33,6 +34,9 @@ type Options struct {
 	// agent on the asking agent's chain answers. Nil: such a suspension
 	// halts the run with status "pending" (resume with Runtime.Resume).
 	WaitFor func(core.Request) (core.Answer, error)
+	// WaitForContext is WaitFor with the turn's context (see
+	// Spec.WaitForContext); it is used instead of WaitFor when set.
+	WaitForContext func(context.Context, core.Request) (core.Answer, error)
 	// InboxCap bounds every inbox (default 8); a post at the cap is refused.
 	InboxCap int
 	// MaxConcurrentTurns bounds model calls in flight runtime-wide
@@ -78,12 +82,12 @@ type MetricEvent struct {
 type Event struct {
 	// Type is "spawned", "running", "suspended", "resumed", "settled" or
 	// "closed".
-	Type   string
-	Handle string
-	Path   []string
-	State  State
+	Type   string   `json:"type"`
+	Handle string   `json:"handle"`
+	Path   []string `json:"path"`
+	State  State    `json:"state"`
 	// Result is set on "settled".
-	Result *TaskResult
+	Result *TaskResult `json:"result,omitempty"`
 	// Request is set on "suspended".
-	Request *core.Request
+	Request *core.Request `json:"request,omitempty"`
 }

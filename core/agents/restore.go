@@ -46,7 +46,7 @@ func (rt *Runtime) restoreHandle(v gjson.Result, byID map[string]*Handle) error 
 	var history, haltMsgs []json.RawMessage
 	var haltReq, pending, resPending *core.Request
 	var res *snapResult
-	var inbox []snapInboxItem
+	var inbox, drained []snapInboxItem
 	err := jsonx.ReadObject(v, "handle", false,
 		jsonx.Field{Name: "id", Read: jsonx.String(&sh.ID)},
 		jsonx.Field{Name: "agent", Read: jsonx.String(&sh.Agent)},
@@ -65,19 +65,8 @@ func (rt *Runtime) restoreHandle(v gjson.Result, byID map[string]*Handle) error 
 		jsonx.Field{Name: "maxDepth", Read: jsonx.Int(&sh.MaxDepth)},
 		jsonx.Field{Name: "maxWallMs", Read: jsonx.Int64(&sh.MaxWallMs)},
 		jsonx.Field{Name: "spawnedAtMs", Read: jsonx.Int64(&sh.SpawnedAtMs)},
-		jsonx.Field{Name: "inbox", Read: func(v gjson.Result, path string) error {
-			var err error
-			v.ForEach(func(_, e gjson.Result) bool {
-				var it snapInboxItem
-				err = jsonx.ReadObject(e, path, false,
-					jsonx.Field{Name: "from", Read: jsonx.String(&it.From)},
-					jsonx.Field{Name: "channel", Read: jsonx.String(&it.Channel)},
-					jsonx.Field{Name: "text", Read: jsonx.String(&it.Text)})
-				inbox = append(inbox, it)
-				return err == nil
-			})
-			return err
-		}},
+		jsonx.Field{Name: "inbox", Read: readInbox(&inbox)},
+		jsonx.Field{Name: "drained", Read: readInbox(&drained)},
 		jsonx.Field{Name: "wakeQueue", Read: func(v gjson.Result, _ string) error {
 			v.ForEach(func(_, e gjson.Result) bool { sh.WakeQueue = append(sh.WakeQueue, e.String()); return true })
 			return nil
@@ -120,6 +109,9 @@ func (rt *Runtime) restoreHandle(v gjson.Result, byID map[string]*Handle) error 
 	for _, it := range inbox {
 		h.inbox = append(h.inbox, InboxItem(it))
 	}
+	for _, it := range drained {
+		h.drained = append(h.drained, InboxItem(it))
+	}
 	switch h.state {
 	case StateIdle, StateSuspended, StateClosed:
 	default:
@@ -145,6 +137,23 @@ func (rt *Runtime) restoreHandle(v gjson.Result, byID map[string]*Handle) error 
 	parent.children = append(parent.children, h)
 	byID[h.ID] = h
 	return nil
+}
+
+// readInbox reads a list of inbox items.
+func readInbox(dst *[]snapInboxItem) jsonx.Reader {
+	return func(v gjson.Result, path string) error {
+		var err error
+		v.ForEach(func(_, e gjson.Result) bool {
+			var it snapInboxItem
+			err = jsonx.ReadObject(e, path, false,
+				jsonx.Field{Name: "from", Read: jsonx.String(&it.From)},
+				jsonx.Field{Name: "channel", Read: jsonx.String(&it.Channel)},
+				jsonx.Field{Name: "text", Read: jsonx.String(&it.Text)})
+			*dst = append(*dst, it)
+			return err == nil
+		})
+		return err
+	}
 }
 
 // readRequest reads a core.Request with its own (gjson) decoder.

@@ -27,6 +27,8 @@ type Runtime struct {
 	clock    Clock
 	turns    sync.WaitGroup // every turn goroutine
 	resuming bool           // a Resume is running: another one is refused
+
+	inTurns, maxInTurns int // model calls in flight, and their high-water mark
 }
 
 // NewRuntime builds a runtime with an empty root.

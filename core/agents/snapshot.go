@@ -45,6 +45,7 @@ type snapHandle struct {
 	MaxWallMs     int64             `json:"maxWallMs,omitempty"`
 	SpawnedAtMs   int64             `json:"spawnedAtMs"`
 	Inbox         []snapInboxItem   `json:"inbox,omitempty"`
+	Drained       []snapInboxItem   `json:"drained,omitempty"`
 	WakeQueue     []string          `json:"wakeQueue,omitempty"`
 	History       []json.RawMessage `json:"history,omitempty"`
 	Halt          *snapHalt         `json:"halt,omitempty"`
@@ -119,6 +120,9 @@ func (rt *Runtime) snapHandleLocked(h *Handle) (snapHandle, error) {
 	}
 	for _, it := range h.inbox {
 		sh.Inbox = append(sh.Inbox, snapInboxItem(it))
+	}
+	for _, it := range h.drained { // taken by the halted turn; back in the inbox if it is withdrawn
+		sh.Drained = append(sh.Drained, snapInboxItem(it))
 	}
 	history, err := rt.store.Get(h.ID)
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/tidwall/gjson"
 	"github.com/toolnexus/wasm/core"
+	"github.com/toolnexus/wasm/internal/jsonx"
 )
 
 // TestSnapshotRestoreResume halts a three-level run, serializes it, drops
@@ -130,4 +131,60 @@ func TestSnapshotRefusesRunningTurn(t *testing.T) {
 		t.Errorf("settled tree: %v", err)
 	}
 	rt.Close(rt.Root, nil)
+}
+
+func TestResultsEncodeWithJSONKeys(t *testing.T) {
+	st := newSupportTeam(t)
+	res, rt := st.support.Run(st.options(), "review order 42")
+	defer rt.Close(rt.Root, nil)
+	b, err := jsonx.Marshal(map[string]any{"result": res, "list": rt.List()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for path, want := range map[string]string{
+		"result.status": "pending", "result.pending.data.path.1": "billing", "result.turns": "1",
+		"list.1.path.0": "support", "list.1.state": "suspended", "list.1.pendingKind": "approval",
+	} {
+		if got := gjson.GetBytes(b, path).String(); got != want {
+			t.Errorf("%s = %q, want %q in %s", path, got, want, b)
+		}
+	}
+}
+
+// TestSnapshotKeepsInboxes: what waits in an inbox, and what the halted
+// turn took from it, survive a restore.
+func TestSnapshotKeepsInboxes(t *testing.T) {
+	st := newSupportTeam(t)
+	rt := NewRuntime(Options{Generate: st.model.generate, Registry: st.support.Registry()})
+	h, _ := rt.Spawn(rt.Root, "support", nil)
+	rt.Post(h, InboxItem{From: "root", Channel: "peer", Text: "taken by the turn"})
+	rt.Wake(h, "review order 42")
+	if r := rt.Wait(h, 0); r.Status != TaskStatusPending {
+		t.Fatalf("status = %q", r.Status)
+	}
+	rt.Post(h, InboxItem{From: "external", Channel: "external", Text: "arrived while halted"})
+	state, err := rt.Snapshot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rt.Close(rt.Root, nil)
+	rt2, err := RestoreRuntime(Options{Generate: st.model.generate, Registry: st.support.Registry()}, state)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rt2.Close(rt2.Root, nil)
+	top := rt2.Root.children[0]
+	if rt2.InboxLen(top) != 1 {
+		t.Errorf("inbox = %d, want 1", rt2.InboxLen(top))
+	}
+	rt2.Interrupt(top) // withdraw: the turn's drained item comes back first
+	rt2.mu.Lock()
+	got := []string{}
+	for _, it := range top.inbox {
+		got = append(got, it.Text)
+	}
+	rt2.mu.Unlock()
+	if strings.Join(got, "|") != "taken by the turn|arrived while halted" {
+		t.Errorf("inbox after withdraw = %q", got)
+	}
 }

@@ -1,6 +1,7 @@
 package agents
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -11,28 +12,25 @@ import (
 // ErrNotSuspended is returned by Resume when no handle waits on an Answer.
 var ErrNotSuspended = errors.New("agents: no suspended agent to resume")
 
-// interpreter returns the WaitFor for h's runs: the nearest one on the
-// chain h → root, else Options.WaitFor, else nil (a suspension then halts
-// the run and the handle parks durably). The interpreter sees the Request
-// with the asking agent's path.
-func (rt *Runtime) interpreter(h *Handle) func(core.Request) (core.Answer, error) {
-	var wf func(core.Request) (core.Answer, error)
-	for a := h; a != nil && wf == nil; a = a.parent {
-		wf = a.def.WaitFor
-	}
+// interpreter returns the answering function for h's runs: the nearest
+// WaitForContext or WaitFor on the chain h → root, else the runtime's,
+// else nil (a suspension then halts the run and the handle parks
+// durably). The interpreter sees the Request with the asking agent's path.
+func (rt *Runtime) interpreter(h *Handle) func(context.Context, core.Request) (core.Answer, error) {
+	wf := nearestWaitFor(h)
 	if wf == nil {
-		wf = rt.opts.WaitFor
+		wf = pickWaitFor(rt.opts.WaitForContext, rt.opts.WaitFor)
 	}
 	if wf == nil {
 		return nil
 	}
-	return func(req core.Request) (core.Answer, error) {
+	return func(ctx context.Context, req core.Request) (core.Answer, error) {
 		shown := presentAs(h, req)
 		rt.mu.Lock()
 		h.state, h.pendingReq = StateSuspended, &shown
 		rt.mu.Unlock()
 		rt.emit(Event{Type: "suspended", Handle: h.ID, Path: h.path, State: StateSuspended, Request: &shown})
-		ans, err := wf(shown)
+		ans, err := wf(ctx, shown)
 		rt.mu.Lock()
 		if h.state == StateSuspended {
 			h.state = StateRunning
@@ -42,6 +40,27 @@ func (rt *Runtime) interpreter(h *Handle) func(core.Request) (core.Answer, error
 		rt.emit(Event{Type: "resumed", Handle: h.ID, Path: h.path, State: StateRunning})
 		return ans, err
 	}
+}
+
+func nearestWaitFor(h *Handle) func(context.Context, core.Request) (core.Answer, error) {
+	for a := h; a != nil; a = a.parent {
+		if wf := pickWaitFor(a.def.WaitForContext, a.def.WaitFor); wf != nil {
+			return wf
+		}
+	}
+	return nil
+}
+
+// pickWaitFor prefers the context-aware form (it can withdraw a question
+// when the turn is interrupted or closed).
+func pickWaitFor(withCtx func(context.Context, core.Request) (core.Answer, error), plain func(core.Request) (core.Answer, error)) func(context.Context, core.Request) (core.Answer, error) {
+	switch {
+	case withCtx != nil:
+		return withCtx
+	case plain != nil:
+		return func(_ context.Context, req core.Request) (core.Answer, error) { return plain(req) }
+	}
+	return nil
 }
 
 // presentAs stamps h's path into a copy of req, unless req already comes

@@ -83,6 +83,15 @@ func TestDurableHaltCarriesLeafPath(t *testing.T) {
 			t.Errorf("%s is %s, want suspended", v.ID, v.State)
 		}
 	}
+	// A suspended agent takes posts and wakes but runs only on its Answer.
+	leaf := rt.Root.children[0].children[0]
+	calls := st.model.callsFor("billing")
+	if p, w := rt.Post(leaf, InboxItem{From: "root", Channel: "peer", Text: "fyi"}), rt.Wake(leaf, "hurry"); !p.Ok || !w.Ok {
+		t.Errorf("post %+v, wake %+v on a suspended agent", p, w)
+	}
+	if rt.StateOf(leaf) != StateSuspended || st.model.callsFor("billing") != calls || rt.InboxLen(leaf) != 1 {
+		t.Errorf("after wake: %+v, %d model calls (was %d)", rt.Inspect(leaf), st.model.callsFor("billing"), calls)
+	}
 }
 
 func TestResumeReachesDeepestLeaf(t *testing.T) {

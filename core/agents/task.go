@@ -2,7 +2,6 @@ package agents
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -90,8 +89,7 @@ func (rt *Runtime) runTask(ctx context.Context, parent *Handle, name, prompt, ke
 	if child == nil {
 		var err error
 		if child, err = rt.Spawn(parent, name, nil); err != nil {
-			var le *LimitError
-			if errors.As(err, &le) {
+			if le, ok := err.(*LimitError); ok {
 				return TaskResult{Text: err.Error(), IsError: true, Status: TaskStatusIncomplete, Limit: le.Limit}
 			}
 			return TaskResult{Text: err.Error(), IsError: true, Status: TaskStatusError}

@@ -169,9 +169,9 @@ func (rt *Runtime) finish(ctx context.Context, h *Handle, r core.RunResult, err 
 			h.state = StateIdle
 		}
 	}
-	var stop *budgetStop
+	stop := asBudgetStop(err)
 	switch {
-	case errors.As(err, &stop):
+	case stop != nil:
 		idle()
 		h.drained = nil
 		if len(r.Messages) > 0 {

@@ -83,50 +83,50 @@ type Budget struct {
 // TaskResult is what crosses a handle boundary: always a result, never a
 // panic or an error value.
 type TaskResult struct {
-	Text    string
-	IsError bool
+	Text    string `json:"text"`
+	IsError bool   `json:"isError,omitempty"`
 	// Status is one of the TaskStatus* values.
-	Status string
+	Status string `json:"status"`
 	// Limit names what stopped an "incomplete" result (Limit* values).
-	Limit string
+	Limit string `json:"limit,omitempty"`
 	// Pending is the unresolved Request of a "pending" result; its
 	// Data["path"] names the asking agent and Data["handle"] its handle id.
-	Pending     *core.Request
-	Turns       int
-	TotalTokens int
+	Pending     *core.Request `json:"pending,omitempty"`
+	Turns       int           `json:"turns"`
+	TotalTokens int           `json:"totalTokens"`
 }
 
 // PostResult is the synchronous outcome of Post and Wake: a refusal is
 // reported to the caller, never dropped silently.
 type PostResult struct {
-	Ok  bool
-	Err string
+	Ok  bool   `json:"ok"`
+	Err string `json:"error,omitempty"`
 }
 
 // InboxItem is one unsolicited message, with where it came from.
 type InboxItem struct {
 	// From is the sender's handle id, or "external".
-	From string
+	From string `json:"from"`
 	// Channel tags the rail: "peer", "timer", "external", …
-	Channel string
-	Text    string
+	Channel string `json:"channel"`
+	Text    string `json:"text"`
 }
 
 // HandleView is one read-only row of List and Inspect.
 type HandleView struct {
-	ID    string
-	Agent string
+	ID    string `json:"id"`
+	Agent string `json:"agent"`
 	// Path is the agent names from the top-level agent down to this one.
-	Path  []string
-	State State
+	Path  []string `json:"path"`
+	State State    `json:"state"`
 	// Tokens is the subtree's rolled-up token usage.
-	Tokens int
+	Tokens int `json:"tokens"`
 	// Turns is the handle's cumulative model calls.
-	Turns int
+	Turns int `json:"turns"`
 	// Inbox is the inbox depth.
-	Inbox int
+	Inbox int `json:"inbox"`
 	// PendingKind is the suspended Request's kind ("" unless suspended).
-	PendingKind string
+	PendingKind string `json:"pendingKind,omitempty"`
 }
 
 // CloseOptions tunes Close.
