@@ -87,7 +87,7 @@ func runtimeOptions(o js.Value, d *dialogs) (agents.Options, string, error) {
 		RetryBaseMs: intProp(o, "retryBaseMs"), ToolTimeoutMs: intProp(o, "toolTimeoutMs"),
 	}
 	if w := o.Get("waitFor"); isFunc(w) {
-		opts.WaitFor = d.waitFor(w)
+		opts.WaitForContext = d.waitFor(w)
 	}
 	if fn := o.Get("onEvent"); isFunc(fn) {
 		opts.OnEvent = func(e agents.Event) { _, _ = call(fn, eventJSON(e)) }
@@ -103,10 +103,10 @@ func runtimeOptions(o js.Value, d *dialogs) (agents.Options, string, error) {
 	return opts, root.Name, nil
 }
 
-// dialogs is the context of a runtime's open waitFors. The agents'
-// interpreter has no context of its own, so an aborted run or a released
-// runtime cancels this one: the JS waitFor's signal aborts and a dialog
-// closes instead of staying open for a run that is gone.
+// dialogs is the context of a runtime's open waitFors, besides each turn's
+// own: an aborted run or a released runtime cancels it, so the JS waitFor's
+// signal aborts and a dialog closes instead of staying open for a run that
+// is gone (an interrupted or closed turn cancels its own context).
 type dialogs struct {
 	mu     sync.Mutex
 	ctx    context.Context
@@ -133,10 +133,17 @@ func (d *dialogs) closeAll() {
 	d.ctx, d.cancel = context.WithCancel(context.Background())
 }
 
-// waitFor adapts a JS waitFor to the interpreter's signature.
-func (d *dialogs) waitFor(fn js.Value) func(core.Request) (core.Answer, error) {
+// waitFor adapts a JS waitFor to the interpreter's signature: its signal
+// aborts when the turn ends or the runtime's dialogs close.
+func (d *dialogs) waitFor(fn js.Value) func(context.Context, core.Request) (core.Answer, error) {
 	wf := WaitFor(fn)
-	return func(req core.Request) (core.Answer, error) { return wf(d.current(), req) }
+	return func(ctx context.Context, req core.Request) (core.Answer, error) {
+		ctx, cancel := context.WithCancel(ctx)
+		defer cancel()
+		stop := context.AfterFunc(d.current(), cancel)
+		defer stop()
+		return wf(ctx, req)
+	}
 }
 
 // agentEnv is what building a team's agents shares: the tools' environment,
@@ -164,7 +171,7 @@ func agentFromJS(v js.Value, env agentEnv) (*agents.Agent, error) {
 	a := agents.New(name, agents.Spec{Does: str(v, "does"), Instructions: str(v, "instructions"), Model: str(v, "model")})
 	env.seen[name] = a
 	if w := v.Get("waitFor"); isFunc(w) {
-		a.Spec.WaitFor = env.dialogs.waitFor(w)
+		a.Spec.WaitForContext = env.dialogs.waitFor(w)
 	}
 	if b := v.Get("budget"); b.Type() == js.TypeObject {
 		a.Spec.Budget = budgetFromJS(b)

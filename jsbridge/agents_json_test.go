@@ -29,11 +29,11 @@ func TestTaskResultJSON(t *testing.T) {
 		want map[string]any
 	}{
 		{"done", agents.TaskResult{Text: "ok \"q\" <b>", Status: "done", Turns: 2, TotalTokens: 30},
-			map[string]any{"status": "done", "text": "ok \"q\" <b>", "isError": false, "turns": 2.0, "totalTokens": 30.0}},
+			map[string]any{"status": "done", "text": "ok \"q\" <b>", "turns": 2.0, "totalTokens": 30.0}},
 		{"incomplete", agents.TaskResult{Text: "budget", IsError: true, Status: "incomplete", Limit: "maxTokens"},
 			map[string]any{"status": "incomplete", "text": "budget", "isError": true, "limit": "maxTokens", "turns": 0.0, "totalTokens": 0.0}},
 		{"pending", agents.TaskResult{Status: "pending", Pending: &req, Turns: 1},
-			map[string]any{"status": "pending", "text": "", "isError": false, "turns": 1.0, "totalTokens": 0.0,
+			map[string]any{"status": "pending", "text": "", "turns": 1.0, "totalTokens": 0.0,
 				"pending": map[string]any{"id": "r1", "kind": "approval", "data": map[string]any{"path": []any{"support", "billing"}, "tool": "refund"}}}},
 	}
 	for _, c := range cases {
@@ -71,6 +71,10 @@ func TestViewsAndEventJSON(t *testing.T) {
 		Result: &agents.TaskResult{Status: "done", Text: "x"}})).(map[string]any)
 	if ev["type"] != "settled" || ev["result"].(map[string]any)["text"] != "x" || !reflect.DeepEqual(ev["path"], []any{"a"}) {
 		t.Errorf("event: %#v", ev)
+	}
+	root := decode(t, eventJSON(agents.Event{Type: "closed", Handle: "root"})).(map[string]any)
+	if !reflect.DeepEqual(root["path"], []any{}) {
+		t.Errorf("the root's path: %#v", root["path"])
 	}
 	post := decode(t, postResultJSON(agents.PostResult{Err: "inbox full"}))
 	if !reflect.DeepEqual(post, map[string]any{"ok": false, "error": "inbox full"}) {

@@ -347,3 +347,26 @@ test("an aborted run closes its open dialog (the waitFor's signal aborts); so do
   await p2.catch(() => {});
   assert.deepEqual(runs, []);
 });
+
+test("close of a handle whose dialog is open returns and withdraws the question", T, async () => {
+  const { support, runs } = team();
+  const opened = [], aborted = [];
+  const rt = await tnx.createRuntime({
+    agent: support, generate: teamModel(),
+    waitFor: (req, { signal }) => new Promise((resolve) => {
+      opened.push(req.id);
+      signal.addEventListener("abort", () => { aborted.push(req.id); resolve(tnx.answerDeclined(req.id, "withdrawn")); });
+    }),
+  });
+  const p = rt.run("review order 13");
+  while (opened.length === 0) await new Promise((r) => setTimeout(r, 5));
+  const [top] = await rt.list();
+  await rt.close(top.id);
+  assert.deepEqual(aborted, opened);
+  // A graceful close lets support's turn finish with billing's withdrawn result.
+  const res = await p;
+  assert.match(res.text, /billing says: \[(closed|interrupted)\]/, JSON.stringify(res));
+  assert.deepEqual((await rt.list()).map((r) => r.state), ["closed", "closed"]);
+  assert.deepEqual(runs, []);
+  await rt.release();
+});

@@ -92,12 +92,15 @@ export function agentsApi(api, call) {
 
   function wrapRuntime(rt) {
     const json = async (fn) => JSON.parse(await call(fn));
+    // A result always has isError (Go leaves it out when false).
+    const result = async (fn) => {
+      const res = await json(fn);
+      res.isError = !!res.isError;
+      return res.status === "pending" ? withRuntime(res, self) : res;
+    };
     const self = Object.freeze({
       /** Spawn the runtime's agent under the root, give it prompt, wait for its result. */
-      async run(prompt, { signal } = {}) {
-        const res = await json(() => rt.run(String(prompt), signal));
-        return res.status === "pending" ? withRuntime(res, self) : res;
-      },
+      run: (prompt, { signal } = {}) => result(() => rt.run(String(prompt), signal)),
       /** A new handle under parent (a handle id; null/undefined: the root) from the agent named name. */
       spawn: (parent, name, budget) => call(() => rt.spawn(parent ?? "", String(name), budget)),
       /** Queue text in the handle's inbox ({ok, error?}); it never starts a turn. */
@@ -105,7 +108,7 @@ export function agentsApi(api, call) {
       /** Start a turn with prompt plus the drained inbox ({ok, error?}). */
       wake: (handle, prompt) => json(() => rt.wake(handle, String(prompt ?? ""))),
       /** The handle's next (or last) result; timeoutMs 0 waits indefinitely. */
-      wait: (handle, { timeoutMs = 0 } = {}) => json(() => rt.wait(handle, timeoutMs)),
+      wait: (handle, { timeoutMs = 0 } = {}) => result(() => rt.wait(handle, timeoutMs)),
       /** Abort the handle's running turn (or withdraw its pending request). */
       interrupt: (handle) => call(() => rt.interrupt(handle)),
       /** Close a handle and its children (no handle: everything). force: no grace for a running turn. */
@@ -114,10 +117,7 @@ export function agentsApi(api, call) {
       list: () => json(() => rt.list()),
       inspect: async (handle) => (await json(() => rt.inspect(handle)))[0],
       /** Deliver the Answer to the deepest suspended agent; the top-level agent's result. */
-      async resume(answer) {
-        const res = await json(() => rt.resume(JSON.stringify(answer)));
-        return res.status === "pending" ? withRuntime(res, self) : res;
-      },
+      resume: (answer) => result(() => rt.resume(JSON.stringify(answer))),
       /** The halted tree as JSON text, for restoreRuntime in this page or the next. */
       snapshot: () => call(() => rt.snapshot()),
       /** Close everything and release the runtime; it cannot be used afterwards. */
