@@ -34,6 +34,9 @@ func NewAPI() js.Value {
 	api.Set("version", Version)
 	api.Set("createToolkit", asyncMethod(createToolkit))
 	api.Set("createClient", asyncMethod(createClient))
+	if agentsAPI != nil { // set by EnableAgents (the tools build)
+		agentsAPI(api)
+	}
 	return api
 }
 

@@ -16,6 +16,8 @@
 //	api.version                       string
 //	api.createToolkit(tools)          Promise<Toolkit>
 //	api.createClient(options)         Promise<Client>
+//	api.createRuntime(options)        Promise<Runtime>   (tools build only: agents.go)
+//	api.restoreRuntime(options, snap) Promise<Runtime>   (tools build only)
 //
 // tools is an array of tool specs:
 //

@@ -10,4 +10,7 @@ import (
 	_ "github.com/toolnexus/wasm/core/skills"
 )
 
-func init() { EnableTools() }
+func init() {
+	EnableTools()
+	EnableAgents()
+}

@@ -47,7 +47,9 @@ const browserNever = [...never, "net/http.", "crypto/tls."];
 // about 10 kB), hence 1.955 MB.
 const targets = [
   { name: "browser", file: "web/toolnexus.wasm", pkg: "./wasm/browser", gzipBudget: 1_120_000, never: browserNever },
-  { name: "browser with tools", file: "web/toolnexus-tools.wasm", pkg: "./wasm/browser-tools", gzipBudget: 1_220_000, never: browserNever },
+  // The tools build also links core/agents and its bridge (+69 kB gzip:
+  // 1,188,826 → 1,257,920); the default build stays without them.
+  { name: "browser with tools", file: "web/toolnexus-tools.wasm", pkg: "./wasm/browser-tools", gzipBudget: 1_285_000, never: browserNever },
   { name: "worker", file: "worker/build/app.wasm", pkg: "./wasm/worker", gzipBudget: 1_955_000, never },
 ];
 

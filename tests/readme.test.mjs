@@ -39,6 +39,18 @@ test("the README's JavaScript example runs and approves, then declines", { timeo
   assert.equal(third, "done — 8 messages");
 });
 
+test("the README's agent-team example halts with the path, resumes a restored tree, and answers inline", { timeout: 120_000 }, async () => {
+  const dir = join(root, "dist", "readme");
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, "agents-example.mjs");
+  writeFileSync(file, snippet("node-agents").replaceAll('from "./dist/web/', 'from "../web/'));
+  const { stdout } = await run(process.execPath, [file], { cwd: root, timeout: 60_000 });
+  const lines = stdout.trim().split("\n");
+  assert.equal(lines[0], "pending support › billing refund");
+  assert.equal(lines[1], 'done — Billing could not refund order 42. It reported: I did not refund order 42: "already refunded".');
+  assert.equal(lines[2], "done — Billing has refunded order 7. It reported: Done: refunded order 7.");
+});
+
 test("the README's go-module lines let another module use core through a replace directive", { timeout: 240_000 }, async () => {
   // A folder holding the clone (here a link to this repository) and the new module.
   const dir = mkdtempSync(join(tmpdir(), "toolnexus-gomod-"));

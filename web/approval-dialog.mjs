@@ -256,7 +256,11 @@ function build(doc, request, agent) {
   if (approval) {
     const data = request.data ?? {};
     body.append(el("p", { text: "The agent wants to run this tool. Check the exact arguments before you approve." }));
+    // A sub-agent's request names the asking agent's path (core/agents):
+    // "support › billing", above the tool it wants to run.
+    const path = agentPath(data.path);
     body.append(el("dl", {},
+      ...(path ? [el("dt", { text: "Agent" }), el("dd", { class: "tnx-path", text: visible(path) })] : []),
       el("dt", { text: "Tool" }), el("dd", {}, el("code", { class: "tnx-tool", text: visible(data.tool ?? "") })),
       el("dt", { text: "From" }), el("dd", { class: "tnx-source", text: visible(sourceText(data, agent)) })));
     if (request.prompt) body.append(el("p", { class: "tnx-prompt", text: visible(request.prompt) }));
@@ -299,6 +303,13 @@ function build(doc, request, agent) {
     el("div", { class: "tnx-buttons" }, decline, ...(edit ? [edit] : []), approve));
   return { dialog, approve, decline, reason, countdown, answers: form?.answers, elicit, elicitError,
     edit, editor: null, argsBlock, argsId, argsError };
+}
+
+// agentPath joins data.path (["support", "billing"]) as "support › billing";
+// anything but a non-empty array of strings is no path.
+function agentPath(path) {
+  if (!Array.isArray(path) || path.length === 0 || !path.every((p) => typeof p === "string")) return "";
+  return path.join(" › ");
 }
 
 // sourceText says where a tool runs in a person's words, not core's

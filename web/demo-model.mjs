@@ -13,14 +13,17 @@
 // "add 2 and 3" / "what is 2+3" (calls add), "divide 6 by 3" (calls divide, which
 // fails on a zero divisor), "what time is it" (calls time), "write a note" (asks
 // with the built-in question tool, then saves the answer with the built-in
-// write tool, which needs approval).
+// write tool, which needs approval), and "review order 42" when it is offered
+// a team's task tool (the demo's support agent hands "refund order 42" to its
+// billing sub-agent, then answers with what billing reports).
 
 const BASE_URL = "https://demo-model.invalid/v1";
 const MODEL = "toolnexus-demo";
 
 export const HELP = "I am the offline demo model. Try: \"refund order 42\" (asks for your approval), " +
   "\"add 2 and 3\" or \"what is 2+3\", \"divide 1 by 0\" (a tool that fails), \"what time is it\", and " +
-  "\"write a note\" (asks you two questions, then saves a file after your approval).";
+  "\"write a note\" (asks you two questions, then saves a file after your approval), and \"review order 42\" " +
+  "(a support agent hands the refund to its billing sub-agent).";
 
 // Ids stay unique across clients and page loads: a conversation's history may
 // span several demoModel() instances.
@@ -61,7 +64,9 @@ function reply(messages, tools) {
   if (last.role !== "user") return { text: HELP };
   const said = contentText(last.content);
 
-  let m = said.match(/\brefund(?:\s+order)?\s+#?(\d+)\b/i);
+  let m = said.match(/\breview\s+order\s+#?(\d+)\b/i);
+  if (m && tools?.has("task")) return callIfOffered(tools, "task", { agent: "billing", prompt: `refund order ${m[1]}` });
+  m = said.match(/\brefund(?:\s+order)?\s+#?(\d+)\b/i);
   if (m) return callIfOffered(tools, "refund", { order: m[1] });
   m = said.match(/\badd\s+(-?\d+(?:\.\d+)?)\s+(?:and|to|\+)\s+(-?\d+(?:\.\d+)?)/i) ??
     said.match(/(-?\d+(?:\.\d+)?)\s*\+\s*(-?\d+(?:\.\d+)?)/);
@@ -107,6 +112,12 @@ function afterTool(messages, result, tools) {
   try { args = JSON.parse(call?.function?.arguments || "{}"); } catch { /* keep {} */ }
   const out = contentText(result.content);
 
+  if (name === "task") {
+    // The sub-agent's final answer; a refusal it reports is passed on as one.
+    const order = String(args.prompt ?? "").match(/order\s+#?(\d+)/i)?.[1] ?? "?";
+    if (/did not|could not|was not run|declined|^\[/i.test(out)) return { text: `Billing could not refund order ${order}. It reported: ${out}` };
+    return { text: `Billing has refunded order ${order}. It reported: ${out}` };
+  }
   if (/was not run|declined/i.test(out)) {
     // The core reports a refusal as `tool "x" was not run: declined: <reason>`.
     const reason = (out.match(/declined:\s*([\s\S]*)$/i)?.[1] ?? out).trim() || "declined";

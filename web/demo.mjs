@@ -11,10 +11,16 @@
 //   or ?wait-limit=<seconds>), halts the run and is saved; the same dialog
 //   comes back when the page is visible again or on the next load, and the
 //   run resumes with the answer (client.runWithAnswer).
+// - "review order 42" goes to an agent team (web/demo-team.mjs): support
+//   hands the refund to its billing sub-agent; the dialog names the asking
+//   agent ("support › billing"); the halted tree is saved before the dialog
+//   opens, so a reload brings the same dialog back (runtime.snapshot() and
+//   tnx.restoreRuntime).
 
 import { load, approvalDialog } from "./toolnexus.mjs";
 import { demoModel } from "./demo-model.mjs";
-import { demoTools } from "./demo-tools.mjs";
+import { demoTools, refund } from "./demo-tools.mjs";
+import { demoTeam, isTeamPrompt, pathText, teamRunner, TEAM_STORE_ID } from "./demo-team.mjs";
 import { pacedFetch } from "./chat-engine.mjs";
 import { browserStore } from "./store.mjs";
 import { durableWait } from "./durable-wait.mjs";
@@ -37,6 +43,7 @@ const WAIT_LIMIT_MS = (Number(new URLSearchParams(location.search).get("wait-lim
 
 let tnx = null;
 let toolkit = null;
+let team = null; // the support → billing team's runner (demo-team.mjs)
 let history = []; // result.messages of the last finished run: the conversation so far
 let view = [];    // the transcript as data ({kind, who, text, isError}), saved with the conversation
 let halted = null; // {messages, pending}: a run saved while waiting for an answer
@@ -64,17 +71,59 @@ async function start() {
     tnx = await load({ wasm: new URL("./toolnexus-tools.wasm", import.meta.url) });
     toolkit = await tnx.createToolkit({ tools: demoTools().map(shown), ...(await files.toolkitOptions()) });
     await files.attach(toolkit);
+    team = teamRunner({ tnx, store, ask: approve, team: demoTeam(tnx, { refund: shown(refund) }), model: () => modelOptions(picked()), view: teamView });
   } catch (err) {
     entry("error", "Error", `Could not start the agent: ${err.message}`, true);
     return;
   }
   await restore();
+  const teamSaved = await team.saved();
   performance.mark("toolnexus:ready");
   document.documentElement.dataset.ready = "1";
   ui.message.disabled = false;
   ui.send.disabled = false;
   ui.message.focus();
-  if (halted && document.visibilityState === "visible") offerHalted();
+  if (teamSaved) resumeTeam(teamSaved);
+  else if (halted && document.visibilityState === "visible") offerHalted();
+}
+
+// teamView shows a team run in the transcript (demo-team.mjs calls it).
+const teamView = {
+  call(request) {
+    const data = request.data ?? {};
+    if (data.callId) shownCalls.add(data.callId);
+    ui.busy.textContent = waitingStatus(request);
+    return entry("tool-call", `Tool call · ${pathText(data.path)} · waiting for your approval`, `${data.tool} ${compact(data.args)}`);
+  },
+  answered(line, request, answer) {
+    const data = request.data ?? {};
+    if (data.callId) shownCalls.add(data.callId); // shown before the answer, maybe by an earlier page
+    ui.busy.textContent = "Working…";
+    line?.relabel(`Tool call · ${pathText(data.path)} · ${answerLabel(answer).toLowerCase()}`);
+    if (!answer.ok) showResult(data.callId, "", false, { declined: true, reason: answer.reason });
+  },
+  spawned(path) {
+    entry("note", "Team", `${path.at(-2)} handed a task to ${path.at(-1)}`);
+  },
+  finished(result) {
+    if (result.text) entry("assistant", "Assistant", result.text, result.isError);
+    if (result.status !== "done") entry("error", "Note", `The team stopped (${result.status}${result.limit ? `: ${result.limit}` : ""}).`, true);
+  },
+  saveView: () => save(),
+};
+
+// resumeTeam brings back a team run saved while its dialog was open.
+async function resumeTeam(saved) {
+  setBusy(true);
+  try {
+    await team.resume(saved);
+  } catch (err) {
+    entry("error", "Error", err?.message ?? String(err), true);
+  } finally {
+    shownCalls = new Set();
+    shownResults = new Set();
+    setBusy(false);
+  }
 }
 
 // restore shows the saved conversation, if any, and remembers a saved request.
@@ -158,14 +207,19 @@ function showAnswer(line, data, answer) {
 // stay the same (the key lives only in this closure and the input field).
 let cached = { key: "", client: null };
 function client() {
-  const kind = document.querySelector('input[name="provider"]:checked')?.value ?? "demo";
-  const s = kind === "demo" ? { kind } : {
-    kind, baseURL: ui.baseURL.value.trim(), model: ui.model.value.trim(), apiKey: ui.apiKey.value,
-  };
+  const s = picked();
   const key = JSON.stringify(s);
   if (cached.key !== key || !cached.client) cached = { key, client: makeClient(s) };
   cached.client.catch(() => { if (cached.key === key) cached = { key: "", client: null }; });
   return cached.client;
+}
+
+// picked is the model settings with the key (never saved).
+function picked() {
+  const kind = document.querySelector('input[name="provider"]:checked')?.value ?? "demo";
+  return kind === "demo" ? { kind } : {
+    kind, baseURL: ui.baseURL.value.trim(), model: ui.model.value.trim(), apiKey: ui.apiKey.value,
+  };
 }
 
 // endpointReady checks the endpoint fields before anything is sent
@@ -182,15 +236,20 @@ function endpointReady() {
   return false;
 }
 
-function makeClient({ kind, baseURL, model, apiKey }) {
+function makeClient(s) {
   const common = { waitFor, systemPrompt: "You are a helpful assistant. Use the tools when they help.", maxTurns: 8 };
+  return tnx.createClient({ ...modelOptions(s), ...common });
+}
+
+// modelOptions: the picked model as createClient / createRuntime options.
+function modelOptions({ kind, baseURL, model, apiKey }) {
   if (kind === "demo") {
     const m = demoModel();
-    return tnx.createClient({ ...m, fetch: pacedFetch(m.fetch), ...common });
+    return { ...m, fetch: pacedFetch(m.fetch) };
   }
   // Anthropic refuses browser calls unless the page opts in explicitly.
   const headers = kind === "anthropic" ? { "anthropic-dangerous-direct-browser-access": "true" } : undefined;
-  return tnx.createClient({ ...common, style: kind, headers, baseURL, model, apiKey });
+  return { style: kind, headers, baseURL, model, apiKey };
 }
 
 ui.form.addEventListener("submit", async (e) => {
@@ -204,6 +263,10 @@ ui.form.addEventListener("submit", async (e) => {
   setBusy(true);
   const live = { entry: null, text: false };
   try {
+    if (isTeamPrompt(prompt)) {
+      await team.run(prompt); // demo-team.mjs: its own runtime, not this conversation's history
+      return;
+    }
     const c = await client();
     const streaming = settings().kind === "demo" || ui.stream.checked;
     const result = await durable.run(
@@ -312,6 +375,7 @@ ui.reset.addEventListener("click", () => {
   view = [];
   setHalted(null);
   store.clear(STORE_ID).catch(() => {});
+  store.clear(TEAM_STORE_ID).catch(() => {});
   ui.transcript.replaceChildren();
   ui.message.focus();
 });

@@ -12,6 +12,7 @@
 
 import { approvalDialog } from "./approval-dialog.mjs";
 import { bridgeHost } from "./bridge-host.mjs";
+import { agentsApi } from "./agents-api.mjs";
 
 let booted = null; // memoised Promise<api>: the Go runtime is started once per realm
 let keeper = { enter() {}, leave() {} }; // Node only: see keepAliveWhileBusy
@@ -143,6 +144,8 @@ function isNode() {
 function wrapApi(api) {
   return Object.freeze({
     version: api.version,
+    // createAgent, createRuntime, restoreRuntime (agents-api.mjs; the tools build).
+    ...agentsApi(api, call),
     defineTool,
     relayTool,
     httpTool,

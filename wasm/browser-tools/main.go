@@ -1,7 +1,7 @@
 //go:build js && wasm
 
 // Command browser-tools is the browser's wasm with the built-in tools and
-// skills linked (web/toolnexus-tools.wasm): the same bridge as
+// skills and agent teams linked (web/toolnexus-tools.wasm): the same bridge as
 // wasm/browser, plus the packages its imports register with core and the
 // bridge's glue for them (jsbridge.EnableTools).
 package main
@@ -22,6 +22,7 @@ func main() {
 		return
 	}
 	jsbridge.EnableTools()
+	jsbridge.EnableAgents()
 	boot.Invoke(jsbridge.NewAPI())
 	select {} // serve calls from JS for the life of the page
 }

@@ -1,0 +1,177 @@
+//go:build js && wasm
+
+package jsbridge
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"syscall/js"
+	"time"
+
+	"github.com/toolnexus/wasm/core"
+	"github.com/toolnexus/wasm/core/agents"
+)
+
+// runtimeHandle wraps a Runtime for JS. Handles cross as their ids
+// ("root/support.1"); the bridge keeps the ones it handed out (and the
+// root) so a later verb can find them. A restored runtime knows only the
+// root: its tree is driven with resume, list, snapshot and close.
+//
+//	run(prompt, signal?)         the agent under root: spawn, wake, wait
+//	spawn(parentId, name, budget?) handle id      post(id, text, channel?)
+//	wake(id, prompt)  wait(id, timeoutMs)  interrupt(id)  close(id?, force?)
+//	list()  inspect(id)  resume(answerJSON)  snapshot()
+func runtimeHandle(rt *agents.Runtime, agent string, d *dialogs) js.Value {
+	var mu sync.Mutex
+	handles := map[string]*agents.Handle{rt.Root.ID: rt.Root}
+	keep := func(h *agents.Handle) string {
+		mu.Lock()
+		handles[h.ID] = h
+		mu.Unlock()
+		return h.ID
+	}
+	find := func(v js.Value) (*agents.Handle, error) {
+		id := jsString(v)
+		if id == "" {
+			return rt.Root, nil
+		}
+		mu.Lock()
+		h, ok := handles[id]
+		mu.Unlock()
+		if !ok {
+			return nil, fmt.Errorf("no handle %q in this runtime (handles come from run or spawn)", id)
+		}
+		return h, nil
+	}
+	h := jsObject.New()
+	var fns []js.Func
+	set := func(name string, fn func([]js.Value) (any, error)) {
+		f := asyncMethod(fn)
+		fns = append(fns, f)
+		h.Set(name, f)
+	}
+	set("run", func(args []js.Value) (any, error) {
+		prompt := argAt(args, 0)
+		if prompt.Type() != js.TypeString {
+			return nil, errors.New("run: prompt must be a string")
+		}
+		top, err := rt.Spawn(rt.Root, agent, nil)
+		if err != nil {
+			return taskResultJSON(agents.TaskResult{Text: err.Error(), IsError: true, Status: agents.TaskStatusError}), nil
+		}
+		keep(top)
+		ctx, stop := contextFor(argAt(args, 1))
+		defer stop()
+		// An aborted signal closes its open dialogs and interrupts the turn:
+		// Wait then settles "interrupted".
+		done := context.AfterFunc(ctx, func() {
+			rt.Interrupt(top)
+			d.closeAll()
+		})
+		defer done()
+		rt.Wake(top, prompt.String())
+		return taskResultJSON(rt.Wait(top, 0)), nil
+	})
+	set("spawn", func(args []js.Value) (any, error) {
+		parent, err := find(argAt(args, 0))
+		if err != nil {
+			return nil, fmt.Errorf("spawn: %w", err)
+		}
+		var budget *agents.Budget
+		if b := argAt(args, 2); b.Type() == js.TypeObject {
+			budget = budgetFromJS(b)
+		}
+		child, err := rt.Spawn(parent, jsString(argAt(args, 1)), budget)
+		if err != nil {
+			return nil, fmt.Errorf("spawn: %w", err)
+		}
+		return keep(child), nil
+	})
+	set("post", func(args []js.Value) (any, error) {
+		target, err := find(argAt(args, 0))
+		if err != nil {
+			return nil, fmt.Errorf("post: %w", err)
+		}
+		item := agents.InboxItem{From: "external", Channel: jsString(argAt(args, 2)), Text: jsString(argAt(args, 1))}
+		if item.Channel == "" {
+			item.Channel = "external"
+		}
+		return postResultJSON(rt.Post(target, item)), nil
+	})
+	set("wake", func(args []js.Value) (any, error) {
+		target, err := find(argAt(args, 0))
+		if err != nil {
+			return nil, fmt.Errorf("wake: %w", err)
+		}
+		return postResultJSON(rt.Wake(target, jsString(argAt(args, 1)))), nil
+	})
+	set("wait", func(args []js.Value) (any, error) {
+		target, err := find(argAt(args, 0))
+		if err != nil {
+			return nil, fmt.Errorf("wait: %w", err)
+		}
+		var ms int
+		if t := argAt(args, 1); t.Type() == js.TypeNumber {
+			ms = t.Int()
+		}
+		return taskResultJSON(rt.Wait(target, msDuration(ms))), nil
+	})
+	set("interrupt", func(args []js.Value) (any, error) {
+		target, err := find(argAt(args, 0))
+		if err != nil {
+			return nil, fmt.Errorf("interrupt: %w", err)
+		}
+		rt.Interrupt(target)
+		return nil, nil
+	})
+	set("close", func(args []js.Value) (any, error) {
+		target, err := find(argAt(args, 0))
+		if err != nil {
+			return nil, fmt.Errorf("close: %w", err)
+		}
+		rt.Close(target, &agents.CloseOptions{Force: argAt(args, 1).Truthy()})
+		return nil, nil
+	})
+	set("list", func([]js.Value) (any, error) { return viewsJSON(rt.List()), nil })
+	set("inspect", func(args []js.Value) (any, error) {
+		target, err := find(argAt(args, 0))
+		if err != nil {
+			return nil, fmt.Errorf("inspect: %w", err)
+		}
+		return viewsJSON([]agents.HandleView{rt.Inspect(target)}), nil
+	})
+	set("resume", func(args []js.Value) (any, error) {
+		var answer core.Answer
+		if err := answer.UnmarshalJSON([]byte(jsString(argAt(args, 0)))); err != nil {
+			return nil, fmt.Errorf("resume: the answer is not an Answer: %w", err)
+		}
+		r, err := rt.Resume(answer)
+		if err != nil {
+			return nil, fmt.Errorf("resume: %w", err)
+		}
+		return taskResultJSON(r), nil
+	})
+	set("snapshot", func([]js.Value) (any, error) {
+		b, err := rt.Snapshot()
+		if err != nil {
+			return nil, fmt.Errorf("snapshot: %w", err)
+		}
+		return string(b), nil
+	})
+	// release drops the JS functions once the runtime is closed for good.
+	set("release", func([]js.Value) (any, error) {
+		d.closeAll()
+		rt.Close(rt.Root, nil)
+		go func() {
+			for _, f := range fns {
+				f.Release()
+			}
+		}()
+		return nil, nil
+	})
+	return h
+}
+
+func msDuration(ms int) time.Duration { return time.Duration(ms) * time.Millisecond }

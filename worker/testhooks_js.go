@@ -1,0 +1,63 @@
+//go:build js && wasm
+
+package worker
+
+import (
+	"fmt"
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+	"syscall/js"
+	"time"
+)
+
+// serveTest answers the test-only routes, on when TOOLNEXUS_TEST_HOOKS=1:
+//
+//	GET /__test/instance   {"instance", "goInstance", "served", "inFlight", "hops",
+//	                        "js": {refs, requests, timers, memory}} (memory: the
+//	                        wasm memory's bytes)
+//	GET /__test/panic      a panic inside the request (answered 500)
+//	GET /__test/exit       a panic outside any request: the instance dies
+//	GET /__test/sleep?ms=N&id=X   answers {"slept": N, "id": "X"} after N ms
+func (s *server) serveTest(w http.ResponseWriter, r *http.Request, q *jsRequest) {
+	answer := func(body string) {
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, body)
+	}
+	switch r.URL.Path {
+	case "/__test/instance":
+		stats := "{}"
+		if s.stats.Type() == js.TypeFunction {
+			stats = js.Global().Get("JSON").Call("stringify", s.stats.Invoke()).String()
+		}
+		answer(fmt.Sprintf(`{"instance":%d,"goInstance":%q,"served":%d,"inFlight":%d,"hops":%d,"js":%s}`,
+			q.instance, s.instanceID, s.served, len(s.requests), s.hops, stats))
+	case "/__test/panic":
+		panic("test: a panicking request")
+	case "/__test/exit":
+		go func() { panic("test: the instance dies") }()
+		time.Sleep(time.Second)
+		answer(`{"status":"still alive"}`)
+	case "/__test/sleep":
+		var ms int
+		var id string
+		for _, kv := range strings.Split(r.URL.RawQuery, "&") {
+			k, v, _ := strings.Cut(kv, "=")
+			switch k {
+			case "ms":
+				ms, _ = strconv.Atoi(v)
+			case "id":
+				id = v
+			}
+		}
+		select {
+		case <-time.After(time.Duration(ms) * time.Millisecond):
+		case <-r.Context().Done():
+		}
+		answer(fmt.Sprintf(`{"slept":%d,"id":%q}`, ms, id))
+	default:
+		w.WriteHeader(http.StatusNotFound)
+		answer(`{"error":{"code":"not_found","message":"no such test route"}}`)
+	}
+}
