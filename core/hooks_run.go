@@ -17,13 +17,11 @@ func (r *run) beforeLLMHook(ctx context.Context, turn int) (string, error) {
 	if h == nil || h.BeforeLLM == nil {
 		return "", nil
 	}
-	msgs := make([]any, len(r.tr.msgs))
-	for i, m := range r.tr.msgs {
-		v, err := decodeObject(m)
-		if err != nil {
-			return "", fmt.Errorf("core: BeforeLLM hook: decode message %d: %w", i, err)
-		}
-		msgs[i] = v
+	// One decode of the joined transcript (the loop checked each message).
+	all, _ := decodeJSON(append(append([]byte{'['}, r.tr.joined...), ']'))
+	msgs, _ := all.([]any)
+	if msgs == nil {
+		msgs = []any{}
 	}
 	ov, err := h.BeforeLLM(ctx, BeforeLLMEvent{Messages: msgs, Tools: r.hookTools(), Model: r.c.opts.Model, Turn: turn})
 	if err != nil || ov == nil {
