@@ -77,13 +77,46 @@ func builtinsConfigOf(v any) (cfg BuiltinsConfig, ok bool, err error) {
 			return cfg, true, nil
 		}
 		return *b, true, nil
+	case map[string]any:
+		return builtinsObject(b)
 	}
-	return cfg, false, fmt.Errorf("Builtins must be a bool, a map[string]bool or a BuiltinsConfig, got %T", v)
+	return cfg, false, fmt.Errorf("Builtins must be a bool, a map[string]bool, a BuiltinsConfig or the Go port's config object, got %T", v)
+}
+
+// builtinsObject reads the Go port's config object (the "builtins" key of
+// its JSON configuration, decoded): "enabled": false or "disabled": true
+// turn every built-in off, "tools" maps names to on/off. Its other keys
+// (shell, baseDir, …) have no meaning in core's sandbox and are ignored.
+func builtinsObject(m map[string]any) (cfg BuiltinsConfig, ok bool, err error) {
+	if on, set := m["enabled"].(bool); set && !on {
+		return cfg, false, nil
+	}
+	if off, _ := m["disabled"].(bool); off {
+		return cfg, false, nil
+	}
+	if tools, set := m["tools"]; set {
+		list, isMap := tools.(map[string]any)
+		if !isMap {
+			return cfg, false, fmt.Errorf("Builtins: \"tools\" must map names to booleans, got %T", tools)
+		}
+		cfg.Tools = make(map[string]bool, len(list))
+		for name, v := range list {
+			on, isBool := v.(bool)
+			if !isBool {
+				return cfg, false, fmt.Errorf("Builtins: tools[%q] must be a boolean, got %T", name, v)
+			}
+			cfg.Tools[name] = on
+		}
+	}
+	return cfg, true, nil
 }
 
 // selectBuiltins returns the built-in tools cfg asks for (core/builtins'
 // Select: the check of cfg.Tools is linked only with the tools).
 func selectBuiltins(cfg BuiltinsConfig) ([]Tool, error) {
+	if cfg.Tools["bash"] {
+		return nil, errors.New(`Builtins: "bash" asked for` + noShellNote("bash"))
+	}
 	p := tool.Builtins()
 	if p == nil {
 		return nil, ErrBuiltinsNotLinked

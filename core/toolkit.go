@@ -17,8 +17,12 @@ type Options struct {
 	//	map[string]bool     all but those mapped to false
 	//	BuiltinsConfig      per tool, plus the file system, webfetch's
 	//	                    transport and size cap, approvals
+	//	map[string]any      the Go port's config object: "enabled",
+	//	                    "disabled", "tools" (other keys ignored)
 	//
-	// Any other value is an error. A built-in whose name an earlier tool
+	// A name in the per-tool map that is no built-in is ignored, as in the
+	// Go port, except "bash": true, which is an error saying there is no
+	// shell in core's sandbox. Any other value is an error. A built-in whose name an earlier tool
 	// already has (ExtraTools, MCP, skill) is left out. A program links the
 	// built-ins by importing core/builtins; without it, unset adds none.
 	Builtins any

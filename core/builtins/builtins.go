@@ -2,8 +2,6 @@ package builtins
 
 import (
 	"fmt"
-	"sort"
-	"strings"
 
 	"github.com/toolnexus/wasm/core/tool"
 	"github.com/toolnexus/wasm/core/vfs"
@@ -13,22 +11,9 @@ func init() { tool.RegisterBuiltins(tool.BuiltinsProvider{Tools: Tools, Select: 
 
 // Select returns the built-ins cfg.Tools leaves on: a name mapped to false
 // is left out, absent or true stays in, and a name that is no built-in is
-// an error.
+// ignored, as in the Go port (whose README turns off its "bash" that way;
+// core refuses "bash": true before this, see core's selectBuiltins).
 func Select(cfg tool.BuiltinsConfig) ([]tool.Tool, error) {
-	known := map[string]bool{}
-	for _, n := range tool.BuiltinNames {
-		known[n] = true
-	}
-	var unknown []string
-	for n := range cfg.Tools {
-		if !known[n] {
-			unknown = append(unknown, n)
-		}
-	}
-	if len(unknown) > 0 {
-		sort.Strings(unknown)
-		return nil, fmt.Errorf("Builtins: unknown built-in %s (known: %s)", strings.Join(unknown, ", "), strings.Join(tool.BuiltinNames, ", "))
-	}
 	var out []tool.Tool
 	for _, t := range Tools(cfg) {
 		if on, set := cfg.Tools[t.Name]; set && !on {
