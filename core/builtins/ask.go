@@ -43,7 +43,8 @@ func questionTool() tool.Tool {
 			for i, q := range qs {
 				prompts[i] = q.text
 				if len(q.options) > 0 {
-					prompts[i] += " [" + strings.Join(q.options, " / ") + "]"
+					// Worded as the Go port words it.
+					prompts[i] += " (options: " + strings.Join(q.options, ", ") + ")"
 				}
 				list[i] = q.raw
 			}

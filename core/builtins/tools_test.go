@@ -19,7 +19,7 @@ func TestQuestionTool(t *testing.T) {
 	}}
 	res, _ := q.Execute(args, &tool.ToolContext{Ctx: context.Background()})
 	req := tool.PendingOf(res)
-	if req == nil || req.Kind != tool.KindQuestion || req.Prompt != "Which color? [red / blue]\nWhich sizes? [S / M / L]\nAnything else?" {
+	if req == nil || req.Kind != tool.KindQuestion || req.Prompt != "Which color? (options: red, blue)\nWhich sizes? (options: S, M, L)\nAnything else?" {
 		t.Fatalf("first call = %+v", res)
 	}
 	qs, _ := req.Data["questions"].([]any)
