@@ -12,8 +12,12 @@ import "fmt"
 // ErrBuiltinsNotLinked; Skills without core/skills is ErrSkillsNotLinked.
 func (tk *Toolkit) addSkillsAndBuiltins(opts Options) error {
 	var tools []Tool
-	if opts.Skills != nil {
-		set, err := LoadSkills(opts.Skills)
+	skillsFS := opts.Skills
+	if skillsFS == nil && len(opts.SkillsDir) > 0 {
+		skillsFS = dirsFS(opts.SkillsDir)
+	}
+	if skillsFS != nil {
+		set, err := LoadSkillsFS(skillsFS)
 		if err != nil {
 			return err
 		}

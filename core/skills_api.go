@@ -30,8 +30,10 @@ var ErrSkillsNotLinked = errors.New(`core: skills not linked: import _ "github.c
 // (imports core/skills).
 func SkillsLinked() bool { return tool.Skills() != nil }
 
-// LoadSkills discovers every **/SKILL.md in fsys (see core/skills.Load).
-func LoadSkills(fsys fs.FS) (*SkillSet, error) {
+// LoadSkillsFS discovers every **/SKILL.md in fsys (see core/skills.Load):
+// core's loader, over any file system (a MemFS in a page or a Worker).
+// LoadSkills is the Go port's, over directories.
+func LoadSkillsFS(fsys fs.FS) (*SkillSet, error) {
 	load := tool.Skills()
 	if load == nil {
 		return nil, ErrSkillsNotLinked

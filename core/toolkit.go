@@ -26,7 +26,11 @@ type Options struct {
 	// already has (ExtraTools, MCP, skill) is left out. A program links the
 	// built-ins by importing core/builtins; without it, unset adds none.
 	Builtins any
-	// Skills is where SKILL.md files are discovered (LoadSkills); their
+	// SkillsDir are directories where SKILL.md files are discovered, as in
+	// the Go port (the first skill of a name wins); Skills, when set, is
+	// used instead. Under js/wasm only Node has directories to read.
+	SkillsDir []string
+	// Skills is where SKILL.md files are discovered (LoadSkillsFS); their
 	// "skill" tool is added after ExtraTools and MCP, before the built-ins.
 	// Toolkit.SkillsPrompt lists them; Toolkit.Skills().Problems reports the
 	// ones skipped.

@@ -41,7 +41,7 @@ func TestSkillsNotLinked(t *testing.T) {
 	if !errors.Is(err, core.ErrSkillsNotLinked) || !strings.Contains(err.Error(), `import _ "github.com/toolnexus/wasm/core/skills"`) {
 		t.Errorf("Skills without core/skills: err = %v, want ErrSkillsNotLinked naming the import", err)
 	}
-	if _, err := core.LoadSkills(skills); !errors.Is(err, core.ErrSkillsNotLinked) {
+	if _, err := core.LoadSkillsFS(skills); !errors.Is(err, core.ErrSkillsNotLinked) {
 		t.Errorf("LoadSkills without core/skills: err = %v", err)
 	}
 }
