@@ -37,6 +37,10 @@ type Options struct {
 	Skills fs.FS
 	// ExtraTools are added in order; the first tool of a name wins.
 	ExtraTools []Tool
+	// McpConfig is the Go port's form of MCP: a file path, JSON bytes, an
+	// McpConfig or a decoded map (see ParseMcpConfig). MCP, when set, is
+	// used instead.
+	McpConfig any
 	// MCP is an MCP configuration (see ParseMCPConfig). Its servers' tools
 	// are added after ExtraTools; a server that fails is reported by
 	// McpStatus and left out.
@@ -93,6 +97,12 @@ func CreateToolkit(ctx context.Context, opts Options) (*Toolkit, error) {
 	tk := &Toolkit{byName: map[string]int{}}
 	if err := checkRelayNames(opts.ExtraTools); err != nil {
 		return nil, fmt.Errorf("core: create toolkit: %w", err)
+	}
+	if opts.MCP == nil && opts.McpConfig != nil {
+		var err error
+		if opts.MCP, err = mcpConfigBytes(opts.McpConfig); err != nil {
+			return nil, fmt.Errorf("core: create toolkit: %w", err)
+		}
 	}
 	for _, t := range opts.ExtraTools {
 		if _, dup := tk.byName[t.Name]; dup {
