@@ -344,7 +344,7 @@ func TestBuiltinQuestionRoundTrip(t *testing.T) {
 	hs := newHarness(t, func(env map[string]string) { env["BUILTINS"] = "question,todowrite" })
 	_, run := hs.post("/v1/run", map[string]any{"prompt": `call question {"questions":[{"question":"Which plan?","options":["basic","pro"]}]}`})
 	pending, _ := run["pending"].(map[string]any)
-	if run["status"] != "pending" || pending["kind"] != "question" || pending["prompt"] != "Which plan? [basic / pro]" {
+	if run["status"] != "pending" || pending["kind"] != "question" || pending["prompt"] != "Which plan? (options: basic, pro)" {
 		t.Fatalf("run = %v", run)
 	}
 	code, res := hs.post("/v1/resume", map[string]any{"state": run["state"],
