@@ -14,7 +14,9 @@ func (tk *Toolkit) addSkillsAndBuiltins(opts Options) error {
 	var tools []Tool
 	skillsFS := opts.Skills
 	if skillsFS == nil && len(opts.SkillsDir) > 0 {
-		skillsFS = dirsFS(opts.SkillsDir)
+		if skillsFS = dirsFS(opts.SkillsDir); skillsFS == nil {
+			return ErrNoHostFiles
+		}
 	}
 	if skillsFS != nil {
 		set, err := LoadSkillsFS(skillsFS)

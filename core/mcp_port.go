@@ -2,9 +2,9 @@ package core
 
 import (
 	"fmt"
-	"os"
 
 	"github.com/tidwall/gjson"
+	"github.com/toolnexus/wasm/core/tool"
 	"github.com/toolnexus/wasm/internal/jsonx"
 )
 
@@ -107,7 +107,11 @@ func mcpConfigBytes(input any) ([]byte, error) {
 	case nil:
 		return nil, nil
 	case string:
-		data, err := os.ReadFile(v)
+		files := tool.Files()
+		if files == nil {
+			return nil, fmt.Errorf("read mcp config %s: %w", v, ErrNoHostFiles)
+		}
+		data, err := files.ReadFile(v)
 		if err != nil {
 			return nil, fmt.Errorf("read mcp config: %w", err)
 		}

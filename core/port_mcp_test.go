@@ -2,8 +2,6 @@ package core
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"testing"
 )
 
@@ -11,16 +9,16 @@ import (
 
 func TestIssue17ParseMcpConfig(t *testing.T) {
 	doc := `{"mcpServers":{"docs":{"url":"https://docs.test/mcp","headers":{"authorization":"Bearer ${T}"},"timeout":5000,"tools":{"search":true}},"local":{"command":["npx","srv"],"env":{"A":"1"},"disabled":true}}}`
-	path := filepath.Join(t.TempDir(), "mcp.json")
-	if err := os.WriteFile(path, []byte(doc), 0o644); err != nil {
-		t.Fatal(err)
-	}
 	bare, err := ParseMcpConfig([]byte(`{"docs":{"url":"https://docs.test/mcp"}}`))
 	if err != nil || bare["docs"].URL != "https://docs.test/mcp" {
 		t.Fatalf("bare: %+v %v", bare, err)
 	}
 	decoded, _ := decodeObject([]byte(doc))
-	for name, input := range map[string]any{"bytes": []byte(doc), "path": path, "map": decoded} {
+	inputs := map[string]any{"bytes": []byte(doc), "map": decoded}
+	if path, ok := mcpConfigFile(t, doc); ok {
+		inputs["path"] = path
+	}
+	for name, input := range inputs {
 		cfg, err := ParseMcpConfig(input)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)

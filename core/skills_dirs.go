@@ -3,9 +3,9 @@ package core
 import (
 	"errors"
 	"io/fs"
-	"os"
 	"path"
-	"sort"
+
+	"github.com/toolnexus/wasm/core/tool"
 )
 
 // The Go port's skills API over directories; core's own is LoadSkillsFS
@@ -56,78 +56,46 @@ func (s *SkillSource) Set() *SkillSet {
 
 // LoadSkills discovers every **/SKILL.md under dirs, as the Go port's does:
 // the first skill of a name wins, a directory that cannot be read
-// contributes nothing. It never fails; a program that does not import
-// core/skills gets an empty source (LoadSkillsFS says why).
+// contributes nothing. It never fails: a program that does not import
+// core/skills, or runs under js/wasm (no host files, see ErrNoHostFiles),
+// gets an empty source.
 func LoadSkills(dirs ...string) *SkillSource {
 	src := &SkillSource{Skills: map[string]SkillInfo{}}
-	set, err := LoadSkillsFS(dirsFS(dirs))
+	fsys := dirsFS(dirs)
+	if fsys == nil {
+		return src
+	}
+	set, err := LoadSkillsFS(fsys)
 	if err != nil {
 		return src
 	}
 	src.set, src.Tool = set, set.Tool()
 	for _, sk := range set.Skills {
 		src.Skills[sk.Name] = SkillInfo{Name: sk.Name, Description: sk.Description, Location: sk.Path,
-			Content: sk.Instructions, Base: path.Dir(sk.Path), Origin: dirOf(dirs, sk.Path)}
+			Content: sk.Instructions, Base: path.Dir(sk.Path), Origin: originOf(fsys, sk.Path)}
 	}
 	return src
 }
 
-// dirsFS overlays directories: a path is the first directory's that has
-// it, and a folder lists the entries of all of them.
+// ErrNoHostFiles is the error of the Go port's path-taking APIs
+// (Options.SkillsDir, an MCP config file path) under js/wasm, where core
+// reads no files of the host's: pass an fs.FS (Options.Skills) or JSON
+// bytes instead.
+var ErrNoHostFiles = errors.New("core: this build reads no host files (js/wasm): pass an fs.FS or JSON bytes instead of a path")
+
+// dirsFS overlays directories (core/tool's HostFiles, registered by
+// core/skills and core/mcp); nil when neither is linked.
 func dirsFS(dirs []string) fs.FS {
-	u := unionFS{}
-	for _, d := range dirs {
-		u = append(u, os.DirFS(d))
+	if f := tool.Files(); f != nil {
+		return f.DirsFS(dirs)
 	}
-	return u
+	return nil
 }
 
-// dirOf names the directory of dirs where p is found first.
-func dirOf(dirs []string, p string) string {
-	for _, d := range dirs {
-		if _, err := fs.Stat(os.DirFS(d), p); err == nil {
-			return d
-		}
+// originOf names the directory a skill's path comes from.
+func originOf(fsys fs.FS, p string) string {
+	if o, ok := fsys.(interface{ Origin(string) string }); ok {
+		return o.Origin(p)
 	}
 	return ""
-}
-
-type unionFS []fs.FS
-
-func (u unionFS) Open(name string) (fs.File, error) {
-	err := error(&fs.PathError{Op: "open", Path: name, Err: fs.ErrNotExist})
-	for _, f := range u {
-		file, e := f.Open(name)
-		if e == nil {
-			return file, nil
-		}
-		if !errors.Is(e, fs.ErrNotExist) {
-			err = e
-		}
-	}
-	return nil, err
-}
-
-func (u unionFS) ReadDir(name string) ([]fs.DirEntry, error) {
-	var out []fs.DirEntry
-	seen := map[string]bool{}
-	found := false
-	for _, f := range u {
-		list, err := fs.ReadDir(f, name)
-		if err != nil {
-			continue
-		}
-		found = true
-		for _, e := range list {
-			if !seen[e.Name()] {
-				seen[e.Name()] = true
-				out = append(out, e)
-			}
-		}
-	}
-	if !found {
-		return nil, &fs.PathError{Op: "readdir", Path: name, Err: fs.ErrNotExist}
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Name() < out[j].Name() })
-	return out, nil
 }
