@@ -44,13 +44,20 @@ const browserNever = [...never, "net/http.", "crypto/tls."];
 // issue 18: core/agents with its snapshot/restore, and the Worker's run,
 // resume and stream of a team) took it from 1,860,680 to 1,935,662 bytes
 // (+75 kB: core/agents most of it, the AGENTS setting and the tree store
-// about 10 kB), hence 1.955 MB.
+// about 10 kB), hence 1.955 MB. The Go port's API (issue 17: its hooks and
+// override events, concurrent tool calls with a WaitFor each, Translate's
+// and the in-process client's shapes, timeout, retry and metric shapes,
+// decoded RunResult.Messages) costs each build 15–21 kB, measured by this
+// test's gzip against main at d4ea6f8: browser 1,114,792 → 1,135,459,
+// tools 1,272,358 → 1,292,185, Worker 1,954,683 → 1,969,932; each budget
+// is ~1 % above. encoding/json stays out (`never`), and no build under
+// js/wasm links the host file system (core/tool's HostFiles are native).
 const targets = [
-  { name: "browser", file: "web/toolnexus.wasm", pkg: "./wasm/browser", gzipBudget: 1_120_000, never: browserNever },
+  { name: "browser", file: "web/toolnexus.wasm", pkg: "./wasm/browser", gzipBudget: 1_147_000, never: browserNever },
   // The tools build also links core/agents and its bridge (+69 kB gzip:
   // 1,188,826 → 1,257,920); the default build stays without them.
-  { name: "browser with tools", file: "web/toolnexus-tools.wasm", pkg: "./wasm/browser-tools", gzipBudget: 1_285_000, never: browserNever },
-  { name: "worker", file: "worker/build/app.wasm", pkg: "./wasm/worker", gzipBudget: 1_955_000, never },
+  { name: "browser with tools", file: "web/toolnexus-tools.wasm", pkg: "./wasm/browser-tools", gzipBudget: 1_305_000, never: browserNever },
+  { name: "worker", file: "worker/build/app.wasm", pkg: "./wasm/worker", gzipBudget: 1_990_000, never },
 ];
 
 const gzipSize = (buf) => gzipSync(buf, { level: 9 }).length;
