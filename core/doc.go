@@ -11,10 +11,11 @@
 // RunTimeoutError, RunResult.Messages as decoded maps, and so on. Core's
 // own faster or byte-level ways stay beside the port's under other names
 // (RawHooks, RawBodyTransform, ClassifyError, ClientOptions.RawMessages,
-// CreateGenerateClient). What still differs — the ToolCall record, skills,
-// MCP and built-in options, and a few choices made on purpose for a
-// sandbox (no bash, no environment under js/wasm, no panics) — is listed in
-// the README's "Drop-in for the Go port".
+// CreateGenerateClient). What still differs — the ToolCall record, the
+// blank imports that link built-ins, MCP and skills, some skills and MCP
+// options, and choices made on purpose for a sandbox (no bash, no
+// environment or host files under js/wasm, no panics) — is listed in the
+// README's "Drop-in for the Go port".
 //
 // core is pure Go: it never imports syscall/js, and its js/wasm build does not
 // link net/http. All HTTP goes through a Transport; native builds default to

@@ -200,3 +200,28 @@ func TestIssue17ToolFormats(t *testing.T) {
 		}
 	}
 }
+
+// TestIssue17DoneUsageAndRetryAfter: the done event carries the run's total
+// usage, and a provider error keeps its Retry-After.
+func TestIssue17DoneUsageAndRetryAfter(t *testing.T) {
+	m := newScripted(t, StyleOpenAI, turn{text: "hi"})
+	events, err := m.client(ClientOptions{}).Stream(context.Background(), "x", mustToolkit(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var done StreamEvent
+	for e := range events {
+		if e.Type == EventDone {
+			done = e
+		}
+	}
+	if done.Usage == nil || done.Usage.TotalTokens != 5 || done.Result.Usage != *done.Usage {
+		t.Fatalf("done = %+v", done)
+	}
+	m = newScripted(t, StyleOpenAI, turn{status: 429, raw: "slow down", header: map[string]string{"retry-after": "7"}})
+	_, err = m.client(ClientOptions{Retries: -1}).Run(context.Background(), "x", mustToolkit(t))
+	var pe *ProviderError
+	if !errors.As(err, &pe) || pe.Status != 429 || pe.RetryAfter != "7" {
+		t.Fatalf("err = %v (%+v)", err, pe)
+	}
+}

@@ -22,7 +22,7 @@ type StreamEvent struct {
 	IsError      bool       `json:"isError,omitempty"`  // tool_result
 	Edited       bool       `json:"edited,omitempty"`   // tool_result: an approval replaced the arguments
 	Declined     bool       `json:"declined,omitempty"` // tool_result: a person declined the call
-	Usage        *Usage     `json:"usage,omitempty"`    // usage: one model call's tokens
+	Usage        *Usage     `json:"usage,omitempty"`    // usage: one model call's tokens; done: the run's total
 	Result       *RunResult `json:"result,omitempty"`   // done, error: the (partial) result
 	Request      *Request   `json:"request,omitempty"`  // pending
 	Err          error      `json:"-"`                  // error
@@ -73,7 +73,8 @@ func (r *run) startStream(ctx context.Context, body func() (RunResult, error)) <
 	go func() {
 		defer close(ch)
 		res, err := body()
-		final := StreamEvent{Type: EventDone, Result: &res}
+		// As in the Go port, "done" carries the run's total usage too.
+		final := StreamEvent{Type: EventDone, Result: &res, Usage: &res.Usage}
 		if err != nil {
 			final = StreamEvent{Type: EventError, Err: err, Result: &res}
 		}

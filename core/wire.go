@@ -91,6 +91,8 @@ type ProviderError struct {
 	Status int
 	// Body is the start of the provider's reply, with the API key redacted.
 	Body string
+	// RetryAfter is the reply's Retry-After header, as sent ("" when none).
+	RetryAfter string
 }
 
 func (e *ProviderError) Error() string {
