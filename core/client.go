@@ -163,6 +163,10 @@ type ToolRecord struct {
 	// Declined is true when a person declined the call: it did not run, and
 	// Output carries the reason the model was told.
 	Declined bool `json:"declined,omitempty"`
+	// Metadata is the tool result's metadata (the Go port's ToolCall
+	// record has it: a todo list, a declined reason, …). Go callers only:
+	// it stays out of the record's JSON.
+	Metadata map[string]any `json:"-"`
 }
 
 // Run statuses.

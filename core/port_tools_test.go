@@ -108,3 +108,19 @@ func TestIssue17NoBash(t *testing.T) {
 		t.Fatalf("Execute(other) = %v", err)
 	}
 }
+
+// TestIssue17RecordMetadata: a finished call's record keeps its result's
+// metadata, as the port's ToolCall record does.
+func TestIssue17RecordMetadata(t *testing.T) {
+	tagged := Tool{Name: "tag", InputSchema: JSONSchema{"type": "object"}, Execute: func(map[string]any, *ToolContext) (ToolResult, error) {
+		return ToolResult{Output: "ok", Metadata: map[string]any{"todos": []any{"a"}}}, nil
+	}}
+	m := newScripted(t, StyleOpenAI, turn{calls: []ToolCall{call("c1", "tag", `{}`)}}, turn{text: "done"})
+	res, err := m.client(ClientOptions{}).Run(context.Background(), "x", mustToolkit(t, tagged))
+	if err != nil || len(res.ToolCalls) != 1 || res.ToolCalls[0].Metadata["todos"] == nil {
+		t.Fatalf("res %+v err %v", res, err)
+	}
+	if b, _ := marshalJSON(res.ToolCalls[0]); strings.Contains(string(b), "todos") {
+		t.Fatalf("record JSON = %s", b)
+	}
+}

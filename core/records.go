@@ -16,7 +16,7 @@ import (
 func (r *run) finishCall(ph *toolPhase, i int, res ToolResult) {
 	call := ph.calls[i]
 	ph.results[i] = &toolOutcome{id: call.ID, content: res.Output, isError: res.IsError}
-	rec := ToolRecord{ID: call.ID, Name: call.Name, Args: rawArgs(call.Arguments), Output: res.Output, IsError: res.IsError}
+	rec := ToolRecord{ID: call.ID, Name: call.Name, Args: rawArgs(call.Arguments), Output: res.Output, IsError: res.IsError, Metadata: res.Metadata}
 	e := StreamEvent{Type: EventToolResult, ID: call.ID, Name: call.Name, Output: res.Output, IsError: res.IsError}
 	ph.mu.Lock()
 	asked := ""
