@@ -158,7 +158,7 @@ func TestDeepMCPMessagesFailTheServerOrTheCall(t *testing.T) {
 		// tools/list: the server fails, the toolkit still builds.
 		f := &fakeMCP{listReply: `{"jsonrpc":"2.0","id":2,"result":{"tools":[{"name":"x","inputSchema":` + deep + `}]}}`}
 		tk := f.toolkit(t, nil)
-		st := tk.McpStatus()["fake"]
+		st := tk.MCPServers()["fake"]
 		if st.Status != MCPFailed || !strings.Contains(st.Reason, "nested more than 1000 levels") {
 			t.Fatalf("depth %d: tools/list: %+v", depth, st)
 		}

@@ -12,7 +12,7 @@ import (
 // The MCP client lives in package core/mcp, which registers itself with
 // core/tool when a program imports it; its types live in core/tool.
 
-// MCPStatus is one configured MCP server's state, as McpStatus reports it.
+// MCPStatus is one configured MCP server's state, as MCPServers reports it.
 type MCPStatus = tool.MCPStatus
 
 // The values of MCPStatus.Status.
@@ -120,12 +120,13 @@ func (tk *Toolkit) addMCP(ctx context.Context, opts Options) error {
 	return nil
 }
 
-// McpStatus reports each configured MCP server by name: "connected" (with
-// its tool count), "disabled", or "failed" with the reason.
+// MCPServers reports each configured MCP server by name: "connected" (with
+// its tool count and transport), "disabled", or "failed" with the reason.
+// McpStatus is the Go port's shorter form.
 //
 //	tk, _ := CreateToolkit(ctx, Options{MCP: []byte(`{"mcpServers": {"docs": {"url": "https://example.com/mcp"}}}`)})
-//	tk.McpStatus() // {"docs": {Status: "connected", Tools: 3, Transport: "streamable-http"}}
-func (tk *Toolkit) McpStatus() map[string]MCPStatus {
+//	tk.MCPServers() // {"docs": {Status: "connected", Tools: 3, Transport: "streamable-http"}}
+func (tk *Toolkit) MCPServers() map[string]MCPStatus {
 	out := map[string]MCPStatus{}
 	if tk == nil {
 		return out

@@ -125,3 +125,24 @@ func mcpConfigBytes(input any) ([]byte, error) {
 	}
 	return nil, fmt.Errorf("unsupported mcp config type: %T", input)
 }
+
+// McpStatus is a server's connection state in the Go port's shape: only
+// the state (MCPServers has the reason, tool count and transport too).
+type McpStatus string
+
+// The McpStatus values.
+const (
+	StatusConnected McpStatus = MCPConnected
+	StatusDisabled  McpStatus = MCPDisabled
+	StatusFailed    McpStatus = MCPFailed
+)
+
+// McpStatus reports each configured MCP server's state by name, as the Go
+// port's does.
+func (tk *Toolkit) McpStatus() map[string]McpStatus {
+	out := map[string]McpStatus{}
+	for name, st := range tk.MCPServers() {
+		out[name] = McpStatus(st.Status)
+	}
+	return out
+}

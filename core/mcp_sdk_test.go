@@ -90,7 +90,7 @@ func TestMCPAgainstOfficialSDK(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st := tk.McpStatus()
+	st := tk.MCPServers()
 	if st["sdk"].Status != MCPConnected || st["sdk"].Tools != 6 || st["sdk"].Transport != "streamable-http" {
 		t.Fatalf("sdk status %+v", st["sdk"])
 	}

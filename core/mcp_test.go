@@ -261,7 +261,7 @@ func TestMCPToolSource(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			st := tk.McpStatus()["docs"]
+			st := tk.MCPServers()["docs"]
 			if st.Status != MCPConnected || st.Transport != tc.transport || st.Tools != 3 {
 				t.Fatalf("status %+v", st)
 			}
@@ -374,7 +374,7 @@ func TestMCPFailuresStillBuild(t *testing.T) {
 		"auth": "failed:initialize: HTTP 401", "novar": "failed:config: header authorization: variable MISSING is not set",
 		"local": "failed:local (stdio)", "off": "disabled:", "off2": "disabled:", "good": "connected:",
 	}
-	st := tk.McpStatus()
+	st := tk.MCPServers()
 	for name, w := range want {
 		got := st[name].Status + ":" + st[name].Reason
 		if !strings.HasPrefix(got, w) {

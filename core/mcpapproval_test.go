@@ -51,7 +51,7 @@ func TestMCPApprovalPolicy(t *testing.T) {
 				}
 			}
 			if offered != len(annotatedTools) || !slices.Equal(got, tc.want) {
-				t.Errorf("need approval: %v, want %v (status %+v)", got, tc.want, tk.McpStatus())
+				t.Errorf("need approval: %v, want %v (status %+v)", got, tc.want, tk.MCPServers())
 			}
 		})
 	}
@@ -135,7 +135,7 @@ func TestMCPTaskOnlyToolsHidden(t *testing.T) {
 			names = append(names, tool.Name)
 		}
 	}
-	st := tk.McpStatus()["t"]
+	st := tk.MCPServers()["t"]
 	if !slices.Equal(names, []string{"t_quick", "t_either", "t_never"}) || st.Tools != 3 || !slices.Equal(st.Hidden, []string{"batch"}) {
 		t.Errorf("tools %v, status %+v", names, st)
 	}

@@ -88,8 +88,8 @@ func TestNilContextIsBackground(t *testing.T) {
 	t.Run("CreateToolkit, Execute and MCP connect", func(t *testing.T) {
 		f := &fakeMCP{tools: []string{`{"name":"echo","inputSchema":{"type":"object"},"annotations":{"readOnlyHint":true}}`}}
 		tk, err := CreateToolkit(nilCtx, Options{Builtins: false, MCP: f.config(), Transport: f})
-		if err != nil || tk.McpStatus()["fake"].Status != MCPConnected {
-			t.Fatalf("%v %+v", err, tk.McpStatus())
+		if err != nil || tk.MCPServers()["fake"].Status != MCPConnected {
+			t.Fatalf("%v %+v", err, tk.MCPServers())
 		}
 		defer tk.Close()
 		if res, err := tk.Execute(nilCtx, "fake_echo", nil); err != nil || res.IsError || res.Output != "ok" {

@@ -46,7 +46,10 @@ func TestIssue17OptionsMcpConfig(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer tk.Close()
-	if st := tk.McpStatus()["docs"]; st.Status != MCPDisabled {
-		t.Fatalf("status = %+v", tk.McpStatus())
+	if st := tk.MCPServers()["docs"]; st.Status != MCPDisabled {
+		t.Fatalf("status = %+v", tk.MCPServers())
+	}
+	if st := tk.McpStatus(); len(st) != 1 || st["docs"] != StatusDisabled {
+		t.Fatalf("McpStatus = %v", st)
 	}
 }

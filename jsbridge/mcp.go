@@ -52,5 +52,5 @@ func mcpOptions(opts js.Value, env ToolEnv) (core.Options, error) {
 
 // mcpStatus is toolkit.mcpStatus(): {name: {status, reason?, tools, transport?}}.
 func mcpStatus(tk *core.Toolkit) func([]js.Value) (any, error) {
-	return func([]js.Value) (any, error) { return toJS(tk.McpStatus()), nil }
+	return func([]js.Value) (any, error) { return toJS(tk.MCPServers()), nil }
 }

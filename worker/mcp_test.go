@@ -169,7 +169,7 @@ func TestMCPClientAgainstWorker(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer tk.Close()
-	if st := tk.McpStatus()["edge"]; st.Status != core.MCPConnected || st.Tools != 2 {
+	if st := tk.MCPServers()["edge"]; st.Status != core.MCPConnected || st.Tools != 2 {
 		t.Fatalf("status %+v", st)
 	}
 	res, _ := tk.Execute(context.Background(), "edge_refund", map[string]any{"order": 7})

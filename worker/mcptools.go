@@ -83,7 +83,7 @@ func (h *Handler) newToolkit(ctx context.Context, workspace string) (*core.Toolk
 	if err != nil {
 		return nil, err
 	}
-	for name, st := range tk.McpStatus() {
+	for name, st := range tk.MCPServers() {
 		if st.Status == core.MCPFailed {
 			h.opts.Logf("worker: mcp server %s failed: %s", name, st.Reason)
 		}
