@@ -1,25 +1,30 @@
 package core
 
-import "fmt"
+import (
+	"context"
+	"fmt"
+)
 
 // addSkillsAndBuiltins is CreateToolkit's step after ExtraTools and MCP: the
-// skill tool (Options.Skills), then the built-ins (Options.Builtins) in
+// skill tool (the skill options), then the built-ins (Options.Builtins) in
 // BuiltinNames order. A tool whose name is already taken is left out, so a
 // host's own tool (say a relay "read", or a "bash") wins over a built-in.
 //
 // In a program that does not import core/builtins the default (Builtins
 // unset) adds no built-ins, and asking for them explicitly is
 // ErrBuiltinsNotLinked; Skills without core/skills is ErrSkillsNotLinked.
-func (tk *Toolkit) addSkillsAndBuiltins(opts Options) error {
+func (tk *Toolkit) addSkillsAndBuiltins(ctx context.Context, opts Options) error {
 	var tools []Tool
-	skillsFS := opts.Skills
-	if skillsFS == nil && len(opts.SkillsDir) > 0 {
-		if skillsFS = dirsFS(opts.SkillsDir); skillsFS == nil {
-			return ErrNoHostFiles
+	switch {
+	case portSkillsAsked(opts):
+		src, err := toolkitSkills(ctx, opts)
+		if err != nil {
+			return err
 		}
-	}
-	if skillsFS != nil {
-		set, err := LoadSkillsFS(skillsFS)
+		tk.skillSource, tk.skills = src, src.set
+		tools = append(tools, src.Tool)
+	case opts.SkillsFS != nil:
+		set, err := LoadSkillsFS(opts.SkillsFS)
 		if err != nil {
 			return err
 		}

@@ -114,7 +114,7 @@ func TestQuestionAndWriteInTheLoop(t *testing.T) {
 
 func TestSkillsOption(t *testing.T) {
 	skills := fstest.MapFS{"refunds/SKILL.md": {Data: []byte("---\nname: refunds\ndescription: How refunds work\n---\nRefund within 30 days.\n")}}
-	tk, err := CreateToolkit(context.Background(), Options{Builtins: false, Skills: skills})
+	tk, err := CreateToolkit(context.Background(), Options{Builtins: false, SkillsFS: skills})
 	if err != nil {
 		t.Fatal(err)
 	}

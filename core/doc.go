@@ -10,10 +10,10 @@
 // concurrent tool calls with a WaitFor per suspension, Ask("") as Run,
 // RunTimeoutError, RunResult.Messages as decoded maps, and so on. Core's
 // own faster or byte-level ways stay beside the port's under other names
-// (RawHooks, RawBodyTransform, ClassifyError, ClientOptions.RawMessages,
+// (Options.SkillsFS, RawHooks, RawBodyTransform, ClassifyError, ClientOptions.RawMessages,
 // CreateGenerateClient). What still differs — the ToolCall record, the
-// blank imports that link built-ins, MCP and skills, some skills and MCP
-// options, and choices made on purpose for a sandbox (no bash, no
+// blank imports that link built-ins, MCP and skills, some MCP options,
+// and choices made on purpose for a sandbox (no bash, no
 // environment or host files under js/wasm, no panics) — is listed in the
 // README's "Drop-in for the Go port".
 //
@@ -29,7 +29,7 @@
 //	import (
 //		"github.com/toolnexus/wasm/core"
 //		_ "github.com/toolnexus/wasm/core/builtins" // Options.Builtins
-//		_ "github.com/toolnexus/wasm/core/skills"   // Options.Skills, LoadSkills
+//		_ "github.com/toolnexus/wasm/core/skills"   // Options.Skills/SkillsFS, LoadSkills
 //		_ "github.com/toolnexus/wasm/core/mcp"      // Options.MCP, ParseMCPConfig
 //	)
 //

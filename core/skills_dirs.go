@@ -1,52 +1,68 @@
 package core
 
 import (
+	"context"
 	"errors"
-	"io/fs"
-	"path"
 
 	"github.com/toolnexus/wasm/core/tool"
 )
 
-// The Go port's skills API over directories; core's own is LoadSkillsFS
-// over any fs.FS.
+// The Go port's skills API: directories and data skills, filtered, behind
+// a skill tool and a prompt in the port's wording. Core's own is
+// LoadSkillsFS over any fs.FS. The loader is core/skills'.
 
 // SkillInfo is one discovered skill in the Go port's shape.
-type SkillInfo struct {
-	Name        string
-	Description string
-	// Location is the SKILL.md's path (in the directories' union).
-	Location string
-	// Content is the instructions after the frontmatter.
-	Content string
-	// Origin is the directory it was found in.
-	Origin string
-	// Base is the skill's folder (Location's directory).
-	Base string
-	// Resources is left empty: core's skill tool lists a skill's files
-	// when the model loads it.
-	Resources []string
-}
+type SkillInfo = tool.SkillInfo
 
-// SkillSource is what LoadSkills found: the skills by name and the "skill"
-// tool that loads one.
+// SkillDef is a skill supplied as data (Options.Skills, SkillProvider).
+type SkillDef = tool.SkillDef
+
+// SkillSkipReason, SkillSkip, SkillInventory, LoadSkillsOptions: see
+// core/tool.
+type (
+	SkillSkipReason   = tool.SkillSkipReason
+	SkillSkip         = tool.SkillSkip
+	SkillInventory    = tool.SkillInventory
+	LoadSkillsOptions = tool.LoadSkillsOptions
+)
+
+// The reasons of SkillSkip.
+const (
+	SkipMissingName   = tool.SkipMissingName
+	SkipMalformed     = tool.SkipMalformed
+	SkipDuplicateName = tool.SkipDuplicateName
+	SkipUnreadable    = tool.SkipUnreadable
+)
+
+// SkillToolDescription and SkillsPromptPreamble are the Go port's wording.
+const (
+	SkillToolDescription = tool.SkillToolDescription
+	SkillsPromptPreamble = tool.SkillsPromptPreamble
+)
+
+// SkillSource is what LoadSkillsWith found: the skills (after the filter)
+// by name and the "skill" tool that loads one.
 type SkillSource struct {
 	Skills map[string]SkillInfo
 	Tool   Tool
 	set    *SkillSet
+	// prompt is Prompt() as the loader made it, which Toolkit.SkillsPrompt
+	// returns (so a build that never loads such skills links no prompt code).
+	prompt string
 }
 
-// Prompt is the system-prompt section listing the skills ("" when none has
-// a description); its wording is core's (SkillSet.Prompt).
+// Prompt is the system-prompt section listing the skills that have a
+// description, sorted by name, in the Go port's wording; "No skills are
+// currently available." when none has one.
 func (s *SkillSource) Prompt() string {
 	if s == nil {
-		return ""
+		return tool.PortSkillsPrompt(nil)
 	}
-	return s.set.Prompt()
+	return tool.PortSkillsPrompt(s.Skills)
 }
 
-// Set returns core's SkillSet behind the source (with Problems: the
-// SKILL.md files skipped, and why).
+// Set returns core's SkillSet behind the source: every skill kept, and in
+// Problems the SKILL.md files skipped with the reason in detail.
 func (s *SkillSource) Set() *SkillSet {
 	if s == nil {
 		return nil
@@ -55,47 +71,64 @@ func (s *SkillSource) Set() *SkillSet {
 }
 
 // LoadSkills discovers every **/SKILL.md under dirs, as the Go port's does:
-// the first skill of a name wins, a directory that cannot be read
-// contributes nothing. It never fails: a program that does not import
-// core/skills, or runs under js/wasm (no host files, see ErrNoHostFiles),
-// gets an empty source.
+// LoadSkillsWith(LoadSkillsOptions{Dirs: dirs}).
 func LoadSkills(dirs ...string) *SkillSource {
-	src := &SkillSource{Skills: map[string]SkillInfo{}}
-	fsys := dirsFS(dirs)
-	if fsys == nil {
-		return src
-	}
-	set, err := LoadSkillsFS(fsys)
-	if err != nil {
-		return src
-	}
-	src.set, src.Tool = set, set.Tool()
-	for _, sk := range set.Skills {
-		src.Skills[sk.Name] = SkillInfo{Name: sk.Name, Description: sk.Description, Location: sk.Path,
-			Content: sk.Instructions, Base: path.Dir(sk.Path), Origin: originOf(fsys, sk.Path)}
-	}
+	return LoadSkillsWith(LoadSkillsOptions{Dirs: dirs})
+}
+
+// LoadSkillsWith loads skills from directories (the first skill of a name
+// wins; a directory that cannot be read contributes nothing) and data
+// skills, keeps those opts.Filter allows, and makes the "skill" tool over
+// them. It never fails: a program that does not import core/skills gets an
+// empty source, and under js/wasm directories are not read
+// (ErrNoHostFiles).
+func LoadSkillsWith(opts LoadSkillsOptions) *SkillSource {
+	src, _ := loadSkillSources(context.Background(), opts, nil)
 	return src
+}
+
+// ListSkills reports every skill opts' sources hold, before any filter,
+// and every candidate skipped with its reason; it makes no tool. Empty in
+// a program that does not import core/skills.
+func ListSkills(opts LoadSkillsOptions) *SkillInventory {
+	load := tool.SkillSources()
+	if load == nil {
+		return &SkillInventory{}
+	}
+	got := load(context.Background(), opts, nil)
+	return &SkillInventory{Skills: got.All, Skipped: got.Skipped}
+}
+
+// loadSkillSources runs core/skills' loader; the error is
+// ErrSkillsNotLinked when the program does not import it.
+func loadSkillSources(ctx context.Context, opts LoadSkillsOptions, provider func(context.Context) ([]SkillDef, error)) (*SkillSource, error) {
+	load := tool.SkillSources()
+	if load == nil {
+		return &SkillSource{Skills: map[string]SkillInfo{}}, ErrSkillsNotLinked
+	}
+	got := load(ctx, opts, provider)
+	return &SkillSource{Skills: got.Skills, Tool: got.Tool, set: got.Set, prompt: got.Prompt}, nil
+}
+
+// portSkillsAsked reports whether opts set any of the Go port's skill
+// options.
+func portSkillsAsked(opts Options) bool {
+	return len(opts.SkillsDir) > 0 || len(opts.Skills) > 0 || opts.SkillProvider != nil ||
+		len(opts.SkillsFilter) > 0 || opts.SkillSampleLimit != 0
+}
+
+// toolkitSkills loads the toolkit's skills from the Go port's options
+// (and SkillsFS, read first).
+func toolkitSkills(ctx context.Context, opts Options) (*SkillSource, error) {
+	if len(opts.SkillsDir) > 0 && tool.Files() == nil {
+		return nil, ErrNoHostFiles
+	}
+	return loadSkillSources(ctx, LoadSkillsOptions{FS: opts.SkillsFS, Dirs: opts.SkillsDir, Skills: opts.Skills,
+		Filter: opts.SkillsFilter, SampleLimit: opts.SkillSampleLimit}, opts.SkillProvider)
 }
 
 // ErrNoHostFiles is the error of the Go port's path-taking APIs
 // (Options.SkillsDir, an MCP config file path) under js/wasm, where core
-// reads no files of the host's: pass an fs.FS (Options.Skills) or JSON
-// bytes instead.
+// reads no files of the host's: pass an fs.FS (Options.SkillsFS), data
+// skills (Options.Skills) or JSON bytes instead.
 var ErrNoHostFiles = errors.New("core: this build reads no host files (js/wasm): pass an fs.FS or JSON bytes instead of a path")
-
-// dirsFS overlays directories (core/tool's HostFiles, registered by
-// core/skills and core/mcp); nil when neither is linked.
-func dirsFS(dirs []string) fs.FS {
-	if f := tool.Files(); f != nil {
-		return f.DirsFS(dirs)
-	}
-	return nil
-}
-
-// originOf names the directory a skill's path comes from.
-func originOf(fsys fs.FS, p string) string {
-	if o, ok := fsys.(interface{ Origin(string) string }); ok {
-		return o.Origin(p)
-	}
-	return ""
-}

@@ -26,15 +26,25 @@ type Options struct {
 	// already has (ExtraTools, MCP, skill) is left out. A program links the
 	// built-ins by importing core/builtins; without it, unset adds none.
 	Builtins any
-	// SkillsDir are directories where SKILL.md files are discovered, as in
-	// the Go port (the first skill of a name wins); Skills, when set, is
-	// used instead. Under js/wasm only Node has directories to read.
-	SkillsDir []string
-	// Skills is where SKILL.md files are discovered (LoadSkillsFS); their
-	// "skill" tool is added after ExtraTools and MCP, before the built-ins.
+	// SkillsDir, Skills, SkillProvider, SkillsFilter and SkillSampleLimit
+	// are the Go port's skill sources and settings (see LoadSkillsWith):
+	// directories of SKILL.md files, skills as data, and a provider of more
+	// data skills called once here (its error is reported in
+	// Toolkit.Skills().Problems; the other sources still load). When any
+	// of them is set, the skill tool and SkillsPrompt use the port's
+	// wording, and SkillsFS, if set too, is read as one more directory.
+	// Under js/wasm directories are not read (ErrNoHostFiles).
+	SkillsDir        []string
+	Skills           []SkillDef
+	SkillProvider    func(context.Context) ([]SkillDef, error)
+	SkillsFilter     map[string]bool
+	SkillSampleLimit int
+	// SkillsFS is core's own skill source: the SKILL.md files of any
+	// fs.FS (LoadSkillsFS), with core's wording. Their "skill" tool is
+	// added after ExtraTools and MCP, before the built-ins.
 	// Toolkit.SkillsPrompt lists them; Toolkit.Skills().Problems reports the
 	// ones skipped.
-	Skills fs.FS
+	SkillsFS fs.FS
 	// ExtraTools are added in order; the first tool of a name wins.
 	ExtraTools []Tool
 	// McpConfig is the Go port's form of MCP: a file path, JSON bytes, an
@@ -69,8 +79,10 @@ type Toolkit struct {
 	wire map[string][]byte
 	// mcp holds the MCP sessions (mcpclient.go).
 	mcp []*mcpServer
-	// skills is what Options.Skills held (skills.go).
-	skills *SkillSet
+	// skills is what the skill sources held (skills_api.go); skillSource
+	// is set when they were the Go port's (skills_port.go).
+	skills      *SkillSet
+	skillSource *SkillSource
 }
 
 // validToolName applies the providers' rule ^[a-zA-Z0-9_-]{1,64}$ by hand:
@@ -115,7 +127,7 @@ func CreateToolkit(ctx context.Context, opts Options) (*Toolkit, error) {
 	if err := tk.addMCP(ctx, opts); err != nil {
 		return nil, fmt.Errorf("core: create toolkit: %w", err)
 	}
-	if err := tk.addSkillsAndBuiltins(opts); err != nil {
+	if err := tk.addSkillsAndBuiltins(ctx, opts); err != nil {
 		return nil, fmt.Errorf("core: create toolkit: %w", err)
 	}
 	return tk, nil
@@ -189,7 +201,12 @@ func (tk *Toolkit) Execute(ctx context.Context, name string, args map[string]any
 
 // SkillsPrompt is the system-prompt section listing the toolkit's skills
 // that have a description ("" when there are none); see SkillSet.Prompt.
-func (tk *Toolkit) SkillsPrompt() string { return tk.Skills().Prompt() }
+func (tk *Toolkit) SkillsPrompt() string {
+	if tk != nil && tk.skillSource != nil {
+		return tk.skillSource.prompt
+	}
+	return tk.Skills().Prompt()
+}
 
 // Close releases the toolkit's resources. It is safe to call twice.
 func (tk *Toolkit) Close() error {

@@ -35,7 +35,7 @@ var (
 	toolFiles   = map[*core.Toolkit]*core.MemFS{}
 )
 
-// toolsOptions fills opts.Builtins and opts.Skills from the createToolkit
+// toolsOptions fills opts.Builtins and opts.SkillsFS from the createToolkit
 // options o (an array of tools, or undefined, means the defaults) and
 // returns the file system the built-ins will use.
 func toolsOptions(o js.Value, env ToolEnv, opts *core.Options) (*core.MemFS, error) {
@@ -119,7 +119,7 @@ func linkedToolsOptions(o js.Value, env ToolEnv, opts *core.Options) (*core.MemF
 		opts.Builtins = cfg
 	}
 	if present(skills) {
-		if opts.Skills, err = skillsFS(skills, env); err != nil {
+		if opts.SkillsFS, err = skillsFS(skills, env); err != nil {
 			return nil, fmt.Errorf("createToolkit: skills: %w", err)
 		}
 	}

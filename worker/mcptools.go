@@ -35,7 +35,7 @@ func (h *Handler) toolkitOptions(ctx context.Context, workspace string) (core.Op
 	if err != nil {
 		return core.Options{}, err
 	}
-	opts := core.Options{ExtraTools: h.tools(), Builtins: builtins, Skills: h.skills()}
+	opts := core.Options{ExtraTools: h.tools(), Builtins: builtins, SkillsFS: h.skills()}
 	cfg := strings.TrimSpace(h.opts.Getenv("MCP_CONFIG"))
 	if cfg == "" {
 		return opts, nil

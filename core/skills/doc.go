@@ -7,7 +7,9 @@
 //	import _ "github.com/toolnexus/wasm/core/skills"
 //
 // Its init registers Load with core/tool's registry, and core's
-// Options.Skills and LoadSkills then use it. Without the import, asking
+// Options.SkillsFS, the Go port's skill options, LoadSkills, LoadSkillsWith
+// and ListSkills then use it (port.go holds the port's loader and skill
+// tool). Without the import, asking
 // core for skills is an error that names it.
 //
 // The frontmatter is read by one YAML subset reader on every runtime (a

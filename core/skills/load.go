@@ -59,7 +59,7 @@ func Load(fsys fs.FS) (*tool.SkillSet, error) {
 			continue
 		}
 		if first, dup := seen[sk.Name]; dup {
-			set.Problems = append(set.Problems, &tool.SkillProblem{Path: p, Err: fmt.Errorf("the name %q is already used by %s", sk.Name, first)})
+			set.Problems = append(set.Problems, &tool.SkillProblem{Path: p, Err: fmt.Errorf("the name %q is %w by %s", sk.Name, errNameTaken, first)})
 			continue
 		}
 		seen[sk.Name] = p
@@ -68,13 +68,23 @@ func Load(fsys fs.FS) (*tool.SkillSet, error) {
 	return tool.NewSkillSet(set.Skills, set.Problems, func(s *tool.SkillSet) tool.Tool { return skillTool(s, fsys) }), nil
 }
 
+// The reasons a SKILL.md is skipped; the Go port's API reports them as
+// SkillSkipReason values (port.go).
+var (
+	errNoFrontmatter = errors.New("no YAML frontmatter (the file must start with a --- line)")
+	errNoClosingLine = errors.New("the frontmatter has no closing --- line")
+	errNoName        = errors.New("the frontmatter has no name")
+	errMalformed     = errors.New("malformed frontmatter")
+	errNameTaken     = errors.New("already used")
+)
+
 // parseSkill splits a SKILL.md into frontmatter and body and reads the
 // frontmatter with the YAML parser of this build (see parseYAMLMap).
 func parseSkill(p string, b []byte) (tool.Skill, error) {
 	b = bytes.TrimPrefix(b, []byte("\xef\xbb\xbf"))
 	text := strings.ReplaceAll(string(b), "\r\n", "\n")
 	if !strings.HasPrefix(text, "---\n") {
-		return tool.Skill{}, errors.New("no YAML frontmatter (the file must start with a --- line)")
+		return tool.Skill{}, errNoFrontmatter
 	}
 	rest := text[4:]
 	var front, body string
@@ -84,7 +94,7 @@ func parseSkill(p string, b []byte) (tool.Skill, error) {
 		end := strings.Index(rest, "\n---\n")
 		if end < 0 {
 			if !strings.HasSuffix(rest, "\n---") {
-				return tool.Skill{}, errors.New("the frontmatter has no closing --- line")
+				return tool.Skill{}, errNoClosingLine
 			}
 			end = len(rest) - 4
 			front, body = rest[:end], ""
@@ -93,15 +103,15 @@ func parseSkill(p string, b []byte) (tool.Skill, error) {
 		}
 	}
 	if err := checkYAMLNesting(front, jsonx.MaxDepth); err != nil {
-		return tool.Skill{}, fmt.Errorf("malformed frontmatter: %w", err)
+		return tool.Skill{}, fmt.Errorf("%w: %w", errMalformed, err)
 	}
 	m, err := parseYAMLMap([]byte(front))
 	if err != nil {
-		return tool.Skill{}, fmt.Errorf("malformed frontmatter: %w", err)
+		return tool.Skill{}, fmt.Errorf("%w: %w", errMalformed, err)
 	}
 	name, _ := yamlScalar(m["name"])
 	if name == "" {
-		return tool.Skill{}, errors.New("the frontmatter has no name")
+		return tool.Skill{}, errNoName
 	}
 	desc, _ := yamlScalar(m["description"])
 	return tool.Skill{Name: name, Description: desc, Path: p, Instructions: strings.TrimSpace(body)}, nil

@@ -37,7 +37,7 @@ func TestSkillsNotLinked(t *testing.T) {
 		t.Fatal("core/skills is linked into a test that never imports it")
 	}
 	skills := fstest.MapFS{"a/SKILL.md": {Data: []byte("---\nname: a\n---\nbody")}}
-	_, err := core.CreateToolkit(context.Background(), core.Options{Builtins: false, Skills: skills})
+	_, err := core.CreateToolkit(context.Background(), core.Options{Builtins: false, SkillsFS: skills})
 	if !errors.Is(err, core.ErrSkillsNotLinked) || !strings.Contains(err.Error(), `import _ "github.com/toolnexus/wasm/core/skills"`) {
 		t.Errorf("Skills without core/skills: err = %v, want ErrSkillsNotLinked naming the import", err)
 	}

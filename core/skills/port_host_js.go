@@ -1,0 +1,23 @@
+//go:build js
+
+package skills
+
+import (
+	"io/fs"
+	"path"
+)
+
+// Under js/wasm core reads no host directories (core.ErrNoHostFiles), so
+// the Go port's SkillsDir adds nothing here and no file-system path code
+// is linked into the wasm.
+
+type hostDir struct {
+	root string
+	fsys fs.FS
+}
+
+func hostDirs([]string) []hostDir { return nil }
+
+func hostPath(root, p string) string { return path.Join(root, p) }
+
+func fileURL(dir string) string { return "file://" + dir }

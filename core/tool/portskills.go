@@ -1,0 +1,153 @@
+package tool
+
+import (
+	"context"
+	"io/fs"
+	"sort"
+	"strings"
+	"sync"
+)
+
+// The Go port's skills API (LoadSkillsWith, ListSkills, Options.Skills as
+// data): its types live here so that core and core/skills share them; the
+// loader is core/skills' (RegisterSkillSources), so a program that does not
+// import core/skills links none of it.
+
+// SkillDef is a skill supplied as data rather than as a SKILL.md file.
+// Base is its logical base ("skill://<name>/" when empty); Resources, when
+// set, are listed by the skill tool as the skill's files.
+type SkillDef struct {
+	Name        string
+	Description string
+	Content     string
+	Resources   []string
+	Base        string
+}
+
+// SkillInfo is one skill in the Go port's shape.
+type SkillInfo struct {
+	Name        string
+	Description string
+	// Location is the SKILL.md's path (absolute for a directory's skill,
+	// the path in the fs.FS for Options.SkillsFS) or, for a SkillDef, its
+	// logical base.
+	Location string
+	// Content is the instructions after the frontmatter.
+	Content string
+	// Origin is "fs" for a SKILL.md file, "logical" for a SkillDef.
+	Origin    string
+	Resources []string
+	// Base is a SkillDef's logical base ("" for a file's skill).
+	Base string
+}
+
+// SkillSkipReason says why a candidate did not become a skill.
+type SkillSkipReason string
+
+// The reasons of SkillSkip.
+const (
+	SkipMissingName   SkillSkipReason = "missing-name"
+	SkipMalformed     SkillSkipReason = "malformed-frontmatter"
+	SkipDuplicateName SkillSkipReason = "duplicate-name"
+	SkipUnreadable    SkillSkipReason = "unreadable"
+)
+
+// SkillSkip is a candidate that did not become a skill, and why.
+type SkillSkip struct {
+	Location string
+	Reason   SkillSkipReason
+}
+
+// SkillInventory is what ListSkills found, before any filter.
+type SkillInventory struct {
+	Skills  []SkillInfo
+	Skipped []SkillSkip
+}
+
+// LoadSkillsOptions are the sources and settings of LoadSkillsWith and
+// ListSkills: directories, then data skills (the first skill of a name
+// wins), a filter by name (all true-valued names are an allowlist; only
+// false values are a drop-list; nil keeps all), and SampleLimit, how many
+// of a skill's files the skill tool lists (0 means 10, -1 none).
+type LoadSkillsOptions struct {
+	Dirs        []string
+	Skills      []SkillDef
+	Filter      map[string]bool
+	SampleLimit int
+	// FS is core's own extra source, read before Dirs (Options.SkillsFS).
+	FS fs.FS
+}
+
+// LoadedSkills is what the registered skill sources made of
+// LoadSkillsOptions: every skill found (unfiltered, in discovery order),
+// the candidates skipped, the filtered skills by name, and the "skill"
+// tool over those.
+type LoadedSkills struct {
+	All     []SkillInfo
+	Skipped []SkillSkip
+	Skills  map[string]SkillInfo
+	Tool    Tool
+	// Problems are core's detailed reasons (with the parse error) for the
+	// skipped SKILL.md files, for SkillSet.Problems.
+	Problems []*SkillProblem
+	// Prompt is PortSkillsPrompt(Skills).
+	Prompt string
+	// Set is core's SkillSet of the kept skills (Path is the Location),
+	// with Problems and the provider's error among them.
+	Set *SkillSet
+}
+
+// SkillSourcesLoader loads skills from LoadSkillsOptions and, when
+// provider is not nil, the data skills it returns (called once with ctx;
+// its error or panic is one of Set.Problems and the other sources still
+// load). Package core/skills registers one.
+type SkillSourcesLoader func(ctx context.Context, opts LoadSkillsOptions, provider func(context.Context) ([]SkillDef, error)) *LoadedSkills
+
+var (
+	skillSourcesMu sync.RWMutex
+	skillSources   SkillSourcesLoader
+)
+
+// RegisterSkillSources records the loader; the last one wins.
+func RegisterSkillSources(l SkillSourcesLoader) {
+	skillSourcesMu.Lock()
+	defer skillSourcesMu.Unlock()
+	skillSources = l
+}
+
+// SkillSources returns the registered loader, or nil.
+func SkillSources() SkillSourcesLoader {
+	skillSourcesMu.RLock()
+	defer skillSourcesMu.RUnlock()
+	return skillSources
+}
+
+// SkillToolDescription is the description of the Go port's skill tool.
+const SkillToolDescription = "Load a specialized skill when the task at hand matches one of the skills listed in the system prompt.\n\n" +
+	"Use this tool to inject the skill's instructions and resources into current conversation. The output may contain detailed workflow guidance as well as references to scripts, files, etc in the same directory as the skill.\n\n" +
+	"The skill name must match one of the skills listed in your system prompt."
+
+// SkillsPromptPreamble opens the Go port's skills prompt.
+const SkillsPromptPreamble = "Skills provide specialized instructions and workflows for specific tasks.\n" +
+	"Use the skill tool to load a skill when a task matches its description."
+
+// PortSkillsPrompt is the Go port's system-prompt section listing the
+// skills that have a description, sorted by name; "No skills are currently
+// available." when none has one.
+func PortSkillsPrompt(skills map[string]SkillInfo) string {
+	var described []string // sort.Strings: no sort.Slice reflection
+	for name, sk := range skills {
+		if sk.Description != "" {
+			described = append(described, name)
+		}
+	}
+	if len(described) == 0 {
+		return "No skills are currently available."
+	}
+	sort.Strings(described)
+	lines := []string{SkillsPromptPreamble, "", "## Available Skills"}
+	for _, name := range described {
+		lines = append(lines, "- **"+name+"**: "+skills[name].Description)
+	}
+	return strings.Join(lines, "\n")
+}
