@@ -92,6 +92,16 @@ func parseMCPServer(name string, s gjson.Result) (tool.MCPServerConfig, error) {
 	if cfg.Approval, err = parseMCPApproval(name, s.Get("approval")); err != nil {
 		return cfg, err
 	}
+	if f := s.Get("tools"); f.Exists() {
+		if !f.IsObject() {
+			return cfg, fmt.Errorf("mcp config: server %q: tools must be an object of tool names to true or false", name)
+		}
+		cfg.ToolFilter = map[string]bool{}
+		f.ForEach(func(k, v gjson.Result) bool {
+			cfg.ToolFilter[k.String()] = v.Bool()
+			return true
+		})
+	}
 	if h := s.Get("headers"); h.Exists() {
 		if !h.IsObject() {
 			return cfg, fmt.Errorf("mcp config: server %q: headers must be an object", name)

@@ -20,6 +20,7 @@ type mcpServer struct {
 	conn    mcpConn
 	status  tool.MCPStatus
 	tools   []tool.Tool
+	listed  []string // every tool listed (its JSON), before the filter
 	waitFor func(context.Context, tool.Request) (tool.Answer, error)
 	nextID  atomic.Int64
 	asks    atomic.Int64 // elicitation requests seen, for Request ids

@@ -31,6 +31,10 @@ func (s *mcpServer) listTools(ctx context.Context) error {
 			return err
 		}
 		for _, t := range res.Get("tools").Array() {
+			s.listed = append(s.listed, t.Raw)
+			if !tool.AllowedByFilter(t.Get("name").String(), s.cfg.ToolFilter) {
+				continue
+			}
 			if taskOnly(t) {
 				s.status.Hidden = append(s.status.Hidden, t.Get("name").String())
 				continue
@@ -48,6 +52,21 @@ func (s *mcpServer) listTools(ctx context.Context) error {
 		}
 		cursor = next
 	}
+}
+
+// Listed is every tool the server listed, before its "tools" filter, for
+// the Go port's ListMcpTools (decoded only when asked for).
+func (s *mcpServer) Listed() []tool.MCPToolInfo {
+	out := make([]tool.MCPToolInfo, 0, len(s.listed))
+	for _, raw := range s.listed {
+		t := gjson.Parse(raw)
+		info := tool.MCPToolInfo{Name: t.Get("name").String(), Description: t.Get("description").String()}
+		if m, ok := t.Get("inputSchema").Value().(map[string]any); ok {
+			info.InputSchema = m
+		}
+		out = append(out, info)
+	}
+	return out
 }
 
 // adaptTool turns one entry of tools/list into a Tool named

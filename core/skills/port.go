@@ -73,7 +73,7 @@ func loadSources(ctx context.Context, opts tool.LoadSkillsOptions, provider func
 	kept := map[string]found{}
 	for _, f := range all {
 		out.All = append(out.All, f.info)
-		if keepSkill(f.info.Name, opts.Filter) {
+		if tool.AllowedByFilter(f.info.Name, opts.Filter) {
 			out.Skills[f.info.Name] = f.info
 			kept[f.info.Name] = f
 		}
@@ -140,21 +140,4 @@ func skipReason(err error) tool.SkillSkipReason {
 		return tool.SkipMissingName
 	}
 	return tool.SkipUnreadable
-}
-
-// keepSkill applies a filter: none keeps all; any true value makes it an
-// allowlist; only false values make it a drop-list.
-func keepSkill(name string, filter map[string]bool) bool {
-	if len(filter) == 0 {
-		return true
-	}
-	allow := false
-	for _, v := range filter {
-		allow = allow || v
-	}
-	v, listed := filter[name]
-	if allow {
-		return listed && v
-	}
-	return !listed
 }

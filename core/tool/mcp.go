@@ -53,6 +53,10 @@ type MCPServerConfig struct {
 	TimeoutMs int
 	// Disabled servers are listed with status "disabled" and not contacted.
 	Disabled bool
+	// ToolFilter (the "tools" key) picks the server's tools by their own
+	// names, the Go port's way (AllowedByFilter): {"a": true} keeps only
+	// a, {"b": false} drops b.
+	ToolFilter map[string]bool
 	// Approval says which of the server's tools need a person's approval
 	// (the "approval" key; see MCPApproval). The default asks for every
 	// tool not annotated readOnlyHint: true.
@@ -99,6 +103,14 @@ type MCPEnv struct {
 	Fill func(string) (string, error)
 	// WaitFor answers the servers' elicitation requests; nil declines them.
 	WaitFor func(context.Context, Request) (Answer, error)
+}
+
+// MCPToolInfo is one tool as a server lists it: its own name, its
+// description and its input schema.
+type MCPToolInfo struct {
+	Name        string     `json:"name"`
+	Description string     `json:"description"`
+	InputSchema JSONSchema `json:"inputSchema"`
 }
 
 // MCPServer is one configured server's session.
