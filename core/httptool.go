@@ -24,9 +24,21 @@ type HTTPToolOptions struct {
 	Headers map[string]string
 	// Query names arguments sent as query parameters whatever the method.
 	Query []string
-	// Body holds fixed JSON body fields; the arguments are merged over them.
-	Body        map[string]any
+	// Body is how the arguments left after the URL and the query are sent
+	// (as in the Go port): "json" (the default: a JSON object), "form"
+	// (application/x-www-form-urlencoded) or "raw" (the "body" argument as
+	// the whole body). No arguments left and no BodyFields send no body.
+	Body string
+	// BodyFields are fixed fields of a json or form body; the arguments
+	// are merged over them (core's own).
+	BodyFields  map[string]any
 	InputSchema JSONSchema
+	// ResultMode is how a 2xx reply becomes the result, as in the Go port:
+	// "text" (the default: the body), "json" (the body re-encoded as
+	// compact JSON with sorted keys, <, > and & kept as they are, or as a
+	// JSON string when it is not
+	// JSON) or "status+text" ("<status>\n<body>").
+	ResultMode string
 	// Timeout in milliseconds (0: the client's tool timeout).
 	Timeout       int
 	NeedsApproval bool
@@ -108,7 +120,7 @@ func doHTTPTool(ctx context.Context, opts HTTPToolOptions, req *HTTPRequest) Too
 	if resp.Status < 200 || resp.Status > 299 {
 		return ToolResult{Output: fmt.Sprintf("HTTP %d: %s", resp.Status, text), IsError: true, Metadata: meta}
 	}
-	return ToolResult{Output: text, Metadata: meta}
+	return ToolResult{Output: httpToolResultText(opts.ResultMode, resp.Status, text), Metadata: meta}
 }
 
 // buildHTTPToolRequest substitutes the URL, splits the arguments into query
@@ -161,19 +173,9 @@ func buildHTTPToolRequest(method string, opts HTTPToolOptions, args map[string]a
 	}
 	req := &HTTPRequest{Method: method, URL: appendQuery(target, query), Header: headers}
 	var err error
-	if !bodyless {
-		body := make(map[string]any, len(opts.Body)+len(rest))
-		for k, v := range opts.Body {
-			body[k] = v
-		}
-		for k, v := range rest {
-			body[k] = v
-		}
-		if req.Body, err = marshalJSON(body); err != nil {
-			return nil, fmt.Errorf("encode body: %w", err)
-		}
-		if _, ok := headers["content-type"]; !ok {
-			headers["content-type"] = "application/json"
+	if !bodyless && len(opts.BodyFields)+len(rest) > 0 {
+		if err = encodeHTTPToolBody(req, opts, rest); err != nil {
+			return nil, err
 		}
 	}
 	return req, nil

@@ -43,7 +43,7 @@ func TestHTTPTool(t *testing.T) {
 		},
 		{
 			name: "POST sends the other arguments as JSON over the fixed body",
-			opts: HTTPToolOptions{Method: "post", URL: "https://api.test/orders/{id}/refund", Body: map[string]any{"source": "agent", "amount": 1}, Query: []string{"dry"}},
+			opts: HTTPToolOptions{Method: "post", URL: "https://api.test/orders/{id}/refund", BodyFields: map[string]any{"source": "agent", "amount": 1}, Query: []string{"dry"}},
 			args: map[string]any{"id": 42.0, "amount": 10.0, "dry": "yes"}, status: 201,
 			wantURL: "https://api.test/orders/42/refund?dry=yes", wantMethod: "POST",
 			wantBody: `{"amount":10,"source":"agent"}`, wantHeader: [2]string{"content-type", "application/json"}, wantOut: "reply",

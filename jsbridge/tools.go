@@ -85,7 +85,7 @@ func httpToolFromJS(name, description string, schema core.JSONSchema, h js.Value
 		opts.Query = append(opts.Query, q.String())
 	}
 	if body := spec.Get("body"); body.IsObject() {
-		opts.Body, _ = body.Value().(map[string]any)
+		opts.BodyFields, _ = body.Value().(map[string]any)
 	}
 	return core.HTTPTool(opts), nil
 }

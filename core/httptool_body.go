@@ -1,0 +1,76 @@
+package core
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// encodeHTTPToolBody sets req's body from the arguments left (rest) over
+// opts.BodyFields, in opts.Body's encoding, and its content-type unless
+// the tool's headers set one.
+func encodeHTTPToolBody(req *HTTPRequest, opts HTTPToolOptions, rest map[string]any) error {
+	fields := make(map[string]any, len(opts.BodyFields)+len(rest))
+	for k, v := range opts.BodyFields {
+		fields[k] = v
+	}
+	for k, v := range rest {
+		fields[k] = v
+	}
+	contentType := ""
+	switch opts.Body {
+	case "", "json":
+		b, err := marshalJSON(fields)
+		if err != nil {
+			return fmt.Errorf("encode body: %w", err)
+		}
+		req.Body, contentType = b, "application/json"
+	case "form":
+		keys := make([]string, 0, len(fields))
+		for k := range fields {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		var b strings.Builder
+		for i, k := range keys {
+			if i > 0 {
+				b.WriteByte('&')
+			}
+			b.WriteString(formEscape(k) + "=" + formEscape(stringify(fields[k])))
+		}
+		req.Body, contentType = []byte(b.String()), "application/x-www-form-urlencoded"
+	case "raw":
+		if v, ok := fields["body"]; ok && v != nil {
+			req.Body = []byte(stringify(v))
+		} else {
+			req.Body = []byte{}
+		}
+	default:
+		return fmt.Errorf("unknown body encoding %q (want json, form or raw)", opts.Body)
+	}
+	if _, ok := req.Header["content-type"]; !ok && contentType != "" {
+		req.Header["content-type"] = contentType
+	}
+	return nil
+}
+
+// formEscape escapes s for an application/x-www-form-urlencoded body: as
+// a URL component, with a space as '+'.
+func formEscape(s string) string { return strings.ReplaceAll(escapeComponent(s), "%20", "+") }
+
+// httpToolResultText is a 2xx reply's result text in mode (ResultMode).
+func httpToolResultText(mode string, status int, text string) string {
+	switch mode {
+	case "json":
+		if v, err := decodeJSON([]byte(text)); err == nil {
+			if b, err := marshalJSON(v); err == nil {
+				return string(b)
+			}
+		}
+		return string(appendJSONString(nil, text))
+	case "status+text":
+		return strconv.Itoa(status) + "\n" + text
+	}
+	return text
+}
