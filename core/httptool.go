@@ -36,8 +36,7 @@ type HTTPToolOptions struct {
 	// ResultMode is how a 2xx reply becomes the result, as in the Go port:
 	// "text" (the default: the body), "json" (the body re-encoded as
 	// compact JSON with sorted keys, <, > and & kept as they are, or as a
-	// JSON string when it is not
-	// JSON) or "status+text" ("<status>\n<body>").
+	// JSON string when it is not JSON) or "status+text" ("<status>\n<body>").
 	ResultMode string
 	// Timeout in milliseconds (0: the client's tool timeout).
 	Timeout       int
