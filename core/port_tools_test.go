@@ -90,12 +90,30 @@ func TestIssue17NativeToolNilSchema(t *testing.T) {
 	}
 }
 
+// TestIssue17ExecuteUnknown: Execute of an unknown tool is the port's
+// error result, also on a nil toolkit; ExecuteStrict makes it an error.
+func TestIssue17ExecuteUnknown(t *testing.T) {
+	for _, tk := range []*Toolkit{mustToolkit(t), nil} {
+		res, err := tk.Execute(context.Background(), "nope", nil)
+		if err != nil || !res.IsError || res.Output != "Unknown tool: nope" {
+			t.Fatalf("Execute(nope) = %+v, %v", res, err)
+		}
+		if _, err := tk.ExecuteStrict(context.Background(), "nope", nil); err == nil {
+			t.Fatal("ExecuteStrict(nope) must fail")
+		}
+	}
+}
+
 // TestIssue17NoBash: asking for bash, from the host or the model, says
 // plainly that there is no shell in core's sandbox.
 func TestIssue17NoBash(t *testing.T) {
 	tk := mustToolkit(t)
-	if _, err := tk.Execute(context.Background(), "bash", map[string]any{"command": "ls"}); err == nil || !strings.Contains(err.Error(), "no shell") {
-		t.Fatalf("Execute(bash) = %v", err)
+	if res, err := tk.Execute(context.Background(), "bash", map[string]any{"command": "ls"}); err != nil || !res.IsError ||
+		!strings.HasPrefix(res.Output, "Unknown tool: bash") || !strings.Contains(res.Output, "no shell") {
+		t.Fatalf("Execute(bash) = %+v, %v", res, err)
+	}
+	if _, err := tk.ExecuteStrict(context.Background(), "bash", map[string]any{"command": "ls"}); err == nil || !strings.Contains(err.Error(), "no shell") {
+		t.Fatalf("ExecuteStrict(bash) = %v", err)
 	}
 	m := newScripted(t, StyleOpenAI, turn{calls: []ToolCall{call("c1", "bash", `{"command":"ls"}`)}}, turn{text: "ok"})
 	if _, err := m.client(ClientOptions{}).Run(context.Background(), "list files", tk); err != nil {
@@ -104,8 +122,8 @@ func TestIssue17NoBash(t *testing.T) {
 	if got := m.toolResults(2); len(got) != 1 || !strings.Contains(got[0], "no bash built-in") || !strings.Contains(got[0], "sandbox") {
 		t.Fatalf("result = %q", got)
 	}
-	if _, err := tk.Execute(context.Background(), "other", nil); err == nil || strings.Contains(err.Error(), "shell") {
-		t.Fatalf("Execute(other) = %v", err)
+	if res, _ := tk.Execute(context.Background(), "other", nil); res.Output != "Unknown tool: other" {
+		t.Fatalf("Execute(other) = %+v", res)
 	}
 }
 
