@@ -11,12 +11,11 @@ import (
 // opts.BodyFields, in opts.Body's encoding, and its content-type unless
 // the tool's headers set one.
 func encodeHTTPToolBody(req *HTTPRequest, opts HTTPToolOptions, rest map[string]any) error {
-	fields := make(map[string]any, len(opts.BodyFields)+len(rest))
+	fields := rest // buildHTTPToolRequest's own copy of the arguments
 	for k, v := range opts.BodyFields {
-		fields[k] = v
-	}
-	for k, v := range rest {
-		fields[k] = v
+		if _, ok := fields[k]; !ok {
+			fields[k] = v
+		}
 	}
 	contentType := ""
 	switch opts.Body {
@@ -32,14 +31,13 @@ func encodeHTTPToolBody(req *HTTPRequest, opts HTTPToolOptions, rest map[string]
 			keys = append(keys, k)
 		}
 		sort.Strings(keys)
-		var b strings.Builder
+		pairs := make([][2]string, len(keys))
 		for i, k := range keys {
-			if i > 0 {
-				b.WriteByte('&')
-			}
-			b.WriteString(formEscape(k) + "=" + formEscape(stringify(fields[k])))
+			pairs[i] = [2]string{k, stringify(fields[k])}
 		}
-		req.Body, contentType = []byte(b.String()), "application/x-www-form-urlencoded"
+		// the query's encoding, with a space as '+' (as a form encodes it)
+		form := strings.ReplaceAll(appendQuery("?", pairs)[1:], "%20", "+")
+		req.Body, contentType = []byte(form), "application/x-www-form-urlencoded"
 	case "raw":
 		if v, ok := fields["body"]; ok && v != nil {
 			req.Body = []byte(stringify(v))
@@ -54,10 +52,6 @@ func encodeHTTPToolBody(req *HTTPRequest, opts HTTPToolOptions, rest map[string]
 	}
 	return nil
 }
-
-// formEscape escapes s for an application/x-www-form-urlencoded body: as
-// a URL component, with a space as '+'.
-func formEscape(s string) string { return strings.ReplaceAll(escapeComponent(s), "%20", "+") }
 
 // httpToolResultText is a 2xx reply's result text in mode (ResultMode).
 func httpToolResultText(mode string, status int, text string) string {

@@ -30,7 +30,8 @@ type found struct {
 // loadSources reads opts' sources in order (FS, Dirs, Skills, then the
 // provider's), keeps the first skill of a name, and applies the filter.
 func loadSources(ctx context.Context, opts tool.LoadSkillsOptions, provider func(context.Context) ([]tool.SkillDef, error)) *tool.LoadedSkills {
-	out := &tool.LoadedSkills{Skills: map[string]tool.SkillInfo{}}
+	l := &loading{out: &tool.LoadedSkills{Skills: map[string]tool.SkillInfo{}}, seen: map[string]bool{}}
+	out := l.out
 	if provider != nil {
 		more, err := callProvider(ctx, provider)
 		if err != nil {
@@ -38,93 +39,77 @@ func loadSources(ctx context.Context, opts tool.LoadSkillsOptions, provider func
 		}
 		opts.Skills = append(append([]tool.SkillDef(nil), opts.Skills...), more...)
 	}
-	var all []found
-	byName := map[string]bool{}
-	add := func(f found) {
-		if byName[f.info.Name] {
-			out.Skipped = append(out.Skipped, tool.SkillSkip{Location: f.info.Location, Reason: tool.SkipDuplicateName})
-			return
-		}
-		byName[f.info.Name] = true
-		all = append(all, f)
-	}
 	if opts.FS != nil {
-		fromFS(out, opts.FS, "", add)
+		l.fromFS(opts.FS, "")
 	}
 	for _, d := range hostDirs(opts.Dirs) {
-		fromFS(out, d.fsys, d.root, add)
+		l.fromFS(d.fsys, d.root)
 	}
-	for _, d := range opts.Skills {
+	for i := range opts.Skills {
+		d := &opts.Skills[i]
 		base := d.Base
-		if base == "" && d.Name != "" {
+		if base == "" {
 			base = "skill://" + d.Name + "/"
+			if d.Name == "" {
+				base = "skill://"
+			}
 		}
 		if d.Name == "" {
-			loc := base
-			if loc == "" {
-				loc = "skill://"
-			}
-			out.Skipped = append(out.Skipped, tool.SkillSkip{Location: loc, Reason: tool.SkipMissingName})
+			out.Skipped = append(out.Skipped, tool.SkillSkip{Location: base, Reason: tool.SkipMissingName})
 			continue
 		}
-		add(found{info: tool.SkillInfo{Name: d.Name, Description: d.Description, Location: base, Content: d.Content,
+		l.add(&found{info: tool.SkillInfo{Name: d.Name, Description: d.Description, Location: base, Content: d.Content,
 			Origin: "logical", Resources: append([]string{}, d.Resources...), Base: base}})
 	}
-	kept := map[string]found{}
-	for _, f := range all {
+	var kept []*found
+	var set []tool.Skill
+	for _, f := range l.all {
 		out.All = append(out.All, f.info)
 		if tool.AllowedByFilter(f.info.Name, opts.Filter) {
 			out.Skills[f.info.Name] = f.info
-			kept[f.info.Name] = f
+			kept = append(kept, f)
+			set = append(set, tool.Skill{Name: f.info.Name, Description: f.info.Description, Path: f.info.Location, Instructions: f.info.Content})
 		}
 	}
 	out.Tool = portSkillTool(kept, opts.SampleLimit)
 	out.Prompt = tool.PortSkillsPrompt(out.Skills)
-	var set []tool.Skill
-	for _, sk := range out.All {
-		if _, ok := out.Skills[sk.Name]; ok {
-			set = append(set, tool.Skill{Name: sk.Name, Description: sk.Description, Path: sk.Location, Instructions: sk.Content})
-		}
-	}
 	t := out.Tool
 	out.Set = tool.NewSkillSet(set, out.Problems, func(*tool.SkillSet) tool.Tool { return t })
 	return out
 }
 
-// callProvider calls a host's skill provider; a panic in it is its error.
-func callProvider(ctx context.Context, p func(context.Context) ([]tool.SkillDef, error)) (defs []tool.SkillDef, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			defs, err = nil, fmt.Errorf("skill provider panicked: %v", r)
-		}
-	}()
-	defs, err = p(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("skill provider: %w", err)
+// loading is one loadSources call's state.
+type loading struct {
+	out  *tool.LoadedSkills
+	all  []*found
+	seen map[string]bool
+}
+
+// add keeps f unless a skill of its name came first.
+func (l *loading) add(f *found) {
+	if l.seen[f.info.Name] {
+		l.out.Skipped = append(l.out.Skipped, tool.SkillSkip{Location: f.info.Location, Reason: tool.SkipDuplicateName})
+		return
 	}
-	return defs, nil
+	l.seen[f.info.Name] = true
+	l.all = append(l.all, f)
 }
 
 // fromFS adds the skills of one file system; root, when set, is the host
 // directory it stands for, which makes Location absolute. A file system
 // that cannot be walked (a missing directory) adds nothing.
-func fromFS(out *tool.LoadedSkills, fsys fs.FS, root string, add func(found)) {
+func (l *loading) fromFS(fsys fs.FS, root string) {
 	set, err := Load(fsys)
 	if err != nil {
 		return
 	}
-	loc := func(p string) string {
-		if root == "" {
-			return p
-		}
-		return hostPath(root, p)
-	}
 	for _, p := range set.Problems {
-		out.Problems = append(out.Problems, &tool.SkillProblem{Path: loc(p.Path), Err: p.Err})
-		out.Skipped = append(out.Skipped, tool.SkillSkip{Location: loc(p.Path), Reason: skipReason(p.Err)})
+		loc := hostPath(root, p.Path)
+		l.out.Problems = append(l.out.Problems, &tool.SkillProblem{Path: loc, Err: p.Err})
+		l.out.Skipped = append(l.out.Skipped, tool.SkillSkip{Location: loc, Reason: skipReason(p.Err)})
 	}
 	for _, sk := range set.Skills {
-		add(found{info: tool.SkillInfo{Name: sk.Name, Description: sk.Description, Location: loc(sk.Path),
+		l.add(&found{info: tool.SkillInfo{Name: sk.Name, Description: sk.Description, Location: hostPath(root, sk.Path),
 			Content: sk.Instructions, Origin: "fs"}, fsys: fsys, folder: path.Dir(sk.Path), root: root})
 	}
 }
@@ -140,4 +125,18 @@ func skipReason(err error) tool.SkillSkipReason {
 		return tool.SkipMissingName
 	}
 	return tool.SkipUnreadable
+}
+
+// callProvider calls a host's skill provider; a panic in it is its error.
+func callProvider(ctx context.Context, p func(context.Context) ([]tool.SkillDef, error)) (defs []tool.SkillDef, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			defs, err = nil, fmt.Errorf("skill provider panicked: %v", r)
+		}
+	}()
+	defs, err = p(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("skill provider: %w", err)
+	}
+	return defs, nil
 }

@@ -1,10 +1,10 @@
 package skills
 
 import (
-	"fmt"
 	"io/fs"
 	"path"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/toolnexus/wasm/core/tool"
@@ -17,49 +17,37 @@ const defaultSampleLimit = 10
 // portSkillTool is the Go port's "skill" tool over skills: the skill's
 // instructions in a <skill_content> block with its base and, unless limit
 // is -1 (or a data skill has no resources), a sample of its files.
-func portSkillTool(skills map[string]found, limit int) tool.Tool {
+func portSkillTool(skills []*found, limit int) tool.Tool {
 	if limit == 0 {
 		limit = defaultSampleLimit
 	}
 	return tool.Tool{
 		Name:        "skill",
 		Description: tool.SkillToolDescription,
-		InputSchema: tool.JSONSchema{
-			"type": "object",
-			"properties": map[string]any{
-				"name": map[string]any{"type": "string", "description": "The name of the skill to load"},
-			},
-			"required":             []string{"name"},
-			"additionalProperties": false,
-		},
-		Source: tool.SourceSkill,
+		InputSchema: tool.ObjectSchema(`{"name": {"type": "string", "description": "The name of the skill to load"}}`, "name"),
+		Source:      tool.SourceSkill,
 		Execute: func(args map[string]any, _ *tool.ToolContext) (tool.ToolResult, error) {
 			name, _ := args["name"].(string)
-			f, ok := skills[name]
-			if !ok {
-				return tool.ToolResult{Output: fmt.Sprintf("Skill %q not found. Available skills: %s", name, skillNames(skills)), IsError: true}, nil
+			names := make([]string, 0, len(skills))
+			for _, f := range skills {
+				if f.info.Name == name {
+					return tool.ToolResult{Output: skillContent(f, limit), Metadata: map[string]any{"name": f.info.Name, "dir": skillDir(f)}}, nil
+				}
+				names = append(names, f.info.Name)
 			}
-			return tool.ToolResult{Output: skillContent(f, limit), Metadata: map[string]any{"name": f.info.Name, "dir": skillDir(f)}}, nil
+			avail := "none"
+			if len(names) > 0 {
+				sort.Strings(names)
+				avail = strings.Join(names, ", ")
+			}
+			return tool.ToolResult{Output: "Skill " + strconv.Quote(name) + " not found. Available skills: " + avail, IsError: true}, nil
 		},
 	}
-}
-
-// skillNames lists the names sorted, or "none".
-func skillNames(skills map[string]found) string {
-	names := make([]string, 0, len(skills))
-	for n := range skills {
-		names = append(names, n)
-	}
-	if len(names) == 0 {
-		return "none"
-	}
-	sort.Strings(names)
-	return strings.Join(names, ", ")
 }
 
 // skillDir is a skill's folder: the host directory, the folder in its
 // fs.FS, or a data skill's base.
-func skillDir(f found) string {
+func skillDir(f *found) string {
 	switch {
 	case f.fsys == nil:
 		return f.info.Base
@@ -70,7 +58,7 @@ func skillDir(f found) string {
 }
 
 // skillContent renders the tool's reply for one skill.
-func skillContent(f found, limit int) string {
+func skillContent(f *found, limit int) string {
 	base, files, list := skillDir(f), []string(nil), limit != -1
 	if f.fsys == nil {
 		files = f.info.Resources
@@ -94,7 +82,7 @@ func skillContent(f found, limit int) string {
 		}
 	}
 	lines := []string{
-		fmt.Sprintf("<skill_content name=%q>", f.info.Name),
+		"<skill_content name=" + strconv.Quote(f.info.Name) + ">",
 		"# Skill: " + f.info.Name,
 		"",
 		strings.TrimSpace(f.info.Content),
