@@ -3,6 +3,7 @@ package agents
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/tidwall/gjson"
@@ -26,9 +27,16 @@ func RestoreRuntime(opts Options, snapshot []byte) (*Runtime, error) {
 	if v := doc.Get("version").Int(); v != snapshotVersion {
 		return nil, fmt.Errorf("agents: restore: snapshot version %d, want %d", v, snapshotVersion)
 	}
+	rootSeq := doc.Get("rootSeq").Int()
+	if rootSeq < 0 {
+		return nil, fmt.Errorf("agents: restore: rootSeq %d is negative", rootSeq)
+	}
 	rt := NewRuntime(opts)
-	rt.Root.seq = int(doc.Get("rootSeq").Int())
+	rt.Root.seq = int(rootSeq)
 	byID := map[string]*Handle{rt.Root.ID: rt.Root}
+	if hs := doc.Get("handles"); hs.Exists() && !hs.IsArray() {
+		return nil, fmt.Errorf("agents: restore: \"handles\" must be an array")
+	}
 	var err error
 	doc.Get("handles").ForEach(func(_, v gjson.Result) bool {
 		err = rt.restoreHandle(v, byID)
@@ -95,6 +103,14 @@ func (rt *Runtime) restoreHandle(v gjson.Result, byID map[string]*Handle) error 
 	if !ok {
 		return fmt.Errorf("handle %s: parent %q is not restored before it", sh.ID, sh.Parent)
 	}
+	// Ids are parent-scoped paths (Runtime.Handle follows them): one
+	// segment under the parent's id, each id once.
+	if seg, ok := strings.CutPrefix(sh.ID, parent.ID+"/"); !ok || seg == "" || strings.Contains(seg, "/") {
+		return fmt.Errorf("handle %q: its id is not one segment under its parent %q", sh.ID, parent.ID)
+	}
+	if _, dup := byID[sh.ID]; dup {
+		return fmt.Errorf("handle %s: restored twice", sh.ID)
+	}
 	def, ok := rt.opts.Registry[sh.Agent]
 	if !ok {
 		return fmt.Errorf("handle %s: agent %q is not in the registry", sh.ID, sh.Agent)
@@ -119,6 +135,9 @@ func (rt *Runtime) restoreHandle(v gjson.Result, byID map[string]*Handle) error 
 	}
 	if h.state == StateSuspended && (haltReq == nil || len(haltMsgs) == 0) {
 		return fmt.Errorf("handle %s: suspended without a halted turn", sh.ID)
+	}
+	if err := checkRestoredLimits(sh); err != nil {
+		return fmt.Errorf("handle %s: %w", sh.ID, err)
 	}
 	if haltReq != nil {
 		h.halt = &halt{messages: anyMessages(haltMsgs), request: *haltReq}
@@ -177,4 +196,25 @@ func anyMessages(raw []json.RawMessage) []any {
 		out[i] = m
 	}
 	return out
+}
+
+// checkRestoredLimits refuses caps a snapshot can only hold if it was
+// edited: a zero maxConcurrent would queue every wake forever, a zero
+// maxTurns or maxDepth would stop the agent before it starts.
+func checkRestoredLimits(sh snapHandle) error {
+	for _, f := range []struct {
+		name string
+		v    int
+	}{{"maxTurns", sh.MaxTurns}, {"maxConcurrent", sh.MaxConcurrent}, {"maxDepth", sh.MaxDepth}} {
+		if f.v < 1 {
+			return fmt.Errorf("%s %d: want at least 1", f.name, f.v)
+		}
+	}
+	switch {
+	case sh.PoolChildren < 0, sh.Seq < 0, sh.Turns < 0, sh.Tokens < 0:
+		return fmt.Errorf("negative count (poolChildren %d, seq %d, turns %d, tokens %d)", sh.PoolChildren, sh.Seq, sh.Turns, sh.Tokens)
+	case sh.MaxWallMs < 0 || sh.MaxWallMs > maxWallMs:
+		return fmt.Errorf("maxWallMs %d: want 0 to %d", sh.MaxWallMs, int64(maxWallMs))
+	}
+	return nil
 }
