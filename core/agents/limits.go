@@ -11,3 +11,9 @@ import (
 const MaxWallMsLimit = int64(math.MaxInt64 / int64(time.Millisecond))
 
 const maxWallMs = MaxWallMsLimit
+
+// MaxTreeDepth bounds how deep a tree may grow whatever Budget.MaxDepth
+// says: Close, List and Snapshot walk the tree recursively, and under
+// js/wasm every Go call is a frame on the JS engine's stack (see
+// jsonx.MaxDepth), so an unbounded depth could end the host process.
+const MaxTreeDepth = 64

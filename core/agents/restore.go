@@ -20,6 +20,16 @@ import (
 //	rt2, err := agents.RestoreRuntime(opts, state)
 //	res, err := rt2.Resume(answer)     // continues the halted tree
 func RestoreRuntime(opts Options, snapshot []byte) (*Runtime, error) {
+	// gjson reads a truncated document as far as it goes ("{" is an empty
+	// object), so the bytes are checked whole first; the depth bound keeps
+	// the checker's recursion within the stack (see jsonx.MaxDepth) while
+	// passing every transcript core accepted, wrapped in the snapshot.
+	if err := jsonx.CheckDepth(snapshot, jsonx.MaxDepth+2*jsonx.WrapSlack); err != nil {
+		return nil, fmt.Errorf("agents: restore: %w", err)
+	}
+	if !gjson.ValidBytes(snapshot) {
+		return nil, fmt.Errorf("agents: restore: the snapshot is not valid JSON (cut short or edited?)")
+	}
 	doc := gjson.ParseBytes(snapshot)
 	if !doc.IsObject() {
 		return nil, fmt.Errorf("agents: restore: the snapshot is not a JSON object")
@@ -116,6 +126,9 @@ func (rt *Runtime) restoreHandle(v gjson.Result, byID map[string]*Handle) error 
 		return fmt.Errorf("handle %s: agent %q is not in the registry", sh.ID, sh.Agent)
 	}
 	h := rt.newHandle(sh.ID, def, parent)
+	if h.depth > MaxTreeDepth {
+		return fmt.Errorf("handle %s: the tree is deeper than %d levels", sh.ID, MaxTreeDepth)
+	}
 	h.state, h.seq, h.taskKey, h.boundReq = State(sh.State), sh.Seq, sh.TaskKey, sh.BoundRequest
 	h.turnsTotal, h.usageTokens = sh.Turns, sh.Tokens
 	h.pool = pool{tokens: sh.PoolTokens, toolCalls: sh.PoolToolCalls, children: sh.PoolChildren}
