@@ -184,10 +184,15 @@ func readBudget(v gjson.Result, path string) (*agents.Budget, error) {
 		jsonx.Field{Name: "maxTokens", Read: positive(jsonx.Int64(&b.MaxTokens), func() int64 { return b.MaxTokens })},
 		jsonx.Field{Name: "maxToolCalls", Read: positive(jsonx.Int64(&b.MaxToolCalls), func() int64 { return b.MaxToolCalls })},
 		jsonx.Field{Name: "maxWallMs", Read: positive(jsonx.Int64(&wallMs), func() int64 { return wallMs })},
+		// (maxWallMs past agents.MaxWallMsLimit is refused below: as a
+		// time.Duration it would wrap around.)
 		jsonx.Field{Name: "maxChildren", Read: positive(jsonx.Int(&b.MaxChildren), func() int64 { return int64(b.MaxChildren) })},
 		jsonx.Field{Name: "maxConcurrent", Read: positive(jsonx.Int(&b.MaxConcurrent), func() int64 { return int64(b.MaxConcurrent) })},
 		jsonx.Field{Name: "maxDepth", Read: positive(jsonx.Int(&b.MaxDepth), func() int64 { return int64(b.MaxDepth) })},
 	)
+	if err == nil && wallMs > agents.MaxWallMsLimit {
+		return &b, &jsonx.FieldError{Path: path + ".maxWallMs", Problem: fmt.Sprintf("must be at most %d (about 292 years)", agents.MaxWallMsLimit)}
+	}
 	b.MaxWall = time.Duration(wallMs) * time.Millisecond
 	return &b, err
 }

@@ -29,6 +29,11 @@ func TestParseAgents(t *testing.T) {
 		{"empty tool name", `[{"name": "a", "tools": [""]}]`, `"tools" must hold non-empty strings only`},
 		{"zero budget", `[{"name": "a", "budget": {"maxTurns": 0}}]`, `"budget.maxTurns" must be a positive whole number`},
 		{"fractional budget", `[{"name": "a", "budget": {"maxTokens": 1.5}}]`, `"budget.maxTokens"`},
+		{"maxWallMs past a Duration", `[{"name": "a", "budget": {"maxWallMs": 9223372036855}}]`, `"budget.maxWallMs" must be at most 9223372036854`},
+		{"huge maxTokens", `[{"name": "a", "budget": {"maxTokens": 1e300}}]`, `"budget.maxTokens" must be a whole number`},
+		{"string maxDepth", `[{"name": "a", "budget": {"maxDepth": "3"}}]`, `"budget.maxDepth" must be a whole number`},
+		{"team a string", `[{"name": "a", "team": "b"}]`, `"team" must be an array of names`},
+		{"team of numbers", `[{"name": "a", "team": [1]}]`, `"team" must hold non-empty strings only`},
 		{"unknown budget field", `[{"name": "a", "budget": {"turns": 3}}]`, `"budget.turns" is not a known field`},
 	}
 	for _, c := range cases {
