@@ -29,7 +29,7 @@ func TestTreeDepthHasAHardCap(t *testing.T) {
 	for _, tc := range []struct {
 		depth int
 		want  string
-	}{{MaxTreeDepth, ""}, {MaxTreeDepth + 1, "deeper than"}, {5000, "deeper than"}} {
+	}{{MaxTreeDepth, ""}, {MaxTreeDepth + 1, "edited or corrupt"}, {5000, "edited or corrupt"}} {
 		t.Run(fmt.Sprint(tc.depth), func(t *testing.T) {
 			var b strings.Builder
 			b.WriteString(`{"version":1,"handles":[`)

@@ -2,6 +2,7 @@ package agents
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -24,11 +25,8 @@ func RestoreRuntime(opts Options, snapshot []byte) (*Runtime, error) {
 	// object), so the bytes are checked whole first; the depth bound keeps
 	// the checker's recursion within the stack (see jsonx.MaxDepth) while
 	// passing every transcript core accepted, wrapped in the snapshot.
-	if err := jsonx.CheckDepth(snapshot, jsonx.MaxDepth+2*jsonx.WrapSlack); err != nil {
-		return nil, fmt.Errorf("agents: restore: %w", err)
-	}
-	if !gjson.ValidBytes(snapshot) {
-		return nil, fmt.Errorf("agents: restore: the snapshot is not valid JSON (cut short or edited?)")
+	if jsonx.CheckDepth(snapshot, jsonx.MaxDepth+2*jsonx.WrapSlack) != nil || !gjson.ValidBytes(snapshot) {
+		return nil, errors.New("agents: restore: the snapshot is not valid JSON (cut short, edited, or nested past jsonx.MaxDepth)")
 	}
 	doc := gjson.ParseBytes(snapshot)
 	if !doc.IsObject() {
@@ -37,16 +35,13 @@ func RestoreRuntime(opts Options, snapshot []byte) (*Runtime, error) {
 	if v := doc.Get("version").Int(); v != snapshotVersion {
 		return nil, fmt.Errorf("agents: restore: snapshot version %d, want %d", v, snapshotVersion)
 	}
-	rootSeq := doc.Get("rootSeq").Int()
-	if rootSeq < 0 {
-		return nil, fmt.Errorf("agents: restore: rootSeq %d is negative", rootSeq)
+	rootSeq, hs := doc.Get("rootSeq").Int(), doc.Get("handles")
+	if rootSeq < 0 || hs.Exists() && !hs.IsArray() {
+		return nil, errors.New("agents: restore: a negative rootSeq, or handles that are not an array")
 	}
 	rt := NewRuntime(opts)
 	rt.Root.seq = int(rootSeq)
 	byID := map[string]*Handle{rt.Root.ID: rt.Root}
-	if hs := doc.Get("handles"); hs.Exists() && !hs.IsArray() {
-		return nil, fmt.Errorf("agents: restore: \"handles\" must be an array")
-	}
 	var err error
 	doc.Get("handles").ForEach(func(_, v gjson.Result) bool {
 		err = rt.restoreHandle(v, byID)
@@ -113,22 +108,11 @@ func (rt *Runtime) restoreHandle(v gjson.Result, byID map[string]*Handle) error 
 	if !ok {
 		return fmt.Errorf("handle %s: parent %q is not restored before it", sh.ID, sh.Parent)
 	}
-	// Ids are parent-scoped paths (Runtime.Handle follows them): one
-	// segment under the parent's id, each id once.
-	if seg, ok := strings.CutPrefix(sh.ID, parent.ID+"/"); !ok || seg == "" || strings.Contains(seg, "/") {
-		return fmt.Errorf("handle %q: its id is not one segment under its parent %q", sh.ID, parent.ID)
-	}
-	if _, dup := byID[sh.ID]; dup {
-		return fmt.Errorf("handle %s: restored twice", sh.ID)
-	}
 	def, ok := rt.opts.Registry[sh.Agent]
 	if !ok {
 		return fmt.Errorf("handle %s: agent %q is not in the registry", sh.ID, sh.Agent)
 	}
 	h := rt.newHandle(sh.ID, def, parent)
-	if h.depth > MaxTreeDepth {
-		return fmt.Errorf("handle %s: the tree is deeper than %d levels", sh.ID, MaxTreeDepth)
-	}
 	h.state, h.seq, h.taskKey, h.boundReq = State(sh.State), sh.Seq, sh.TaskKey, sh.BoundRequest
 	h.turnsTotal, h.usageTokens = sh.Turns, sh.Tokens
 	h.pool = pool{tokens: sh.PoolTokens, toolCalls: sh.PoolToolCalls, children: sh.PoolChildren}
@@ -149,8 +133,10 @@ func (rt *Runtime) restoreHandle(v gjson.Result, byID map[string]*Handle) error 
 	if h.state == StateSuspended && (haltReq == nil || len(haltMsgs) == 0) {
 		return fmt.Errorf("handle %s: suspended without a halted turn", sh.ID)
 	}
-	if err := checkRestoredLimits(sh); err != nil {
-		return fmt.Errorf("handle %s: %w", sh.ID, err)
+	// Each id once, and one segment under its parent's (Runtime.Handle
+	// follows ids down the tree).
+	if _, dup := byID[sh.ID]; dup || !restoredShapeOK(sh, parent) {
+		return errors.New("handle " + sh.ID + ": " + restoreShapeRule)
 	}
 	if haltReq != nil {
 		h.halt = &halt{messages: anyMessages(haltMsgs), request: *haltReq}
@@ -211,23 +197,21 @@ func anyMessages(raw []json.RawMessage) []any {
 	return out
 }
 
-// checkRestoredLimits refuses caps a snapshot can only hold if it was
-// edited: a zero maxConcurrent would queue every wake forever, a zero
-// maxTurns or maxDepth would stop the agent before it starts.
-func checkRestoredLimits(sh snapHandle) error {
-	for _, f := range []struct {
-		name string
-		v    int
-	}{{"maxTurns", sh.MaxTurns}, {"maxConcurrent", sh.MaxConcurrent}, {"maxDepth", sh.MaxDepth}} {
-		if f.v < 1 {
-			return fmt.Errorf("%s %d: want at least 1", f.name, f.v)
-		}
-	}
-	switch {
-	case sh.PoolChildren < 0, sh.Seq < 0, sh.Turns < 0, sh.Tokens < 0:
-		return fmt.Errorf("negative count (poolChildren %d, seq %d, turns %d, tokens %d)", sh.PoolChildren, sh.Seq, sh.Turns, sh.Tokens)
-	case sh.MaxWallMs < 0 || sh.MaxWallMs > maxWallMs:
-		return fmt.Errorf("maxWallMs %d: want 0 to %d", sh.MaxWallMs, int64(maxWallMs))
-	}
-	return nil
+// restoreShapeRule is what restoredShapeOK checks, as one message: each
+// formatted check of its own costs the Worker's wasm budget.
+const restoreShapeRule = "edited or corrupt: want an id that is a new segment under its parent's, " +
+	"a tree no deeper than MaxTreeDepth (64), maxTurns, maxConcurrent and maxDepth of at least 1, " +
+	"no negative count, and maxWallMs within MaxWallMsLimit"
+
+// restoredShapeOK refuses what a snapshot can only hold if it was edited:
+// an id off its parent's path (Runtime.Handle follows ids), a tree past
+// MaxTreeDepth, a zero maxConcurrent (every wake would queue forever) or a
+// zero maxTurns or maxDepth (the agent would stop before it starts).
+func restoredShapeOK(sh snapHandle, parent *Handle) bool {
+	n := len(parent.ID)
+	return len(sh.ID) > n+1 && sh.ID[:n] == parent.ID && sh.ID[n] == '/' &&
+		strings.IndexByte(sh.ID[n+1:], '/') < 0 && parent.depth < MaxTreeDepth &&
+		min(sh.MaxTurns, sh.MaxConcurrent, sh.MaxDepth) >= 1 &&
+		min(sh.PoolChildren, sh.Seq, sh.Turns, sh.Tokens) >= 0 &&
+		sh.MaxWallMs >= 0 && sh.MaxWallMs <= maxWallMs
 }
