@@ -44,13 +44,16 @@ const browserNever = [...never, "net/http.", "crypto/tls."];
 // issue 18: core/agents with its snapshot/restore, and the Worker's run,
 // resume and stream of a team) took it from 1,860,680 to 1,935,662 bytes
 // (+75 kB: core/agents most of it, the AGENTS setting and the tree store
-// about 10 kB), hence 1.955 MB.
+// about 10 kB), hence 1.955 MB. Hardening restore against edited or cut
+// snapshots (agents-follow: whole-JSON check, ids, caps, MaxTreeDepth) and
+// AGENTS' maxWallMs bound took 1,954,683 → 1,955,572 (+889, measured as
+// here), past the budget's last 317 bytes, hence 1.956 MB.
 const targets = [
   { name: "browser", file: "web/toolnexus.wasm", pkg: "./wasm/browser", gzipBudget: 1_120_000, never: browserNever },
   // The tools build also links core/agents and its bridge (+69 kB gzip:
   // 1,188,826 → 1,257,920); the default build stays without them.
   { name: "browser with tools", file: "web/toolnexus-tools.wasm", pkg: "./wasm/browser-tools", gzipBudget: 1_285_000, never: browserNever },
-  { name: "worker", file: "worker/build/app.wasm", pkg: "./wasm/worker", gzipBudget: 1_955_000, never },
+  { name: "worker", file: "worker/build/app.wasm", pkg: "./wasm/worker", gzipBudget: 1_956_000, never },
 ];
 
 const gzipSize = (buf) => gzipSync(buf, { level: 9 }).length;

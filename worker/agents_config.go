@@ -164,6 +164,10 @@ func stringList(dst *[]string) jsonx.Reader {
 	}
 }
 
+// maxWallProblem spells agents.MaxWallMsLimit as a constant (a test
+// keeps them equal): formatting it at run time costs the wasm budget.
+const maxWallProblem = "must be at most 9223372036854 (about 292 years)"
+
 // readBudget reads "budget": positive whole numbers, JS casing.
 func readBudget(v gjson.Result, path string) (*agents.Budget, error) {
 	var b agents.Budget
@@ -191,7 +195,7 @@ func readBudget(v gjson.Result, path string) (*agents.Budget, error) {
 		jsonx.Field{Name: "maxDepth", Read: positive(jsonx.Int(&b.MaxDepth), func() int64 { return int64(b.MaxDepth) })},
 	)
 	if err == nil && wallMs > agents.MaxWallMsLimit {
-		return &b, &jsonx.FieldError{Path: path + ".maxWallMs", Problem: fmt.Sprintf("must be at most %d (about 292 years)", agents.MaxWallMsLimit)}
+		return &b, &jsonx.FieldError{Path: path + ".maxWallMs", Problem: maxWallProblem}
 	}
 	b.MaxWall = time.Duration(wallMs) * time.Millisecond
 	return &b, err

@@ -1,10 +1,13 @@
 package worker
 
 import (
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/toolnexus/wasm/core/agents"
 )
 
 func TestParseAgents(t *testing.T) {
@@ -57,6 +60,9 @@ func TestParseAgents(t *testing.T) {
 	decls, err := parseAgents(testAgents, known)
 	if err != nil || len(decls) != 2 || decls[1].Budget == nil || decls[1].Budget.MaxTurns != 4 || decls[0].Team[0] != "billing" {
 		t.Errorf("testAgents parsed as %+v, %v", decls, err)
+	}
+	if want := fmt.Sprintf("must be at most %d ", agents.MaxWallMsLimit); !strings.HasPrefix(maxWallProblem, want) {
+		t.Errorf("maxWallProblem = %q, want it to start %q", maxWallProblem, want)
 	}
 	decls, _ = parseAgents(`[{"name": "a", "budget": {"maxWallMs": 1500}}]`, nil)
 	if decls[0].Budget.MaxWall != 1500*time.Millisecond {
