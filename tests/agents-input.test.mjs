@@ -102,6 +102,17 @@ test("runtime verbs refuse malformed handles, budgets and timeouts", T, async ()
   await stillWorks();
 });
 
+test("a released runtime refuses every verb with the reason; release again does nothing", T, async () => {
+  const rt = await tnx.createRuntime({ ...echo, agent: tnx.createAgent({ name: "solo" }) });
+  await rt.release();
+  for (const [what, fn] of [["list", () => rt.list()], ["run", () => rt.run("x")], ["wait", () => rt.wait("root/solo.1")],
+    ["spawn", () => rt.spawn(null, "solo")], ["snapshot", () => rt.snapshot()], ["resume", () => rt.resume({ id: "x", ok: true })]]) {
+    await assert.rejects(fn(), /this runtime was released/, what);
+  }
+  await rt.release();
+  await stillWorks();
+});
+
 test("malformed snapshots are rejected by restoreRuntime; the module lives on", T, async () => {
   const agent = tnx.createAgent({ name: "solo" });
   const one = (fields) => JSON.stringify({ version: 1, handles: [{ id: "root/solo.1", agent: "solo", parent: "root", state: "idle", maxTurns: 6, maxConcurrent: 8, maxDepth: 3, poolTokens: 1e9, poolToolCalls: 1e9, poolChildren: 8, ...fields }] });
