@@ -16,7 +16,8 @@ import (
 // runtimeHandle wraps a Runtime for JS. Handles cross as their ids
 // ("root/support.1"), which every verb takes — from run or spawn, from
 // list(), or from a pending request's data.handle — so a restored runtime
-// is driven like the one it was snapshotted from. "" (or null) is the root.
+// is driven like the one it was snapshotted from. "" (or null) is the root,
+// which spawn and close take; the verbs of a running agent refuse it.
 //
 //	run(prompt, signal?)         the agent under root: spawn, wake, wait
 //	spawn(parentId, name, budget?) handle id      post(id, text, channel?)
@@ -39,6 +40,15 @@ func runtimeHandle(rt *agents.Runtime, agent string, d *dialogs) js.Value {
 			return nil, fmt.Errorf("no handle %q in this runtime (list() shows its ids)", id)
 		}
 		return h, nil
+	}
+	// findAgent is find for the verbs that need an agent: the root runs no
+	// turns (a wait on it would never return).
+	findAgent := func(v js.Value) (*agents.Handle, error) {
+		h, err := find(v)
+		if err == nil && h == rt.Root {
+			return nil, errors.New("the root runs no turns: give a handle id from run, spawn or list()")
+		}
+		return h, err
 	}
 	h := jsObject.New()
 	var fns []js.Func
@@ -90,7 +100,7 @@ func runtimeHandle(rt *agents.Runtime, agent string, d *dialogs) js.Value {
 		return child.ID, nil
 	})
 	set("post", func(args []js.Value) (any, error) {
-		target, err := find(argAt(args, 0))
+		target, err := findAgent(argAt(args, 0))
 		if err != nil {
 			return nil, fmt.Errorf("post: %w", err)
 		}
@@ -101,14 +111,14 @@ func runtimeHandle(rt *agents.Runtime, agent string, d *dialogs) js.Value {
 		return postResultJSON(rt.Post(target, item)), nil
 	})
 	set("wake", func(args []js.Value) (any, error) {
-		target, err := find(argAt(args, 0))
+		target, err := findAgent(argAt(args, 0))
 		if err != nil {
 			return nil, fmt.Errorf("wake: %w", err)
 		}
 		return postResultJSON(rt.Wake(target, jsString(argAt(args, 1)))), nil
 	})
 	set("wait", func(args []js.Value) (any, error) {
-		target, err := find(argAt(args, 0))
+		target, err := findAgent(argAt(args, 0))
 		if err != nil {
 			return nil, fmt.Errorf("wait: %w", err)
 		}
@@ -119,7 +129,7 @@ func runtimeHandle(rt *agents.Runtime, agent string, d *dialogs) js.Value {
 		return taskResultJSON(rt.Wait(target, msDuration(ms))), nil
 	})
 	set("interrupt", func(args []js.Value) (any, error) {
-		target, err := find(argAt(args, 0))
+		target, err := findAgent(argAt(args, 0))
 		if err != nil {
 			return nil, fmt.Errorf("interrupt: %w", err)
 		}
