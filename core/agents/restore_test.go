@@ -123,3 +123,35 @@ func clip(b []byte) string {
 	}
 	return string(b)
 }
+
+// FuzzRestoreRuntime: no bytes make RestoreRuntime, or the verbs of what it
+// restores, panic. (Under js/wasm the seeds run as a test.)
+func FuzzRestoreRuntime(f *testing.F) {
+	st := newSupportTeam(f)
+	res, rt := st.support.Run(st.options(), "review order 42")
+	if res.Status == TaskStatusPending {
+		if state, err := rt.Snapshot(); err == nil {
+			f.Add(state)
+		}
+	}
+	rt.Close(rt.Root, nil)
+	f.Add([]byte(`{"version":1,"rootSeq":2,"handles":[{"id":"root/support.1","agent":"support","parent":"root","state":"idle","maxTurns":1,"maxConcurrent":1,"maxDepth":1}]}`))
+	f.Add([]byte(`{"version":1,"handles":[{"id":"root/billing.1","agent":"billing","parent":"root","state":"suspended","maxTurns":1,"maxConcurrent":1,"maxDepth":1,"halt":{"messages":[{}],"request":{"id":"r"}}}]}`))
+	f.Fuzz(func(t *testing.T, state []byte) {
+		st := newSupportTeam(t)
+		opts := st.options()
+		opts.Registry = st.support.Registry()
+		rt, err := RestoreRuntime(opts, state)
+		if err != nil {
+			return
+		}
+		for _, v := range rt.List() {
+			if h, ok := rt.Handle(v.ID); ok {
+				rt.Inspect(h)
+			}
+		}
+		_, _ = rt.Resume(core.Answer{ID: "r", Ok: true})
+		_, _ = rt.Snapshot()
+		rt.Close(rt.Root, &CloseOptions{Force: true})
+	})
+}
