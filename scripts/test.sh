@@ -77,6 +77,20 @@ test_readme() {
   (cd "$ROOT/tests" && timeout 300 node --test --test-force-exit readme.test.mjs)
 }
 
+# test_wiring fails when a tests/*.test.mjs file is named by no area's
+# script: a suite that no area runs would pass CI by never running.
+test_wiring() {
+  local f missing=0
+  for f in "$ROOT"/tests/*.test.mjs; do
+    if ! grep -q "$(basename "$f")" "$ROOT"/scripts/*.sh; then
+      echo "not run by any area: tests/$(basename "$f") (add it to a test_<area> in scripts/)" >&2
+      missing=1
+    fi
+  done
+  echo "== every tests/*.test.mjs is run by an area"
+  [ "$missing" -eq 0 ]
+}
+
 # tally_log prints "passed failed skipped" counted in one area's log: the
 # summaries of node --test (TAP "# pass N" or spec "ℹ pass N"; cancelled
 # counts as failed) and the verdict lines of go test -v ("--- PASS:" …).
@@ -103,7 +117,7 @@ run_tests() {
   local logs="$DIST/test-logs" area log status p f s
   local passed=0 failed=0 skipped=0
   rm -rf "$logs" && mkdir -p "$logs"
-  for area in go api readme browser worker budgets worker_dev embed mcp persist tools reliability; do
+  for area in wiring go api readme browser worker budgets worker_dev embed mcp persist approvals tools agents reliability; do
     declare -F "test_$area" >/dev/null || continue
     log="$logs/$area.log"
     echo "== $area"
