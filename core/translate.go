@@ -165,7 +165,10 @@ func (c *Client) translate(ctx context.Context, req TranslateRequest, onDelta fu
 	if err != nil {
 		return TranslateResult{}, err
 	}
-	out := TranslateResult{Text: resp.Text, FinishReason: resp.FinishReason, Usage: resp.Usage, Model: firstNonEmpty(resp.Model, opts.Model), ToolCalls: []TranslatedToolCall{}}
+	out := TranslateResult{Text: resp.Text, FinishReason: resp.FinishReason, Usage: resp.Usage, Model: resp.Model, ToolCalls: []TranslatedToolCall{}}
+	if out.Model == "" {
+		out.Model = opts.Model
+	}
 	if r.reply != nil {
 		out.Raw, _ = decodeObject(r.reply)
 	}
@@ -173,11 +176,4 @@ func (c *Client) translate(ctx context.Context, req TranslateRequest, onDelta fu
 		out.ToolCalls = append(out.ToolCalls, TranslatedToolCall{ID: tc.ID, Name: tc.Name, Arguments: tc.Arguments})
 	}
 	return out, nil
-}
-
-func firstNonEmpty(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
 }

@@ -63,7 +63,7 @@ func (Anthropic) Body(o *Params, joined, tools []byte, stream bool) []byte {
 }
 
 func (Anthropic) Parse(body []byte) (LLMResponse, error) {
-	if err := checkJSON(body, "provider reply"); err != nil {
+	if err := jsonx.CheckText(body, "core: ", "provider reply"); err != nil {
 		return LLMResponse{}, err
 	}
 	doc := gjson.ParseBytes(body)

@@ -56,7 +56,7 @@ func (OpenAI) Body(o *Params, joined, tools []byte, stream bool) []byte {
 }
 
 func (OpenAI) Parse(body []byte) (LLMResponse, error) {
-	if err := checkJSON(body, "provider reply"); err != nil {
+	if err := jsonx.CheckText(body, "core: ", "provider reply"); err != nil {
 		return LLMResponse{}, err
 	}
 	doc := gjson.ParseBytes(body)

@@ -17,6 +17,7 @@ type Stream interface {
 // stream event types of the same name (core.EventText,
 // core.EventToolCallDelta), which core builds from it.
 type Delta struct {
+	_     noCompare
 	Type  string
 	Text  string // DeltaText
 	Index int    // DeltaToolCall: the call's position in the reply

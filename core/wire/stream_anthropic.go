@@ -6,6 +6,7 @@ import (
 
 	"github.com/tidwall/gjson"
 	"github.com/toolnexus/wasm/core/tool"
+	"github.com/toolnexus/wasm/internal/jsonx"
 )
 
 // anthropicStream assembles a messages stream: message_start, content
@@ -33,7 +34,7 @@ type anthropicBlock struct {
 func (Anthropic) NewStream() Stream { return &anthropicStream{} }
 
 func (s *anthropicStream) Event(name string, data []byte, emit func(Delta)) (bool, error) {
-	if err := checkJSON(data, fmt.Sprintf("stream event %q", name)); err != nil {
+	if err := jsonx.CheckText(data, "core: ", fmt.Sprintf("stream event %q", name)); err != nil {
 		return false, err
 	}
 	ev := gjson.ParseBytes(data)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/tidwall/gjson"
 	"github.com/toolnexus/wasm/core/tool"
+	"github.com/toolnexus/wasm/internal/jsonx"
 )
 
 // openAIStream assembles a chat-completions stream: text deltas, tool-call
@@ -26,7 +27,7 @@ func (s *openAIStream) Event(_ string, data []byte, emit func(Delta)) (bool, err
 		s.completed = true
 		return true, nil
 	}
-	if err := checkJSON(data, "stream chunk"); err != nil {
+	if err := jsonx.CheckText(data, "core: ", "stream chunk"); err != nil {
 		return false, err
 	}
 	chunk := gjson.ParseBytes(data)

@@ -85,7 +85,7 @@ func AnthropicTranslateBody(o *Params, reqMsgs, reqTools []json.RawMessage, syst
 		if p := fn.Get("parameters"); p.IsObject() {
 			// Value recurses: the messages only pass through as bytes,
 			// but a tool's parameters are decoded.
-			if err := checkJSON([]byte(p.Raw), "translate: a tool's parameters"); err != nil {
+			if err := jsonx.CheckText([]byte(p.Raw), "core: ", "translate: a tool's parameters"); err != nil {
 				return nil, err
 			}
 			schema = p.Value()

@@ -4,8 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
-
-	"github.com/toolnexus/wasm/internal/jsonx"
 )
 
 // Style selects a provider wire format.
@@ -68,6 +66,7 @@ type ToolOutcome struct {
 // Params are the request settings a body carries besides the transcript
 // and the tools (core fills them from its ClientOptions).
 type Params struct {
+	_            noCompare
 	Model        string
 	SystemPrompt string
 	// MaxTokens is the reply's token limit; 0 leaves it to the provider
@@ -77,6 +76,11 @@ type Params struct {
 	// max_tokens, so the body leaves it out.
 	MaxTokensInParams bool
 }
+
+// noCompare, a first field, makes a struct not comparable: the compiler
+// then generates no equality function for it (about 0.5-1 kB of wasm
+// each, for types nothing compares).
+type noCompare [0]func()
 
 // Format is what differs between providers: where to post, how to shape
 // the body and the transcript messages, and how to read replies.
@@ -130,7 +134,3 @@ func appendRawList(dst []byte, key string, joined []byte) []byte {
 	dst = append(dst, joined...)
 	return append(dst, ']')
 }
-
-// checkJSON checks JSON text at an entry, depth first; its errors read as
-// core's (the package's errors reach callers through core's API).
-func checkJSON(b []byte, what string) error { return jsonx.CheckText(b, "core: ", what) }
