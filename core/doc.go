@@ -33,6 +33,7 @@
 //		"github.com/toolnexus/wasm/core"
 //		_ "github.com/toolnexus/wasm/core/builtins" // Options.Builtins
 //		_ "github.com/toolnexus/wasm/core/skills"   // Options.Skills/SkillsFS, LoadSkills
+//		_ "github.com/toolnexus/wasm/core/skills/port" // js/wasm only: the port's skill options
 //		_ "github.com/toolnexus/wasm/core/mcp"      // Options.MCP, ParseMCPConfig
 //	)
 //

@@ -79,9 +79,9 @@ func LoadSkills(dirs ...string) *SkillSource {
 // LoadSkillsWith loads skills from directories (the first skill of a name
 // wins; a directory that cannot be read contributes nothing) and data
 // skills, keeps those opts.Filter allows, and makes the "skill" tool over
-// them. It never fails: a program that does not import core/skills gets an
-// empty source, and under js/wasm directories are not read
-// (ErrNoHostFiles).
+// them. It never fails: a program that does not link the loader (native:
+// core/skills; js/wasm: core/skills/port) gets an empty source, and under
+// js/wasm directories are not read (ErrNoHostFiles).
 func LoadSkillsWith(opts LoadSkillsOptions) *SkillSource {
 	src, _ := loadSkillSources(context.Background(), opts, nil)
 	return src
@@ -89,7 +89,7 @@ func LoadSkillsWith(opts LoadSkillsOptions) *SkillSource {
 
 // ListSkills reports every skill opts' sources hold, before any filter,
 // and every candidate skipped with its reason; it makes no tool. Empty in
-// a program that does not import core/skills.
+// a program that does not link the loader (see LoadSkillsWith).
 func ListSkills(opts LoadSkillsOptions) *SkillInventory {
 	load := tool.SkillSources()
 	if load == nil {
@@ -104,7 +104,11 @@ func ListSkills(opts LoadSkillsOptions) *SkillInventory {
 func loadSkillSources(ctx context.Context, opts LoadSkillsOptions, provider func(context.Context) ([]SkillDef, error)) (*SkillSource, error) {
 	load := tool.SkillSources()
 	if load == nil {
-		return &SkillSource{Skills: map[string]SkillInfo{}}, ErrSkillsNotLinked
+		err := ErrSkillsNotLinked
+		if SkillsLinked() {
+			err = ErrPortSkillsNotLinked
+		}
+		return &SkillSource{Skills: map[string]SkillInfo{}}, err
 	}
 	got := load(ctx, opts, provider)
 	return &SkillSource{Skills: got.Skills, Tool: got.Tool, set: got.Set, prompt: got.Prompt}, nil
@@ -126,6 +130,11 @@ func toolkitSkills(ctx context.Context, opts Options) (*SkillSource, error) {
 	return loadSkillSources(ctx, LoadSkillsOptions{FS: opts.SkillsFS, Dirs: opts.SkillsDir, Skills: opts.Skills,
 		Filter: opts.SkillsFilter, SampleLimit: opts.SkillSampleLimit}, opts.SkillProvider)
 }
+
+// ErrPortSkillsNotLinked is CreateToolkit's error for the Go port's skill
+// options in a js/wasm program that imports core/skills but not
+// core/skills/port (native programs get it with core/skills).
+var ErrPortSkillsNotLinked = errors.New(`core: the Go port's skill options are not linked: import _ "github.com/toolnexus/wasm/core/skills/port"`)
 
 // ErrNoHostFiles is the error of the Go port's path-taking APIs
 // (Options.SkillsDir, an MCP config file path) under js/wasm, where core

@@ -33,7 +33,9 @@ type Options struct {
 	// Toolkit.Skills().Problems; the other sources still load). When any
 	// of them is set, the skill tool and SkillsPrompt use the port's
 	// wording, and SkillsFS, if set too, is read as one more directory.
-	// Under js/wasm directories are not read (ErrNoHostFiles).
+	// Under js/wasm directories are not read (ErrNoHostFiles), and a
+	// program links these options by importing core/skills/port
+	// (ErrPortSkillsNotLinked); native programs get them with core/skills.
 	SkillsDir        []string
 	Skills           []SkillDef
 	SkillProvider    func(context.Context) ([]SkillDef, error)

@@ -8,8 +8,8 @@
 //
 // Its init registers Load with core/tool's registry, and core's
 // Options.SkillsFS, the Go port's skill options, LoadSkills, LoadSkillsWith
-// and ListSkills then use it (port.go holds the port's loader and skill
-// tool). Without the import, asking
+// and ListSkills then use it (core/skills/port holds the port's loader and
+// skill tool; native builds link it from here, js/wasm programs import it). Without the import, asking
 // core for skills is an error that names it.
 //
 // The frontmatter is read by one YAML subset reader on every runtime (a

@@ -29,7 +29,7 @@ func Load(fsys fs.FS) (*tool.SkillSet, error) {
 			if p == "." {
 				return err
 			}
-			set.Problems = append(set.Problems, &tool.SkillProblem{Path: p, Err: err})
+			set.Problems = append(set.Problems, &tool.SkillProblem{Path: p, Err: err, Reason: tool.SkipUnreadable})
 			return nil
 		}
 		if d.IsDir() {
@@ -50,16 +50,20 @@ func Load(fsys fs.FS) (*tool.SkillSet, error) {
 	for _, p := range paths {
 		b, err := fs.ReadFile(fsys, p)
 		if err != nil {
-			set.Problems = append(set.Problems, &tool.SkillProblem{Path: p, Err: err})
+			set.Problems = append(set.Problems, &tool.SkillProblem{Path: p, Err: err, Reason: tool.SkipUnreadable})
 			continue
 		}
 		sk, err := parseSkill(p, b)
 		if err != nil {
-			set.Problems = append(set.Problems, &tool.SkillProblem{Path: p, Err: err})
+			reason := tool.SkipMissingName // no frontmatter, no closing line, no name
+			if errors.Is(err, errMalformed) {
+				reason = tool.SkipMalformed
+			}
+			set.Problems = append(set.Problems, &tool.SkillProblem{Path: p, Err: err, Reason: reason})
 			continue
 		}
 		if first, dup := seen[sk.Name]; dup {
-			set.Problems = append(set.Problems, &tool.SkillProblem{Path: p, Err: fmt.Errorf("the name %q is %w by %s", sk.Name, errNameTaken, first)})
+			set.Problems = append(set.Problems, &tool.SkillProblem{Path: p, Err: fmt.Errorf("the name %q is already used by %s", sk.Name, first), Reason: tool.SkipDuplicateName})
 			continue
 		}
 		seen[sk.Name] = p
@@ -68,14 +72,13 @@ func Load(fsys fs.FS) (*tool.SkillSet, error) {
 	return tool.NewSkillSet(set.Skills, set.Problems, func(s *tool.SkillSet) tool.Tool { return skillTool(s, fsys) }), nil
 }
 
-// The reasons a SKILL.md is skipped; the Go port's API reports them as
-// SkillSkipReason values (port.go).
+// The reasons a SKILL.md is skipped (SkillProblem.Reason classifies them
+// as the Go port's SkillSkipReason values).
 var (
 	errNoFrontmatter = errors.New("no YAML frontmatter (the file must start with a --- line)")
 	errNoClosingLine = errors.New("the frontmatter has no closing --- line")
 	errNoName        = errors.New("the frontmatter has no name")
 	errMalformed     = errors.New("malformed frontmatter")
-	errNameTaken     = errors.New("already used")
 )
 
 // parseSkill splits a SKILL.md into frontmatter and body and reads the

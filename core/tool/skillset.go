@@ -30,6 +30,8 @@ type Skill struct {
 type SkillProblem struct {
 	Path string
 	Err  error
+	// Reason is the Go port's name for why (SkipMalformed, …).
+	Reason SkillSkipReason
 }
 
 func (p *SkillProblem) Error() string { return fmt.Sprintf("skill %s: %v", p.Path, p.Err) }

@@ -1,6 +1,6 @@
 //go:build !js
 
-package skills
+package port
 
 import (
 	"io/fs"

@@ -1,8 +1,7 @@
-package skills
+package port
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io/fs"
 	"path"
@@ -10,10 +9,17 @@ import (
 	"github.com/toolnexus/wasm/core/tool"
 )
 
-// The Go port's skill sources (core.LoadSkillsWith, ListSkills, the
-// toolkit's Options.Skills/SkillsDir/SkillProvider): directories and data
-// skills merged, filtered by name, behind a "skill" tool in the port's
-// wording (port_tool.go).
+// Package port is the Go port's skill sources (core.LoadSkillsWith,
+// ListSkills, the toolkit's Options.Skills/SkillsDir/SkillProvider):
+// directories and data skills merged, filtered by name, behind a "skill"
+// tool in the port's wording (tool.go). SKILL.md files are read by
+// core/skills' loader.
+//
+// Native builds link it with core/skills. A js/wasm program that uses
+// those options imports it itself, so that the browser and Worker builds,
+// which use core's own skills (Options.SkillsFS), do not carry it:
+//
+//	import _ "github.com/toolnexus/wasm/core/skills/port"
 
 func init() { tool.RegisterSkillSources(loadSources) }
 
@@ -99,32 +105,23 @@ func (l *loading) add(f *found) {
 // directory it stands for, which makes Location absolute. A file system
 // that cannot be walked (a missing directory) adds nothing.
 func (l *loading) fromFS(fsys fs.FS, root string) {
-	set, err := Load(fsys)
+	load := tool.Skills()
+	if load == nil {
+		return
+	}
+	set, err := load(fsys)
 	if err != nil {
 		return
 	}
 	for _, p := range set.Problems {
 		loc := hostPath(root, p.Path)
 		l.out.Problems = append(l.out.Problems, &tool.SkillProblem{Path: loc, Err: p.Err})
-		l.out.Skipped = append(l.out.Skipped, tool.SkillSkip{Location: loc, Reason: skipReason(p.Err)})
+		l.out.Skipped = append(l.out.Skipped, tool.SkillSkip{Location: loc, Reason: p.Reason})
 	}
 	for _, sk := range set.Skills {
 		l.add(&found{info: tool.SkillInfo{Name: sk.Name, Description: sk.Description, Location: hostPath(root, sk.Path),
 			Content: sk.Instructions, Origin: "fs"}, fsys: fsys, folder: path.Dir(sk.Path), root: root})
 	}
-}
-
-// skipReason maps Load's problem to the port's reason.
-func skipReason(err error) tool.SkillSkipReason {
-	switch {
-	case errors.Is(err, errMalformed):
-		return tool.SkipMalformed
-	case errors.Is(err, errNameTaken):
-		return tool.SkipDuplicateName
-	case errors.Is(err, errNoName), errors.Is(err, errNoFrontmatter), errors.Is(err, errNoClosingLine):
-		return tool.SkipMissingName
-	}
-	return tool.SkipUnreadable
 }
 
 // callProvider calls a host's skill provider; a panic in it is its error.

@@ -1,4 +1,4 @@
-package skills
+package port
 
 import (
 	"io/fs"
