@@ -29,7 +29,9 @@ func toAnyList(maps []map[string]any) []any {
 // developer) message of their own.
 func hasSystemMessage(msgs []json.RawMessage) bool {
 	for _, m := range msgs {
-		switch gjson.GetBytes(m, "role").String() {
+		// ParseBytes(…).Get rather than GetBytes: the translation already
+		// links ParseBytes, GetBytes would add its own copy of the path walk.
+		switch gjson.ParseBytes(m).Get("role").String() {
 		case "system", "developer":
 			return true
 		}
