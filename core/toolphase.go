@@ -272,11 +272,11 @@ func (r *run) execCall(ctx context.Context, call *ToolCall, answer *Answer) (Too
 		}
 		args = ran
 	}
-	if answer == nil {
+	if p := r.c.port; p != nil && answer == nil {
 		// The port's BeforeTool sees a call once: not again when an
 		// answer re-runs it.
 		var stand *ToolResult
-		if args, stand, err = r.beforeToolHook(ctx, *call, args); err != nil {
+		if args, stand, err = p.beforeTool(r, ctx, *call, args); err != nil {
 			r.abort(err)
 			return ToolResult{Output: err.Error(), IsError: true}, nil
 		}
@@ -341,9 +341,11 @@ func (r *run) afterTool(ctx context.Context, call ToolCall, args map[string]any,
 			return ToolResult{Output: fmt.Sprintf("AfterTool hook for %q failed: %v", call.Name, err), IsError: true}
 		}
 	}
-	res, err := r.afterToolHook(ctx, call, args, res)
-	if err != nil {
-		r.abort(err)
+	if p := r.c.port; p != nil {
+		var err error
+		if res, err = p.afterTool(r, ctx, call, args, res); err != nil {
+			r.abort(err)
+		}
 	}
 	return res
 }
