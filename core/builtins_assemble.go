@@ -10,11 +10,14 @@ import "fmt"
 // In a program that does not import core/builtins the default (Builtins
 // unset) adds no built-ins, and asking for them explicitly is
 // ErrBuiltinsNotLinked; Skills without core/skills is ErrSkillsNotLinked.
-func (tk *Toolkit) addSkillsAndBuiltins(opts Options) error {
+func (tk *Toolkit) addSkillsAndBuiltins(opts Options, port portLayer) error {
 	var tools []Tool
 	skillsFS := opts.Skills
 	if skillsFS == nil && len(opts.SkillsDir) > 0 {
-		if skillsFS = dirsFS(opts.SkillsDir); skillsFS == nil {
+		if port == nil {
+			return errNeedsPortToolkit("Options.SkillsDir")
+		}
+		if skillsFS = port.skillsDirs(opts.SkillsDir); skillsFS == nil {
 			return ErrNoHostFiles
 		}
 	}
@@ -26,7 +29,7 @@ func (tk *Toolkit) addSkillsAndBuiltins(opts Options) error {
 		tk.skills = set
 		tools = append(tools, set.Tool())
 	}
-	cfg, on, err := builtinsConfigOf(opts.Builtins)
+	cfg, on, err := builtinsConfigOf(opts.Builtins, port)
 	if err != nil {
 		return err
 	}

@@ -5,12 +5,15 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 )
 
 // The Go port's option shapes — Hooks, OnError, BodyTransform, decoded
-// RunResult.Messages, TranslateRequest's Toolkit and ToolChoice — are
-// applied through portLayer. CreateClient and CreateGenerateClient install
-// it; CreateRawClient and CreateRawGenerateClient do not. The linker keeps
+// RunResult.Messages, TranslateRequest's Toolkit and ToolChoice; a
+// toolkit's McpConfig, SkillsDir and Builtins config object — are applied
+// through portLayer. CreateClient, CreateGenerateClient and CreateToolkit
+// install it; CreateRawClient, CreateRawGenerateClient and CreateRawToolkit
+// do not. The linker keeps
 // a method of portShapes only when some reachable code converts portShapes
 // to an interface, so a program that builds its clients only the raw way
 // (the JS bridge) links none of that code: options are plain data, and a
@@ -24,6 +27,10 @@ type portLayer interface {
 	classify(fn func(ErrorInfo) Tier, err error, attempt int, retryable bool) Tier
 	messages(t *transcript) []any
 	translateExtras(req TranslateRequest, tools []json.RawMessage, anthropic bool) ([]json.RawMessage, []byte, error)
+	// The toolkit's: Options.McpConfig, SkillsDir, Builtins as a map.
+	mcpConfig(input any) ([]byte, error)
+	skillsDirs(dirs []string) fs.FS
+	builtinsObject(m map[string]any) (BuiltinsConfig, bool, error)
 }
 
 // portShapes is the one portLayer.
@@ -87,6 +94,20 @@ func (portShapes) translateExtras(req TranslateRequest, tools []json.RawMessage,
 		return nil, nil, fmt.Errorf("core: translate: tool_choice: %w", err)
 	}
 	return tools, params, nil
+}
+
+func (portShapes) mcpConfig(input any) ([]byte, error) { return mcpConfigBytes(input) }
+
+func (portShapes) skillsDirs(dirs []string) fs.FS { return dirsFS(dirs) }
+
+func (portShapes) builtinsObject(m map[string]any) (BuiltinsConfig, bool, error) {
+	return builtinsObject(m)
+}
+
+// errNeedsPortToolkit is a raw toolkit's answer to an option only the port
+// layer reads.
+func errNeedsPortToolkit(what string) error {
+	return errors.New("core: create toolkit: " + what + " needs CreateToolkit (this toolkit is raw: CreateRawToolkit)")
 }
 
 // errNeedsPortLayer is a raw client's answer to an option only the port

@@ -88,3 +88,28 @@ func TestRawGenerateClientTranslate(t *testing.T) {
 		t.Fatalf("CreateGenerateClient: err %v, tools sent %d (want 1)", err, sentTools)
 	}
 }
+
+// A raw toolkit takes core's own option forms and names CreateToolkit for
+// the Go port's.
+func TestRawToolkitRefusesPortForms(t *testing.T) {
+	c := &counter{}
+	tk, err := CreateRawToolkit(context.Background(), Options{Builtins: false, ExtraTools: []Tool{c.tool("echo")}})
+	if err != nil || len(tk.Tools()) != 1 {
+		t.Fatalf("tk %v err %v", tk, err)
+	}
+	cases := map[string]Options{
+		"Options.McpConfig": {McpConfig: map[string]any{"mcpServers": map[string]any{}}},
+		"Options.SkillsDir": {SkillsDir: []string{"skills"}},
+		"Options.Builtins":  {Builtins: map[string]any{"enabled": false}},
+	}
+	for want, opts := range cases {
+		_, err := CreateRawToolkit(context.Background(), opts)
+		if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "CreateToolkit") {
+			t.Errorf("%s: err = %v, want one naming it and CreateToolkit", want, err)
+		}
+	}
+	// CreateToolkit reads the port's config object.
+	if _, err := CreateToolkit(context.Background(), Options{Builtins: map[string]any{"enabled": false}}); err != nil {
+		t.Fatalf("CreateToolkit: %v", err)
+	}
+}
