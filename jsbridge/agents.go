@@ -75,7 +75,7 @@ func runtimeOptions(o js.Value, d *dialogs) (agents.Options, string, error) {
 	if err != nil {
 		return opts, "", err
 	}
-	root, err := agentFromJS(o.Get("agent"), agentEnv{tools: ToolEnv{Transport: t}, dialogs: d, seen: map[string]*agents.Agent{}})
+	root, err := agentFromJS(o.Get("agent"), agentEnv{tools: ToolEnv{Transport: t}, dialogs: d, seen: map[string]builtAgent{}})
 	if err != nil {
 		return opts, "", fmt.Errorf("agent: %w", err)
 	}
@@ -156,70 +156,4 @@ func (d *dialogs) waitFor(fn js.Value) func(context.Context, core.Request) (core
 		defer stop()
 		return wf(ctx, req)
 	}
-}
-
-// agentEnv is what building a team's agents shares: the tools' environment,
-// the runtime's dialogs, and the agents built so far by name, so a team that
-// names an agent twice (or in a cycle) gets one Agent.
-type agentEnv struct {
-	tools   ToolEnv
-	dialogs *dialogs
-	seen    map[string]*agents.Agent
-}
-
-// agentFromJS builds an Agent from a spec {name, does, instructions, tools,
-// team, budget, model, waitFor}.
-func agentFromJS(v js.Value, env agentEnv) (*agents.Agent, error) {
-	if v.Type() != js.TypeObject {
-		return nil, errors.New("expected an agent from createAgent")
-	}
-	name := str(v, "name")
-	if name == "" {
-		return nil, errors.New("an agent needs a name")
-	}
-	if a, ok := env.seen[name]; ok {
-		return a, nil
-	}
-	a := agents.New(name, agents.Spec{Does: str(v, "does"), Instructions: str(v, "instructions"), Model: str(v, "model")})
-	env.seen[name] = a
-	if w := v.Get("waitFor"); isFunc(w) {
-		a.Spec.WaitForContext = env.dialogs.waitFor(w)
-	}
-	if b := v.Get("budget"); b.Type() == js.TypeObject {
-		a.Spec.Budget = budgetFromJS(b)
-	}
-	tools, team := v.Get("tools"), v.Get("team")
-	for i := 0; isArray(tools) && i < tools.Length(); i++ {
-		t, err := ToolFromJS(tools.Index(i), env.tools)
-		if err != nil {
-			return nil, fmt.Errorf("%s: tools[%d]: %w", name, i, err)
-		}
-		a.Spec.Tools = append(a.Spec.Tools, t)
-	}
-	for i := 0; isArray(team) && i < team.Length(); i++ {
-		member, err := agentFromJS(team.Index(i), env)
-		if err != nil {
-			return nil, fmt.Errorf("%s: team[%d]: %w", name, i, err)
-		}
-		a.Spec.Team = append(a.Spec.Team, member)
-	}
-	return a, nil
-}
-
-// budgetFromJS reads {maxTurns, maxTokens, maxToolCalls, maxWallMs,
-// maxChildren, maxConcurrent, maxDepth}; absent fields stay unset.
-func budgetFromJS(b js.Value) *agents.Budget {
-	return &agents.Budget{
-		MaxTurns:      intProp(b, "maxTurns"),
-		MaxTokens:     int64(intProp(b, "maxTokens")),
-		MaxToolCalls:  int64(intProp(b, "maxToolCalls")),
-		MaxWall:       msDuration(intProp(b, "maxWallMs")),
-		MaxChildren:   intProp(b, "maxChildren"),
-		MaxConcurrent: intProp(b, "maxConcurrent"),
-		MaxDepth:      intProp(b, "maxDepth"),
-	}
-}
-
-func isArray(v js.Value) bool {
-	return v.Type() == js.TypeObject && js.Global().Get("Array").Call("isArray", v).Bool()
 }

@@ -6,7 +6,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sync"
 	"syscall/js"
 	"time"
 
@@ -15,35 +14,41 @@ import (
 )
 
 // runtimeHandle wraps a Runtime for JS. Handles cross as their ids
-// ("root/support.1"); the bridge keeps the ones it handed out (and the
-// root) so a later verb can find them. A restored runtime knows only the
-// root: its tree is driven with resume, list, snapshot and close.
+// ("root/support.1"), which every verb takes — from run or spawn, from
+// list(), or from a pending request's data.handle — so a restored runtime
+// is driven like the one it was snapshotted from. "" (or null) is the root,
+// which spawn and close take; the verbs of a running agent refuse it.
 //
 //	run(prompt, signal?)         the agent under root: spawn, wake, wait
 //	spawn(parentId, name, budget?) handle id      post(id, text, channel?)
 //	wake(id, prompt)  wait(id, timeoutMs)  interrupt(id)  close(id?, force?)
 //	list()  inspect(id)  resume(answerJSON)  snapshot()
 func runtimeHandle(rt *agents.Runtime, agent string, d *dialogs) js.Value {
-	var mu sync.Mutex
-	handles := map[string]*agents.Handle{rt.Root.ID: rt.Root}
-	keep := func(h *agents.Handle) string {
-		mu.Lock()
-		handles[h.ID] = h
-		mu.Unlock()
-		return h.ID
-	}
 	find := func(v js.Value) (*agents.Handle, error) {
-		id := jsString(v)
+		if v.IsUndefined() || v.IsNull() {
+			return rt.Root, nil
+		}
+		if v.Type() != js.TypeString {
+			return nil, fmt.Errorf("a handle is an id string (from run, spawn or list), not a %s", v.Type())
+		}
+		id := v.String()
 		if id == "" {
 			return rt.Root, nil
 		}
-		mu.Lock()
-		h, ok := handles[id]
-		mu.Unlock()
+		h, ok := rt.Handle(id)
 		if !ok {
-			return nil, fmt.Errorf("no handle %q in this runtime (handles come from run or spawn)", id)
+			return nil, fmt.Errorf("no handle %q in this runtime (list() shows its ids)", id)
 		}
 		return h, nil
+	}
+	// findAgent is find for the verbs that need an agent: the root runs no
+	// turns (a wait on it would never return).
+	findAgent := func(v js.Value) (*agents.Handle, error) {
+		h, err := find(v)
+		if err == nil && h == rt.Root {
+			return nil, errors.New("the root runs no turns: give a handle id from run, spawn or list()")
+		}
+		return h, err
 	}
 	h := jsObject.New()
 	var fns []js.Func
@@ -61,7 +66,6 @@ func runtimeHandle(rt *agents.Runtime, agent string, d *dialogs) js.Value {
 		if err != nil {
 			return taskResultJSON(agents.TaskResult{Text: err.Error(), IsError: true, Status: agents.TaskStatusError}), nil
 		}
-		keep(top)
 		ctx, stop := contextFor(argAt(args, 1))
 		defer stop()
 		// An aborted signal closes its open dialogs and interrupts the turn:
@@ -79,18 +83,24 @@ func runtimeHandle(rt *agents.Runtime, agent string, d *dialogs) js.Value {
 		if err != nil {
 			return nil, fmt.Errorf("spawn: %w", err)
 		}
-		var budget *agents.Budget
-		if b := argAt(args, 2); b.Type() == js.TypeObject {
-			budget = budgetFromJS(b)
+		name := argAt(args, 1)
+		if name.Type() != js.TypeString {
+			return nil, fmt.Errorf("spawn: the agent name must be a string, not a %s", name.Type())
 		}
-		child, err := rt.Spawn(parent, jsString(argAt(args, 1)), budget)
+		var budget *agents.Budget
+		if b := argAt(args, 2); !b.IsUndefined() && !b.IsNull() {
+			if budget, err = budgetFromJS(b); err != nil {
+				return nil, fmt.Errorf("spawn: %w", err)
+			}
+		}
+		child, err := rt.Spawn(parent, name.String(), budget)
 		if err != nil {
 			return nil, fmt.Errorf("spawn: %w", err)
 		}
-		return keep(child), nil
+		return child.ID, nil
 	})
 	set("post", func(args []js.Value) (any, error) {
-		target, err := find(argAt(args, 0))
+		target, err := findAgent(argAt(args, 0))
 		if err != nil {
 			return nil, fmt.Errorf("post: %w", err)
 		}
@@ -101,25 +111,25 @@ func runtimeHandle(rt *agents.Runtime, agent string, d *dialogs) js.Value {
 		return postResultJSON(rt.Post(target, item)), nil
 	})
 	set("wake", func(args []js.Value) (any, error) {
-		target, err := find(argAt(args, 0))
+		target, err := findAgent(argAt(args, 0))
 		if err != nil {
 			return nil, fmt.Errorf("wake: %w", err)
 		}
 		return postResultJSON(rt.Wake(target, jsString(argAt(args, 1)))), nil
 	})
 	set("wait", func(args []js.Value) (any, error) {
-		target, err := find(argAt(args, 0))
+		target, err := findAgent(argAt(args, 0))
 		if err != nil {
 			return nil, fmt.Errorf("wait: %w", err)
 		}
-		var ms int
-		if t := argAt(args, 1); t.Type() == js.TypeNumber {
-			ms = t.Int()
+		ms, err := msArg(argAt(args, 1), "wait: timeoutMs")
+		if err != nil {
+			return nil, err
 		}
 		return taskResultJSON(rt.Wait(target, msDuration(ms))), nil
 	})
 	set("interrupt", func(args []js.Value) (any, error) {
-		target, err := find(argAt(args, 0))
+		target, err := findAgent(argAt(args, 0))
 		if err != nil {
 			return nil, fmt.Errorf("interrupt: %w", err)
 		}
@@ -174,4 +184,4 @@ func runtimeHandle(rt *agents.Runtime, agent string, d *dialogs) js.Value {
 	return h
 }
 
-func msDuration(ms int) time.Duration { return time.Duration(ms) * time.Millisecond }
+func msDuration(ms int64) time.Duration { return time.Duration(ms) * time.Millisecond }

@@ -54,7 +54,7 @@ test_go() {
   # and the JSON depth check agrees with encoding/json. (Go cannot fuzz under
   # js/wasm; there the seed corpora, deep inputs among them, run as tests.)
   local target pkg
-  for pkg in core internal/jsonx internal/sse; do
+  for pkg in core core/agents internal/jsonx internal/sse; do
     for target in $(grep -ho '^func Fuzz[A-Za-z0-9]*' "$pkg"/*_test.go | cut -d' ' -f2); do
       echo "== fuzz $pkg $target (${FUZZTIME:-5s})"
       go test -run='^$' -fuzz="^${target}\$" -fuzztime="${FUZZTIME:-5s}" "./$pkg"
@@ -75,6 +75,20 @@ test_readme() {
   build_browser || return 1
   echo "== README examples (tests/readme.test.mjs)"
   (cd "$ROOT/tests" && timeout 300 node --test --test-force-exit readme.test.mjs)
+}
+
+# test_wiring fails when a tests/*.test.mjs file is named by no area's
+# script: a suite that no area runs would pass CI by never running.
+test_wiring() {
+  local f missing=0
+  for f in "$ROOT"/tests/*.test.mjs; do
+    if ! grep -q "$(basename "$f")" "$ROOT"/scripts/*.sh; then
+      echo "not run by any area: tests/$(basename "$f") (add it to a test_<area> in scripts/)" >&2
+      missing=1
+    fi
+  done
+  echo "== every tests/*.test.mjs is run by an area"
+  [ "$missing" -eq 0 ]
 }
 
 # tally_log prints "passed failed skipped" counted in one area's log: the
@@ -103,7 +117,7 @@ run_tests() {
   local logs="$DIST/test-logs" area log status p f s
   local passed=0 failed=0 skipped=0
   rm -rf "$logs" && mkdir -p "$logs"
-  for area in go api readme browser worker budgets worker_dev embed mcp persist tools reliability; do
+  for area in wiring go api readme browser worker budgets worker_dev embed mcp persist approvals tools agents reliability; do
     declare -F "test_$area" >/dev/null || continue
     log="$logs/$area.log"
     echo "== $area"

@@ -160,6 +160,44 @@ test("snapshot → restoreRuntime → resume continues the halted tree in a fres
   await rt.release();
 });
 
+test("a restored runtime takes handle ids for every verb: inspect, wait, interrupt, post, wake, spawn", T, async () => {
+  const { support, runs } = team();
+  const res = await support.run("review order 5", { generate: teamModel() });
+  assert.equal(res.status, "pending");
+  const snap = await res.runtime.snapshot();
+  await res.runtime.release();
+  const asked = [];
+  const rt = await tnx.restoreRuntime({ generate: teamModel(), agent: support, waitFor: (req) => { asked.push(req.data.path.join("/")); return tnx.answerOutput(req.id, "approved"); } }, snap);
+  const [sup, bil] = (await rt.list()).map((r) => r.id);
+  assert.equal(bil, res.pending.data.handle);
+  // The restored halt reads by id …
+  const row = await rt.inspect(bil);
+  assert.equal(row.state, "suspended");
+  assert.equal(row.pendingKind, res.pending.kind);
+  const halted = await rt.wait(bil);
+  assert.equal(halted.status, "pending");
+  assert.equal(halted.pending.id, res.pending.id);
+  assert.equal((await rt.wait(sup, { timeoutMs: 20 })).status, "pending");
+  // … an interrupt by id withdraws it …
+  await rt.interrupt(bil);
+  assert.equal((await rt.wait(bil)).status, "interrupted");
+  assert.equal((await rt.inspect(bil)).state, "idle");
+  // … and the handle takes new work by id (the runtime's waitFor approves).
+  assert.deepEqual(await rt.post(bil, "the customer called again"), { ok: true });
+  assert.deepEqual(await rt.wake(bil, "refund order 6"), { ok: true });
+  const again = await rt.wait(bil);
+  assert.equal(again.status, "done", again.text);
+  assert.match(again.text, /refunded order 6/);
+  assert.deepEqual(runs, ["6"], "the withdrawn refund of order 5 never ran");
+  assert.deepEqual(asked, ["support/billing"]);
+  assert.equal(await rt.spawn(sup, "billing"), `${sup}/billing.2`);
+  await assert.rejects(rt.wait("root/support.1/nobody.1"), /no handle "root\/support.1\/nobody.1"/);
+  await assert.rejects(rt.inspect(42), /a handle is an id string/);
+  await rt.close(bil);
+  assert.equal((await rt.inspect(bil)).state, "closed");
+  await rt.release();
+});
+
 test("budget exhausted: a turn cap with tool calls still coming is incomplete, not a crash", T, async () => {
   const add = tnx.defineTool({ name: "add", run: ({ a, b }) => String(a + b) });
   const looper = tnx.createAgent({ name: "looper", tools: [add], budget: { maxTurns: 2 } });

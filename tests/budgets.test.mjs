@@ -52,6 +52,9 @@ const browserNever = [...never, "net/http.", "crypto/tls."];
 // tools 1,272,358 → 1,292,185, Worker 1,954,683 → 1,969,932; each budget
 // is ~1 % above. encoding/json stays out (`never`), and no build under
 // js/wasm links the host file system (core/tool's HostFiles are native).
+// Hardening restore against edited or cut snapshots (whole-JSON check,
+// ids, caps, MaxTreeDepth) and AGENTS' maxWallMs bound add 889 B to the
+// Worker and the spec checks ~7.5 kB to the tools build.
 const targets = [
   { name: "browser", file: "web/toolnexus.wasm", pkg: "./wasm/browser", gzipBudget: 1_147_000, never: browserNever },
   // The tools build also links core/agents and its bridge (+69 kB gzip:

@@ -91,7 +91,15 @@ export function agentsApi(api, call) {
   }
 
   function wrapRuntime(rt) {
-    const json = async (fn) => JSON.parse(await call(fn));
+    // After release the Go functions behind rt are gone (a call would reach
+    // a released function): every verb but release is then refused with
+    // the reason, and release again does nothing.
+    let released = false;
+    const live = (fn) => call(() => {
+      if (released) throw new Error("toolnexus: this runtime was released; create or restore another");
+      return fn();
+    });
+    const json = async (fn) => JSON.parse(await live(fn));
     // A result always has isError (Go leaves it out when false).
     const result = async (fn) => {
       const res = await json(fn);
@@ -102,7 +110,7 @@ export function agentsApi(api, call) {
       /** Spawn the runtime's agent under the root, give it prompt, wait for its result. */
       run: (prompt, { signal } = {}) => result(() => rt.run(String(prompt), signal)),
       /** A new handle under parent (a handle id; null/undefined: the root) from the agent named name. */
-      spawn: (parent, name, budget) => call(() => rt.spawn(parent ?? "", String(name), budget)),
+      spawn: (parent, name, budget) => live(() => rt.spawn(parent ?? "", String(name), budget)),
       /** Queue text in the handle's inbox ({ok, error?}); it never starts a turn. */
       post: (handle, text, { channel } = {}) => json(() => rt.post(handle, String(text), channel)),
       /** Start a turn with prompt plus the drained inbox ({ok, error?}). */
@@ -110,18 +118,22 @@ export function agentsApi(api, call) {
       /** The handle's next (or last) result; timeoutMs 0 waits indefinitely. */
       wait: (handle, { timeoutMs = 0 } = {}) => result(() => rt.wait(handle, timeoutMs)),
       /** Abort the handle's running turn (or withdraw its pending request). */
-      interrupt: (handle) => call(() => rt.interrupt(handle)),
+      interrupt: (handle) => live(() => rt.interrupt(handle)),
       /** Close a handle and its children (no handle: everything). force: no grace for a running turn. */
-      close: (handle, { force = false } = {}) => call(() => rt.close(handle ?? "", force)),
+      close: (handle, { force = false } = {}) => live(() => rt.close(handle ?? "", force)),
       /** A row per handle: {id, agent, path, state, tokens, turns, inbox, pendingKind?}. */
       list: () => json(() => rt.list()),
       inspect: async (handle) => (await json(() => rt.inspect(handle)))[0],
       /** Deliver the Answer to the deepest suspended agent; the top-level agent's result. */
       resume: (answer) => result(() => rt.resume(JSON.stringify(answer))),
       /** The halted tree as JSON text, for restoreRuntime in this page or the next. */
-      snapshot: () => call(() => rt.snapshot()),
+      snapshot: () => live(() => rt.snapshot()),
       /** Close everything and release the runtime; it cannot be used afterwards. */
-      release: () => call(() => rt.release()),
+      release: async () => {
+        if (released) return;
+        released = true;
+        await call(() => rt.release());
+      },
     });
     return self;
   }

@@ -164,6 +164,10 @@ func stringList(dst *[]string) jsonx.Reader {
 	}
 }
 
+// maxWallProblem spells agents.MaxWallMsLimit as a constant (a test
+// keeps them equal): formatting it at run time costs the wasm budget.
+const maxWallProblem = "must be at most 9223372036854 (about 292 years)"
+
 // readBudget reads "budget": positive whole numbers, JS casing.
 func readBudget(v gjson.Result, path string) (*agents.Budget, error) {
 	var b agents.Budget
@@ -184,10 +188,15 @@ func readBudget(v gjson.Result, path string) (*agents.Budget, error) {
 		jsonx.Field{Name: "maxTokens", Read: positive(jsonx.Int64(&b.MaxTokens), func() int64 { return b.MaxTokens })},
 		jsonx.Field{Name: "maxToolCalls", Read: positive(jsonx.Int64(&b.MaxToolCalls), func() int64 { return b.MaxToolCalls })},
 		jsonx.Field{Name: "maxWallMs", Read: positive(jsonx.Int64(&wallMs), func() int64 { return wallMs })},
+		// (maxWallMs past agents.MaxWallMsLimit is refused below: as a
+		// time.Duration it would wrap around.)
 		jsonx.Field{Name: "maxChildren", Read: positive(jsonx.Int(&b.MaxChildren), func() int64 { return int64(b.MaxChildren) })},
 		jsonx.Field{Name: "maxConcurrent", Read: positive(jsonx.Int(&b.MaxConcurrent), func() int64 { return int64(b.MaxConcurrent) })},
 		jsonx.Field{Name: "maxDepth", Read: positive(jsonx.Int(&b.MaxDepth), func() int64 { return int64(b.MaxDepth) })},
 	)
+	if err == nil && wallMs > agents.MaxWallMsLimit {
+		return &b, &jsonx.FieldError{Path: path + ".maxWallMs", Problem: maxWallProblem}
+	}
 	b.MaxWall = time.Duration(wallMs) * time.Millisecond
 	return &b, err
 }

@@ -1,10 +1,13 @@
 package worker
 
 import (
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/toolnexus/wasm/core/agents"
 )
 
 func TestParseAgents(t *testing.T) {
@@ -29,6 +32,11 @@ func TestParseAgents(t *testing.T) {
 		{"empty tool name", `[{"name": "a", "tools": [""]}]`, `"tools" must hold non-empty strings only`},
 		{"zero budget", `[{"name": "a", "budget": {"maxTurns": 0}}]`, `"budget.maxTurns" must be a positive whole number`},
 		{"fractional budget", `[{"name": "a", "budget": {"maxTokens": 1.5}}]`, `"budget.maxTokens"`},
+		{"maxWallMs past a Duration", `[{"name": "a", "budget": {"maxWallMs": 9223372036855}}]`, `"budget.maxWallMs" must be at most 9223372036854`},
+		{"huge maxTokens", `[{"name": "a", "budget": {"maxTokens": 1e300}}]`, `"budget.maxTokens" must be a whole number`},
+		{"string maxDepth", `[{"name": "a", "budget": {"maxDepth": "3"}}]`, `"budget.maxDepth" must be a whole number`},
+		{"team a string", `[{"name": "a", "team": "b"}]`, `"team" must be an array of names`},
+		{"team of numbers", `[{"name": "a", "team": [1]}]`, `"team" must hold non-empty strings only`},
 		{"unknown budget field", `[{"name": "a", "budget": {"turns": 3}}]`, `"budget.turns" is not a known field`},
 	}
 	for _, c := range cases {
@@ -52,6 +60,9 @@ func TestParseAgents(t *testing.T) {
 	decls, err := parseAgents(testAgents, known)
 	if err != nil || len(decls) != 2 || decls[1].Budget == nil || decls[1].Budget.MaxTurns != 4 || decls[0].Team[0] != "billing" {
 		t.Errorf("testAgents parsed as %+v, %v", decls, err)
+	}
+	if want := fmt.Sprintf("must be at most %d ", agents.MaxWallMsLimit); !strings.HasPrefix(maxWallProblem, want) {
+		t.Errorf("maxWallProblem = %q, want it to start %q", maxWallProblem, want)
 	}
 	decls, _ = parseAgents(`[{"name": "a", "budget": {"maxWallMs": 1500}}]`, nil)
 	if decls[0].Budget.MaxWall != 1500*time.Millisecond {

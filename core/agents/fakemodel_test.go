@@ -142,7 +142,7 @@ type supportTeam struct {
 	billing *Agent
 }
 
-func newSupportTeam(t *testing.T) *supportTeam {
+func newSupportTeam(t testing.TB) *supportTeam {
 	t.Helper()
 	st := &supportTeam{refunds: &refundLog{}}
 	st.model = newFakeModel(nil)

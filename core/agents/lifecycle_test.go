@@ -152,8 +152,17 @@ func TestCloseParentWithRunningChildren(t *testing.T) {
 			t.Errorf("%s is %s, want closed", v.ID, v.State)
 		}
 	}
+	// As in the port: the child's turn is aborted ("interrupted"), support's
+	// task call returns that as an error result, and support's own turn,
+	// given the grace, answers — so support reports "done" (docs/agents.md,
+	// "Closing a parent whose child is mid-turn").
 	if r := rt.Wait(h, 0); r.Status != TaskStatusDone || !strings.Contains(r.Text, "[interrupted]") {
 		t.Errorf("support's last result = %+v, want its report of the interrupted child", r)
+	}
+	if billing, ok := rt.Handle("root/support.1/billing.1"); !ok {
+		t.Error("billing's handle is gone after the close")
+	} else if r := rt.Wait(billing, 0); r.Status != TaskStatusInterrupted {
+		t.Errorf("billing's last result = %+v, want interrupted", r)
 	}
 	if n := settledGoroutines(base); n > base {
 		t.Errorf("goroutines: %d after Close, %d before", n, base)

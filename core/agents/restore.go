@@ -2,7 +2,9 @@ package agents
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/tidwall/gjson"
@@ -19,6 +21,13 @@ import (
 //	rt2, err := agents.RestoreRuntime(opts, state)
 //	res, err := rt2.Resume(answer)     // continues the halted tree
 func RestoreRuntime(opts Options, snapshot []byte) (*Runtime, error) {
+	// gjson reads a truncated document as far as it goes ("{" is an empty
+	// object), so the bytes are checked whole first; the depth bound keeps
+	// the checker's recursion within the stack (see jsonx.MaxDepth) while
+	// passing every transcript core accepted, wrapped in the snapshot.
+	if jsonx.CheckDepth(snapshot, jsonx.MaxDepth+2*jsonx.WrapSlack) != nil || !gjson.ValidBytes(snapshot) {
+		return nil, errors.New("agents: restore: the snapshot is not valid JSON (cut short, edited, or nested past jsonx.MaxDepth)")
+	}
 	doc := gjson.ParseBytes(snapshot)
 	if !doc.IsObject() {
 		return nil, fmt.Errorf("agents: restore: the snapshot is not a JSON object")
@@ -26,8 +35,12 @@ func RestoreRuntime(opts Options, snapshot []byte) (*Runtime, error) {
 	if v := doc.Get("version").Int(); v != snapshotVersion {
 		return nil, fmt.Errorf("agents: restore: snapshot version %d, want %d", v, snapshotVersion)
 	}
+	rootSeq, hs := doc.Get("rootSeq").Int(), doc.Get("handles")
+	if rootSeq < 0 || hs.Exists() && !hs.IsArray() {
+		return nil, errors.New("agents: restore: a negative rootSeq, or handles that are not an array")
+	}
 	rt := NewRuntime(opts)
-	rt.Root.seq = int(doc.Get("rootSeq").Int())
+	rt.Root.seq = int(rootSeq)
 	byID := map[string]*Handle{rt.Root.ID: rt.Root}
 	var err error
 	doc.Get("handles").ForEach(func(_, v gjson.Result) bool {
@@ -120,6 +133,11 @@ func (rt *Runtime) restoreHandle(v gjson.Result, byID map[string]*Handle) error 
 	if h.state == StateSuspended && (haltReq == nil || len(haltMsgs) == 0) {
 		return fmt.Errorf("handle %s: suspended without a halted turn", sh.ID)
 	}
+	// Each id once, and one segment under its parent's (Runtime.Handle
+	// follows ids down the tree).
+	if _, dup := byID[sh.ID]; dup || !restoredShapeOK(sh, parent) {
+		return errors.New("handle " + sh.ID + ": " + restoreShapeRule)
+	}
 	if haltReq != nil {
 		h.halt = &halt{messages: anyMessages(haltMsgs), request: *haltReq}
 	}
@@ -177,4 +195,23 @@ func anyMessages(raw []json.RawMessage) []any {
 		out[i] = m
 	}
 	return out
+}
+
+// restoreShapeRule is what restoredShapeOK checks, as one message: each
+// formatted check of its own costs the Worker's wasm budget.
+const restoreShapeRule = "edited or corrupt: want an id that is a new segment under its parent's, " +
+	"a tree no deeper than MaxTreeDepth (64), maxTurns, maxConcurrent and maxDepth of at least 1, " +
+	"no negative count, and maxWallMs within MaxWallMsLimit"
+
+// restoredShapeOK refuses what a snapshot can only hold if it was edited:
+// an id off its parent's path (Runtime.Handle follows ids), a tree past
+// MaxTreeDepth, a zero maxConcurrent (every wake would queue forever) or a
+// zero maxTurns or maxDepth (the agent would stop before it starts).
+func restoredShapeOK(sh snapHandle, parent *Handle) bool {
+	n := len(parent.ID)
+	return len(sh.ID) > n+1 && sh.ID[:n] == parent.ID && sh.ID[n] == '/' &&
+		strings.IndexByte(sh.ID[n+1:], '/') < 0 && parent.depth < MaxTreeDepth &&
+		min(sh.MaxTurns, sh.MaxConcurrent, sh.MaxDepth) >= 1 &&
+		min(sh.PoolChildren, sh.Seq, sh.Turns, sh.Tokens) >= 0 &&
+		sh.MaxWallMs >= 0 && sh.MaxWallMs <= maxWallMs
 }

@@ -68,9 +68,9 @@ func (rt *Runtime) Spawn(parent *Handle, defName string, budget *Budget) (*Handl
 		rt.mu.Unlock()
 		return nil, errors.New("agents: spawn under a closed or nil parent")
 	}
-	if parent.depth+1 > parent.eff.maxDepth {
+	if parent.depth+1 > parent.eff.maxDepth || parent.depth+1 > MaxTreeDepth {
 		rt.mu.Unlock()
-		return nil, &LimitError{Limit: LimitMaxDepth, Msg: fmt.Sprintf("%s %d exceeded", LimitMaxDepth, parent.eff.maxDepth)}
+		return nil, &LimitError{Limit: LimitMaxDepth, Msg: fmt.Sprintf("%s %d exceeded", LimitMaxDepth, min(parent.eff.maxDepth, MaxTreeDepth))}
 	}
 	if len(parent.children)+1 > parent.pool.children {
 		rt.mu.Unlock()

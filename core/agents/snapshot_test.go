@@ -86,7 +86,9 @@ func TestRestoreRefusesBadSnapshots(t *testing.T) {
 		state string
 		want  string
 	}{
-		"not json":      {st.options(), "nope", "not a JSON object"},
+		"not json":      {st.options(), "nope", "not valid JSON"},
+		"cut short":     {st.options(), string(state[:len(state)/2]), "not valid JSON"},
+		"an array":      {st.options(), "[]", "not a JSON object"},
 		"version":       {st.options(), `{"version":9}`, "version 9"},
 		"unknown agent": {onlySupport, string(state), `agent "billing" is not in the registry`},
 		"orphan":        {st.options(), `{"version":1,"handles":[{"id":"root/x.1","agent":"support","parent":"root/y.1","state":"idle"}]}`, "parent"},
