@@ -32,12 +32,14 @@ func (r *run) newToolPhase(calls []ToolCall) *toolPhase {
 // setAsked notes that an approval edited call g: call is what runs, asked
 // what the model asked for.
 func (ph *toolPhase) setAsked(g int, call ToolCall, asked string) {
+	// Unlocked by hand, not deferred (a defer costs the wasm build more):
+	// nothing between can panic, g being one of the phase's calls.
 	ph.mu.Lock()
-	defer ph.mu.Unlock()
 	if ph.asked == nil {
 		ph.asked = make([]string, len(ph.calls))
 	}
 	ph.calls[g], ph.asked[g] = call, asked
+	ph.mu.Unlock()
 }
 
 // flushRecords appends the phase's finished records to the run's, in call
