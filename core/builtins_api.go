@@ -62,7 +62,7 @@ func BuiltinTools(cfg BuiltinsConfig) []Tool {
 //	BuiltinsConfig     as configured (also *BuiltinsConfig; nil ⇒ defaults)
 //
 // ok is false when the built-ins are off; any other type is an error.
-func builtinsConfigOf(v any, port portLayer) (cfg BuiltinsConfig, ok bool, err error) {
+func builtinsConfigOf(v any, port *portLayer) (cfg BuiltinsConfig, ok bool, err error) {
 	switch b := v.(type) {
 	case nil:
 		return cfg, true, nil

@@ -10,7 +10,7 @@ import "fmt"
 // In a program that does not import core/builtins the default (Builtins
 // unset) adds no built-ins, and asking for them explicitly is
 // ErrBuiltinsNotLinked; Skills without core/skills is ErrSkillsNotLinked.
-func (tk *Toolkit) addSkillsAndBuiltins(opts Options, port portLayer) error {
+func (tk *Toolkit) addSkillsAndBuiltins(opts Options, port *portLayer) error {
 	var tools []Tool
 	skillsFS := opts.Skills
 	if skillsFS == nil && len(opts.SkillsDir) > 0 {

@@ -186,7 +186,7 @@ type Client struct {
 	err     error // a bad option, reported by every Run
 	// port applies the Go port's option shapes (port_layer.go); nil for a
 	// raw client.
-	port portLayer
+	port *portLayer
 }
 
 const (
@@ -199,7 +199,7 @@ const (
 // by the first Run rather than here, so the signature matches the Go port.
 func CreateClient(opts ClientOptions) *Client {
 	c := newClient(opts)
-	c.port = portShapes{}
+	c.port = &portFuncs
 	return c
 }
 

@@ -93,7 +93,7 @@ func validToolName(name string) bool {
 // error, and so is a relay tool named like a built-in (the Go port's ten,
 // bash included), even with built-ins off.
 func CreateToolkit(ctx context.Context, opts Options) (*Toolkit, error) {
-	return createToolkit(ctx, opts, portShapes{})
+	return createToolkit(ctx, opts, &portFuncs)
 }
 
 // CreateRawToolkit is CreateToolkit for a host that uses only core's own
@@ -108,7 +108,7 @@ func CreateRawToolkit(ctx context.Context, opts Options) (*Toolkit, error) {
 
 // createToolkit assembles a toolkit; port reads the Go port's option forms
 // (nil: a raw toolkit).
-func createToolkit(ctx context.Context, opts Options, port portLayer) (*Toolkit, error) {
+func createToolkit(ctx context.Context, opts Options, port *portLayer) (*Toolkit, error) {
 	ctx = orBackground(ctx)
 	tk := &Toolkit{byName: map[string]int{}}
 	if err := checkRelayNames(opts.ExtraTools); err != nil {
