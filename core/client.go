@@ -3,6 +3,8 @@ package core
 import (
 	"context"
 	"encoding/json"
+
+	"github.com/toolnexus/wasm/core/wire"
 )
 
 // ClientOptions configures CreateClient. Only BaseURL and Model are needed
@@ -180,7 +182,7 @@ const (
 // safe for concurrent use; each Run keeps its own state.
 type Client struct {
 	opts    ClientOptions
-	wire    wireFormat
+	wire    wire.Format
 	params  []byte // RequestParams, encoded once as `,"k":v…`
 	metrics *MetricsRegistry
 	err     error // a bad option, reported by every Run
@@ -249,7 +251,7 @@ func newClient(opts ClientOptions) *Client {
 		opts.Store = NewMemoryStore()
 	}
 	c := &Client{opts: opts, metrics: NewMetricsRegistry()}
-	c.wire, c.err = wireFor(opts.Style)
+	c.wire, c.err = wire.For(opts.Style)
 	if c.err == nil {
 		c.params, c.err = encodeParams(opts.RequestParams)
 	}
@@ -292,6 +294,6 @@ func (c *Client) RunWithHistory(ctx context.Context, prompt string, tk *Toolkit,
 	if err != nil {
 		return RunResult{Status: StatusIncomplete, Limit: "error", Messages: history}, err
 	}
-	r.appendMessage(c.wire.userMessage(prompt))
+	r.appendMessage(c.wire.UserMessage(prompt))
 	return r.loop(ctx, nil)
 }

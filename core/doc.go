@@ -23,7 +23,8 @@
 // net/http, and the JS bridge supplies one over fetch.
 //
 // core is a kernel with packages around it. The shared types live in
-// core/tool (core re-exports each: core.Tool is tool.Tool); the optional
+// core/tool (core re-exports each: core.Tool is tool.Tool), the provider
+// wire formats in core/wire (core.Usage is wire.Usage); the optional
 // features are packages a program links by importing them, the way
 // database/sql drivers are linked:
 //

@@ -7,41 +7,10 @@ import (
 )
 
 // The fuzz targets feed untrusted bytes to every parser that reads them:
-// provider replies in both styles, SSE streams, tool arguments, Answers and
-// halted transcripts. None may panic (under js/wasm a panic ends the whole
+// SSE streams, tool arguments, Answers and halted transcripts (provider
+// replies: core/wire's FuzzParse). None may panic (under js/wasm a panic ends the whole
 // instance); each must answer with a value or an error. CI runs each for a
 // few seconds (scripts/test.sh); seeds are below and in testdata/fuzz.
-
-func FuzzParseProviderReply(f *testing.F) {
-	f.Add([]byte(openAIReply(turn{text: "hi", calls: []ToolCall{call("c1", "t", `{"a":1}`)}})), true)
-	f.Add([]byte(anthropicReply(turn{text: "hi", calls: []ToolCall{call("c1", "t", `{"a":1}`)}})), false)
-	f.Add([]byte(`{"choices":[{"message":{"tool_calls":[{"function":{"arguments":{"x":[]}}}]}}]}`), true)
-	f.Add([]byte(`{"content":[{"type":"tool_use"}]}`), false)
-	f.Add([]byte(`{"error":null,"choices":[{}]}`), true)
-	// Issue 15: a reply nested past the limit (under js/wasm the seeds run
-	// as a test, where this depth overflowed the stack before the check).
-	f.Add([]byte(`{"choices":[{"message":`+deepJSON(100_000)+`}]}`), true)
-	f.Add([]byte(`{"content":[{"type":"tool_use","input":`+deepJSON(100_000)+`}]}`), false)
-	f.Fuzz(func(t *testing.T, body []byte, openai bool) {
-		var w wireFormat = anthropicWire{}
-		if openai {
-			w = openAIWire{}
-		}
-		r, err := w.parse(body)
-		if err != nil {
-			return
-		}
-		// Whatever parsed must make a valid transcript message.
-		if msg := w.assistantMessage(r); !json.Valid(msg) {
-			t.Fatalf("assistant message is not valid JSON: %s", msg)
-		}
-		for _, m := range w.toolResults([]toolOutcome{{id: "x\"\n", content: string(body)}}) {
-			if !json.Valid(m) {
-				t.Fatalf("tool result is not valid JSON: %s", m)
-			}
-		}
-	})
-}
 
 func FuzzStream(f *testing.F) {
 	f.Add(openAIStreamToolTurn, true, 3)
@@ -61,7 +30,7 @@ func FuzzStream(f *testing.F) {
 			split = 1
 		}
 		resp, err := r.readStream(&pieces{data: []byte(stream), n: split%64 + 1})
-		if err == nil && !json.Valid(c.wire.assistantMessage(resp)) {
+		if err == nil && !json.Valid(c.wire.AssistantMessage(resp)) {
 			t.Fatalf("stream produced an invalid message")
 		}
 	})

@@ -6,6 +6,8 @@ import (
 	"io"
 	"strconv"
 	"strings"
+
+	"github.com/toolnexus/wasm/core/wire"
 )
 
 // GenerateRequest is what an in-process model receives each turn: the
@@ -102,7 +104,7 @@ func generateReply(model string, out GenerateResponse) string {
 			out.ToolCalls[i].Arguments = "{}"
 		}
 	}
-	msg := openAIWire{}.assistantMessage(LLMResponse{Text: out.Text, ToolCalls: out.ToolCalls})
+	msg := wire.OpenAI{}.AssistantMessage(LLMResponse{Text: out.Text, ToolCalls: out.ToolCalls})
 	u := out.Usage
 	if u.TotalTokens == 0 {
 		u.TotalTokens = u.PromptTokens + u.CompletionTokens

@@ -1,8 +1,6 @@
 package core
 
 import (
-	"errors"
-
 	"github.com/toolnexus/wasm/internal/jsonx"
 )
 
@@ -54,18 +52,7 @@ var ErrJSONTooDeep = jsonx.ErrTooDeep
 
 // checkJSON is the check of JSON text at an entry: its depth first (one
 // iterative pass), then its syntax. what names the text in the error.
-func checkJSON(b []byte, what string) error {
-	switch err := jsonx.Check(b); err {
-	case nil:
-		return nil
-	case jsonx.ErrInvalid:
-		return errors.New("core: " + what + " is not valid JSON")
-	default:
-		// Text only: these errors go through the API key's redaction,
-		// which rebuilds them from their text.
-		return errors.New("core: " + what + " is refused: " + err.Error())
-	}
-}
+func checkJSON(b []byte, what string) error { return jsonx.CheckText(b, "core: ", what) }
 
 // validJSON is the depth check, then gjson's (jsonx.Check: the bridge
 // links it too, and one copy is less wasm than two).

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+
+	"github.com/toolnexus/wasm/core/wire"
 )
 
 // The Go port's option shapes — Hooks, OnError, BodyTransform, decoded
@@ -73,7 +75,7 @@ func translateExtras(req TranslateRequest, tools []json.RawMessage, anthropic bo
 	}
 	choice := req.ToolChoice
 	if anthropic {
-		if tc := anthropicToolChoice(choice); tc != nil {
+		if tc := wire.AnthropicToolChoice(choice); tc != nil {
 			choice = tc
 		} else {
 			choice = nil

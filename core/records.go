@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 
 	"github.com/tidwall/gjson"
+	"github.com/toolnexus/wasm/core/wire"
 )
 
 // The records of a finished call: the transcript's tool call, the result's
@@ -15,7 +16,7 @@ import (
 // arguments that ran and, beside them, the ones the model asked for.
 func (r *run) finishCall(ph *toolPhase, i int, res ToolResult) {
 	call := ph.calls[i]
-	ph.results[i] = &toolOutcome{id: call.ID, content: res.Output, isError: res.IsError}
+	ph.results[i] = &toolOutcome{ID: call.ID, Content: res.Output, IsError: res.IsError}
 	rec := ToolRecord{ID: call.ID, Name: call.Name, Args: rawArgs(call.Arguments), Output: res.Output, IsError: res.IsError, Metadata: res.Metadata}
 	e := StreamEvent{Type: EventToolResult, ID: call.ID, Name: call.Name, Output: res.Output, IsError: res.IsError}
 	ph.mu.Lock()
@@ -44,12 +45,12 @@ func (r *run) applyEdits(ph *toolPhase) {
 		return
 	}
 	msg := r.tr.msgs[len(r.tr.msgs)-1]
-	if _, anthropic := r.c.wire.(anthropicWire); anthropic {
-		msg = anthropicWithArgs(msg, ph.calls, ph.asked)
+	if _, anthropic := r.c.wire.(wire.Anthropic); anthropic {
+		msg = wire.AnthropicWithArgs(msg, ph.calls, ph.asked)
 	} else {
 		// OpenAI-style assistant messages are always rebuilt (see
-		// assistantMessage): text and calls, with the edited arguments.
-		msg = openAIWire{}.assistantMessage(LLMResponse{Text: gjson.Get(string(msg), "content").String(), ToolCalls: ph.calls})
+		// wire.OpenAI.AssistantMessage): text and calls, with the edited arguments.
+		msg = wire.OpenAI{}.AssistantMessage(LLMResponse{Text: gjson.Get(string(msg), "content").String(), ToolCalls: ph.calls})
 	}
 	r.tr.setLast(msg)
 	ph.asked = nil

@@ -69,7 +69,7 @@ func (c *Client) prepareResume(tk *Toolkit, history []any, pending Request) (*ru
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("%w: %w", ErrCannotResume, err)
 	}
-	idx, calls, results := c.wire.haltedTurn(r.tr.msgs)
+	idx, calls, results := c.wire.HaltedTurn(r.tr.msgs)
 	if idx < 0 {
 		return nil, nil, nil, fmt.Errorf("%w: the transcript does not end in a turn with tool calls", ErrCannotResume)
 	}
@@ -78,9 +78,9 @@ func (c *Client) prepareResume(tk *Toolkit, history []any, pending Request) (*ru
 	for i, call := range calls {
 		res, ok := results[call.ID]
 		switch {
-		case ok && strings.HasPrefix(res.content, pendingPlaceholder(pending.ID)):
+		case ok && strings.HasPrefix(res.Content, pendingPlaceholder(pending.ID)):
 			group = append(group, i)
-		case ok && !isPlaceholder(res.content):
+		case ok && !isPlaceholder(res.Content):
 			res := res
 			ph.results[i] = &res
 		}

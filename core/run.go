@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/toolnexus/wasm/core/wire"
 )
 
 // run is the state of one Run / RunWithAnswer call.
@@ -95,7 +97,7 @@ func (r *run) turns(ctx context.Context, resume *toolPhase) (res RunResult, err 
 			if err != nil {
 				return r.finish(StatusIncomplete, "error"), err
 			}
-			r.appendMessage(r.c.wire.assistantMessage(resp))
+			r.appendMessage(r.c.wire.AssistantMessage(resp))
 			r.result.Text = resp.Text
 			u := resp.Usage
 			r.emitEvent(StreamEvent{Type: EventUsage, Usage: &u})
@@ -147,8 +149,8 @@ func (r *run) callModel(ctx context.Context) (LLMResponse, error) {
 		model = o.Model
 	}
 	tools := r.wireTools()
-	body := r.c.wire.body(o, r.tr.joined, tools, r.stream != nil)
-	if _, openAI := r.c.wire.(openAIWire); openAI && len(tools) > 0 {
+	body := r.c.wire.Body(wireParams(o), r.tr.joined, tools, r.stream != nil)
+	if _, openAI := r.c.wire.(wire.OpenAI); openAI && len(tools) > 0 {
 		if _, set := o.RequestParams["tool_choice"]; !set {
 			// As the Go port sends it whenever there are tools.
 			body = withParams(body, []byte(`,"tool_choice":"auto"`))
@@ -166,7 +168,7 @@ func (r *run) callModel(ctx context.Context) (LLMResponse, error) {
 	}
 	if short != nil {
 		resp = *short
-		resp.message = nil
+		wire.DropMessage(&resp)
 	} else {
 		var err error
 		if resp, err = r.request(ctx, body); err != nil {
@@ -177,7 +179,7 @@ func (r *run) callModel(ctx context.Context) (LLMResponse, error) {
 		if err := h(ctx, turn, &resp); err != nil {
 			return LLMResponse{}, fmt.Errorf("core: AfterLLM hook: %w", err)
 		}
-		resp.message = nil // the hook may have changed it: rebuild
+		wire.DropMessage(&resp) // the hook may have changed it: rebuild
 	}
 	if p := r.c.port; p != nil {
 		if err := p.afterLLM(r, ctx, turn-1, model, r.reply, short == nil && r.stream != nil); err != nil {
@@ -185,7 +187,7 @@ func (r *run) callModel(ctx context.Context) (LLMResponse, error) {
 		}
 	}
 	r.result.Turns = turn
-	r.result.Usage.add(resp.Usage)
+	wire.AddUsage(&r.result.Usage, resp.Usage)
 	if resp.Model != "" {
 		r.result.Model = resp.Model
 	}
@@ -246,7 +248,7 @@ func (r *run) readWhole(body io.Reader) (LLMResponse, error) {
 	if len(data) > limit {
 		return LLMResponse{}, fmt.Errorf("core: model reply exceeds %d bytes", limit)
 	}
-	parsed, err := r.c.wire.parse(data)
+	parsed, err := r.c.wire.Parse(data)
 	if err != nil {
 		return LLMResponse{}, errors.New(r.redact(err.Error()))
 	}
@@ -261,11 +263,11 @@ func (r *run) readWhole(body io.Reader) (LLMResponse, error) {
 // are never retried.
 func (r *run) send(ctx context.Context, body []byte) (*HTTPResponse, error) {
 	o := &r.c.opts
-	headers := r.c.wire.headers(o.APIKey)
+	headers := r.c.wire.Headers(o.APIKey)
 	for k, v := range o.Headers {
 		headers[strings.ToLower(k)] = v
 	}
-	req := &HTTPRequest{Method: "POST", URL: r.c.wire.endpoint(o.BaseURL), Header: headers, Body: body}
+	req := &HTTPRequest{Method: "POST", URL: r.c.wire.Endpoint(o.BaseURL), Header: headers, Body: body}
 	for attempt := 0; ; attempt++ {
 		start := time.Now()
 		resp, err := o.Transport.Do(ctx, req)

@@ -56,7 +56,7 @@ func (c *Client) StreamWithHistory(ctx context.Context, prompt string, tk *Toolk
 	if err != nil {
 		return nil, err
 	}
-	r.appendMessage(c.wire.userMessage(prompt))
+	r.appendMessage(c.wire.UserMessage(prompt))
 	return r.startStream(ctx, func() (RunResult, error) { return r.loop(ctx, nil) }), nil
 }
 

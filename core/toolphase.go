@@ -125,7 +125,7 @@ func (r *run) runTools(ctx context.Context, ph *toolPhase) (*Request, error) {
 	for i, o := range ph.results {
 		outcomes[i] = *o
 	}
-	for _, m := range r.c.wire.toolResults(outcomes) {
+	for _, m := range r.c.wire.ToolResults(outcomes) {
 		r.appendMessage(m)
 	}
 	return halt, haltErr
@@ -194,11 +194,11 @@ func (r *run) haltTurn(ctx context.Context, ph *toolPhase, suspended []*Request,
 		r.emitEvent(StreamEvent{Type: EventPending, Request: halt})
 	}
 	for _, g := range group {
-		ph.results[g] = &toolOutcome{id: ph.calls[g].ID, content: pendingPlaceholder(halt.ID), isError: true}
+		ph.results[g] = &toolOutcome{ID: ph.calls[g].ID, Content: pendingPlaceholder(halt.ID), IsError: true}
 	}
 	for i := range ph.calls {
 		if ph.results[i] == nil {
-			ph.results[i] = &toolOutcome{id: ph.calls[i].ID, content: notRunMarker + " the run halted before this call", isError: true}
+			ph.results[i] = &toolOutcome{ID: ph.calls[i].ID, Content: notRunMarker + " the run halted before this call", IsError: true}
 		}
 	}
 	return halt, haltErr

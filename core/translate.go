@@ -2,11 +2,9 @@ package core
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
-	"strings"
 
-	"github.com/tidwall/gjson"
+	"github.com/toolnexus/wasm/core/wire"
 )
 
 // TranslateRequest is one chat-completions request, OpenAI-shaped, to send
@@ -115,7 +113,7 @@ func (c *Client) translate(ctx context.Context, req TranslateRequest, onDelta fu
 	if err != nil {
 		return TranslateResult{}, err
 	}
-	_, anthropic := c.wire.(anthropicWire)
+	_, anthropic := c.wire.(wire.Anthropic)
 	var choice []byte // `,"tool_choice":…` when asked for
 	if req.Toolkit != nil || req.ToolChoice != nil {
 		if c.port == nil {
@@ -135,15 +133,15 @@ func (c *Client) translate(ctx context.Context, req TranslateRequest, onDelta fu
 	var body []byte
 	stream := onDelta != nil
 	if anthropic {
-		body, err = anthropicTranslateBody(&opts, msgs, tools, req.System, stream)
+		body, err = wire.AnthropicTranslateBody(wireParams(&opts), msgs, tools, req.System, stream)
 	} else {
 		switch {
 		case req.System != "":
 			opts.SystemPrompt = req.System
-		case hasSystemMessage(msgs):
+		case wire.HasSystemMessage(msgs):
 			opts.SystemPrompt = "" // the messages carry their own
 		}
-		body = openAIWire{}.body(&opts, joinRaw(msgs), joinList(tools), stream)
+		body = wire.OpenAI{}.Body(wireParams(&opts), wire.JoinRaw(msgs), wire.JoinList(tools), stream)
 	}
 	if err != nil {
 		return TranslateResult{}, err
@@ -157,7 +155,10 @@ func (c *Client) translate(ctx context.Context, req TranslateRequest, onDelta fu
 	if err != nil {
 		return TranslateResult{}, err
 	}
-	out := TranslateResult{Text: resp.Text, FinishReason: resp.FinishReason, Usage: resp.Usage, Model: firstNonEmpty(resp.Model, opts.Model), ToolCalls: []TranslatedToolCall{}}
+	out := TranslateResult{Text: resp.Text, FinishReason: resp.FinishReason, Usage: resp.Usage, Model: resp.Model, ToolCalls: []TranslatedToolCall{}}
+	if out.Model == "" {
+		out.Model = opts.Model
+	}
 	if r.reply != nil {
 		out.Raw, _ = decodeObject(r.reply)
 	}
@@ -165,117 +166,4 @@ func (c *Client) translate(ctx context.Context, req TranslateRequest, onDelta fu
 		out.ToolCalls = append(out.ToolCalls, TranslatedToolCall{ID: tc.ID, Name: tc.Name, Arguments: tc.Arguments})
 	}
 	return out, nil
-}
-
-func joinRaw(msgs []json.RawMessage) []byte {
-	var b []byte
-	for i, m := range msgs {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = append(b, m...)
-	}
-	return b
-}
-
-func joinList(items []json.RawMessage) []byte {
-	if len(items) == 0 {
-		return nil
-	}
-	return append(append([]byte{'['}, joinRaw(items)...), ']')
-}
-
-// anthropicTranslateBody converts an OpenAI-shaped request to the messages API.
-func anthropicTranslateBody(o *ClientOptions, reqMsgs, reqTools []json.RawMessage, systemOverride string, stream bool) ([]byte, error) {
-	var system []string
-	var msgs []map[string]any
-	// appendUser adds blocks to the trailing user message, or starts one:
-	// the messages API wants tool results of one turn in one user message.
-	appendUser := func(blocks ...any) {
-		if n := len(msgs); n > 0 && msgs[n-1]["role"] == "user" {
-			msgs[n-1]["content"] = append(msgs[n-1]["content"].([]any), blocks...)
-			return
-		}
-		msgs = append(msgs, map[string]any{"role": "user", "content": append([]any{}, blocks...)})
-	}
-	for i, raw := range reqMsgs {
-		m := gjson.ParseBytes(raw)
-		if !m.IsObject() {
-			return nil, fmt.Errorf("core: translate: messages[%d] is not an object", i)
-		}
-		switch role := m.Get("role").String(); role {
-		case "system", "developer":
-			system = append(system, contentText(m.Get("content")))
-		case "user":
-			appendUser(map[string]any{"type": "text", "text": contentText(m.Get("content"))})
-		case "tool":
-			appendUser(map[string]any{"type": "tool_result", "tool_use_id": m.Get("tool_call_id").String(), "content": contentText(m.Get("content"))})
-		case "assistant":
-			var blocks []any
-			if t := contentText(m.Get("content")); t != "" {
-				blocks = append(blocks, map[string]any{"type": "text", "text": t})
-			}
-			for _, tc := range m.Get("tool_calls").Array() {
-				var input any = map[string]any{}
-				if args := tc.Get("function.arguments").String(); strings.TrimSpace(args) != "" {
-					var err error
-					if input, err = decodeJSON([]byte(args)); err != nil {
-						return nil, fmt.Errorf("core: translate: messages[%d]: tool call arguments: %w", i, err)
-					}
-				}
-				blocks = append(blocks, map[string]any{"type": "tool_use", "id": tc.Get("id").String(), "name": tc.Get("function.name").String(), "input": input})
-			}
-			msgs = append(msgs, map[string]any{"role": "assistant", "content": blocks})
-		default:
-			return nil, fmt.Errorf("core: translate: messages[%d] has unknown role %q", i, role)
-		}
-	}
-	var tools []any
-	for _, raw := range reqTools {
-		t := gjson.ParseBytes(raw)
-		fn := t.Get("function")
-		var schema any = map[string]any{"type": "object", "properties": map[string]any{}}
-		if p := fn.Get("parameters"); p.IsObject() {
-			// Value recurses: the messages only pass through as bytes,
-			// but a tool's parameters are decoded.
-			if err := checkJSON([]byte(p.Raw), "translate: a tool's parameters"); err != nil {
-				return nil, err
-			}
-			schema = p.Value()
-		}
-		tools = append(tools, map[string]any{"name": fn.Get("name").String(), "description": fn.Get("description").String(), "input_schema": schema})
-	}
-	o2 := *o
-	o2.SystemPrompt = strings.Join(system, "\n\n")
-	if systemOverride != "" {
-		o2.SystemPrompt = systemOverride
-	}
-	encMsgs := make([]json.RawMessage, 0, len(msgs))
-	for _, m := range msgs {
-		b, err := marshalJSON(m)
-		if err != nil {
-			return nil, fmt.Errorf("core: translate: %w", err)
-		}
-		encMsgs = append(encMsgs, b)
-	}
-	var toolBytes []byte
-	if len(tools) > 0 {
-		toolBytes, _ = marshalJSON(tools)
-	}
-	return anthropicWire{}.body(&o2, joinRaw(encMsgs), toolBytes, stream), nil
-}
-
-// contentText flattens an OpenAI content value (a string or a list of
-// parts) to its text.
-func contentText(c gjson.Result) string {
-	if c.Type == gjson.String {
-		return c.String()
-	}
-	var parts []string
-	for _, p := range c.Array() {
-		if p.Get("type").String() == "text" {
-			parts = append(parts, p.Get("text").String())
-		}
-	}
-	return strings.Join(parts, "\n")
 }

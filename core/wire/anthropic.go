@@ -1,4 +1,4 @@
-package core
+package wire
 
 import (
 	"encoding/json"
@@ -7,16 +7,18 @@ import (
 	"strings"
 
 	"github.com/tidwall/gjson"
+	"github.com/toolnexus/wasm/core/tool"
+	"github.com/toolnexus/wasm/internal/jsonx"
 )
 
-// anthropicWire speaks the Anthropic messages API.
-type anthropicWire struct{}
+// Anthropic speaks the Anthropic messages API.
+type Anthropic struct{}
 
-// anthropicDefaultMaxTokens is sent when ClientOptions.MaxTokens is 0: the
+// anthropicDefaultMaxTokens is sent when Params.MaxTokens is 0: the
 // messages API requires max_tokens.
 const anthropicDefaultMaxTokens = 4096
 
-func (anthropicWire) endpoint(base string) string {
+func (Anthropic) Endpoint(base string) string {
 	base = strings.TrimRight(base, "/")
 	if strings.HasSuffix(base, "/v1") {
 		return base + "/messages"
@@ -24,7 +26,7 @@ func (anthropicWire) endpoint(base string) string {
 	return base + "/v1/messages"
 }
 
-func (anthropicWire) headers(apiKey string) map[string]string {
+func (Anthropic) Headers(apiKey string) map[string]string {
 	h := map[string]string{"content-type": "application/json", "anthropic-version": "2023-06-01"}
 	if apiKey != "" {
 		h["x-api-key"] = apiKey
@@ -32,21 +34,21 @@ func (anthropicWire) headers(apiKey string) map[string]string {
 	return h
 }
 
-func (anthropicWire) body(o *ClientOptions, joined, tools []byte, stream bool) []byte {
+func (Anthropic) Body(o *Params, joined, tools []byte, stream bool) []byte {
 	b := make([]byte, 0, len(joined)+len(tools)+len(o.SystemPrompt)+128)
 	b = append(b, `{"model":`...)
-	b = appendJSONString(b, o.Model)
+	b = jsonx.AppendString(b, o.Model)
 	maxTokens := o.MaxTokens
 	if maxTokens <= 0 {
 		maxTokens = anthropicDefaultMaxTokens
 	}
-	if _, set := o.RequestParams["max_tokens"]; !set {
+	if !o.MaxTokensInParams {
 		b = append(b, `,"max_tokens":`...)
 		b = strconv.AppendInt(b, int64(maxTokens), 10)
 	}
 	if o.SystemPrompt != "" {
 		b = append(b, `,"system":`...)
-		b = appendJSONString(b, o.SystemPrompt)
+		b = jsonx.AppendString(b, o.SystemPrompt)
 	}
 	b = append(b, ',')
 	b = appendRawList(b, "messages", joined)
@@ -60,8 +62,8 @@ func (anthropicWire) body(o *ClientOptions, joined, tools []byte, stream bool) [
 	return append(b, '}')
 }
 
-func (anthropicWire) parse(body []byte) (LLMResponse, error) {
-	if err := checkJSON(body, "provider reply"); err != nil {
+func (Anthropic) Parse(body []byte) (LLMResponse, error) {
+	if err := jsonx.CheckText(body, "core: ", "provider reply"); err != nil {
 		return LLMResponse{}, err
 	}
 	doc := gjson.ParseBytes(body)
@@ -90,7 +92,7 @@ func (anthropicWire) parse(body []byte) (LLMResponse, error) {
 			}
 			id := block.Get("id").String()
 			if id == "" {
-				id = newID("toolu_")
+				id = tool.NewID("toolu_")
 			}
 			r.ToolCalls = append(r.ToolCalls, ToolCall{ID: id, Name: block.Get("name").String(), Arguments: input})
 		}
@@ -113,13 +115,13 @@ func allIDsPresent(content gjson.Result) bool {
 	return true
 }
 
-func (anthropicWire) userMessage(text string) json.RawMessage {
+func (Anthropic) UserMessage(text string) json.RawMessage {
 	b := []byte(`{"role":"user","content":`)
-	b = appendJSONString(b, text)
+	b = jsonx.AppendString(b, text)
 	return append(b, '}')
 }
 
-func (anthropicWire) assistantMessage(r LLMResponse) json.RawMessage {
+func (Anthropic) AssistantMessage(r LLMResponse) json.RawMessage {
 	if r.message != nil {
 		return r.message
 	}
@@ -127,7 +129,7 @@ func (anthropicWire) assistantMessage(r LLMResponse) json.RawMessage {
 	n := 0
 	if r.Text != "" {
 		b = append(b, `{"type":"text","text":`...)
-		b = appendJSONString(b, r.Text)
+		b = jsonx.AppendString(b, r.Text)
 		b = append(b, '}')
 		n++
 	}
@@ -137,13 +139,13 @@ func (anthropicWire) assistantMessage(r LLMResponse) json.RawMessage {
 		}
 		n++
 		input := strings.TrimSpace(tc.Arguments)
-		if input == "" || !validJSON([]byte(input)) || !gjson.Parse(input).IsObject() {
+		if input == "" || jsonx.Check([]byte(input)) != nil || !gjson.Parse(input).IsObject() {
 			input = "{}" // Anthropic requires an object; the bad text is reported in the tool result
 		}
 		b = append(b, `{"type":"tool_use","id":`...)
-		b = appendJSONString(b, tc.ID)
+		b = jsonx.AppendString(b, tc.ID)
 		b = append(b, `,"name":`...)
-		b = appendJSONString(b, tc.Name)
+		b = jsonx.AppendString(b, tc.Name)
 		b = append(b, `,"input":`...)
 		b = append(b, input...)
 		b = append(b, '}')
@@ -151,9 +153,9 @@ func (anthropicWire) assistantMessage(r LLMResponse) json.RawMessage {
 	return append(b, "]}"...)
 }
 
-// toolResults puts every result of a turn into one user message, as the
+// ToolResults puts every result of a turn into one user message, as the
 // messages API requires.
-func (anthropicWire) toolResults(results []toolOutcome) []json.RawMessage {
+func (Anthropic) ToolResults(results []ToolOutcome) []json.RawMessage {
 	if len(results) == 0 {
 		return nil
 	}
@@ -163,10 +165,10 @@ func (anthropicWire) toolResults(results []toolOutcome) []json.RawMessage {
 			b = append(b, ',')
 		}
 		b = append(b, `{"type":"tool_result","tool_use_id":`...)
-		b = appendJSONString(b, r.id)
+		b = jsonx.AppendString(b, r.ID)
 		b = append(b, `,"content":`...)
-		b = appendJSONString(b, r.content)
-		if r.isError {
+		b = jsonx.AppendString(b, r.Content)
+		if r.IsError {
 			b = append(b, `,"is_error":true`...)
 		}
 		b = append(b, '}')
@@ -174,10 +176,10 @@ func (anthropicWire) toolResults(results []toolOutcome) []json.RawMessage {
 	return []json.RawMessage{append(b, "]}"...)}
 }
 
-// anthropicWithArgs puts the arguments of each edited call (asked[k] set)
+// AnthropicWithArgs puts the arguments of each edited call (asked[k] set)
 // in the input of its tool_use block, found by id, and keeps every other
 // byte: thinking blocks must go back unchanged.
-func anthropicWithArgs(msg json.RawMessage, calls []ToolCall, asked []string) json.RawMessage {
+func AnthropicWithArgs(msg json.RawMessage, calls []ToolCall, asked []string) json.RawMessage {
 	doc := string(msg)
 	out := make([]byte, 0, len(msg)+64)
 	at := 0
@@ -186,7 +188,7 @@ func anthropicWithArgs(msg json.RawMessage, calls []ToolCall, asked []string) js
 			continue
 		}
 		// Index is where the input starts in doc; calls come in its order.
-		input := gjson.Get(doc, `content.#(id==`+string(appendJSONString(nil, call.ID))+`).input`)
+		input := gjson.Get(doc, `content.#(id==`+string(jsonx.AppendString(nil, call.ID))+`).input`)
 		if input.Index > at {
 			out = append(append(out, doc[at:input.Index]...), call.Arguments...)
 			at = input.Index + len(input.Raw)
@@ -195,7 +197,7 @@ func anthropicWithArgs(msg json.RawMessage, calls []ToolCall, asked []string) js
 	return append(out, doc[at:]...)
 }
 
-func (anthropicWire) haltedTurn(msgs []json.RawMessage) (int, []ToolCall, map[string]toolOutcome) {
+func (Anthropic) HaltedTurn(msgs []json.RawMessage) (int, []ToolCall, map[string]ToolOutcome) {
 	for i := len(msgs) - 1; i >= 0; i-- {
 		m := gjson.ParseBytes(msgs[i])
 		if m.Get("role").String() != "assistant" {
@@ -210,12 +212,12 @@ func (anthropicWire) haltedTurn(msgs []json.RawMessage) (int, []ToolCall, map[st
 		if len(calls) == 0 {
 			return -1, nil, nil
 		}
-		results := map[string]toolOutcome{}
+		results := map[string]ToolOutcome{}
 		for _, raw := range msgs[i+1:] {
 			for _, block := range gjson.ParseBytes(raw).Get("content").Array() {
 				if block.Get("type").String() == "tool_result" {
 					id := block.Get("tool_use_id").String()
-					results[id] = toolOutcome{id: id, content: block.Get("content").String(), isError: block.Get("is_error").Bool()}
+					results[id] = ToolOutcome{ID: id, Content: block.Get("content").String(), IsError: block.Get("is_error").Bool()}
 				}
 			}
 		}

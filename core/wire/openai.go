@@ -1,4 +1,4 @@
-package core
+package wire
 
 import (
 	"encoding/json"
@@ -7,16 +7,18 @@ import (
 	"strings"
 
 	"github.com/tidwall/gjson"
+	"github.com/toolnexus/wasm/core/tool"
+	"github.com/toolnexus/wasm/internal/jsonx"
 )
 
-// openAIWire speaks OpenAI chat completions.
-type openAIWire struct{}
+// OpenAI speaks OpenAI chat completions.
+type OpenAI struct{}
 
-func (openAIWire) endpoint(base string) string {
+func (OpenAI) Endpoint(base string) string {
 	return strings.TrimRight(base, "/") + "/chat/completions"
 }
 
-func (openAIWire) headers(apiKey string) map[string]string {
+func (OpenAI) Headers(apiKey string) map[string]string {
 	h := map[string]string{"content-type": "application/json"}
 	if apiKey != "" {
 		h["authorization"] = "Bearer " + apiKey
@@ -24,14 +26,14 @@ func (openAIWire) headers(apiKey string) map[string]string {
 	return h
 }
 
-func (openAIWire) body(o *ClientOptions, joined, tools []byte, stream bool) []byte {
+func (OpenAI) Body(o *Params, joined, tools []byte, stream bool) []byte {
 	b := make([]byte, 0, len(joined)+len(tools)+len(o.SystemPrompt)+128)
 	b = append(b, `{"model":`...)
-	b = appendJSONString(b, o.Model)
+	b = jsonx.AppendString(b, o.Model)
 	b = append(b, `,"messages":[`...)
 	if o.SystemPrompt != "" {
 		b = append(b, `{"role":"system","content":`...)
-		b = appendJSONString(b, o.SystemPrompt)
+		b = jsonx.AppendString(b, o.SystemPrompt)
 		b = append(b, '}')
 		if len(joined) > 0 {
 			b = append(b, ',')
@@ -43,7 +45,7 @@ func (openAIWire) body(o *ClientOptions, joined, tools []byte, stream bool) []by
 		b = append(b, `,"tools":`...)
 		b = append(b, tools...)
 	}
-	if _, set := o.RequestParams["max_tokens"]; !set && o.MaxTokens > 0 {
+	if !o.MaxTokensInParams && o.MaxTokens > 0 {
 		b = append(b, `,"max_tokens":`...)
 		b = strconv.AppendInt(b, int64(o.MaxTokens), 10)
 	}
@@ -53,8 +55,8 @@ func (openAIWire) body(o *ClientOptions, joined, tools []byte, stream bool) []by
 	return append(b, '}')
 }
 
-func (openAIWire) parse(body []byte) (LLMResponse, error) {
-	if err := checkJSON(body, "provider reply"); err != nil {
+func (OpenAI) Parse(body []byte) (LLMResponse, error) {
+	if err := jsonx.CheckText(body, "core: ", "provider reply"); err != nil {
 		return LLMResponse{}, err
 	}
 	doc := gjson.ParseBytes(body)
@@ -92,27 +94,27 @@ func (openAIWire) parse(body []byte) (LLMResponse, error) {
 			call.Arguments = args.Raw // some servers send an object
 		}
 		if call.ID == "" {
-			call.ID = "call_" + strconv.Itoa(i) + "_" + newID("")
+			call.ID = "call_" + strconv.Itoa(i) + "_" + tool.NewID("")
 		}
 		r.ToolCalls = append(r.ToolCalls, call)
 	}
 	return r, nil
 }
 
-func (openAIWire) userMessage(text string) json.RawMessage {
+func (OpenAI) UserMessage(text string) json.RawMessage {
 	b := append([]byte(`{"role":"user","content":`), nil...)
-	b = appendJSONString(b, text)
+	b = jsonx.AppendString(b, text)
 	return append(b, '}')
 }
 
-// assistantMessage is always rebuilt from the parsed reply: providers add
+// AssistantMessage is always rebuilt from the parsed reply: providers add
 // fields (refusal, annotations, audio) that other OpenAI-style servers reject.
-func (openAIWire) assistantMessage(r LLMResponse) json.RawMessage {
+func (OpenAI) AssistantMessage(r LLMResponse) json.RawMessage {
 	b := []byte(`{"role":"assistant","content":`)
 	if r.Text == "" && len(r.ToolCalls) > 0 {
 		b = append(b, "null"...)
 	} else {
-		b = appendJSONString(b, r.Text)
+		b = jsonx.AppendString(b, r.Text)
 	}
 	if len(r.ToolCalls) > 0 {
 		b = append(b, `,"tool_calls":[`...)
@@ -121,11 +123,11 @@ func (openAIWire) assistantMessage(r LLMResponse) json.RawMessage {
 				b = append(b, ',')
 			}
 			b = append(b, `{"id":`...)
-			b = appendJSONString(b, tc.ID)
+			b = jsonx.AppendString(b, tc.ID)
 			b = append(b, `,"type":"function","function":{"name":`...)
-			b = appendJSONString(b, tc.Name)
+			b = jsonx.AppendString(b, tc.Name)
 			b = append(b, `,"arguments":`...)
-			b = appendJSONString(b, tc.Arguments)
+			b = jsonx.AppendString(b, tc.Arguments)
 			b = append(b, "}}"...)
 		}
 		b = append(b, ']')
@@ -133,19 +135,19 @@ func (openAIWire) assistantMessage(r LLMResponse) json.RawMessage {
 	return append(b, '}')
 }
 
-func (openAIWire) toolResults(results []toolOutcome) []json.RawMessage {
+func (OpenAI) ToolResults(results []ToolOutcome) []json.RawMessage {
 	out := make([]json.RawMessage, 0, len(results))
 	for _, r := range results {
 		b := []byte(`{"role":"tool","tool_call_id":`)
-		b = appendJSONString(b, r.id)
+		b = jsonx.AppendString(b, r.ID)
 		b = append(b, `,"content":`...)
-		b = appendJSONString(b, r.content)
+		b = jsonx.AppendString(b, r.Content)
 		out = append(out, append(b, '}'))
 	}
 	return out
 }
 
-func (openAIWire) haltedTurn(msgs []json.RawMessage) (int, []ToolCall, map[string]toolOutcome) {
+func (OpenAI) HaltedTurn(msgs []json.RawMessage) (int, []ToolCall, map[string]ToolOutcome) {
 	for i := len(msgs) - 1; i >= 0; i-- {
 		m := gjson.ParseBytes(msgs[i])
 		if m.Get("role").String() != "assistant" {
@@ -159,12 +161,12 @@ func (openAIWire) haltedTurn(msgs []json.RawMessage) (int, []ToolCall, map[strin
 		for _, tc := range tcs {
 			calls = append(calls, ToolCall{ID: tc.Get("id").String(), Name: tc.Get("function.name").String(), Arguments: tc.Get("function.arguments").String()})
 		}
-		results := map[string]toolOutcome{}
+		results := map[string]ToolOutcome{}
 		for _, raw := range msgs[i+1:] {
 			t := gjson.ParseBytes(raw)
 			if t.Get("role").String() == "tool" {
 				id := t.Get("tool_call_id").String()
-				results[id] = toolOutcome{id: id, content: t.Get("content").String()}
+				results[id] = ToolOutcome{ID: id, Content: t.Get("content").String()}
 			}
 		}
 		return i, calls, results

@@ -1,10 +1,12 @@
-package core
+package wire
 
 import (
 	"fmt"
 	"strings"
 
 	"github.com/tidwall/gjson"
+	"github.com/toolnexus/wasm/core/tool"
+	"github.com/toolnexus/wasm/internal/jsonx"
 )
 
 // anthropicStream assembles a messages stream: message_start, content
@@ -29,10 +31,10 @@ type anthropicBlock struct {
 	input strings.Builder
 }
 
-func (anthropicWire) newStream() streamAccumulator { return &anthropicStream{} }
+func (Anthropic) NewStream() Stream { return &anthropicStream{} }
 
-func (s *anthropicStream) event(name string, data []byte, emit func(StreamEvent)) (bool, error) {
-	if err := checkJSON(data, fmt.Sprintf("stream event %q", name)); err != nil {
+func (s *anthropicStream) Event(name string, data []byte, emit func(Delta)) (bool, error) {
+	if err := jsonx.CheckText(data, "core: ", fmt.Sprintf("stream event %q", name)); err != nil {
 		return false, err
 	}
 	ev := gjson.ParseBytes(data)
@@ -55,7 +57,7 @@ func (s *anthropicStream) event(name string, data []byte, emit func(StreamEvent)
 			b.call = s.calls
 			s.calls++
 			if emit != nil {
-				emit(StreamEvent{Type: EventToolCallDelta, Index: b.call, ID: b.id, Name: b.name})
+				emit(Delta{Type: DeltaToolCall, Index: b.call, ID: b.id, Name: b.name})
 			}
 		}
 	case "content_block_delta":
@@ -69,13 +71,13 @@ func (s *anthropicStream) event(name string, data []byte, emit func(StreamEvent)
 			t := d.Get("text").String()
 			b.text.WriteString(t)
 			if emit != nil && t != "" {
-				emit(StreamEvent{Type: EventText, Delta: t})
+				emit(Delta{Type: DeltaText, Text: t})
 			}
 		case "input_json_delta":
 			piece := d.Get("partial_json").String()
 			b.input.WriteString(piece)
 			if emit != nil && b.kind == "tool_use" && piece != "" {
-				emit(StreamEvent{Type: EventToolCallDelta, Index: b.call, ArgsJSON: piece})
+				emit(Delta{Type: DeltaToolCall, Index: b.call, Args: piece})
 			}
 		}
 	case "message_delta":
@@ -106,9 +108,9 @@ func (s *anthropicStream) block(ev gjson.Result) (*anthropicBlock, error) {
 	return s.blocks[i], nil
 }
 
-func (s *anthropicStream) complete() bool { return s.completed }
+func (s *anthropicStream) Complete() bool { return s.completed }
 
-func (s *anthropicStream) response() LLMResponse {
+func (s *anthropicStream) Response() LLMResponse {
 	r := LLMResponse{Model: s.model, FinishReason: s.finish, Usage: s.usage}
 	r.Usage.TotalTokens = r.Usage.PromptTokens + r.Usage.CompletionTokens
 	var text strings.Builder
@@ -123,7 +125,7 @@ func (s *anthropicStream) response() LLMResponse {
 			}
 			id := b.id
 			if id == "" {
-				id = newID("toolu_")
+				id = tool.NewID("toolu_")
 			}
 			r.ToolCalls = append(r.ToolCalls, ToolCall{ID: id, Name: b.name, Arguments: input})
 		}

@@ -1,10 +1,12 @@
-package core
+package wire
 
 import (
 	"fmt"
 	"strings"
 
 	"github.com/tidwall/gjson"
+	"github.com/toolnexus/wasm/core/tool"
+	"github.com/toolnexus/wasm/internal/jsonx"
 )
 
 // openAIStream assembles a chat-completions stream: text deltas, tool-call
@@ -18,14 +20,14 @@ type openAIStream struct {
 	completed bool
 }
 
-func (openAIWire) newStream() streamAccumulator { return &openAIStream{} }
+func (OpenAI) NewStream() Stream { return &openAIStream{} }
 
-func (s *openAIStream) event(_ string, data []byte, emit func(StreamEvent)) (bool, error) {
+func (s *openAIStream) Event(_ string, data []byte, emit func(Delta)) (bool, error) {
 	if string(data) == "[DONE]" {
 		s.completed = true
 		return true, nil
 	}
-	if err := checkJSON(data, "stream chunk"); err != nil {
+	if err := jsonx.CheckText(data, "core: ", "stream chunk"); err != nil {
 		return false, err
 	}
 	chunk := gjson.ParseBytes(data)
@@ -46,7 +48,7 @@ func (s *openAIStream) event(_ string, data []byte, emit func(StreamEvent)) (boo
 	if d := choice.Get("delta.content").String(); d != "" {
 		s.text.WriteString(d)
 		if emit != nil {
-			emit(StreamEvent{Type: EventText, Delta: d})
+			emit(Delta{Type: DeltaText, Text: d})
 		}
 	}
 	for _, tc := range choice.Get("delta.tool_calls").Array() {
@@ -65,7 +67,7 @@ func (s *openAIStream) event(_ string, data []byte, emit func(StreamEvent)) (boo
 		c.Name += name
 		c.Arguments += args
 		if emit != nil {
-			emit(StreamEvent{Type: EventToolCallDelta, Index: i, ID: id, Name: name, ArgsJSON: args})
+			emit(Delta{Type: DeltaToolCall, Index: i, ID: id, Name: name, Args: args})
 		}
 	}
 	if f := choice.Get("finish_reason").String(); f != "" {
@@ -74,16 +76,16 @@ func (s *openAIStream) event(_ string, data []byte, emit func(StreamEvent)) (boo
 	return false, nil
 }
 
-func (s *openAIStream) complete() bool { return s.completed || s.finish != "" }
+func (s *openAIStream) Complete() bool { return s.completed || s.finish != "" }
 
-func (s *openAIStream) response() LLMResponse {
+func (s *openAIStream) Response() LLMResponse {
 	r := LLMResponse{Text: s.text.String(), Model: s.model, FinishReason: s.finish, Usage: s.usage}
 	for i, c := range s.calls {
 		if c.Name == "" {
 			continue
 		}
 		if c.ID == "" {
-			c.ID = fmt.Sprintf("call_%d_%s", i, newID(""))
+			c.ID = fmt.Sprintf("call_%d_%s", i, tool.NewID(""))
 		}
 		r.ToolCalls = append(r.ToolCalls, c)
 	}
