@@ -59,16 +59,16 @@ const browserNever = [...never, "net/http.", "crypto/tls."];
 // so the browser build no longer links the port's option shapes (hooks and
 // their events, OnError, BodyTransform, decoded Messages, Translate's
 // Toolkit/ToolChoice, McpConfig, SkillsDir, the Builtins object); with a few
-// smaller trims, measured by build.sh against main at 4a52348: browser
-// 1,128,138 → 1,123,544, tools 1,288,740 → 1,290,230 and Worker 1,960,648
-// → 1,962,389 (these link core/agents, whose clients use the port layer, so
-// they keep it and pay ~1.5 kB for the split); each budget is ~1 % above.
+// smaller trims, measured by build.sh against main at 89313e3: browser
+// 1,128,302 → 1,123,484, tools 1,289,228 → 1,290,827 and Worker 1,961,292
+// → 1,963,368 (these link core/agents, whose clients use the port layer, so
+// they keep it and pay ~2 kB for the split); each budget is ~1 % above.
 const targets = [
   { name: "browser", file: "web/toolnexus.wasm", pkg: "./wasm/browser", gzipBudget: 1_135_000, never: browserNever },
   // The tools build also links core/agents and its bridge (+69 kB gzip:
   // 1,188,826 → 1,257,920); the default build stays without them.
-  { name: "browser with tools", file: "web/toolnexus-tools.wasm", pkg: "./wasm/browser-tools", gzipBudget: 1_303_000, never: browserNever },
-  { name: "worker", file: "worker/build/app.wasm", pkg: "./wasm/worker", gzipBudget: 1_982_000, never },
+  { name: "browser with tools", file: "web/toolnexus-tools.wasm", pkg: "./wasm/browser-tools", gzipBudget: 1_304_000, never: browserNever },
+  { name: "worker", file: "worker/build/app.wasm", pkg: "./wasm/worker", gzipBudget: 1_983_000, never },
 ];
 
 const gzipSize = (buf) => gzipSync(buf, { level: 9 }).length;
