@@ -62,7 +62,7 @@ func BuiltinTools(cfg BuiltinsConfig) []Tool {
 //	BuiltinsConfig     as configured (also *BuiltinsConfig; nil ⇒ defaults)
 //
 // ok is false when the built-ins are off; any other type is an error.
-func builtinsConfigOf(v any) (cfg BuiltinsConfig, ok bool, err error) {
+func builtinsConfigOf(v any, port *portLayer) (cfg BuiltinsConfig, ok bool, err error) {
 	switch b := v.(type) {
 	case nil:
 		return cfg, true, nil
@@ -78,7 +78,10 @@ func builtinsConfigOf(v any) (cfg BuiltinsConfig, ok bool, err error) {
 		}
 		return *b, true, nil
 	case map[string]any:
-		return builtinsObject(b)
+		if port == nil {
+			return cfg, false, errNeedsPortToolkit("the Go port's config object in Options.Builtins")
+		}
+		return port.builtinsObject(b)
 	}
 	return cfg, false, fmt.Errorf("Builtins must be a bool, a map[string]bool, a BuiltinsConfig or the Go port's config object, got %T", v)
 }

@@ -13,11 +13,14 @@ import (
 // In a program that does not import core/builtins the default (Builtins
 // unset) adds no built-ins, and asking for them explicitly is
 // ErrBuiltinsNotLinked; Skills without core/skills is ErrSkillsNotLinked.
-func (tk *Toolkit) addSkillsAndBuiltins(ctx context.Context, opts Options) error {
+func (tk *Toolkit) addSkillsAndBuiltins(ctx context.Context, opts Options, port *portLayer) error {
 	var tools []Tool
-	switch {
-	case portSkillsAsked(opts):
-		src, err := toolkitSkills(ctx, opts)
+	switch portOpt := portSkillsOption(opts); {
+	case portOpt != "":
+		if port == nil {
+			return errNeedsPortToolkit(portOpt)
+		}
+		src, err := port.skills(ctx, opts)
 		if err != nil {
 			return err
 		}
@@ -31,7 +34,7 @@ func (tk *Toolkit) addSkillsAndBuiltins(ctx context.Context, opts Options) error
 		tk.skills = set
 		tools = append(tools, set.Tool())
 	}
-	cfg, on, err := builtinsConfigOf(opts.Builtins)
+	cfg, on, err := builtinsConfigOf(opts.Builtins, port)
 	if err != nil {
 		return err
 	}

@@ -186,6 +186,9 @@ type Client struct {
 	params  []byte // RequestParams, encoded once as `,"k":v…`
 	metrics *MetricsRegistry
 	err     error // a bad option, reported by every Run
+	// port applies the Go port's option shapes (port_layer.go); nil for a
+	// raw client.
+	port *portLayer
 }
 
 const (
@@ -197,6 +200,30 @@ const (
 // CreateClient builds a client. A bad option (an unknown Style) is reported
 // by the first Run rather than here, so the signature matches the Go port.
 func CreateClient(opts ClientOptions) *Client {
+	c := newClient(opts)
+	c.port = &portFuncs
+	return c
+}
+
+// CreateRawClient is CreateClient for a host that uses only core's raw
+// forms, as the JS bridge does: RawHooks, ClassifyError, RawBodyTransform,
+// RawMessages (always on: Messages holds json.RawMessage elements), and a
+// TranslateRequest of Messages, Tools, System, MaxTokens and Model. A
+// program whose clients are all raw links none of the code behind the Go
+// port's shapes (port_layer.go). Hooks, OnError or BodyTransform make every
+// Run fail with an error naming CreateClient; so does a TranslateRequest
+// with Toolkit or ToolChoice.
+func CreateRawClient(opts ClientOptions) *Client {
+	opts.RawMessages = true
+	c := newClient(opts)
+	if c.err == nil {
+		c.err = rawOptionError(&opts)
+	}
+	return c
+}
+
+// newClient builds a client without the port layer.
+func newClient(opts ClientOptions) *Client {
 	if opts.MaxTurns <= 0 {
 		opts.MaxTurns = defaultMaxTurns
 	}

@@ -139,16 +139,18 @@ func (r *run) afterToolHook(ctx context.Context, call ToolCall, args map[string]
 
 // abort records the first error that ends the run from inside a tool phase
 // (a hook's); runTools returns it once the turn's calls are done.
+// Both unlock by hand rather than deferred: nothing between can panic.
 func (r *run) abort(err error) {
 	r.mu.Lock()
-	defer r.mu.Unlock()
 	if r.abortErr == nil {
 		r.abortErr = err
 	}
+	r.mu.Unlock()
 }
 
 func (r *run) aborted() error {
 	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.abortErr
+	err := r.abortErr
+	r.mu.Unlock()
+	return err
 }

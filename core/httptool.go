@@ -204,26 +204,19 @@ func replacePlaceholders(s string, fn func(name string) string) string {
 // missing from vars is looked up in the environment on native builds, as
 // the Go port does (never under js/wasm: see lookupEnv).
 func fillHeaderVariables(s string, vars map[string]string) (string, error) {
-	return fillNames(s, func(name string) (string, bool) {
-		if v, ok := vars[name]; ok {
-			return v, true
-		}
-		return lookupEnv(name)
-	})
+	return fillNames(s, vars, true)
 }
 
 // fillVariables replaces ${NAME} from vars; a name that is not there is an
 // error rather than an empty string, so a missing key fails loudly.
 func fillVariables(s string, vars map[string]string) (string, error) {
-	return fillNames(s, func(name string) (string, bool) {
-		v, ok := vars[name]
-		return v, ok
-	})
+	return fillNames(s, vars, false)
 }
 
-// fillNames replaces each ${NAME} of s with value(NAME); a name without a
-// value is an error.
-func fillNames(s string, value func(string) (string, bool)) (string, error) {
+// fillNames replaces each ${NAME} of s from vars, else (env) from the
+// environment; a name without a value is an error. A flag rather than a
+// lookup func: the closures cost the wasm build more than the loop.
+func fillNames(s string, vars map[string]string, env bool) (string, error) {
 	var b strings.Builder
 	for {
 		i := strings.Index(s, "${")
@@ -235,7 +228,10 @@ func fillNames(s string, value func(string) (string, bool)) (string, error) {
 			break
 		}
 		name := s[i+2 : i+j]
-		v, ok := value(name)
+		v, ok := vars[name]
+		if !ok && env {
+			v, ok = lookupEnv(name)
+		}
 		if !ok {
 			return "", fmt.Errorf("variable %s is not set", name)
 		}

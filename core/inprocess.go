@@ -40,6 +40,18 @@ const inProcessURL = "inprocess://model"
 //		return GenerateResponse{Text: "hello"}, nil
 //	}, ClientOptions{Model: "local"})
 func CreateGenerateClient(generate GenerateFunc, opts ClientOptions) *Client {
+	return CreateClient(generateOptions(generate, opts))
+}
+
+// CreateRawGenerateClient is CreateGenerateClient without the Go port's
+// option shapes, as CreateRawClient is CreateClient's.
+func CreateRawGenerateClient(generate GenerateFunc, opts ClientOptions) *Client {
+	return CreateRawClient(generateOptions(generate, opts))
+}
+
+// generateOptions points opts at generate: an in-process transport, never
+// retried.
+func generateOptions(generate GenerateFunc, opts ClientOptions) ClientOptions {
 	opts.Style = StyleOpenAI
 	opts.BaseURL = inProcessURL
 	opts.Retries = -1
@@ -54,7 +66,7 @@ func CreateGenerateClient(generate GenerateFunc, opts ClientOptions) *Client {
 		}
 		return &HTTPResponse{Status: 200, Header: map[string]string{}, Body: io.NopCloser(strings.NewReader(generateReply(in.Model, out)))}, nil
 	})
-	return CreateClient(opts)
+	return opts
 }
 
 // decodeGenerateRequest reads the chat-completions body core itself built.

@@ -2,7 +2,6 @@ package core
 
 import (
 	"errors"
-	"slices"
 	"sort"
 	"strings"
 )
@@ -20,7 +19,9 @@ const portBuiltinNames = " apply_patch bash edit glob grep question read todowri
 func checkRelayNames(tools []Tool) error {
 	var bad []string
 	for _, t := range tools {
-		if t.Source == SourceRelay && t.Name != "" && strings.Contains(portBuiltinNames, " "+t.Name+" ") && !slices.Contains(bad, t.Name) {
+		// strings.Contains over the names found so far, joined, rather than
+		// slices.Contains: see retryable.
+		if t.Source == SourceRelay && t.Name != "" && strings.Contains(portBuiltinNames, " "+t.Name+" ") && !strings.Contains(" "+strings.Join(bad, " ")+" ", " "+t.Name+" ") {
 			bad = append(bad, t.Name)
 		}
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"math/rand/v2"
-	"slices"
 	"time"
 )
 
@@ -51,7 +50,14 @@ func retryable(err error, extra []int) bool {
 		case 429, 500, 502, 503, 504, 529:
 			return true
 		}
-		return slices.Contains(extra, pe.Status)
+		// A loop, not slices.Contains: core's only use of it would link
+		// its generic instances into the wasm build.
+		for _, s := range extra {
+			if s == pe.Status {
+				return true
+			}
+		}
+		return false
 	}
 	_, ok := errors.AsType[*networkError](err)
 	return ok

@@ -121,10 +121,10 @@ func (r *run) turns(ctx context.Context, resume *toolPhase) (res RunResult, err 
 func (r *run) finish(status, limit string) RunResult {
 	r.result.Status, r.result.Limit = status, limit
 	r.result.raw = append([]json.RawMessage(nil), r.tr.msgs...)
-	if r.c.opts.RawMessages {
-		r.result.Messages = r.tr.asAny()
+	if p := r.c.port; p != nil && !r.c.opts.RawMessages {
+		r.result.Messages = p.messages(&r.tr)
 	} else {
-		r.result.Messages = r.tr.asMaps()
+		r.result.Messages = r.tr.asAny()
 	}
 	r.result.ToolCallCount = len(r.result.ToolCalls)
 	return r.result
@@ -134,9 +134,12 @@ func (r *run) finish(status, limit string) RunResult {
 func (r *run) callModel(ctx context.Context) (LLMResponse, error) {
 	o := &r.c.opts
 	turn := r.result.Turns + 1
-	model, err := r.beforeLLMHook(ctx, turn-1)
-	if err != nil {
-		return LLMResponse{}, err
+	var model string
+	if p := r.c.port; p != nil {
+		var err error
+		if model, err = p.beforeLLM(r, ctx, turn-1); err != nil {
+			return LLMResponse{}, err
+		}
 	}
 	if model != "" {
 		turnOpts := *o
@@ -178,8 +181,10 @@ func (r *run) callModel(ctx context.Context) (LLMResponse, error) {
 		}
 		wire.DropMessage(&resp) // the hook may have changed it: rebuild
 	}
-	if err := r.afterLLMHook(ctx, turn-1, model, r.reply, short == nil && r.stream != nil); err != nil {
-		return LLMResponse{}, err
+	if p := r.c.port; p != nil {
+		if err := p.afterLLM(r, ctx, turn-1, model, r.reply, short == nil && r.stream != nil); err != nil {
+			return LLMResponse{}, err
+		}
 	}
 	r.result.Turns = turn
 	wire.AddUsage(&r.result.Usage, resp.Usage)
@@ -192,9 +197,9 @@ func (r *run) callModel(ctx context.Context) (LLMResponse, error) {
 // request sends one body (with retries) and reads the reply, streamed or whole.
 func (r *run) request(ctx context.Context, body []byte) (LLMResponse, error) {
 	o := &r.c.opts
-	if o.BodyTransform != nil {
+	if p := r.c.port; p != nil && o.BodyTransform != nil {
 		var err error
-		if body, err = transformBody(body, o.BodyTransform); err != nil {
+		if body, err = p.transformBody(body, o.BodyTransform); err != nil {
 			return LLMResponse{}, fmt.Errorf("core: BodyTransform: %w", err)
 		}
 	}
@@ -302,12 +307,8 @@ func (r *run) shouldRetry(err error, attempt int) bool {
 	def := retryable(err, o.RetryableStatuses)
 	var tier Tier
 	switch {
-	case o.OnError != nil:
-		info := ErrorInfo{Err: err, Attempt: attempt - 1, Retryable: def}
-		if pe, ok := errors.AsType[*ProviderError](err); ok {
-			info.Err, info.Status = nil, pe.Status // the port's shape: a status, no error
-		}
-		tier = o.OnError(info)
+	case o.OnError != nil && r.c.port != nil:
+		tier = r.c.port.classify(o.OnError, err, attempt, def)
 	case o.ClassifyError != nil:
 		tier = o.ClassifyError(err, attempt)
 	}

@@ -114,11 +114,22 @@ func loadSkillSources(ctx context.Context, opts LoadSkillsOptions, provider func
 	return &SkillSource{Skills: got.Skills, Tool: got.Tool, set: got.Set, prompt: got.Prompt}, nil
 }
 
-// portSkillsAsked reports whether opts set any of the Go port's skill
-// options.
-func portSkillsAsked(opts Options) bool {
-	return len(opts.SkillsDir) > 0 || len(opts.Skills) > 0 || opts.SkillProvider != nil ||
-		len(opts.SkillsFilter) > 0 || opts.SkillSampleLimit != 0
+// portSkillsOption names the first of the Go port's skill options opts
+// sets ("" when none).
+func portSkillsOption(opts Options) string {
+	switch {
+	case len(opts.SkillsDir) > 0:
+		return "Options.SkillsDir"
+	case len(opts.Skills) > 0:
+		return "Options.Skills"
+	case opts.SkillProvider != nil:
+		return "Options.SkillProvider"
+	case len(opts.SkillsFilter) > 0:
+		return "Options.SkillsFilter"
+	case opts.SkillSampleLimit != 0:
+		return "Options.SkillSampleLimit"
+	}
+	return ""
 }
 
 // toolkitSkills loads the toolkit's skills from the Go port's options

@@ -107,14 +107,34 @@ func validToolName(name string) bool {
 // error, and so is a relay tool named like a built-in (the Go port's ten,
 // bash included), even with built-ins off.
 func CreateToolkit(ctx context.Context, opts Options) (*Toolkit, error) {
+	return createToolkit(ctx, opts, &portFuncs)
+}
+
+// CreateRawToolkit is CreateToolkit for a host that uses only core's own
+// option forms, as the JS bridge does: MCP bytes, SkillsFS,
+// Builtins as a bool, a map[string]bool or a BuiltinsConfig. A program
+// whose toolkits are all raw links none of the code behind the Go port's
+// forms (port_layer.go). McpConfig, the port's skill options (SkillsDir,
+// Skills, SkillProvider, …) or the port's config object in Builtins are an
+// error naming CreateToolkit.
+func CreateRawToolkit(ctx context.Context, opts Options) (*Toolkit, error) {
+	return createToolkit(ctx, opts, nil)
+}
+
+// createToolkit assembles a toolkit; port reads the Go port's option forms
+// (nil: a raw toolkit).
+func createToolkit(ctx context.Context, opts Options, port *portLayer) (*Toolkit, error) {
 	ctx = orBackground(ctx)
 	tk := &Toolkit{byName: map[string]int{}}
 	if err := checkRelayNames(opts.ExtraTools); err != nil {
 		return nil, fmt.Errorf("core: create toolkit: %w", err)
 	}
 	if opts.MCP == nil && opts.McpConfig != nil {
+		if port == nil {
+			return nil, errNeedsPortToolkit("Options.McpConfig")
+		}
 		var err error
-		if opts.MCP, err = mcpConfigBytes(opts.McpConfig); err != nil {
+		if opts.MCP, err = port.mcpConfig(opts.McpConfig); err != nil {
 			return nil, fmt.Errorf("core: create toolkit: %w", err)
 		}
 	}
@@ -129,7 +149,7 @@ func CreateToolkit(ctx context.Context, opts Options) (*Toolkit, error) {
 	if err := tk.addMCP(ctx, opts); err != nil {
 		return nil, fmt.Errorf("core: create toolkit: %w", err)
 	}
-	if err := tk.addSkillsAndBuiltins(ctx, opts); err != nil {
+	if err := tk.addSkillsAndBuiltins(ctx, opts, port); err != nil {
 		return nil, fmt.Errorf("core: create toolkit: %w", err)
 	}
 	return tk, nil

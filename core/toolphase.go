@@ -32,12 +32,14 @@ func (r *run) newToolPhase(calls []ToolCall) *toolPhase {
 // setAsked notes that an approval edited call g: call is what runs, asked
 // what the model asked for.
 func (ph *toolPhase) setAsked(g int, call ToolCall, asked string) {
+	// Unlocked by hand, not deferred (a defer costs the wasm build more):
+	// nothing between can panic, g being one of the phase's calls.
 	ph.mu.Lock()
-	defer ph.mu.Unlock()
 	if ph.asked == nil {
 		ph.asked = make([]string, len(ph.calls))
 	}
 	ph.calls[g], ph.asked[g] = call, asked
+	ph.mu.Unlock()
 }
 
 // flushRecords appends the phase's finished records to the run's, in call
@@ -272,11 +274,11 @@ func (r *run) execCall(ctx context.Context, call *ToolCall, answer *Answer) (Too
 		}
 		args = ran
 	}
-	if answer == nil {
+	if p := r.c.port; p != nil && answer == nil {
 		// The port's BeforeTool sees a call once: not again when an
 		// answer re-runs it.
 		var stand *ToolResult
-		if args, stand, err = r.beforeToolHook(ctx, *call, args); err != nil {
+		if args, stand, err = p.beforeTool(r, ctx, *call, args); err != nil {
 			r.abort(err)
 			return ToolResult{Output: err.Error(), IsError: true}, nil
 		}
@@ -341,9 +343,11 @@ func (r *run) afterTool(ctx context.Context, call ToolCall, args map[string]any,
 			return ToolResult{Output: fmt.Sprintf("AfterTool hook for %q failed: %v", call.Name, err), IsError: true}
 		}
 	}
-	res, err := r.afterToolHook(ctx, call, args, res)
-	if err != nil {
-		r.abort(err)
+	if p := r.c.port; p != nil {
+		var err error
+		if res, err = p.afterTool(r, ctx, call, args, res); err != nil {
+			r.abort(err)
+		}
 	}
 	return res
 }

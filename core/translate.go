@@ -113,12 +113,15 @@ func (c *Client) translate(ctx context.Context, req TranslateRequest, onDelta fu
 	if err != nil {
 		return TranslateResult{}, err
 	}
-	if req.Toolkit != nil {
-		declared, err := encodeList(toAnyList(wireToolMaps(req.Toolkit.Tools(), StyleOpenAI)), "toolkit")
-		if err != nil {
+	_, anthropic := c.wire.(wire.Anthropic)
+	var choice []byte // `,"tool_choice":…` when asked for
+	if req.Toolkit != nil || req.ToolChoice != nil {
+		if c.port == nil {
+			return TranslateResult{}, errNeedsPortLayer("TranslateRequest.Toolkit or ToolChoice")
+		}
+		if tools, choice, err = c.port.translateExtras(req, tools, anthropic); err != nil {
 			return TranslateResult{}, err
 		}
-		tools = append(declared, tools...)
 	}
 	opts := c.opts
 	if req.Model != "" {
@@ -129,12 +132,8 @@ func (c *Client) translate(ctx context.Context, req TranslateRequest, onDelta fu
 	}
 	var body []byte
 	stream := onDelta != nil
-	extra := map[string]any{}
-	if _, anthropic := c.wire.(wire.Anthropic); anthropic {
+	if anthropic {
 		body, err = wire.AnthropicTranslateBody(wireParams(&opts), msgs, tools, req.System, stream)
-		if tc := wire.AnthropicToolChoice(req.ToolChoice); tc != nil {
-			extra["tool_choice"] = tc
-		}
 	} else {
 		switch {
 		case req.System != "":
@@ -143,21 +142,12 @@ func (c *Client) translate(ctx context.Context, req TranslateRequest, onDelta fu
 			opts.SystemPrompt = "" // the messages carry their own
 		}
 		body = wire.OpenAI{}.Body(wireParams(&opts), wire.JoinRaw(msgs), wire.JoinList(tools), stream)
-		if req.ToolChoice != nil {
-			extra["tool_choice"] = req.ToolChoice
-		}
 	}
 	if err != nil {
 		return TranslateResult{}, err
 	}
-	if len(extra) > 0 {
-		params, err := encodeParams(extra)
-		if err != nil {
-			return TranslateResult{}, fmt.Errorf("core: translate: tool_choice: %w", err)
-		}
-		body = withParams(body, params)
-	}
-	r := &run{c: &Client{opts: opts, wire: c.wire, params: c.params, metrics: c.metrics}, stream: onDelta, callDeltas: stream}
+	body = withParams(body, choice)
+	r := &run{c: &Client{opts: opts, wire: c.wire, params: c.params, metrics: c.metrics, port: c.port}, stream: onDelta, callDeltas: stream}
 	if !opts.RawMessages && !stream {
 		r.keepReply = true
 	}

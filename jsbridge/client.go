@@ -15,7 +15,9 @@ import (
 )
 
 // createClient builds a client handle from JS options. With options.generate
-// (an async function) the model runs in the page: core.CreateGenerateClient.
+// (an async function) the model runs in the page: core.CreateRawGenerateClient. The
+// bridge needs only core's raw forms, so its clients are raw ones (see
+// core.CreateRawClient): the Go port's option shapes are not linked.
 func createClient(args []js.Value) (any, error) {
 	o := argAt(args, 0)
 	if o.Type() != js.TypeObject {
@@ -51,7 +53,7 @@ func createClient(args []js.Value) (any, error) {
 	}
 	var c *core.Client
 	if gen := o.Get("generate"); isFunc(gen) {
-		c = core.CreateGenerateClient(generateFunc(gen), opts)
+		c = core.CreateRawGenerateClient(generateFunc(gen), opts)
 	} else {
 		if opts.BaseURL == "" {
 			return nil, errors.New("createClient: baseURL is required (or pass generate)")
@@ -61,7 +63,7 @@ func createClient(args []js.Value) (any, error) {
 			return nil, fmt.Errorf("createClient: %w", err)
 		}
 		opts.Transport = t
-		c = core.CreateClient(opts)
+		c = core.CreateRawClient(opts)
 	}
 	return clientHandle(c), nil
 }

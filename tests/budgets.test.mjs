@@ -54,13 +54,21 @@ const browserNever = [...never, "net/http.", "crypto/tls."];
 // js/wasm links the host file system (core/tool's HostFiles are native).
 // Hardening restore against edited or cut snapshots (whole-JSON check,
 // ids, caps, MaxTreeDepth) and AGENTS' maxWallMs bound add 889 B to the
-// Worker and the spec checks ~7.5 kB to the tools build.
+// Worker and the spec checks ~7.5 kB to the tools build. The JS bridge
+// builds raw clients and toolkits (core.CreateRawClient, CreateRawToolkit),
+// so the browser build no longer links the port's option shapes (hooks and
+// their events, OnError, BodyTransform, decoded Messages, Translate's
+// Toolkit/ToolChoice, McpConfig, SkillsDir, the Builtins object); with a few
+// smaller trims, measured by build.sh against main at 89313e3: browser
+// 1,128,302 → 1,123,484, tools 1,289,228 → 1,290,827 and Worker 1,961,292
+// → 1,963,368 (these link core/agents, whose clients use the port layer, so
+// they keep it and pay ~2 kB for the split); each budget is ~1 % above.
 const targets = [
-  { name: "browser", file: "web/toolnexus.wasm", pkg: "./wasm/browser", gzipBudget: 1_147_000, never: browserNever },
+  { name: "browser", file: "web/toolnexus.wasm", pkg: "./wasm/browser", gzipBudget: 1_135_000, never: browserNever },
   // The tools build also links core/agents and its bridge (+69 kB gzip:
   // 1,188,826 → 1,257,920); the default build stays without them.
-  { name: "browser with tools", file: "web/toolnexus-tools.wasm", pkg: "./wasm/browser-tools", gzipBudget: 1_305_000, never: browserNever },
-  { name: "worker", file: "worker/build/app.wasm", pkg: "./wasm/worker", gzipBudget: 1_990_000, never },
+  { name: "browser with tools", file: "web/toolnexus-tools.wasm", pkg: "./wasm/browser-tools", gzipBudget: 1_304_000, never: browserNever },
+  { name: "worker", file: "worker/build/app.wasm", pkg: "./wasm/worker", gzipBudget: 1_983_000, never },
 ];
 
 const gzipSize = (buf) => gzipSync(buf, { level: 9 }).length;

@@ -131,7 +131,9 @@ func contentText(c gjson.Result) string {
 // developer) message of their own.
 func HasSystemMessage(msgs []json.RawMessage) bool {
 	for _, m := range msgs {
-		switch gjson.GetBytes(m, "role").String() {
+		// ParseBytes(…).Get rather than GetBytes: the translation already
+		// links ParseBytes, GetBytes would add its own copy of the path walk.
+		switch gjson.ParseBytes(m).Get("role").String() {
 		case "system", "developer":
 			return true
 		}
