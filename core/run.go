@@ -49,7 +49,7 @@ func (c *Client) newRun(tk *Toolkit, history []any) (*run, error) {
 		r.tr.add(m)
 	}
 	r.result.Model = c.opts.Model
-	r.result.ToolCalls = []ToolRecord{} // [] rather than null in JSON
+	r.result.ToolCalls = []ToolCall{} // [] rather than null in JSON
 	return r, nil
 }
 

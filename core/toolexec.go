@@ -11,25 +11,27 @@ import (
 // a finished result or the Request the call suspends with. When an approval
 // edits the arguments, call.Arguments becomes the JSON of the arguments
 // that run, before the hooks see the call: BeforeTool, AfterTool and the
-// metric event all carry what ran.
-func (r *run) execCall(ctx context.Context, call *ToolCall, answer *Answer) (ToolResult, *Request) {
+// metric event all carry what ran. The map it returns with a result is
+// the arguments the tool (or a hook's stand-in) ran with, after a
+// BeforeTool rewrite: the record's Args, as in the Go port.
+func (r *run) execCall(ctx context.Context, call *ToolRequest, answer *Answer) (ToolResult, *Request, map[string]any) {
 	t, ok := r.tk.Get(call.Name)
 	if !ok {
-		return ToolResult{Output: fmt.Sprintf("unknown tool %q; available tools: %s%s", call.Name, r.toolNames(), noShellNote(call.Name)), IsError: true}, nil
+		return ToolResult{Output: fmt.Sprintf("unknown tool %q; available tools: %s%s", call.Name, r.toolNames(), noShellNote(call.Name)), IsError: true}, nil, nil
 	}
 	args, err := parseArgs(call.Arguments)
 	if err != nil {
-		return ToolResult{Output: fmt.Sprintf("invalid arguments for tool %q: %v", call.Name, err), IsError: true}, nil
+		return ToolResult{Output: fmt.Sprintf("invalid arguments for tool %q: %v", call.Name, err), IsError: true}, nil, nil
 	}
 	asked := call.Arguments
 	approved := t.NeedsApproval && answer != nil
 	if approved {
 		if _, edited := answer.Data["args"]; edited && r.c.opts.LockApprovedArgs {
-			return ToolResult{Output: fmt.Sprintf("tool %q was not run: the approval changed its arguments, which this host does not accept", call.Name), IsError: true}, nil
+			return ToolResult{Output: fmt.Sprintf("tool %q was not run: the approval changed its arguments, which this host does not accept", call.Name), IsError: true}, nil, nil
 		}
 		ran, err := approvedArgs(t, args, answer)
 		if err != nil {
-			return ToolResult{Output: fmt.Sprintf("tool %q was not run: %v", call.Name, err), IsError: true}, nil
+			return ToolResult{Output: fmt.Sprintf("tool %q was not run: %v", call.Name, err), IsError: true}, nil, nil
 		}
 		if text := mustJSON(ran); text != mustJSON(args) {
 			call.Arguments = text // edited by the approval
@@ -42,26 +44,26 @@ func (r *run) execCall(ctx context.Context, call *ToolCall, answer *Answer) (Too
 		var stand *ToolResult
 		if args, stand, err = p.beforeTool(r, ctx, *call, args); err != nil {
 			r.abort(err)
-			return ToolResult{Output: err.Error(), IsError: true}, nil
+			return ToolResult{Output: err.Error(), IsError: true}, nil, nil
 		}
 		if stand != nil {
 			if req := PendingOf(*stand); req != nil {
 				if req.ID == "" {
 					req.ID = newID("req_")
 				}
-				return ToolResult{}, req
+				return ToolResult{}, req, nil
 			}
-			return r.afterTool(ctx, *call, args, *stand), nil
+			return r.afterTool(ctx, *call, args, *stand), nil, args
 		}
 	}
 	hooks := r.c.opts.RawHooks
 	if hooks.BeforeTool != nil {
 		short, err := hooks.BeforeTool(ctx, *call, args)
 		if err != nil {
-			return ToolResult{Output: fmt.Sprintf("tool %q was not run: %v", call.Name, err), IsError: true}, nil
+			return ToolResult{Output: fmt.Sprintf("tool %q was not run: %v", call.Name, err), IsError: true}, nil, nil
 		}
 		if short != nil {
-			return r.afterTool(ctx, *call, args, *short), nil
+			return r.afterTool(ctx, *call, args, *short), nil, args
 		}
 	}
 	if answer == nil && r.stream != nil {
@@ -73,7 +75,7 @@ func (r *run) execCall(ctx context.Context, call *ToolCall, answer *Answer) (Too
 	if t.NeedsApproval {
 		if answer == nil {
 			req := approvalRequest(t, call.ID, args)
-			return ToolResult{}, &req
+			return ToolResult{}, &req, nil
 		}
 		tctx.Answer = nil // the approval answered the loop, not the tool
 	}
@@ -89,17 +91,17 @@ func (r *run) execCall(ctx context.Context, call *ToolCall, answer *Answer) (Too
 		if req.ID == "" {
 			req.ID = newID("req_")
 		}
-		return ToolResult{}, req
+		return ToolResult{}, req, nil
 	}
 	res = r.afterTool(ctx, *call, args, res)
 	event.IsError = res.IsError
 	r.c.emit(event)
-	return res, nil
+	return res, nil, args
 }
 
 // afterTool runs the after-tool hooks on a finished result: RawHooks'
 // first, then the port's Hooks (whose error ends the run).
-func (r *run) afterTool(ctx context.Context, call ToolCall, args map[string]any, res ToolResult) ToolResult {
+func (r *run) afterTool(ctx context.Context, call ToolRequest, args map[string]any, res ToolResult) ToolResult {
 	if h := r.c.opts.RawHooks.AfterTool; h != nil {
 		if err := h(ctx, call, &res); err != nil {
 			return ToolResult{Output: fmt.Sprintf("AfterTool hook for %q failed: %v", call.Name, err), IsError: true}

@@ -85,6 +85,7 @@ func (r *run) resolve(ctx context.Context, ph *toolPhase, group []int, ans Answe
 	for k, g := range group {
 		call := ph.calls[g]
 		var res ToolResult
+		var ran map[string]any
 		t, _ := r.tk.Get(call.Name)
 		switch {
 		case !ans.Ok:
@@ -98,7 +99,7 @@ func (r *run) resolve(ctx context.Context, ph *toolPhase, group []int, ans Answe
 		default:
 			var again *Request
 			asked := call.Arguments
-			res, again = r.execCall(ctx, &call, &ans)
+			res, again, ran = r.execCall(ctx, &call, &ans)
 			if call.Arguments != asked {
 				if asked == "" {
 					asked = "{}" // no arguments, as parseArgs reads them; "" marks an unedited call
@@ -109,7 +110,7 @@ func (r *run) resolve(ctx context.Context, ph *toolPhase, group []int, ans Answe
 				res = ToolResult{Output: fmt.Sprintf("tool %q suspended again after its request was answered; giving up on this call", call.Name), IsError: true}
 			}
 		}
-		r.finishCall(ph, g, res)
+		r.finishCall(ph, g, res, ran)
 	}
 }
 

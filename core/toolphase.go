@@ -9,7 +9,7 @@ import (
 // toolPhase is the tool-running half of one assistant turn: its calls and
 // the results decided so far (from an earlier halt, or from an Answer).
 type toolPhase struct {
-	calls   []ToolCall
+	calls   []ToolRequest
 	results []*toolOutcome
 	// asked holds, by call index, the arguments the model asked for when
 	// an approval edited them ("" for the others; nil until one is):
@@ -18,17 +18,17 @@ type toolPhase struct {
 	asked []string
 	// records holds each finished call's record by call index, so the
 	// run's ToolCalls keep call order while calls finish concurrently.
-	records []*ToolRecord
+	records []*ToolCall
 	mu      sync.Mutex // guards asked, which any call may allocate
 }
 
-func (r *run) newToolPhase(calls []ToolCall) *toolPhase {
-	return &toolPhase{calls: calls, results: make([]*toolOutcome, len(calls)), records: make([]*ToolRecord, len(calls))}
+func (r *run) newToolPhase(calls []ToolRequest) *toolPhase {
+	return &toolPhase{calls: calls, results: make([]*toolOutcome, len(calls)), records: make([]*ToolCall, len(calls))}
 }
 
 // setAsked notes that an approval edited call g: call is what runs, asked
 // what the model asked for.
-func (ph *toolPhase) setAsked(g int, call ToolCall, asked string) {
+func (ph *toolPhase) setAsked(g int, call ToolRequest, asked string) {
 	// Unlocked by hand, not deferred (a defer costs the wasm build more):
 	// nothing between can panic, g being one of the phase's calls.
 	ph.mu.Lock()
@@ -87,7 +87,7 @@ func (r *run) runTools(ctx context.Context, ph *toolPhase) (*Request, error) {
 				// recover and end the process (or the wasm instance).
 				defer func() {
 					if p := recover(); p != nil {
-						r.finishCall(ph, i, ToolResult{Output: fmt.Sprintf("tool %q failed: core: panic: %v", ph.calls[i].Name, p), IsError: true})
+						r.finishCall(ph, i, ToolResult{Output: fmt.Sprintf("tool %q failed: core: panic: %v", ph.calls[i].Name, p), IsError: true}, nil)
 					}
 				}()
 				one(i)
@@ -116,9 +116,9 @@ func (r *run) runTools(ctx context.Context, ph *toolPhase) (*Request, error) {
 // runCall runs call i of the phase to its end: a result, or (no WaitFor, or
 // a WaitFor cut short by the run's end) the Request it stays suspended on.
 func (r *run) runCall(ctx context.Context, ph *toolPhase, i int) (*Request, bool) {
-	res, req := r.execCall(ctx, &ph.calls[i], nil)
+	res, req, ran := r.execCall(ctx, &ph.calls[i], nil)
 	if req == nil {
-		r.finishCall(ph, i, res)
+		r.finishCall(ph, i, res, ran)
 		return nil, false
 	}
 	if !r.c.hasWaitFor() {
@@ -133,7 +133,7 @@ func (r *run) runCall(ctx context.Context, ph *toolPhase, i int) (*Request, bool
 		ans = AnswerDeclined(req.ID, err.Error())
 	}
 	if ans.ID != req.ID {
-		r.finishCall(ph, i, ToolResult{Output: fmt.Sprintf("tool %q was not run: the answer id %q does not match the request id %q", ph.calls[i].Name, ans.ID, req.ID), IsError: true})
+		r.finishCall(ph, i, ToolResult{Output: fmt.Sprintf("tool %q was not run: the answer id %q does not match the request id %q", ph.calls[i].Name, ans.ID, req.ID), IsError: true}, nil)
 		return nil, false
 	}
 	r.resolve(ctx, ph, []int{i}, ans, false)

@@ -14,8 +14,8 @@ const (
 	StyleAnthropic = wire.StyleAnthropic // POST {base}/v1/messages
 )
 
-// ToolCall is one tool call the model asked for.
-type ToolCall = wire.ToolCall
+// ToolRequest is one tool call the model asked for.
+type ToolRequest = wire.ToolCall
 
 // LLMResponse is one parsed provider reply. Hooks may read and rewrite it.
 type LLMResponse = wire.LLMResponse
