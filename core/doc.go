@@ -11,8 +11,9 @@
 // RunTimeoutError, RunResult.Messages as decoded maps, and so on. Core's
 // own faster or byte-level ways stay beside the port's under other names
 // (RawHooks, RawBodyTransform, ClassifyError, ClientOptions.RawMessages,
-// CreateGenerateClient; CreateRawClient and CreateRawToolkit, which leave
-// the port's option shapes unlinked). What still differs — the
+// CreateGenerateClient, ToolRequest for the model's request of a call
+// whose record is ToolCall; CreateRawClient and CreateRawToolkit, which
+// leave the port's option shapes unlinked). What still differs — the
 // blank imports that link built-ins, MCP and skills, some skills and MCP
 // options, and choices made on purpose for a sandbox (no bash, no
 // environment or host files under js/wasm, no panics) — is listed in the
