@@ -86,8 +86,8 @@ func TestQuestionAndWriteInTheLoop(t *testing.T) {
 		t.Fatal(err)
 	}
 	m := newScripted(t, StyleOpenAI,
-		turn{calls: []ToolCall{call("c1", "question", `{"questions":[{"question":"Title?","options":["Plan","Notes"]}]}`)}},
-		turn{calls: []ToolCall{call("c2", "write", `{"path":"notes/title.md","content":"# Plan\n"}`)}},
+		turn{calls: []ToolRequest{call("c1", "question", `{"questions":[{"question":"Title?","options":["Plan","Notes"]}]}`)}},
+		turn{calls: []ToolRequest{call("c2", "write", `{"path":"notes/title.md","content":"# Plan\n"}`)}},
 		turn{text: "saved"})
 	var kinds []string
 	wait := func(r Request) (Answer, error) {

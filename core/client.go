@@ -116,9 +116,9 @@ type RawHooks struct {
 	AfterLLM func(ctx context.Context, turn int, resp *LLMResponse) error
 	// BeforeTool may rewrite the arguments of a call, or return a result to
 	// use instead of running the tool (approval is then skipped too).
-	BeforeTool func(ctx context.Context, call ToolCall, args map[string]any) (*ToolResult, error)
+	BeforeTool func(ctx context.Context, call ToolRequest, args map[string]any) (*ToolResult, error)
 	// AfterTool may rewrite a finished result. Suspensions do not reach it.
-	AfterTool func(ctx context.Context, call ToolCall, result *ToolResult) error
+	AfterTool func(ctx context.Context, call ToolRequest, result *ToolResult) error
 }
 
 // RunResult is what a run produced. Messages is the transcript in the
@@ -128,13 +128,13 @@ type RawHooks struct {
 // ClientOptions.RawMessages asks for the json.RawMessage elements the loop
 // keeps; RawMessages returns those in any case.
 type RunResult struct {
-	Text          string       `json:"text"`
-	Messages      []any        `json:"messages"`
-	ToolCalls     []ToolRecord `json:"toolCalls"`
-	ToolCallCount int          `json:"toolCallCount"`
-	Turns         int          `json:"turns"`
-	Usage         Usage        `json:"usage"`
-	Model         string       `json:"model"`
+	Text          string     `json:"text"`
+	Messages      []any      `json:"messages"`
+	ToolCalls     []ToolCall `json:"toolCalls"`
+	ToolCallCount int        `json:"toolCallCount"`
+	Turns         int        `json:"turns"`
+	Usage         Usage      `json:"usage"`
+	Model         string     `json:"model"`
 	// Status is "done", "pending" (halted on a suspension: Pending is set)
 	// or "incomplete" (Limit says why: "maxTurns" or "error").
 	Status  string   `json:"status"`
@@ -149,13 +149,23 @@ type RunResult struct {
 // produced (a failure before the run started).
 func (r RunResult) RawMessages() []json.RawMessage { return r.raw }
 
-// ToolRecord is one finished tool call of a run. Args are the arguments
-// the call ran with; when an approval edited them (Answer.Data["args"]),
-// OriginalArgs keeps what the model asked for, so a reviewer sees both.
-type ToolRecord struct {
-	ID           string          `json:"id"`
-	Name         string          `json:"name"`
-	Args         json.RawMessage `json:"args"`
+// ToolCall is the record of one finished tool call of a run
+// (RunResult.ToolCalls), as in the Go port: the port's Name, Args, Output,
+// IsError and Metadata, plus what core adds. The model's request for a call
+// is ToolRequest.
+type ToolCall struct {
+	ID   string `json:"id"`
+	Name string `json:"name"`
+	// Args are the arguments the tool ran with, decoded, as in the port:
+	// after a BeforeTool hook's rewrite or an approval's edit. Nil when the
+	// call's text was not a JSON object. Go callers only, like Metadata.
+	Args map[string]any `json:"-"`
+	// RawArgs is the call's argument text as the transcript keeps it (the
+	// model's, or an approval's edit), which the record's JSON carries
+	// under "args"; text that is not JSON is there as a JSON string. When
+	// an approval edited it (Answer.Data["args"]), OriginalArgs keeps what
+	// the model asked for, so a reviewer sees both.
+	RawArgs      json.RawMessage `json:"args"`
 	OriginalArgs json.RawMessage `json:"originalArgs,omitempty"`
 	Output       string          `json:"output"`
 	IsError      bool            `json:"isError"`
@@ -165,11 +175,14 @@ type ToolRecord struct {
 	// Declined is true when a person declined the call: it did not run, and
 	// Output carries the reason the model was told.
 	Declined bool `json:"declined,omitempty"`
-	// Metadata is the tool result's metadata (the Go port's ToolCall
-	// record has it: a todo list, a declined reason, …). Go callers only:
-	// it stays out of the record's JSON.
+	// Metadata is the tool result's metadata (a todo list, a declined
+	// reason, …). Go callers only: unlike the port's, it stays out of the
+	// record's JSON, which the JS bridge and the Worker emit unchanged.
 	Metadata map[string]any `json:"-"`
 }
+
+// ToolRecord is core's earlier name for ToolCall.
+type ToolRecord = ToolCall
 
 // Run statuses.
 const (

@@ -54,7 +54,7 @@ func TestDeepModelReplyIsAnErrorAndKeepsTheTranscript(t *testing.T) {
 					}
 				}
 				var c counter
-				m := newScripted(t, style, turn{calls: []ToolCall{call("c1", "t", `{"order":"1"}`)}}, turn{raw: deep})
+				m := newScripted(t, style, turn{calls: []ToolRequest{call("c1", "t", `{"order":"1"}`)}}, turn{raw: deep})
 				client := m.client(ClientOptions{Retries: -1})
 				tk := mustToolkit(t, c.tool("t"))
 				var res RunResult
@@ -90,7 +90,7 @@ func drainStream(t *testing.T, c *Client, tk *Toolkit) (RunResult, error) {
 func TestDeepToolArgumentsAreAnErrorResult(t *testing.T) {
 	for _, depth := range deepDepths {
 		var c counter
-		m := newScripted(t, StyleOpenAI, turn{calls: []ToolCall{call("c1", "t", deepJSON(depth))}}, turn{text: "ok"})
+		m := newScripted(t, StyleOpenAI, turn{calls: []ToolRequest{call("c1", "t", deepJSON(depth))}}, turn{text: "ok"})
 		res, err := m.client(ClientOptions{}).Run(context.Background(), "go", mustToolkit(t, c.tool("t")))
 		if err != nil || res.Status != StatusDone {
 			t.Fatalf("depth %d: %v %s", depth, err, res.Status)
@@ -101,7 +101,7 @@ func TestDeepToolArgumentsAreAnErrorResult(t *testing.T) {
 		if got := m.toolResults(2); len(got) != 1 || !strings.Contains(got[0], "nested more than 1000 levels") {
 			t.Fatalf("depth %d: the model saw %q", depth, got)
 		}
-		if !gjson.ValidBytes(res.ToolCalls[0].Args) || gjson.ParseBytes(res.ToolCalls[0].Args).Type != gjson.String {
+		if !gjson.ValidBytes(res.ToolCalls[0].RawArgs) || res.ToolCalls[0].Args != nil || gjson.ParseBytes(res.ToolCalls[0].RawArgs).Type != gjson.String {
 			t.Fatalf("depth %d: the record's args must be the text as a JSON string", depth)
 		}
 	}

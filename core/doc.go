@@ -11,14 +11,15 @@
 // RunTimeoutError, RunResult.Messages as decoded maps, and so on. Core's
 // own faster or byte-level ways stay beside the port's under other names
 // (Options.SkillsFS, RawHooks, RawBodyTransform, ClassifyError,
-// ClientOptions.RawMessages, CreateGenerateClient; CreateRawClient and
+// ClientOptions.RawMessages, CreateGenerateClient, ToolRequest for the
+// model's request of a call whose record is ToolCall; CreateRawClient and
 // CreateRawToolkit, which leave the port's option shapes unlinked). Skills
 // (SkillDef, LoadSkillsWith, ListSkills, the port's wording) and MCP
 // loading (LoadMcp, ListMcpTools, a server's "tools" filter) are the
-// port's too. What still differs — the ToolCall record, the blank imports
-// that link built-ins, MCP and skills, and choices made on purpose for a
-// sandbox (no bash, no environment or host files under js/wasm, no
-// panics) — is listed in the README's "Drop-in for the Go port".
+// port's too. What still differs — the blank imports that link built-ins,
+// MCP and skills, and choices made on purpose for a sandbox (no bash, no
+// environment or host files under js/wasm, no panics) — is listed in the
+// README's "Drop-in for the Go port".
 //
 // core is pure Go: it never imports syscall/js, and its js/wasm build does not
 // link net/http. All HTTP goes through a Transport; native builds default to

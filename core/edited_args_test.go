@@ -55,13 +55,13 @@ type observed struct {
 }
 
 func (o *observed) options(opts ClientOptions) ClientOptions {
-	opts.RawHooks.BeforeTool = func(_ context.Context, _ ToolCall, args map[string]any) (*ToolResult, error) {
+	opts.RawHooks.BeforeTool = func(_ context.Context, _ ToolRequest, args map[string]any) (*ToolResult, error) {
 		o.mu.Lock()
 		o.beforeArgs = append(o.beforeArgs, args)
 		o.mu.Unlock()
 		return nil, nil
 	}
-	opts.RawHooks.AfterTool = func(_ context.Context, call ToolCall, _ *ToolResult) error {
+	opts.RawHooks.AfterTool = func(_ context.Context, call ToolRequest, _ *ToolResult) error {
 		o.mu.Lock()
 		o.afterArgs = append(o.afterArgs, call.Arguments)
 		o.mu.Unlock()
@@ -122,7 +122,7 @@ func TestApprovalEditsAreRecorded(t *testing.T) {
 			t.Run(string(style)+" "+name, func(t *testing.T) {
 				var c counter
 				var o observed
-				m := newScripted(t, style, turn{calls: []ToolCall{call("c1", "refund", askedArgs)}},
+				m := newScripted(t, style, turn{calls: []ToolRequest{call("c1", "refund", askedArgs)}},
 					turn{text: "refunded"})
 				tk := mustToolkit(t, RequireApproval(c.tool("refund")))
 				res := run(t, m, &o, tk)
@@ -130,8 +130,8 @@ func TestApprovalEditsAreRecorded(t *testing.T) {
 					t.Fatalf("status %s, runs %d, args %v", res.Status, c.count(), c.args)
 				}
 				rec := res.ToolCalls[len(res.ToolCalls)-1]
-				if string(rec.Args) != editedArgs || string(rec.OriginalArgs) != askedArgs {
-					t.Fatalf("record args %s, originalArgs %s", rec.Args, rec.OriginalArgs)
+				if string(rec.RawArgs) != editedArgs || string(rec.OriginalArgs) != askedArgs {
+					t.Fatalf("record args %s, originalArgs %s", rec.RawArgs, rec.OriginalArgs)
 				}
 				if got := transcriptArgs(t, res.Messages); got != editedArgs {
 					t.Fatalf("the transcript's tool call says %s", got)
@@ -170,7 +170,7 @@ func anySlice(v gjson.Result) []any {
 // originalArgs stays out and the model's text is kept as it was.
 func TestApprovalWithTheSameArgsIsNoEdit(t *testing.T) {
 	var c counter
-	m := newScripted(t, StyleOpenAI, turn{calls: []ToolCall{call("c1", "refund", `{ "order" : "42" }`)}}, turn{text: "ok"})
+	m := newScripted(t, StyleOpenAI, turn{calls: []ToolRequest{call("c1", "refund", `{ "order" : "42" }`)}}, turn{text: "ok"})
 	client := m.client(ClientOptions{WaitFor: func(r Request) (Answer, error) {
 		return Answer{ID: r.ID, Ok: true, Data: map[string]any{"args": map[string]any{"order": "42"}}}, nil
 	}})
@@ -178,7 +178,7 @@ func TestApprovalWithTheSameArgsIsNoEdit(t *testing.T) {
 	if err != nil || len(res.ToolCalls) != 1 {
 		t.Fatal(err)
 	}
-	if rec := res.ToolCalls[0]; string(rec.Args) != `{ "order" : "42" }` || rec.OriginalArgs != nil {
-		t.Fatalf("record %s / %s", rec.Args, rec.OriginalArgs)
+	if rec := res.ToolCalls[0]; string(rec.RawArgs) != `{ "order" : "42" }` || rec.OriginalArgs != nil {
+		t.Fatalf("record %s / %s", rec.RawArgs, rec.OriginalArgs)
 	}
 }

@@ -41,7 +41,7 @@ func FuzzToolArguments(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, args string) {
-		m := newScripted(t, StyleOpenAI, turn{calls: []ToolCall{call("c1", "t", args)}}, turn{text: "ok"})
+		m := newScripted(t, StyleOpenAI, turn{calls: []ToolRequest{call("c1", "t", args)}}, turn{text: "ok"})
 		var c counter
 		res, err := m.client(ClientOptions{}).Run(context.Background(), "go", mustToolkit(t, c.tool("t")))
 		if err != nil || res.Status != StatusDone {

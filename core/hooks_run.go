@@ -100,7 +100,7 @@ func (r *run) afterLLMHook(ctx context.Context, turn int, model string, reply []
 
 // beforeToolHook runs Hooks.BeforeTool. It returns the arguments to run
 // with, or a result that stands in for the tool.
-func (r *run) beforeToolHook(ctx context.Context, call ToolCall, args map[string]any) (map[string]any, *ToolResult, error) {
+func (r *run) beforeToolHook(ctx context.Context, call ToolRequest, args map[string]any) (map[string]any, *ToolResult, error) {
 	h := r.c.opts.Hooks
 	if h == nil || h.BeforeTool == nil {
 		return args, nil, nil
@@ -122,7 +122,7 @@ func (r *run) beforeToolHook(ctx context.Context, call ToolCall, args map[string
 }
 
 // afterToolHook runs Hooks.AfterTool on a finished result.
-func (r *run) afterToolHook(ctx context.Context, call ToolCall, args map[string]any, res ToolResult) (ToolResult, error) {
+func (r *run) afterToolHook(ctx context.Context, call ToolRequest, args map[string]any, res ToolResult) (ToolResult, error) {
 	h := r.c.opts.Hooks
 	if h == nil || h.AfterTool == nil {
 		return res, nil

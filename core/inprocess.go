@@ -20,9 +20,9 @@ type GenerateRequest struct {
 
 // GenerateResponse is an in-process model's reply.
 type GenerateResponse struct {
-	Text      string     `json:"text"`
-	ToolCalls []ToolCall `json:"toolCalls"`
-	Usage     Usage      `json:"usage"`
+	Text      string        `json:"text"`
+	ToolCalls []ToolRequest `json:"toolCalls"`
+	Usage     Usage         `json:"usage"`
 }
 
 // GenerateFunc is a model that runs in the same process (a local model, a

@@ -117,7 +117,7 @@ func retriesFor(onError func(ErrorInfo) Tier) int {
 func (r InProcessResponse) generateResponse() GenerateResponse {
 	out := GenerateResponse{Text: r.Content}
 	for _, c := range r.ToolCalls {
-		out.ToolCalls = append(out.ToolCalls, ToolCall{ID: c.ID, Name: c.Name, Arguments: encodeArguments(c.Arguments)})
+		out.ToolCalls = append(out.ToolCalls, ToolRequest{ID: c.ID, Name: c.Name, Arguments: encodeArguments(c.Arguments)})
 	}
 	if r.Usage != nil {
 		out.Usage = Usage{PromptTokens: r.Usage.PromptTokens, CompletionTokens: r.Usage.CompletionTokens, TotalTokens: r.Usage.TotalTokens}

@@ -52,7 +52,7 @@ func TestToolLoopBothStyles(t *testing.T) {
 		t.Run(string(tt.style)+" "+tt.base, func(t *testing.T) {
 			var c counter
 			m := newScripted(t, tt.style,
-				turn{calls: []ToolCall{call("c1", "lookup", `{"order":"7"}`)}},
+				turn{calls: []ToolRequest{call("c1", "lookup", `{"order":"7"}`)}},
 				turn{text: "order 7 is fine"})
 			res, err := m.client(ClientOptions{BaseURL: tt.base, APIKey: "sk-test-1234", Model: "model-x"}).Run(context.Background(), "check order 7", mustToolkit(t, c.tool("lookup")))
 			if err != nil {
@@ -96,7 +96,7 @@ func TestToolLoopBothStyles(t *testing.T) {
 
 func TestAnthropicErrorResultsCarryIsError(t *testing.T) {
 	m := newScripted(t, StyleAnthropic,
-		turn{calls: []ToolCall{call("t1", "nope", `{}`), call("t2", "nope", `{}`)}},
+		turn{calls: []ToolRequest{call("t1", "nope", `{}`), call("t2", "nope", `{}`)}},
 		turn{text: "ok"})
 	if _, err := m.client(ClientOptions{}).Run(context.Background(), "x", mustToolkit(t)); err != nil {
 		t.Fatal(err)
@@ -122,7 +122,7 @@ func TestBadToolCallsAreResultsNotErrors(t *testing.T) {
 		return "", errors.New("disk on fire")
 	})
 	m := newScripted(t, StyleOpenAI,
-		turn{calls: []ToolCall{
+		turn{calls: []ToolRequest{
 			call("a", "missing_tool", `{}`),
 			call("b", "fail", `{not json`),
 			call("c", "boom", `{}`),
@@ -152,7 +152,7 @@ func TestBadToolCallsAreResultsNotErrors(t *testing.T) {
 
 func TestMaxTurnsIncomplete(t *testing.T) {
 	var c counter
-	loopTurn := turn{calls: []ToolCall{call("x", "t", `{"order":"1"}`)}}
+	loopTurn := turn{calls: []ToolRequest{call("x", "t", `{"order":"1"}`)}}
 	m := newScripted(t, StyleOpenAI, loopTurn, loopTurn, loopTurn)
 	res, err := m.client(ClientOptions{MaxTurns: 3}).Run(context.Background(), "loop", mustToolkit(t, c.tool("t")))
 	if err != nil {
@@ -179,7 +179,7 @@ func TestProviderFailuresAreClearErrors(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var c counter
-			m := newScripted(t, StyleOpenAI, turn{calls: []ToolCall{call("c1", "t", `{"order":"1"}`)}}, tt.tr)
+			m := newScripted(t, StyleOpenAI, turn{calls: []ToolRequest{call("c1", "t", `{"order":"1"}`)}}, tt.tr)
 			res, err := m.client(ClientOptions{APIKey: "sk-secret-abcdef", Retries: -1}).Run(context.Background(), "hi", mustToolkit(t, c.tool("t")))
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Fatalf("err = %v, want it to contain %q", err, tt.want)
@@ -206,7 +206,7 @@ func TestHooksShortCircuitAndRewrite(t *testing.T) {
 		// Turn 1 never reaches the provider: the hook answers with a tool call.
 		BeforeLLM: func(ctx context.Context, turn int, body *[]byte) (*LLMResponse, error) {
 			if turn == 1 {
-				return &LLMResponse{ToolCalls: []ToolCall{call("h1", "t", `{"order":"1"}`), call("h2", "t", `{"order":"2"}`)}}, nil
+				return &LLMResponse{ToolCalls: []ToolRequest{call("h1", "t", `{"order":"1"}`), call("h2", "t", `{"order":"2"}`)}}, nil
 			}
 			return nil, nil
 		},
@@ -216,14 +216,14 @@ func TestHooksShortCircuitAndRewrite(t *testing.T) {
 			}
 			return nil
 		},
-		BeforeTool: func(ctx context.Context, call ToolCall, args map[string]any) (*ToolResult, error) {
+		BeforeTool: func(ctx context.Context, call ToolRequest, args map[string]any) (*ToolResult, error) {
 			if call.ID == "h2" {
 				return &ToolResult{Output: "blocked by policy", IsError: true}, nil
 			}
 			args["order"] = "rewritten"
 			return nil, nil
 		},
-		AfterTool: func(ctx context.Context, call ToolCall, res *ToolResult) error {
+		AfterTool: func(ctx context.Context, call ToolRequest, res *ToolResult) error {
 			res.Output += " (audited)"
 			return nil
 		},
@@ -291,7 +291,7 @@ func TestToolTimeout(t *testing.T) {
 		<-tctx.Ctx.Done()
 		return ToolResult{Output: "late"}, nil
 	}}
-	m := newScripted(t, StyleOpenAI, turn{calls: []ToolCall{call("s", "slow", "")}}, turn{text: "moved on"})
+	m := newScripted(t, StyleOpenAI, turn{calls: []ToolRequest{call("s", "slow", "")}}, turn{text: "moved on"})
 	res, err := m.client(ClientOptions{ToolTimeoutMs: 20}).Run(context.Background(), "go", mustToolkit(t, slow))
 	if err != nil || res.Text != "moved on" {
 		t.Fatalf("res %+v err %v", res, err)

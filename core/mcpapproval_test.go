@@ -94,7 +94,7 @@ func TestMCPDestructiveToolSuspends(t *testing.T) {
 			if last := req.Messages[len(req.Messages)-1]; last["role"] == "tool" {
 				return GenerateResponse{Text: "done: " + last["content"].(string)}, nil
 			}
-			return GenerateResponse{ToolCalls: []ToolCall{{ID: "c1", Name: tool, Arguments: `{}`}}}, nil
+			return GenerateResponse{ToolCalls: []ToolRequest{{ID: "c1", Name: tool, Arguments: `{}`}}}, nil
 		}, ClientOptions{Model: "local"})
 	}
 	calls := func() int { return strings.Count(strings.Join(f.methods(), ","), "tools/call") }

@@ -27,7 +27,7 @@ type scriptedModel struct {
 // turn is one scripted reply: text and/or tool calls, or a raw HTTP reply.
 type turn struct {
 	text   string
-	calls  []ToolCall
+	calls  []ToolRequest
 	status int    // non-zero: reply with this status and raw
 	raw    string // the body to send verbatim
 	header map[string]string
@@ -210,7 +210,7 @@ func (m *scriptedModel) toolResults(n int) []string {
 	return out
 }
 
-func call(id, name, args string) ToolCall { return ToolCall{ID: id, Name: name, Arguments: args} }
+func call(id, name, args string) ToolRequest { return ToolRequest{ID: id, Name: name, Arguments: args} }
 
 // counter is a tool that counts its runs and echoes its arguments.
 type counter struct {

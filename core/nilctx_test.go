@@ -13,7 +13,7 @@ func TestNilContextIsBackground(t *testing.T) {
 	var nilCtx context.Context
 	approve := func(r Request) (Answer, error) { return Answer{ID: r.ID, Ok: true}, nil }
 	script := func() *scriptedModel {
-		return newScripted(t, StyleOpenAI, turn{calls: []ToolCall{call("c1", "t", `{"order":"1"}`)}}, turn{text: "done"})
+		return newScripted(t, StyleOpenAI, turn{calls: []ToolRequest{call("c1", "t", `{"order":"1"}`)}}, turn{text: "done"})
 	}
 	halted := func(t *testing.T) (*Client, *Toolkit, RunResult) {
 		var c counter

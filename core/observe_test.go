@@ -12,7 +12,7 @@ func TestMetricsAndEvents(t *testing.T) {
 	var events []MetricEvent
 	m := newScripted(t, StyleOpenAI,
 		turn{status: 503, raw: "busy"},
-		turn{calls: []ToolCall{call("a", "t", `{"order":"1"}`), call("b", "refund", `{"order":"2"}`)}},
+		turn{calls: []ToolRequest{call("a", "t", `{"order":"1"}`), call("b", "refund", `{"order":"2"}`)}},
 	)
 	client := m.client(ClientOptions{RetryBaseMs: 1, Model: "m1", OnMetric: func(e MetricEvent) { events = append(events, e) }})
 	res, err := client.Run(context.Background(), "go", mustToolkit(t, c.tool("t"), RequireApproval(c.tool("refund"))))
@@ -61,7 +61,7 @@ func TestMetricsRegistrySharedByClients(t *testing.T) {
 	reg := NewMetricsRegistry()
 	var c counter
 	for i := 0; i < 3; i++ {
-		m := newScripted(t, StyleOpenAI, turn{calls: []ToolCall{call("a", "t", `{}`)}}, turn{text: "done"})
+		m := newScripted(t, StyleOpenAI, turn{calls: []ToolRequest{call("a", "t", `{}`)}}, turn{text: "done"})
 		client := m.client(ClientOptions{Model: "m", OnMetric: reg.Record})
 		if _, err := client.Run(context.Background(), "go", mustToolkit(t, c.tool("t"))); err != nil {
 			t.Fatal(err)
@@ -120,7 +120,7 @@ func TestAskKeepsConversations(t *testing.T) {
 	var c counter
 	m := newScripted(t, StyleOpenAI,
 		turn{text: "hello Ada"},
-		turn{calls: []ToolCall{call("c1", "refund", `{"order":"3"}`)}},
+		turn{calls: []ToolRequest{call("c1", "refund", `{"order":"3"}`)}},
 		turn{text: "refund declined"},
 	)
 	client := m.client(ClientOptions{})

@@ -18,7 +18,7 @@ import (
 func TestIssue17WaitForRunsConcurrently(t *testing.T) {
 	var c counter
 	m := newScripted(t, StyleOpenAI,
-		turn{calls: []ToolCall{call("c1", "refund", `{"order":"1"}`), call("c2", "refund", `{"order":"2"}`), call("c3", "refund", `{"order":"3"}`)}},
+		turn{calls: []ToolRequest{call("c1", "refund", `{"order":"1"}`), call("c2", "refund", `{"order":"2"}`), call("c3", "refund", `{"order":"3"}`)}},
 		turn{text: "all refunded"})
 	var mu sync.Mutex
 	open := 0
@@ -60,7 +60,7 @@ func TestIssue17WaitForRunsConcurrently(t *testing.T) {
 func TestIssue17HaltKeepsFinishedCalls(t *testing.T) {
 	var refunds, looks counter
 	m := newScripted(t, StyleOpenAI,
-		turn{calls: []ToolCall{call("c1", "refund", `{"order":"1"}`), call("c2", "look", `{"order":"1"}`)}},
+		turn{calls: []ToolRequest{call("c1", "refund", `{"order":"1"}`), call("c2", "look", `{"order":"1"}`)}},
 		turn{text: "done"})
 	client := m.client(ClientOptions{})
 	tk := mustToolkit(t, RequireApproval(refunds.tool("refund")), looks.tool("look"))
@@ -174,7 +174,7 @@ func TestIssue17CallerCancelIsNotATimeout(t *testing.T) {
 // relay call is worded as the port words it, inline and on resume.
 func TestIssue17MissingRelayOutput(t *testing.T) {
 	script := func() *scriptedModel {
-		return newScripted(t, StyleOpenAI, turn{calls: []ToolCall{call("r1", "lookup", `{"q":"a"}`)}}, turn{text: "ok"})
+		return newScripted(t, StyleOpenAI, turn{calls: []ToolRequest{call("r1", "lookup", `{"q":"a"}`)}}, turn{text: "ok"})
 	}
 	tk := mustToolkit(t, RelayTool("lookup", "host lookup", nil))
 	t.Run("inline", func(t *testing.T) {

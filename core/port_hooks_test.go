@@ -18,7 +18,7 @@ import (
 func TestIssue17HooksSeeAndSteer(t *testing.T) {
 	var c counter
 	m := newScripted(t, StyleOpenAI,
-		turn{calls: []ToolCall{call("c1", "refund", `{"order":"1"}`), call("c2", "refund", `{"order":"2"}`)}},
+		turn{calls: []ToolRequest{call("c1", "refund", `{"order":"1"}`), call("c2", "refund", `{"order":"2"}`)}},
 		turn{text: "done"})
 	var mu sync.Mutex
 	var seen []string
@@ -90,7 +90,7 @@ func TestIssue17HookErrorEndsRun(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			var c counter
-			m := newScripted(t, StyleOpenAI, turn{calls: []ToolCall{call("c1", "t", `{"order":"1"}`)}}, turn{text: "unreached"})
+			m := newScripted(t, StyleOpenAI, turn{calls: []ToolRequest{call("c1", "t", `{"order":"1"}`)}}, turn{text: "unreached"})
 			res, err := m.client(ClientOptions{Hooks: tc.hooks}).Run(context.Background(), "go", mustToolkit(t, c.tool("t")))
 			if !errors.Is(err, boom) || res.Status != StatusIncomplete || len(m.sent()) > 1 {
 				t.Fatalf("res %+v err %v model calls %d", res, err, len(m.sent()))
@@ -103,7 +103,7 @@ func TestIssue17HookErrorEndsRun(t *testing.T) {
 // field names.
 func TestIssue17MetricEventPortFields(t *testing.T) {
 	var c counter
-	m := newScripted(t, StyleOpenAI, turn{calls: []ToolCall{call("c1", "t", `{"order":"1"}`)}}, turn{text: "done"})
+	m := newScripted(t, StyleOpenAI, turn{calls: []ToolRequest{call("c1", "t", `{"order":"1"}`)}}, turn{text: "done"})
 	var mu sync.Mutex
 	var runs, llms []MetricEvent
 	onMetric := func(e MetricEvent) {
@@ -158,7 +158,7 @@ func TestIssue17OnErrorTiers(t *testing.T) {
 // map (the port's Args) and as JSON text (ArgsJSON, the event's JSON).
 func TestIssue17StreamEventArgs(t *testing.T) {
 	var c counter
-	m := newScripted(t, StyleOpenAI, turn{calls: []ToolCall{call("c1", "t", `{"order":"7"}`)}}, turn{text: "done"})
+	m := newScripted(t, StyleOpenAI, turn{calls: []ToolRequest{call("c1", "t", `{"order":"7"}`)}}, turn{text: "done"})
 	events, err := m.client(ClientOptions{}).Stream(context.Background(), "go", mustToolkit(t, c.tool("t")))
 	if err != nil {
 		t.Fatal(err)

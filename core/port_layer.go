@@ -24,8 +24,8 @@ import (
 type portLayer struct {
 	beforeLLM       func(r *run, ctx context.Context, turn int) (string, error)
 	afterLLM        func(r *run, ctx context.Context, turn int, model string, reply []byte, streamed bool) error
-	beforeTool      func(r *run, ctx context.Context, call ToolCall, args map[string]any) (map[string]any, *ToolResult, error)
-	afterTool       func(r *run, ctx context.Context, call ToolCall, args map[string]any, res ToolResult) (ToolResult, error)
+	beforeTool      func(r *run, ctx context.Context, call ToolRequest, args map[string]any) (map[string]any, *ToolResult, error)
+	afterTool       func(r *run, ctx context.Context, call ToolRequest, args map[string]any, res ToolResult) (ToolResult, error)
 	transformBody   func(body []byte, fn func(map[string]any) map[string]any) ([]byte, error)
 	classify        func(fn func(ErrorInfo) Tier, err error, attempt int, retryable bool) Tier
 	messages        func(t *transcript) []any

@@ -42,7 +42,7 @@ func TestIssue17TranslateRequestFields(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			m := newScripted(t, tc.style, turn{calls: []ToolCall{call("c1", "weather", `{"city":"Oslo"}`)}})
+			m := newScripted(t, tc.style, turn{calls: []ToolRequest{call("c1", "weather", `{"city":"Oslo"}`)}})
 			res, err := m.client(ClientOptions{SystemPrompt: "client prompt"}).Translate(context.Background(), tc.req)
 			if err != nil {
 				t.Fatal(err)

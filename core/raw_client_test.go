@@ -36,7 +36,7 @@ func TestRawClientRefusesPortOptions(t *testing.T) {
 
 func TestRawClientRunsWithRawMessages(t *testing.T) {
 	c := &counter{}
-	m := newScripted(t, StyleOpenAI, turn{calls: []ToolCall{call("c1", "echo", `{"x":1}`)}}, turn{text: "done"})
+	m := newScripted(t, StyleOpenAI, turn{calls: []ToolRequest{call("c1", "echo", `{"x":1}`)}}, turn{text: "done"})
 	// RawMessages unset: a raw client keeps them encoded all the same.
 	client := CreateRawClient(ClientOptions{BaseURL: "https://model.test/v1", Model: "m", Transport: m})
 	res, err := client.Run(context.Background(), "go", mustToolkit(t, c.tool("echo")))

@@ -8,16 +8,21 @@ import (
 )
 
 // The records of a finished call: the transcript's tool call, the result's
-// ToolRecord, the tool_result event. They tell what ran: when an approval
+// ToolCall record, the tool_result event. They tell what ran: when an approval
 // edited the arguments, the edited ones, with the model's beside them.
 
 // finishCall records a call's final result and reports it. When an
 // approval edited the call's arguments, the record and the event carry the
-// arguments that ran and, beside them, the ones the model asked for.
-func (r *run) finishCall(ph *toolPhase, i int, res ToolResult) {
+// arguments that ran and, beside them, the ones the model asked for. ran
+// is the argument map the tool ran with (nil when it did not run: the
+// call's own arguments are decoded instead).
+func (r *run) finishCall(ph *toolPhase, i int, res ToolResult, ran map[string]any) {
 	call := ph.calls[i]
+	if ran == nil {
+		ran, _ = parseArgs(call.Arguments)
+	}
 	ph.results[i] = &toolOutcome{ID: call.ID, Content: res.Output, IsError: res.IsError}
-	rec := ToolRecord{ID: call.ID, Name: call.Name, Args: rawArgs(call.Arguments), Output: res.Output, IsError: res.IsError, Metadata: res.Metadata}
+	rec := ToolCall{ID: call.ID, Name: call.Name, Args: ran, RawArgs: rawArgs(call.Arguments), Output: res.Output, IsError: res.IsError, Metadata: res.Metadata}
 	e := StreamEvent{Type: EventToolResult, ID: call.ID, Name: call.Name, Output: res.Output, IsError: res.IsError}
 	ph.mu.Lock()
 	asked := ""
@@ -39,7 +44,7 @@ func (r *run) finishCall(ph *toolPhase, i int, res ToolResult) {
 // applyEdits rewrites the turn's assistant message, the last one of the
 // transcript while its tool phase runs, so that its tool calls carry the
 // arguments that ran (records tell what ran; the originals stay in
-// ToolRecord.OriginalArgs and the tool_result events).
+// ToolCall.OriginalArgs and the tool_result events).
 func (r *run) applyEdits(ph *toolPhase) {
 	if ph.asked == nil || len(r.tr.msgs) == 0 {
 		return

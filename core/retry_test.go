@@ -102,7 +102,7 @@ func TestTimeoutMsBoundsTheRun(t *testing.T) {
 		<-tctx.Ctx.Done()
 		return ToolResult{}, tctx.Ctx.Err()
 	}}
-	m := newScripted(t, StyleOpenAI, turn{calls: []ToolCall{call("s", "slow", "")}}, turn{text: "x"})
+	m := newScripted(t, StyleOpenAI, turn{calls: []ToolRequest{call("s", "slow", "")}}, turn{text: "x"})
 	start := time.Now()
 	_, err := m.client(ClientOptions{TimeoutMs: 50}).Run(context.Background(), "go", mustToolkit(t, slow))
 	if err == nil || time.Since(start) > 5*time.Second {

@@ -162,7 +162,7 @@ func TestStreamPendingBeforeWaitFor(t *testing.T) {
 			var mu sync.Mutex
 			var order []string
 			note := func(s string) { mu.Lock(); order = append(order, s); mu.Unlock() }
-			m := newScripted(t, style, turn{calls: []ToolCall{call("c1", "refund", `{"order":"9"}`)}}, turn{text: "refunded"})
+			m := newScripted(t, style, turn{calls: []ToolRequest{call("c1", "refund", `{"order":"9"}`)}}, turn{text: "refunded"})
 			client := m.client(ClientOptions{WaitFor: func(r Request) (Answer, error) {
 				note("waitFor")
 				return Answer{ID: r.ID, Ok: true}, nil
@@ -221,7 +221,7 @@ func TestStreamAcceptsAWholeReply(t *testing.T) {
 
 func TestStreamWithAnswer(t *testing.T) {
 	var c counter
-	m := newScripted(t, StyleAnthropic, turn{calls: []ToolCall{call("c1", "refund", `{"order":"5"}`)}}, turn{text: "refunded order 5"})
+	m := newScripted(t, StyleAnthropic, turn{calls: []ToolRequest{call("c1", "refund", `{"order":"5"}`)}}, turn{text: "refunded order 5"})
 	client := m.client(ClientOptions{})
 	tk := mustToolkit(t, RequireApproval(c.tool("refund")))
 	halted, err := client.Run(context.Background(), "refund order 5", tk)

@@ -11,7 +11,7 @@ import (
 
 func refundScript(t *testing.T, style Style) *scriptedModel {
 	return newScripted(t, style,
-		turn{calls: []ToolCall{call("c1", "refund", `{"order":"42"}`)}},
+		turn{calls: []ToolRequest{call("c1", "refund", `{"order":"42"}`)}},
 		turn{text: "done with the refund"})
 }
 
@@ -65,7 +65,7 @@ func TestToolSuspendsForInput(t *testing.T) {
 		}
 		return ToolResult{Output: "name: " + stringify(tctx.Answer.Data["output"])}, nil
 	}}
-	m := newScripted(t, StyleOpenAI, turn{calls: []ToolCall{call("c1", "ask_name", "")}}, turn{text: "hi Ada"})
+	m := newScripted(t, StyleOpenAI, turn{calls: []ToolRequest{call("c1", "ask_name", "")}}, turn{text: "hi Ada"})
 	res, err := m.client(ClientOptions{WaitFor: func(r Request) (Answer, error) { return AnswerOutput(r.ID, "Ada"), nil }}).
 		Run(context.Background(), "greet me", mustToolkit(t, ask))
 	if err != nil || res.Status != StatusDone || runs != 2 {
@@ -81,7 +81,7 @@ func TestSecondSuspensionIsAnError(t *testing.T) {
 		return Pending(Request{Kind: KindInput, Prompt: "again?"}), nil
 	}}
 	asked := 0
-	m := newScripted(t, StyleOpenAI, turn{calls: []ToolCall{call("c1", "stubborn", "")}}, turn{text: "gave up"})
+	m := newScripted(t, StyleOpenAI, turn{calls: []ToolRequest{call("c1", "stubborn", "")}}, turn{text: "gave up"})
 	res, err := m.client(ClientOptions{WaitFor: func(r Request) (Answer, error) { asked++; return AnswerOutput(r.ID, "x"), nil }}).
 		Run(context.Background(), "go", mustToolkit(t, stubborn))
 	if err != nil || res.Status != StatusDone || asked != 1 {
@@ -197,8 +197,8 @@ func TestApprovalWithEditedArgs(t *testing.T) {
 			// The record shows the arguments that ran, marked as edited;
 			// a refused edit leaves the model's arguments in the record.
 			rec := res.ToolCalls[0]
-			if ran := tt.wantRuns == 1; rec.Edited != ran || (ran && string(rec.Args) != `{"order":"43"}`) || (!ran && string(rec.Args) != `{"order":"42"}`) {
-				t.Fatalf("record %+v (args %s)", rec, rec.Args)
+			if ran := tt.wantRuns == 1; rec.Edited != ran || (ran && string(rec.RawArgs) != `{"order":"43"}`) || (!ran && string(rec.RawArgs) != `{"order":"42"}`) {
+				t.Fatalf("record %+v (args %s)", rec, rec.RawArgs)
 			}
 		})
 	}
@@ -210,7 +210,7 @@ func TestApprovalWithEditedArgs(t *testing.T) {
 func TestTwoRelayCallsRideOneRequest(t *testing.T) {
 	script := func() *scriptedModel {
 		return newScripted(t, StyleOpenAI,
-			turn{calls: []ToolCall{call("r1", "lookup", `{"q":"a"}`), call("n1", "local", `{"order":"5"}`), call("r2", "lookup", `{"q":"b"}`)}},
+			turn{calls: []ToolRequest{call("r1", "lookup", `{"q":"a"}`), call("n1", "local", `{"order":"5"}`), call("r2", "lookup", `{"q":"b"}`)}},
 			turn{text: "both looked up"})
 	}
 	var c counter
@@ -272,7 +272,7 @@ func TestTwoRelayCallsRideOneRequest(t *testing.T) {
 func TestTwoSuspendingToolsDurable(t *testing.T) {
 	var a, b counter
 	m := newScripted(t, StyleOpenAI,
-		turn{calls: []ToolCall{call("c1", "first", `{"order":"1"}`), call("c2", "second", `{"order":"2"}`)}},
+		turn{calls: []ToolRequest{call("c1", "first", `{"order":"1"}`), call("c2", "second", `{"order":"2"}`)}},
 		turn{text: "first approved, second declined"})
 	client := m.client(ClientOptions{})
 	tk := mustToolkit(t, RequireApproval(a.tool("first")), RequireApproval(b.tool("second")))
@@ -309,7 +309,7 @@ func TestSuspensionSkipsAfterTool(t *testing.T) {
 	var c counter
 	seen := 0
 	m := refundScript(t, StyleOpenAI)
-	hooks := RawHooks{AfterTool: func(context.Context, ToolCall, *ToolResult) error { seen++; return nil }}
+	hooks := RawHooks{AfterTool: func(context.Context, ToolRequest, *ToolResult) error { seen++; return nil }}
 	res, _ := m.client(ClientOptions{RawHooks: hooks}).Run(context.Background(), "refund", mustToolkit(t, RequireApproval(c.tool("refund"))))
 	if res.Status != StatusPending || seen != 0 || res.ToolCallCount != 0 {
 		t.Fatalf("status %s AfterTool calls %d records %d", res.Status, seen, res.ToolCallCount)

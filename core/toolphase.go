@@ -2,17 +2,14 @@ package core
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"strings"
 	"sync"
-	"time"
 )
 
 // toolPhase is the tool-running half of one assistant turn: its calls and
 // the results decided so far (from an earlier halt, or from an Answer).
 type toolPhase struct {
-	calls   []ToolCall
+	calls   []ToolRequest
 	results []*toolOutcome
 	// asked holds, by call index, the arguments the model asked for when
 	// an approval edited them ("" for the others; nil until one is):
@@ -21,17 +18,17 @@ type toolPhase struct {
 	asked []string
 	// records holds each finished call's record by call index, so the
 	// run's ToolCalls keep call order while calls finish concurrently.
-	records []*ToolRecord
+	records []*ToolCall
 	mu      sync.Mutex // guards asked, which any call may allocate
 }
 
-func (r *run) newToolPhase(calls []ToolCall) *toolPhase {
-	return &toolPhase{calls: calls, results: make([]*toolOutcome, len(calls)), records: make([]*ToolRecord, len(calls))}
+func (r *run) newToolPhase(calls []ToolRequest) *toolPhase {
+	return &toolPhase{calls: calls, results: make([]*toolOutcome, len(calls)), records: make([]*ToolCall, len(calls))}
 }
 
 // setAsked notes that an approval edited call g: call is what runs, asked
 // what the model asked for.
-func (ph *toolPhase) setAsked(g int, call ToolCall, asked string) {
+func (ph *toolPhase) setAsked(g int, call ToolRequest, asked string) {
 	// Unlocked by hand, not deferred (a defer costs the wasm build more):
 	// nothing between can panic, g being one of the phase's calls.
 	ph.mu.Lock()
@@ -51,21 +48,6 @@ func (r *run) flushRecords(ph *toolPhase) {
 			ph.records[i] = nil
 		}
 	}
-}
-
-// Placeholders stand in for results while a run is halted, so the halted
-// transcript stays balanced. RunWithAnswer recognises and replaces them.
-const (
-	pendingMarker = "[toolnexus:pending "
-	notRunMarker  = "[toolnexus:not-run]"
-)
-
-func pendingPlaceholder(reqID string) string {
-	return pendingMarker + reqID + "] awaiting an answer; the tool has not run"
-}
-
-func isPlaceholder(content string) bool {
-	return strings.HasPrefix(content, pendingMarker) || strings.HasPrefix(content, notRunMarker)
 }
 
 // runTools runs every undecided call of the phase and appends the turn's
@@ -105,7 +87,7 @@ func (r *run) runTools(ctx context.Context, ph *toolPhase) (*Request, error) {
 				// recover and end the process (or the wasm instance).
 				defer func() {
 					if p := recover(); p != nil {
-						r.finishCall(ph, i, ToolResult{Output: fmt.Sprintf("tool %q failed: core: panic: %v", ph.calls[i].Name, p), IsError: true})
+						r.finishCall(ph, i, ToolResult{Output: fmt.Sprintf("tool %q failed: core: panic: %v", ph.calls[i].Name, p), IsError: true}, nil)
 					}
 				}()
 				one(i)
@@ -134,9 +116,9 @@ func (r *run) runTools(ctx context.Context, ph *toolPhase) (*Request, error) {
 // runCall runs call i of the phase to its end: a result, or (no WaitFor, or
 // a WaitFor cut short by the run's end) the Request it stays suspended on.
 func (r *run) runCall(ctx context.Context, ph *toolPhase, i int) (*Request, bool) {
-	res, req := r.execCall(ctx, &ph.calls[i], nil)
+	res, req, ran := r.execCall(ctx, &ph.calls[i], nil)
 	if req == nil {
-		r.finishCall(ph, i, res)
+		r.finishCall(ph, i, res, ran)
 		return nil, false
 	}
 	if !r.c.hasWaitFor() {
@@ -151,274 +133,9 @@ func (r *run) runCall(ctx context.Context, ph *toolPhase, i int) (*Request, bool
 		ans = AnswerDeclined(req.ID, err.Error())
 	}
 	if ans.ID != req.ID {
-		r.finishCall(ph, i, ToolResult{Output: fmt.Sprintf("tool %q was not run: the answer id %q does not match the request id %q", ph.calls[i].Name, ans.ID, req.ID), IsError: true})
+		r.finishCall(ph, i, ToolResult{Output: fmt.Sprintf("tool %q was not run: the answer id %q does not match the request id %q", ph.calls[i].Name, ans.ID, req.ID), IsError: true}, nil)
 		return nil, false
 	}
 	r.resolve(ctx, ph, []int{i}, ans, false)
 	return nil, false
-}
-
-// haltTurn picks the Request the turn halts on: the first suspension in call
-// order. Without WaitFor the turn's later relay calls ride the same Request
-// (Data["calls"], in call order). Every other suspended call gets the
-// not-run placeholder and runs again on resume; calls that finished keep
-// their results.
-func (r *run) haltTurn(ctx context.Context, ph *toolPhase, suspended []*Request, waitCancelled []bool) (*Request, error) {
-	first := -1
-	for i, req := range suspended {
-		if req != nil {
-			first = i
-			break
-		}
-	}
-	if first < 0 {
-		return nil, nil
-	}
-	halt := suspended[first]
-	group := []int{first}
-	if IsRelayRequest(halt) && !waitCancelled[first] {
-		calls, _ := halt.Data[relayCallsKey].([]any)
-		for j := first + 1; j < len(suspended); j++ {
-			if IsRelayRequest(suspended[j]) {
-				more, _ := suspended[j].Data[relayCallsKey].([]any)
-				calls = append(calls, more...)
-				group = append(group, j)
-			}
-		}
-		halt.Data[relayCallsKey] = calls
-	}
-	var haltErr error
-	if waitCancelled[first] {
-		haltErr = fmt.Errorf("%w: %w", ErrWaitCancelled, ctx.Err())
-	} else {
-		r.emitEvent(StreamEvent{Type: EventPending, Request: halt})
-	}
-	for _, g := range group {
-		ph.results[g] = &toolOutcome{ID: ph.calls[g].ID, Content: pendingPlaceholder(halt.ID), IsError: true}
-	}
-	for i := range ph.calls {
-		if ph.results[i] == nil {
-			ph.results[i] = &toolOutcome{ID: ph.calls[i].ID, Content: notRunMarker + " the run halted before this call", IsError: true}
-		}
-	}
-	return halt, haltErr
-}
-
-// ErrWaitCancelled is what errors.Is finds when a run was cancelled while
-// WaitFor waited for an answer. The run's result is then a durable halt,
-// exactly as without WaitFor — Status "pending", Pending set, Messages
-// ready for RunWithAnswer — so a host can keep the question for later.
-var ErrWaitCancelled = errors.New("core: run cancelled while waiting for an answer")
-
-// resolve applies an Answer to the calls that suspended on its Request.
-// durable tells a resume (RunWithAnswer) from an inline WaitFor answer: the
-// port words a missing relay output differently for each.
-func (r *run) resolve(ctx context.Context, ph *toolPhase, group []int, ans Answer, durable bool) {
-	for k, g := range group {
-		call := ph.calls[g]
-		var res ToolResult
-		t, _ := r.tk.Get(call.Name)
-		switch {
-		case !ans.Ok:
-			res = declinedResult(call.Name, ans.Reason)
-		case t.Source == SourceRelay:
-			if rr, ok := relayResultFor(ans, call.ID, k == 0); ok {
-				res = ToolResult{Output: rr.Output, IsError: rr.IsError}
-			} else {
-				res = missingRelayOutput(call.Name, durable)
-			}
-		default:
-			var again *Request
-			asked := call.Arguments
-			res, again = r.execCall(ctx, &call, &ans)
-			if call.Arguments != asked {
-				if asked == "" {
-					asked = "{}" // no arguments, as parseArgs reads them; "" marks an unedited call
-				}
-				ph.setAsked(g, call, asked)
-			}
-			if again != nil {
-				res = ToolResult{Output: fmt.Sprintf("tool %q suspended again after its request was answered; giving up on this call", call.Name), IsError: true}
-			}
-		}
-		r.finishCall(ph, g, res)
-	}
-}
-
-// execCall runs one call: hooks, approval, the tool itself. It returns either
-// a finished result or the Request the call suspends with. When an approval
-// edits the arguments, call.Arguments becomes the JSON of the arguments
-// that run, before the hooks see the call: BeforeTool, AfterTool and the
-// metric event all carry what ran.
-func (r *run) execCall(ctx context.Context, call *ToolCall, answer *Answer) (ToolResult, *Request) {
-	t, ok := r.tk.Get(call.Name)
-	if !ok {
-		return ToolResult{Output: fmt.Sprintf("unknown tool %q; available tools: %s%s", call.Name, r.toolNames(), noShellNote(call.Name)), IsError: true}, nil
-	}
-	args, err := parseArgs(call.Arguments)
-	if err != nil {
-		return ToolResult{Output: fmt.Sprintf("invalid arguments for tool %q: %v", call.Name, err), IsError: true}, nil
-	}
-	asked := call.Arguments
-	approved := t.NeedsApproval && answer != nil
-	if approved {
-		if _, edited := answer.Data["args"]; edited && r.c.opts.LockApprovedArgs {
-			return ToolResult{Output: fmt.Sprintf("tool %q was not run: the approval changed its arguments, which this host does not accept", call.Name), IsError: true}, nil
-		}
-		ran, err := approvedArgs(t, args, answer)
-		if err != nil {
-			return ToolResult{Output: fmt.Sprintf("tool %q was not run: %v", call.Name, err), IsError: true}, nil
-		}
-		if text := mustJSON(ran); text != mustJSON(args) {
-			call.Arguments = text // edited by the approval
-		}
-		args = ran
-	}
-	if p := r.c.port; p != nil && answer == nil {
-		// The port's BeforeTool sees a call once: not again when an
-		// answer re-runs it.
-		var stand *ToolResult
-		if args, stand, err = p.beforeTool(r, ctx, *call, args); err != nil {
-			r.abort(err)
-			return ToolResult{Output: err.Error(), IsError: true}, nil
-		}
-		if stand != nil {
-			if req := PendingOf(*stand); req != nil {
-				if req.ID == "" {
-					req.ID = newID("req_")
-				}
-				return ToolResult{}, req
-			}
-			return r.afterTool(ctx, *call, args, *stand), nil
-		}
-	}
-	hooks := r.c.opts.RawHooks
-	if hooks.BeforeTool != nil {
-		short, err := hooks.BeforeTool(ctx, *call, args)
-		if err != nil {
-			return ToolResult{Output: fmt.Sprintf("tool %q was not run: %v", call.Name, err), IsError: true}, nil
-		}
-		if short != nil {
-			return r.afterTool(ctx, *call, args, *short), nil
-		}
-	}
-	if answer == nil && r.stream != nil {
-		// The event gets its own copy: the tool may change its map.
-		own, _ := parseArgs(call.Arguments)
-		r.emitEvent(StreamEvent{Type: EventToolCall, ID: call.ID, Name: call.Name, Args: own, ArgsJSON: call.Arguments})
-	}
-	tctx := &ToolContext{Ctx: ctx, Timeout: r.c.opts.ToolTimeoutMs, CallID: call.ID, Answer: answer}
-	if t.NeedsApproval {
-		if answer == nil {
-			req := approvalRequest(t, call.ID, args)
-			return ToolResult{}, &req
-		}
-		tctx.Answer = nil // the approval answered the loop, not the tool
-	}
-	start := time.Now()
-	res := safeExecute(t, args, tctx)
-	event := MetricEvent{Kind: "tool", Tool: t.Name, Source: string(t.Source), Duration: time.Since(start), IsError: res.IsError, Args: call.Arguments}
-	if call.Arguments != asked {
-		event.OriginalArgs = asked
-	}
-	if req := PendingOf(res); req != nil {
-		event.Pending, event.IsError = true, false
-		r.c.emit(event)
-		if req.ID == "" {
-			req.ID = newID("req_")
-		}
-		return ToolResult{}, req
-	}
-	res = r.afterTool(ctx, *call, args, res)
-	event.IsError = res.IsError
-	r.c.emit(event)
-	return res, nil
-}
-
-// afterTool runs the after-tool hooks on a finished result: RawHooks'
-// first, then the port's Hooks (whose error ends the run).
-func (r *run) afterTool(ctx context.Context, call ToolCall, args map[string]any, res ToolResult) ToolResult {
-	if h := r.c.opts.RawHooks.AfterTool; h != nil {
-		if err := h(ctx, call, &res); err != nil {
-			return ToolResult{Output: fmt.Sprintf("AfterTool hook for %q failed: %v", call.Name, err), IsError: true}
-		}
-	}
-	if p := r.c.port; p != nil {
-		var err error
-		if res, err = p.afterTool(r, ctx, call, args, res); err != nil {
-			r.abort(err)
-		}
-	}
-	return res
-}
-
-func (r *run) toolNames() string {
-	var names []string
-	for _, t := range r.tk.Tools() {
-		names = append(names, t.Name)
-	}
-	if len(names) == 0 {
-		return "(none)"
-	}
-	return strings.Join(names, ", ")
-}
-
-// parseArgs decodes a call's argument text; empty means no arguments.
-func parseArgs(s string) (map[string]any, error) {
-	s = strings.TrimSpace(s)
-	if s == "" {
-		return map[string]any{}, nil
-	}
-	args, err := decodeObject([]byte(s))
-	if err != nil {
-		return nil, fmt.Errorf("%w: %s", err, truncate(s, 200))
-	}
-	return args, nil
-}
-
-// declinedResult is the error result for a refused call. Its text carries the
-// reason so the model can explain the refusal or try something else.
-func declinedResult(name, reason string) ToolResult {
-	if reason == "" {
-		reason = "declined"
-	}
-	return ToolResult{Output: fmt.Sprintf("tool %q was not run: declined: %s", name, reason), IsError: true,
-		Metadata: map[string]any{declinedKey: reason}}
-}
-
-// declinedKey marks a declined call's result (its value is the reason), so
-// its record and event say so apart from a failure.
-const declinedKey = "declined"
-
-func (c *Client) hasWaitFor() bool { return c.opts.WaitFor != nil || c.opts.WaitForContext != nil }
-
-// waitFor asks the host for an answer, but gives up when ctx ends: a person
-// who never answers must not keep a cancelled run alive. WaitFor itself
-// cannot be interrupted, so it is left to finish on its own goroutine.
-func (c *Client) waitFor(ctx context.Context, req Request) (Answer, error) {
-	type reply struct {
-		ans Answer
-		err error
-	}
-	done := make(chan reply, 1)
-	go func() {
-		var r reply
-		defer func() {
-			if p := recover(); p != nil {
-				r = reply{err: fmt.Errorf("WaitFor panicked: %v", p)}
-			}
-			done <- r
-		}()
-		if c.opts.WaitForContext != nil {
-			r.ans, r.err = c.opts.WaitForContext(ctx, req)
-		} else {
-			r.ans, r.err = c.opts.WaitFor(req)
-		}
-	}()
-	select {
-	case r := <-done:
-		return r.ans, r.err
-	case <-ctx.Done():
-		return Answer{}, ctx.Err()
-	}
 }

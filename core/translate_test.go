@@ -17,7 +17,7 @@ func raws(ss ...string) []any {
 }
 
 func TestTranslateToAnthropic(t *testing.T) {
-	m := newScripted(t, StyleAnthropic, turn{text: "it is sunny", calls: []ToolCall{call("tu_9", "weather", `{"city":"Oslo"}`)}})
+	m := newScripted(t, StyleAnthropic, turn{text: "it is sunny", calls: []ToolRequest{call("tu_9", "weather", `{"city":"Oslo"}`)}})
 	client := m.client(ClientOptions{Model: "claude-x"})
 	req := TranslateRequest{
 		Messages: raws(
@@ -81,7 +81,7 @@ func TestInProcessClient(t *testing.T) {
 			if req.Model != "local" || len(req.Tools) != 1 || req.Messages[0]["content"] != "refund 5" {
 				t.Errorf("request = %+v", req)
 			}
-			return GenerateResponse{ToolCalls: []ToolCall{{Name: "refund", Arguments: `{"order":"5"}`}}, Usage: Usage{PromptTokens: 4, CompletionTokens: 1}}, nil
+			return GenerateResponse{ToolCalls: []ToolRequest{{Name: "refund", Arguments: `{"order":"5"}`}}, Usage: Usage{PromptTokens: 4, CompletionTokens: 1}}, nil
 		}
 		last := req.Messages[len(req.Messages)-1]
 		return GenerateResponse{Text: "tool said: " + last["content"].(string)}, nil

@@ -14,8 +14,11 @@ const (
 	StyleAnthropic = wire.StyleAnthropic // POST {base}/v1/messages
 )
 
-// ToolCall is one tool call the model asked for.
-type ToolCall = wire.ToolCall
+// ToolRequest is one tool call the model asked for: its id, tool name and
+// argument text as the provider sent them (LLMResponse.ToolCalls,
+// GenerateResponse.ToolCalls, the RawHooks' call). The Go port does not name
+// it. The record of a finished call is ToolCall.
+type ToolRequest = wire.ToolCall
 
 // LLMResponse is one parsed provider reply. Hooks may read and rewrite it.
 type LLMResponse = wire.LLMResponse

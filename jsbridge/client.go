@@ -334,7 +334,7 @@ func generateFunc(fn js.Value) core.GenerateFunc {
 			if args.Type == gjson.String {
 				raw = args.String()
 			}
-			res.ToolCalls = append(res.ToolCalls, core.ToolCall{ID: tc.Get("id").String(), Name: tc.Get("name").String(), Arguments: raw})
+			res.ToolCalls = append(res.ToolCalls, core.ToolRequest{ID: tc.Get("id").String(), Name: tc.Get("name").String(), Arguments: raw})
 		}
 		return res, nil
 	}

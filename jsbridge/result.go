@@ -37,10 +37,10 @@ func appendRunResult(b []byte, r core.RunResult, withMessages bool) ([]byte, err
 		b = append(b, `,"name":`...)
 		b = jsonx.AppendString(b, tc.Name)
 		b = append(b, `,"args":`...)
-		if len(tc.Args) == 0 {
+		if len(tc.RawArgs) == 0 {
 			b = append(b, "null"...)
 		} else {
-			b = append(b, tc.Args...)
+			b = append(b, tc.RawArgs...)
 		}
 		if len(tc.OriginalArgs) > 0 {
 			b = append(b, `,"originalArgs":`...)

@@ -13,13 +13,13 @@ import (
 // the same value as encoding/json's encoding of the struct.
 func TestAppendRunResultMatchesStructTags(t *testing.T) {
 	results := []core.RunResult{
-		{Status: "done", ToolCalls: []core.ToolRecord{}},
+		{Status: "done", ToolCalls: []core.ToolCall{}},
 		{
 			Text:     "hi <b> \"q\"",
 			Messages: []any{json.RawMessage(`{"role":"user","content":"x"}`), map[string]any{"role": "assistant", "content": "y"}},
-			ToolCalls: []core.ToolRecord{{ID: "c1", Name: "t", Args: json.RawMessage(`{"a":1}`), Output: "out\n", IsError: true},
-				{ID: "c2", Name: "t", Args: json.RawMessage(`{"a":2}`), OriginalArgs: json.RawMessage(`{"a":1}`), Output: "edited", Edited: true},
-				{ID: "c3", Name: "t", Args: json.RawMessage(`{}`), Declined: true}},
+			ToolCalls: []core.ToolCall{{ID: "c1", Name: "t", Args: map[string]any{"a": 1.0}, RawArgs: json.RawMessage(`{"a":1}`), Output: "out\n", IsError: true},
+				{ID: "c2", Name: "t", RawArgs: json.RawMessage(`{"a":2}`), OriginalArgs: json.RawMessage(`{"a":1}`), Output: "edited", Edited: true},
+				{ID: "c3", Name: "t", RawArgs: json.RawMessage(`{}`), Declined: true}},
 			ToolCallCount: 1, Turns: 2, Usage: core.Usage{PromptTokens: 1, CompletionTokens: 2, TotalTokens: 3},
 			Model: "m", Status: "pending", Limit: "",
 			Pending: &core.Request{ID: "r", Kind: "approval", Prompt: "ok?", Data: map[string]any{"args": map[string]any{"a": 1.0}}},
@@ -37,7 +37,7 @@ func TestAppendRunResultMatchesStructTags(t *testing.T) {
 			r.Messages = []any{}
 		}
 		if r.ToolCalls == nil {
-			r.ToolCalls = []core.ToolRecord{}
+			r.ToolCalls = []core.ToolCall{}
 		}
 		want, _ := json.Marshal(r)
 		var g, w any

@@ -235,7 +235,7 @@ func (h *Handler) runResponse(cfg Config, endpoint, workspace string, res core.R
 	out := runResponse{RunResult: res}
 	// Lists are always arrays on the wire, never null.
 	if out.ToolCalls == nil {
-		out.ToolCalls = []core.ToolRecord{}
+		out.ToolCalls = []core.ToolCall{}
 	}
 	if out.Messages == nil {
 		out.Messages = []any{}

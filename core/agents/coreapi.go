@@ -9,12 +9,12 @@ import (
 	"context"
 
 	"github.com/toolnexus/wasm/core"
-	"github.com/toolnexus/wasm/internal/jsonx"
 )
 
 // Guardrail is a policy check on one tool call ("may it?", never "is it
-// right?"). It returns "" or "allow" to permit, or the reason to deny.
-type Guardrail func(call core.ToolCall, args map[string]any) string
+// right?"), given the call as the BeforeTool hook sees it (as in the Go
+// port). It returns "" or "allow" to permit, or the reason to deny.
+type Guardrail func(ev core.BeforeToolEvent) string
 
 // generateClient is core's client around an in-process model.
 func generateClient(g core.GenerateFunc, o core.ClientOptions) *core.Client {
@@ -52,12 +52,8 @@ func guarded(def Def) *core.Hooks {
 	}
 	next := hk.BeforeTool
 	hk.BeforeTool = func(ctx context.Context, ev core.BeforeToolEvent) (*core.ToolOverride, error) {
-		call := core.ToolCall{ID: ev.ID, Name: ev.Name}
-		if b, err := jsonx.Marshal(ev.Args); err == nil {
-			call.Arguments = string(b)
-		}
 		for _, g := range rails {
-			if v := g(call, ev.Args); v != "" && v != "allow" {
+			if v := g(ev); v != "" && v != "allow" {
 				return &core.ToolOverride{Result: &core.ToolResult{Output: "denied: " + v, IsError: true}}, nil
 			}
 		}

@@ -14,9 +14,9 @@ func TestGuardrailDeniesFirst(t *testing.T) {
 	st := newSupportTeam(t)
 	var hookRan bool
 	st.billing.Spec.Guardrails = []Guardrail{
-		func(call core.ToolCall, _ map[string]any) string { return "allow" },
-		func(call core.ToolCall, args map[string]any) string {
-			if call.Name == "refund" && args["order"] == float64(42) {
+		func(core.BeforeToolEvent) string { return "allow" },
+		func(ev core.BeforeToolEvent) string {
+			if ev.Name == "refund" && ev.Args["order"] == float64(42) {
 				return "order 42 is under review"
 			}
 			return ""

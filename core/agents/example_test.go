@@ -23,7 +23,7 @@ func Example() {
 		last := req.Messages[len(req.Messages)-1]
 		call := func(name, args string) core.GenerateResponse {
 			id := fmt.Sprintf("call_%d", len(req.Messages))
-			return core.GenerateResponse{ToolCalls: []core.ToolCall{{ID: id, Name: name, Arguments: args}}}
+			return core.GenerateResponse{ToolCalls: []core.ToolRequest{{ID: id, Name: name, Arguments: args}}}
 		}
 		switch {
 		case last["role"] == "tool":

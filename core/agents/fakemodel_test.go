@@ -74,7 +74,7 @@ func (f *fakeModel) toolCall(name, args string) core.GenerateResponse {
 	f.seq++
 	id := fmt.Sprintf("call_%d", f.seq)
 	f.mu.Unlock()
-	return core.GenerateResponse{ToolCalls: []core.ToolCall{{ID: id, Name: name, Arguments: args}}}
+	return core.GenerateResponse{ToolCalls: []core.ToolRequest{{ID: id, Name: name, Arguments: args}}}
 }
 
 func last(msgs []map[string]any) map[string]any {
