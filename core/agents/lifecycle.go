@@ -14,6 +14,9 @@ var (
 // "interrupted" result. It stops the turn, not the agent. On a suspended
 // handle it withdraws the pending Request.
 func (rt *Runtime) Interrupt(h *Handle) {
+	if h == nil {
+		return
+	}
 	rt.mu.Lock()
 	switch {
 	case h.state == StateSuspended && !h.inFlight:
@@ -51,6 +54,9 @@ func (rt *Runtime) restoreDrainedLocked(h *Handle) {
 // from inside an agent's own tool, hook or WaitFor (it would wait on
 // itself); a tool that wants to stop the run returns, or the host cancels.
 func (rt *Runtime) Close(h *Handle, opts *CloseOptions) {
+	if h == nil {
+		return
+	}
 	force := opts != nil && opts.Force
 	rt.mu.Lock()
 	if h.state == StateClosed || h.closing {
@@ -126,6 +132,9 @@ func (rt *Runtime) List() []HandleView {
 
 // Inspect returns h's row.
 func (rt *Runtime) Inspect(h *Handle) HandleView {
+	if h == nil {
+		return HandleView{}
+	}
 	rt.mu.Lock()
 	defer rt.mu.Unlock()
 	return rt.viewLocked(h)
@@ -144,6 +153,9 @@ func (rt *Runtime) viewLocked(h *Handle) HandleView {
 
 // StateOf returns h's state.
 func (rt *Runtime) StateOf(h *Handle) State {
+	if h == nil {
+		return StateClosed
+	}
 	rt.mu.Lock()
 	defer rt.mu.Unlock()
 	return h.state
@@ -151,6 +163,9 @@ func (rt *Runtime) StateOf(h *Handle) State {
 
 // InboxLen returns h's inbox depth.
 func (rt *Runtime) InboxLen(h *Handle) int {
+	if h == nil {
+		return 0
+	}
 	rt.mu.Lock()
 	defer rt.mu.Unlock()
 	return len(h.inbox)
@@ -158,6 +173,9 @@ func (rt *Runtime) InboxLen(h *Handle) int {
 
 // PoolTokens returns what is left of h's token pool.
 func (rt *Runtime) PoolTokens(h *Handle) int64 {
+	if h == nil {
+		return 0
+	}
 	rt.mu.Lock()
 	defer rt.mu.Unlock()
 	return h.pool.tokens
@@ -165,6 +183,9 @@ func (rt *Runtime) PoolTokens(h *Handle) int64 {
 
 // UsageTokens returns the tokens h's subtree used (the ledger).
 func (rt *Runtime) UsageTokens(h *Handle) int {
+	if h == nil {
+		return 0
+	}
 	rt.mu.Lock()
 	defer rt.mu.Unlock()
 	return h.usageTokens

@@ -33,3 +33,8 @@ func (rt *Runtime) Handle(id string) (*Handle, bool) {
 	}
 	return h, h != nil
 }
+
+// errNilHandle is what the verbs answer for a nil *Handle (a lookup that
+// found nothing, used unchecked) instead of a nil dereference: under
+// js/wasm a panic would end the whole instance.
+const errNilHandle = "agents: nil handle (Runtime.Handle found no such id?)"

@@ -107,6 +107,9 @@ func (rt *Runtime) agentNames() []string {
 // Post appends item to h's inbox; it never starts a turn. A closed handle
 // or a full inbox refuses the post.
 func (rt *Runtime) Post(h *Handle, item InboxItem) PostResult {
+	if h == nil {
+		return PostResult{Err: errNilHandle}
+	}
 	rt.mu.Lock()
 	defer rt.mu.Unlock()
 	if h.state == StateClosed {
@@ -125,6 +128,9 @@ func (rt *Runtime) Post(h *Handle, item InboxItem) PostResult {
 // and starts when a sibling finishes. An exhausted budget settles the
 // handle at once with an "incomplete" result (see Wait).
 func (rt *Runtime) Wake(h *Handle, prompt string) PostResult {
+	if h == nil {
+		return PostResult{Err: errNilHandle}
+	}
 	rt.mu.Lock()
 	switch h.state {
 	case StateClosed:
@@ -167,6 +173,9 @@ func (rt *Runtime) startLocked(h *Handle, in turnInput) {
 // with a result, suspended, or closed). timeout 0 waits indefinitely; when
 // it expires the result is "timeout" and the handle keeps running.
 func (rt *Runtime) Wait(h *Handle, timeout time.Duration) TaskResult {
+	if h == nil {
+		return TaskResult{Text: errNilHandle, IsError: true, Status: TaskStatusError}
+	}
 	rt.mu.Lock()
 	if !h.inFlight && len(h.wakeQueue) == 0 && h.lastResult != nil {
 		r := *h.lastResult
