@@ -14,7 +14,7 @@
 // ClientOptions.RawMessages, CreateGenerateClient, ToolRequest for the
 // model's request of a call whose record is ToolCall; CreateRawClient and
 // CreateRawToolkit, which leave the port's option shapes unlinked). Skills
-// (SkillDef, LoadSkillsWith, ListSkills, the port's wording) and MCP
+// (SkillDef, LoadSkillsWith, ListSkills, the port's prompt layout) and MCP
 // loading (LoadMcp, ListMcpTools, a server's "tools" filter) are the
 // port's too. What still differs — the blank imports that link built-ins,
 // MCP and skills, and choices made on purpose for a sandbox (no bash, no

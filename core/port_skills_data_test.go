@@ -97,7 +97,7 @@ func TestIssue17SkillsFilterAndProvider(t *testing.T) {
 }
 
 // TestIssue17SkillsFSBeside: core's SkillsFS alone keeps core's wording;
-// beside a port option it is one more source in the port's wording.
+// beside a port option it is one more source in the port's layout.
 func TestIssue17SkillsFSBeside(t *testing.T) {
 	fsys, err := NewMemFS(map[string]string{"notes/SKILL.md": "---\nname: notes\ndescription: tidy notes\n---\nWrite notes."})
 	if err != nil {

@@ -36,8 +36,7 @@ func TestIssue17LoadSkillsDirs(t *testing.T) {
 		src.Skills["git"].Location != filepath.Join(b, "git", "SKILL.md") || src.Skills["git"].Base != "" {
 		t.Fatalf("skills = %+v", src.Skills)
 	}
-	wantPrompt := "Skills provide specialized instructions and workflows for specific tasks.\n" +
-		"Use the skill tool to load a skill when a task matches its description.\n\n## Available Skills\n" +
+	wantPrompt := SkillsPromptPreamble + "\n\n## Available Skills\n" +
 		"- **git**: commit well\n- **pdf**: work with PDFs"
 	if src.Tool.Name != "skill" || src.Prompt() != wantPrompt || src.Tool.Description != SkillToolDescription {
 		t.Fatalf("tool %q prompt %q", src.Tool.Name, src.Prompt())

@@ -8,7 +8,7 @@ import (
 )
 
 // The Go port's skills API: directories and data skills, filtered, behind
-// a skill tool and a prompt in the port's wording. Core's own is
+// a skill tool and a prompt in the port's layout. Core's own is
 // LoadSkillsFS over any fs.FS. The loader is core/skills'.
 
 // SkillInfo is one discovered skill in the Go port's shape.
@@ -34,7 +34,7 @@ const (
 	SkipUnreadable    = tool.SkipUnreadable
 )
 
-// SkillToolDescription and SkillsPromptPreamble are the Go port's wording.
+// SkillToolDescription and SkillsPromptPreamble follow the Go port's layout, in our own words.
 const (
 	SkillToolDescription = tool.SkillToolDescription
 	SkillsPromptPreamble = tool.SkillsPromptPreamble
@@ -52,7 +52,7 @@ type SkillSource struct {
 }
 
 // Prompt is the system-prompt section listing the skills that have a
-// description, sorted by name, in the Go port's wording; "No skills are
+// description, sorted by name, in the Go port's layout; "No skills are
 // currently available." when none has one.
 func (s *SkillSource) Prompt() string {
 	if s == nil {

@@ -122,14 +122,18 @@ func SkillSources() SkillSourcesLoader {
 	return skillSources
 }
 
-// SkillToolDescription is the description of the Go port's skill tool.
-const SkillToolDescription = "Load a specialized skill when the task at hand matches one of the skills listed in the system prompt.\n\n" +
-	"Use this tool to inject the skill's instructions and resources into current conversation. The output may contain detailed workflow guidance as well as references to scripts, files, etc in the same directory as the skill.\n\n" +
-	"The skill name must match one of the skills listed in your system prompt."
+// SkillToolDescription is the description of the skill tool the port's
+// skill options build. Its layout follows the Go port (what the tool is for,
+// what it returns, which names are valid); the prose is ours: we match the
+// port's behaviour and structure, not its text.
+const SkillToolDescription = "Loads one of the skills named in the system prompt, when the current task calls for it.\n\n" +
+	"The result holds the skill's full instructions and lists files kept beside it (scripts, templates, references) that the instructions may point to.\n\n" +
+	"Pass a name exactly as the system prompt lists it."
 
-// SkillsPromptPreamble opens the Go port's skills prompt.
-const SkillsPromptPreamble = "Skills provide specialized instructions and workflows for specific tasks.\n" +
-	"Use the skill tool to load a skill when a task matches its description."
+// SkillsPromptPreamble opens the skills section of the system prompt that
+// the port's skill options build (our wording; see SkillToolDescription).
+const SkillsPromptPreamble = "Each skill below is a set of instructions for one kind of task.\n" +
+	"When a task matches a skill's description, load it with the skill tool before you start."
 
 // PortSkillsPrompt is the Go port's system-prompt section listing the
 // skills that have a description, sorted by name; "No skills are currently

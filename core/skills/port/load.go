@@ -12,7 +12,7 @@ import (
 // Package port is the Go port's skill sources (core.LoadSkillsWith,
 // ListSkills, the toolkit's Options.Skills/SkillsDir/SkillProvider):
 // directories and data skills merged, filtered by name, behind a "skill"
-// tool in the port's wording (tool.go). SKILL.md files are read by
+// tool in the port's layout (tool.go). SKILL.md files are read by
 // core/skills' loader.
 //
 // Native builds link it with core/skills. A js/wasm program that uses
