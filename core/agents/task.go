@@ -30,7 +30,7 @@ func (rt *Runtime) taskTool(parent *Handle, team []string) core.Tool {
 	}
 	return core.Tool{
 		Name:        "task",
-		Description: "Delegate a subtask to an isolated sub-agent and get its final answer. Available agents — " + strings.Join(describes, "; "),
+		Description: "Hand a piece of work to one of your team's agents; it works on it alone and answers with its result. Team — " + strings.Join(describes, "; "),
 		InputSchema: core.JSONSchema{
 			"type": "object",
 			"properties": map[string]any{
