@@ -176,15 +176,10 @@ func (rt *Runtime) Wait(h *Handle, timeout time.Duration) TaskResult {
 	if h == nil {
 		return TaskResult{Text: errNilHandle, IsError: true, Status: TaskStatusError}
 	}
-	rt.mu.Lock()
-	if !h.inFlight && len(h.wakeQueue) == 0 && h.lastResult != nil {
-		r := *h.lastResult
-		rt.mu.Unlock()
-		return r
+	settled, ch := rt.resultOrWaiter(h)
+	if settled != nil {
+		return *settled
 	}
-	ch := make(chan TaskResult, 1)
-	h.waiters = append(h.waiters, ch)
-	rt.mu.Unlock()
 	if timeout <= 0 {
 		return <-ch
 	}
@@ -200,6 +195,20 @@ func (rt *Runtime) Wait(h *Handle, timeout time.Duration) TaskResult {
 			Status: TaskStatusTimeout, Limit: LimitTimeout, Turns: h.turnsTotal, TotalTokens: h.usageTokens,
 		}
 	}
+}
+
+// resultOrWaiter returns h's settled result, or, while h has work in
+// flight or queued, a channel registered to receive its next one.
+func (rt *Runtime) resultOrWaiter(h *Handle) (*TaskResult, chan TaskResult) {
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	if !h.inFlight && len(h.wakeQueue) == 0 && h.lastResult != nil {
+		r := *h.lastResult
+		return &r, nil
+	}
+	ch := make(chan TaskResult, 1)
+	h.waiters = append(h.waiters, ch)
+	return nil, ch
 }
 
 func (rt *Runtime) dropWaiterLocked(h *Handle, ch chan TaskResult) {

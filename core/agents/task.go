@@ -118,15 +118,10 @@ func (rt *Runtime) waitCtx(ctx context.Context, h *Handle) TaskResult {
 	if ctx == nil {
 		return rt.Wait(h, 0)
 	}
-	rt.mu.Lock()
-	if !h.inFlight && len(h.wakeQueue) == 0 && h.lastResult != nil {
-		r := *h.lastResult
-		rt.mu.Unlock()
-		return r
+	settled, ch := rt.resultOrWaiter(h)
+	if settled != nil {
+		return *settled
 	}
-	ch := make(chan TaskResult, 1)
-	h.waiters = append(h.waiters, ch)
-	rt.mu.Unlock()
 	select {
 	case r := <-ch:
 		return r
