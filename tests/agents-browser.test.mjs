@@ -13,6 +13,7 @@ import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import { join } from "node:path";
 import { startSite, withPage as openPage } from "./chromium.mjs";
+import { idle, openDemoAt, send } from "./demo-page.mjs";
 
 const here = fileURLToPath(new URL(".", import.meta.url));
 const WEB = process.env.TOOLNEXUS_WEB ?? join(process.env.TOOLNEXUS_DIST ?? join(here, "..", "dist"), "web");
@@ -28,20 +29,7 @@ after(async () => { await site?.close(); });
 
 const withPage = (fn) => openPage(site.browser, fn, { timeout: 30_000 });
 
-async function openDemo(page) {
-  await page.goto(site.server.url);
-  await page.waitForSelector("html[data-ready='1']");
-}
-
-async function send(page, text) {
-  await page.getByRole("textbox", { name: "Message" }).fill(text);
-  await page.getByRole("button", { name: "Send" }).click();
-}
-
-async function idle(page) {
-  await page.waitForFunction(() => !document.getElementById("send").disabled && !document.querySelector("dialog[open]"),
-    null, { timeout: 30_000 });
-}
+const openDemo = (page) => openDemoAt(page, site.server.url);
 
 // checkDialog asserts what the open dialog shows: the path above the tool,
 // and the tool's exact arguments.

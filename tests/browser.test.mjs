@@ -12,6 +12,7 @@ import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { join } from "node:path";
 import { startSite, withPage as openPage } from "./chromium.mjs";
+import { idle, openDemoAt, send } from "./demo-page.mjs";
 
 const here = fileURLToPath(new URL(".", import.meta.url));
 const WEB = process.env.TOOLNEXUS_WEB ?? join(process.env.TOOLNEXUS_DIST ?? join(here, "..", "dist"), "web");
@@ -35,21 +36,7 @@ after(async () => {
 // withPage: a fresh context per test, always closed (chromium.mjs).
 const withPage = (fn) => openPage(browser, fn, { timeout: 15_000 });
 
-async function openDemo(page) {
-  await page.goto(server.url);
-  await page.waitForSelector("html[data-ready='1']");
-}
-
-async function send(page, text) {
-  await page.getByRole("textbox", { name: "Message" }).fill(text);
-  await page.getByRole("button", { name: "Send" }).click();
-}
-
-// idle waits until the run has finished: the Send button is usable again.
-async function idle(page) {
-  await page.waitForFunction(() => !document.getElementById("send").disabled && !document.querySelector("dialog[open]"),
-    null, { timeout: 30_000 });
-}
+const openDemo = (page) => openDemoAt(page, server.url);
 
 // dialogReady waits until the dialog is open and has put focus on Decline.
 async function dialogReady(page) {

@@ -14,6 +14,7 @@ import { writeFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { join } from "node:path";
 import { startSite, withPage as openPage } from "./chromium.mjs";
+import { idle, openDemoAt, send } from "./demo-page.mjs";
 
 const here = fileURLToPath(new URL(".", import.meta.url));
 const WEB = process.env.TOOLNEXUS_WEB ?? join(process.env.TOOLNEXUS_DIST ?? join(here, "..", "dist"), "web");
@@ -40,20 +41,7 @@ const withPage = (fn) => openPage(browser, fn);
 
 // --- the demo page ---
 
-async function openDemo(page, query = "") {
-  await page.goto(`${server.url}${query}`);
-  await page.waitForSelector("html[data-ready='1']");
-}
-
-async function send(page, text) {
-  await page.getByRole("textbox", { name: "Message" }).fill(text);
-  await page.getByRole("button", { name: "Send" }).click();
-}
-
-async function idle(page) {
-  await page.waitForFunction(() => !document.getElementById("send").disabled && !document.querySelector("dialog[open]"),
-    null, { timeout: 30_000 });
-}
+const openDemo = (page, query = "") => openDemoAt(page, `${server.url}${query}`);
 
 const demoLog = (page) => page.locator("#transcript").textContent();
 
