@@ -3,7 +3,7 @@
 # and DIST and runs with `set -euo pipefail`.
 #
 #   fuzz      the Worker's state token, /v1/resume bodies and /v1/run
-#             histories (worker/fuzz_test.go), FUZZTIME each (default 5s);
+#             histories (worker/fuzz_test.go), FUZZTIME each (default 10000x, see fuzz_target);
 #             core's targets run in test_go
 #   faults    tests/faults.test.mjs: JS-side faults in Node and Chromium,
 #             upstream faults over real sockets and through the Worker
@@ -17,8 +17,7 @@
 test_reliability() {
   local target
   for target in $(grep -ho '^func Fuzz[A-Za-z0-9]*' worker/*_test.go | cut -d' ' -f2); do
-    echo "== fuzz worker $target (${FUZZTIME:-5s})"
-    go test -run='^$' -fuzz="^${target}\$" -fuzztime="${FUZZTIME:-5s}" ./worker
+    fuzz_target worker "$target"
   done
   build_browser || return 1
   build_worker
