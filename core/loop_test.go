@@ -15,7 +15,7 @@ func TestRunPlainAnswer(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if res.Status != StatusDone || res.Text != "hello" || res.Turns != 1 || res.Model != "served-model" {
+			if res.Status != StatusDone || res.Text != "hello" || res.Turns != 1 || res.ProviderModel != "served-model" {
 				t.Fatalf("result = %+v", res)
 			}
 			body := m.sent()[0].body
