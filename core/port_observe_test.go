@@ -2,6 +2,8 @@ package core
 
 import (
 	"context"
+	"errors"
+	"strings"
 	"testing"
 )
 
@@ -23,5 +25,70 @@ func TestIssue17RunResultModel(t *testing.T) {
 				t.Errorf("ProviderModel = %q, want the provider's, %q", res.ProviderModel, "served-model")
 			}
 		})
+	}
+}
+
+// TestIssue17ProviderErrorText: a non-2xx reply reads as in the Go port,
+// "LLM <status>: <body>" with the body redacted and shortened to 200 bytes
+// in the text (not in the Body field); 401 and 403 keep no body at all.
+func TestIssue17ProviderErrorText(t *testing.T) {
+	long := `{"error":"` + strings.Repeat("x", 300) + `"}`
+	tests := []struct {
+		name     string
+		status   int
+		body     string
+		wantText string
+		wantBody string
+	}{
+		{"plain", 500, `{"error":"boom"}`, `LLM 500: {"error":"boom"}`, `{"error":"boom"}`},
+		{"empty body", 502, "  \n", "LLM 502", ""},
+		{"unauthorized", 401, `{"error":"key sk-abc is wrong"}`, "LLM 401", ""},
+		{"forbidden", 403, `{"org_id":"o-1"}`, "LLM 403", ""},
+		{"account ids", 429, `{"error":{"user_id":"u-7","org_id": 42,"message":"slow down"}}`,
+			`LLM 429: {"error":{"user_id":"«redacted»","org_id": "«redacted»","message":"slow down"}}`,
+			`{"error":{"user_id":"«redacted»","org_id": "«redacted»","message":"slow down"}}`},
+		{"long body", 500, long, "LLM 500: " + long[:200] + "…", long},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m := newScripted(t, StyleOpenAI, turn{status: tt.status, raw: tt.body})
+			_, err := m.client(ClientOptions{Retries: -1}).Run(context.Background(), "hi", mustToolkit(t))
+			pe, ok := errors.AsType[*ProviderError](err)
+			if !ok {
+				t.Fatalf("err = %v (%T), want a *ProviderError", err, err)
+			}
+			if pe.Error() != tt.wantText {
+				t.Errorf("text = %q\nwant   %q", pe.Error(), tt.wantText)
+			}
+			if pe.Body != tt.wantBody {
+				t.Errorf("Body = %q\nwant   %q", pe.Body, tt.wantBody)
+			}
+		})
+	}
+}
+
+// TestIssue17RedactProviderBody: the exported redaction, on JSON and on text
+// that is not JSON.
+func TestIssue17RedactProviderBody(t *testing.T) {
+	tests := []struct {
+		status     int
+		body, want string
+	}{
+		{401, "anything", ""},
+		{403, "anything", ""},
+		{500, "  plain text  ", "plain text"},
+		{400, `{"account_id":"a\"b","organization" : "acme"}`, `{"account_id":"«redacted»","organization" : "«redacted»"}`},
+		{400, `{"user_id":null}`, `{"user_id":"«redacted»"}`},
+		{400, `<p>"org_id": abc def</p>`, `<p>"org_id": "«redacted»" def</p>`},
+		{400, `{"user_id_hint":"kept","user":"kept"}`, `{"user_id_hint":"kept","user":"kept"}`},
+		{400, `{"user_id":}`, `{"user_id":}`},
+	}
+	for _, tt := range tests {
+		if got := RedactProviderBody(tt.status, tt.body); got != tt.want {
+			t.Errorf("RedactProviderBody(%d, %q) = %q, want %q", tt.status, tt.body, got, tt.want)
+		}
+	}
+	if RedactedMarker != "«redacted»" {
+		t.Errorf("RedactedMarker = %q", RedactedMarker)
 	}
 }
