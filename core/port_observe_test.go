@@ -92,3 +92,42 @@ func TestIssue17RedactProviderBody(t *testing.T) {
 		t.Errorf("RedactedMarker = %q", RedactedMarker)
 	}
 }
+
+// TestIssue17StreamUsage: as in the Go port, "done" carries the run's total
+// usage. Core's "usage" events stay one per model call (the JS bridge and the
+// Worker stream them so), and they add up to that total.
+func TestIssue17StreamUsage(t *testing.T) {
+	for _, style := range []Style{StyleOpenAI, StyleAnthropic} {
+		t.Run(string(style), func(t *testing.T) {
+			var c counter
+			m := newScripted(t, style, turn{calls: []ToolRequest{call("c1", "t", `{"order":"1"}`)}}, turn{text: "ok"})
+			ch, err := m.client(ClientOptions{}).Stream(context.Background(), "hi", mustToolkit(t, c.tool("t")))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var calls int
+			var sum Usage
+			var done *StreamEvent
+			for _, e := range collect(t, ch) {
+				switch e.Type {
+				case EventUsage:
+					calls++
+					sum.PromptTokens += e.Usage.PromptTokens
+					sum.CompletionTokens += e.Usage.CompletionTokens
+					sum.TotalTokens += e.Usage.TotalTokens
+				case EventDone:
+					done = &e
+				}
+			}
+			if done == nil || done.Usage == nil || done.Result == nil {
+				t.Fatalf("no done event with usage and result: %+v", done)
+			}
+			if *done.Usage != done.Result.Usage || done.Usage.TotalTokens == 0 {
+				t.Errorf("done usage %+v, result usage %+v", *done.Usage, done.Result.Usage)
+			}
+			if calls != 2 || sum != *done.Usage {
+				t.Errorf("%d usage events summing to %+v, want 2 summing to %+v", calls, sum, *done.Usage)
+			}
+		})
+	}
+}
