@@ -131,3 +131,41 @@ func TestIssue17StreamUsage(t *testing.T) {
 		})
 	}
 }
+
+// TestIssue17MetricsFamilies: Client.Metrics renders the Go port's six
+// families under the port's names and types, each series with the port's
+// label keys in the port's order — except toolnexus_tool_calls_total, which
+// has no "pending" label (suspensions are not counted), and the llm status,
+// which is the HTTP status rather than "ok"/"error" (see the README).
+func TestIssue17MetricsFamilies(t *testing.T) {
+	var c counter
+	m := newScripted(t, StyleOpenAI, turn{calls: []ToolRequest{call("c1", "t", `{"order":"1"}`)}}, turn{text: "ok"}, turn{status: 400, raw: "bad"})
+	client := m.client(ClientOptions{Model: "m1", Retries: -1})
+	tk := mustToolkit(t, c.tool("t"))
+	if _, err := client.Run(context.Background(), "hi", tk); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := client.Run(context.Background(), "again", tk); err == nil {
+		t.Fatal("the 400 reply must fail the second run")
+	}
+	text := client.Metrics()
+	families := []struct{ name, typ, series string }{
+		{"toolnexus_llm_requests_total", "counter", `toolnexus_llm_requests_total{model="m1",status="200"} 2`},
+		{"toolnexus_llm_tokens_total", "counter", `toolnexus_llm_tokens_total{type="prompt"} 6`},
+		{"toolnexus_llm_request_duration_seconds", "histogram", `toolnexus_llm_request_duration_seconds_bucket{model="m1",le="+Inf"} 3`},
+		{"toolnexus_tool_calls_total", "counter", `toolnexus_tool_calls_total{tool="t",source="native",is_error="false"} 1`},
+		{"toolnexus_tool_duration_seconds", "histogram", `toolnexus_tool_duration_seconds_count{tool="t"} 1`},
+		{"toolnexus_run_errors_total", "counter", `toolnexus_run_errors_total{model="m1"} 1`},
+	}
+	for _, f := range families {
+		if !strings.Contains(text, "\n# TYPE "+f.name+" "+f.typ+"\n") && !strings.HasPrefix(text, "# TYPE "+f.name) {
+			t.Errorf("no %s %s family in:\n%s", f.typ, f.name, text)
+		}
+		if !strings.Contains(text, "\n"+f.series+"\n") {
+			t.Errorf("no series %s in:\n%s", f.series, text)
+		}
+	}
+	if !strings.Contains(text, `toolnexus_llm_request_duration_seconds_bucket{model="m1",le="0.05"} `) {
+		t.Errorf("the port's first bucket bound is missing:\n%s", text)
+	}
+}
