@@ -82,6 +82,8 @@ func TestIssue17RedactProviderBody(t *testing.T) {
 		{400, `<p>"org_id": abc def</p>`, `<p>"org_id": "«redacted»" def</p>`},
 		{400, `{"user_id_hint":"kept","user":"kept"}`, `{"user_id_hint":"kept","user":"kept"}`},
 		{400, `{"user_id":}`, `{"user_id":}`},
+		{400, `{"a":"\"","user_id":7`, `{"a":"\"","user_id":"«redacted»"`},
+		{400, `"org_id":"unterminated`, `"org_id":"«redacted»"`},
 	}
 	for _, tt := range tests {
 		if got := RedactProviderBody(tt.status, tt.body); got != tt.want {
@@ -167,5 +169,27 @@ func TestIssue17MetricsFamilies(t *testing.T) {
 	}
 	if !strings.Contains(text, `toolnexus_llm_request_duration_seconds_bucket{model="m1",le="0.05"} `) {
 		t.Errorf("the port's first bucket bound is missing:\n%s", text)
+	}
+}
+
+// TestIssue17RawClientProviderBody: a raw client (the JS bridge's) drops a
+// 401/403 body and the API key too, but keeps account identifiers: the
+// browser build does not link RedactProviderBody's scanner.
+func TestIssue17RawClientProviderBody(t *testing.T) {
+	tests := []struct {
+		status         int
+		body, wantBody string
+	}{
+		{401, `{"error":"no"}`, ""},
+		{429, ` {"org_id":"o-1","key":"sk-secret-abcdef"} `, `{"org_id":"o-1","key":"[redacted]"}`},
+	}
+	for _, tt := range tests {
+		m := newScripted(t, StyleOpenAI, turn{status: tt.status, raw: tt.body})
+		opts := ClientOptions{BaseURL: "https://model.test/v1", Style: StyleOpenAI, Model: "m", APIKey: "sk-secret-abcdef", Retries: -1, Transport: m}
+		_, err := CreateRawClient(opts).Run(context.Background(), "hi", mustToolkit(t))
+		pe, ok := errors.AsType[*ProviderError](err)
+		if !ok || pe.Body != tt.wantBody {
+			t.Errorf("status %d: err = %v, want Body %q", tt.status, err, tt.wantBody)
+		}
 	}
 }

@@ -51,84 +51,67 @@ func RedactProviderBody(status int, body string) string {
 	return redactAccountIDs(strings.TrimSpace(body))
 }
 
-// redactAccountIDs replaces the value after each `"key" :` of redactedKeys.
-// By hand rather than with regexp, which the browser build does not link.
+// redactAccountIDs replaces the value after each `"key":` of redactedKeys
+// (spaces allowed around the colon) with RedactedMarker, in one pass from
+// the left. By hand rather than with regexp, which the browser build does
+// not link; kept short because every byte here ships to the browser.
 func redactAccountIDs(s string) string {
-	var out []byte // nil until the first replacement
-	last := 0
-	for i := 0; i < len(s); i++ {
-		if s[i] != '"' {
-			continue
+	out, from := "", 0
+	for i := strings.IndexByte(s, '"'); i >= 0; {
+		v, n := accountValue(s[i:])
+		if n > 0 {
+			start := len(s) - len(v)
+			out += s[from:start] + `"` + RedactedMarker + `"`
+			from, i = start+n, start+n-1
 		}
-		start, end, ok := accountValueAt(s, i)
+		j := strings.IndexByte(s[i+1:], '"')
+		if j < 0 {
+			break
+		}
+		i += j + 1
+	}
+	return out + s[from:]
+}
+
+// accountValue, for s starting at a quote, returns the text from the value
+// on and the value's length when s starts with a redacted key, a colon and
+// a value: a JSON string, or else bytes up to a comma, a brace or a space.
+func accountValue(s string) (string, int) {
+	for _, k := range redactedKeys {
+		rest, ok := strings.CutPrefix(s[1:], k+`"`)
 		if !ok {
 			continue
 		}
-		out = append(out, s[last:start]...)
-		out = append(out, `"`+RedactedMarker+`"`...)
-		last, i = end, end-1
-	}
-	if out == nil {
-		return s
-	}
-	return string(append(out, s[last:]...))
-}
-
-// accountValueAt reports where the value of a redacted key starts and ends
-// when s[i:] begins with one of the quoted keys, a colon and a value: a
-// JSON string, or else a run of bytes up to a comma, a brace or a space.
-func accountValueAt(s string, i int) (start, end int, ok bool) {
-	j := -1
-	for _, k := range redactedKeys {
-		if len(s) > i+len(k)+1 && s[i+1:i+1+len(k)] == k && s[i+1+len(k)] == '"' {
-			j = i + len(k) + 2
-			break
+		rest, ok = strings.CutPrefix(strings.TrimLeft(rest, jsonSpace), ":")
+		if !ok {
+			return "", 0
 		}
+		v := strings.TrimLeft(rest, jsonSpace)
+		return v, valueLen(v)
 	}
-	if j < 0 {
-		return 0, 0, false
-	}
-	j = skipSpace(s, j)
-	if j >= len(s) || s[j] != ':' {
-		return 0, 0, false
-	}
-	start = skipSpace(s, j+1)
-	if end, ok := quotedEnd(s, start); ok {
-		return start, end, true
-	}
-	end = start
-	for end < len(s) && s[end] != ',' && s[end] != '}' && !isSpace(s[end]) {
-		end++
-	}
-	return start, end, end > start
+	return "", 0
 }
 
-// quotedEnd returns the index after the JSON string starting at s[i].
-func quotedEnd(s string, i int) (int, bool) {
-	if i >= len(s) || s[i] != '"' {
-		return 0, false
-	}
-	for j := i + 1; j < len(s); j++ {
-		switch s[j] {
-		case '"':
-			return j + 1, true
-		case '\\':
-			if j+1 >= len(s) || s[j+1] == '\n' {
-				return 0, false
+const jsonSpace = " \t\n\r\f"
+
+// valueLen is the length of the JSON string or the bare word v starts with.
+func valueLen(v string) int {
+	if v != "" && v[0] == '"' {
+		for j := 1; j < len(v); j++ {
+			if v[j] == '"' {
+				return j + 1
 			}
-			j++
+			if v[j] == '\\' {
+				if j+1 < len(v) && v[j+1] == '\n' {
+					break
+				}
+				j++
+			}
 		}
 	}
-	return 0, false
-}
-
-func isSpace(c byte) bool {
-	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f'
-}
-
-func skipSpace(s string, i int) int {
-	for i < len(s) && isSpace(s[i]) {
-		i++
+	n := strings.IndexAny(v, ",} \t\n\r\f")
+	if n < 0 {
+		n = len(v)
 	}
-	return i
+	return n
 }
