@@ -10,8 +10,9 @@ import (
 // body's first 200 bytes.
 type ProviderError struct {
 	Status int
-	// Body is the provider's reply (its first 4 KiB as read), redacted by
-	// RedactProviderBody and with the API key removed; "" for 401 and 403.
+	// Body is the provider's reply (its first 4 KiB as read) without the
+	// API key and "" for 401 and 403; a CreateClient client also applies
+	// RedactProviderBody's account-id redaction (a raw client does not).
 	Body string
 	// RetryAfter is the reply's Retry-After header, as sent ("" when none).
 	RetryAfter string
