@@ -134,7 +134,11 @@ type RunResult struct {
 	ToolCallCount int        `json:"toolCallCount"`
 	Turns         int        `json:"turns"`
 	Usage         Usage      `json:"usage"`
-	Model         string     `json:"model"`
+	// Model is the model the run asked for (ClientOptions.Model), as in the
+	// Go port; ProviderModel is the one the provider said answered its last
+	// call ("" when it did not say), which can differ behind a router.
+	Model         string `json:"model"`
+	ProviderModel string `json:"providerModel,omitempty"`
 	// Status is "done", "pending" (halted on a suspension: Pending is set)
 	// or "incomplete" (Limit says why: "maxTurns" or "error").
 	Status  string   `json:"status"`

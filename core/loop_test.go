@@ -15,7 +15,7 @@ func TestRunPlainAnswer(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if res.Status != StatusDone || res.Text != "hello" || res.Turns != 1 || res.Model != "served-model" {
+			if res.Status != StatusDone || res.Text != "hello" || res.Turns != 1 || res.ProviderModel != "served-model" {
 				t.Fatalf("result = %+v", res)
 			}
 			body := m.sent()[0].body
@@ -171,10 +171,11 @@ func TestProviderFailuresAreClearErrors(t *testing.T) {
 		want string
 	}{
 		{"malformed JSON", turn{raw: `{"choices":[{"message":`}, "not valid JSON"},
-		{"non-2xx with body", turn{status: 503, raw: `{"error":"overloaded"}`}, "HTTP 503: {\"error\":\"overloaded\"}"},
+		{"non-2xx with body", turn{status: 503, raw: `{"error":"overloaded"}`}, "LLM 503: {\"error\":\"overloaded\"}"},
 		{"empty choices", turn{raw: `{"choices":[]}`}, "no choices"},
 		{"error object", turn{raw: `{"error":{"message":"model not found"}}`}, "model not found"},
-		{"key echoed back", turn{status: 401, raw: `{"error":"bad key sk-secret-abcdef"}`}, "bad key [redacted]"},
+		{"key echoed back", turn{status: 400, raw: `{"error":"bad key sk-secret-abcdef"}`}, "bad key [redacted]"},
+		{"auth reply dropped", turn{status: 401, raw: `{"error":"bad key sk-secret-abcdef"}`}, "LLM 401"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

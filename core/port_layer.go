@@ -35,6 +35,9 @@ type portLayer struct {
 	mcpConfig      func(input any) ([]byte, error)
 	skills         func(ctx context.Context, opts Options) (*SkillSource, error)
 	builtinsObject func(m map[string]any) (BuiltinsConfig, bool, error)
+	// redactBody is RedactProviderBody: its scanner costs the browser
+	// build ~1.7 kB gzip, so raw clients use dropAuthBody instead.
+	redactBody func(status int, body string) string
 }
 
 // portFuncs is the one portLayer. Statically initialized: no init code
@@ -51,6 +54,7 @@ var portFuncs = portLayer{
 	mcpConfig:       mcpConfigBytes,
 	skills:          toolkitSkills,
 	builtinsObject:  builtinsObject,
+	redactBody:      RedactProviderBody,
 }
 
 // classifyOnError asks OnError (attempt counts from 1, the port's from 0).

@@ -7,6 +7,26 @@ import "strings"
 // word that starts with the key's first 8 characters goes too.
 func (r *run) redact(s string) string { return redactKey(s, r.c.opts.APIKey) }
 
+// providerBody is what a ProviderError keeps of a reply's body: without the
+// API key, and for a client made by CreateClient redacted as the Go port
+// does (RedactProviderBody). A raw client drops 401/403 bodies too but
+// keeps account identifiers (the scanner stays out of the browser build).
+func (r *run) providerBody(status int, body string) string {
+	body = r.redact(body)
+	if p := r.c.port; p != nil {
+		return p.redactBody(status, body)
+	}
+	return dropAuthBody(status, body)
+}
+
+// dropAuthBody is RedactProviderBody without the account-id scanner.
+func dropAuthBody(status int, body string) string {
+	if status == 401 || status == 403 {
+		return ""
+	}
+	return strings.TrimSpace(body)
+}
+
 func redactKey(s, key string) string {
 	if len(key) < 4 {
 		return s

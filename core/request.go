@@ -99,7 +99,7 @@ func (r *run) send(ctx context.Context, body []byte) (*HTTPResponse, error) {
 			data, _ := io.ReadAll(io.LimitReader(resp.Body, 4096))
 			resp.Body.Close()
 			wait = retryAfter(resp.Header["retry-after"])
-			err = &ProviderError{Status: resp.Status, Body: r.redact(truncate(string(data), 1024)), RetryAfter: resp.Header["retry-after"]}
+			err = &ProviderError{Status: resp.Status, Body: r.providerBody(resp.Status, string(data)), RetryAfter: resp.Header["retry-after"]}
 			r.c.emit(MetricEvent{Kind: "llm", Model: o.Model, Status: strconv.Itoa(resp.Status), Duration: time.Since(start), Err: err.Error()})
 		default:
 			return resp, nil

@@ -55,12 +55,12 @@ func TestRetries(t *testing.T) {
 		{"date Retry-After falls back to backoff", []turn{{status: 429, raw: "x", header: map[string]string{"retry-after": "Wed, 21 Oct 2026 07:28:00 GMT"}}, ok}, ClientOptions{RetryBaseMs: 1}, 2, ""},
 		{"500, 502 then success", []turn{{status: 500, raw: "a"}, {status: 502, raw: "b"}, ok}, ClientOptions{RetryBaseMs: 1}, 3, ""},
 		{"network error retried", []turn{{err: errors.New("connection reset by peer")}, ok}, ClientOptions{RetryBaseMs: 1}, 2, ""},
-		{"retries exhausted", []turn{{status: 504, raw: "a"}, {status: 504, raw: "b"}, {status: 504, raw: "c"}}, ClientOptions{RetryBaseMs: 1}, 3, "HTTP 504: c"},
-		{"400 is not retried", []turn{{status: 400, raw: "bad request"}}, ClientOptions{RetryBaseMs: 1}, 1, "HTTP 400"},
-		{"negative Retries disables", []turn{{status: 503, raw: "a"}}, ClientOptions{Retries: -1}, 1, "HTTP 503"},
+		{"retries exhausted", []turn{{status: 504, raw: "a"}, {status: 504, raw: "b"}, {status: 504, raw: "c"}}, ClientOptions{RetryBaseMs: 1}, 3, "LLM 504: c"},
+		{"400 is not retried", []turn{{status: 400, raw: "bad request"}}, ClientOptions{RetryBaseMs: 1}, 1, "LLM 400"},
+		{"negative Retries disables", []turn{{status: 503, raw: "a"}}, ClientOptions{Retries: -1}, 1, "LLM 503"},
 		{"OnError retries a 400", []turn{{status: 400, raw: "flaky"}, ok}, ClientOptions{RetryBaseMs: 1, ClassifyError: func(err error, attempt int) ErrorAction { return ErrorRetry }}, 2, ""},
-		{"OnError fails a 503", []turn{{status: 503, raw: "a"}}, ClientOptions{RetryBaseMs: 1, ClassifyError: func(err error, attempt int) ErrorAction { return ErrorFail }}, 1, "HTTP 503"},
-		{"OnError is bounded by Retries", []turn{{status: 400, raw: "a"}, {status: 400, raw: "b"}}, ClientOptions{Retries: 1, RetryBaseMs: 1, ClassifyError: func(error, int) ErrorAction { return ErrorRetry }}, 2, "HTTP 400: b"},
+		{"OnError fails a 503", []turn{{status: 503, raw: "a"}}, ClientOptions{RetryBaseMs: 1, ClassifyError: func(err error, attempt int) ErrorAction { return ErrorFail }}, 1, "LLM 503"},
+		{"OnError is bounded by Retries", []turn{{status: 400, raw: "a"}, {status: 400, raw: "b"}}, ClientOptions{Retries: 1, RetryBaseMs: 1, ClassifyError: func(error, int) ErrorAction { return ErrorRetry }}, 2, "LLM 400: b"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -186,7 +186,7 @@ func (r *run) callModel(ctx context.Context) (LLMResponse, error) {
 	r.result.Turns = turn
 	wire.AddUsage(&r.result.Usage, resp.Usage)
 	if resp.Model != "" {
-		r.result.Model = resp.Model
+		r.result.ProviderModel = resp.Model
 	}
 	return resp, nil
 }

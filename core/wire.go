@@ -26,8 +26,17 @@ type LLMResponse = wire.LLMResponse
 // Usage counts tokens; RunResult sums it over turns.
 type Usage = wire.Usage
 
-// ProviderError is a non-2xx reply from the model provider.
+// ProviderError is a non-2xx reply from the model provider; its text is
+// the Go port's, "LLM <status>: <body>".
 type ProviderError = wire.ProviderError
+
+// RedactedMarker stands where RedactProviderBody removed a value.
+const RedactedMarker = wire.RedactedMarker
+
+// RedactProviderBody is what of a provider's error body may be shown or
+// logged, as in the Go port: nothing for 401/403, else the body with account
+// identifiers replaced. A host that logs its own provider calls can use it.
+func RedactProviderBody(status int, body string) string { return wire.RedactProviderBody(status, body) }
 
 // toolOutcome is one finished tool call as the transcript records it.
 type toolOutcome = wire.ToolOutcome

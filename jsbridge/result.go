@@ -69,7 +69,12 @@ func appendRunResult(b []byte, r core.RunResult, withMessages bool) ([]byte, err
 	b = append(b, `,"totalTokens":`...)
 	b = strconv.AppendInt(b, int64(r.Usage.TotalTokens), 10)
 	b = append(b, `},"model":`...)
-	b = jsonx.AppendString(b, r.Model)
+	// JS hosts have always read the provider's model here when it named one.
+	model := r.ProviderModel
+	if model == "" {
+		model = r.Model
+	}
+	b = jsonx.AppendString(b, model)
 	b = append(b, `,"status":`...)
 	b = jsonx.AppendString(b, r.Status)
 	if r.Limit != "" {

@@ -113,19 +113,6 @@ func For(s Style) (Format, error) {
 	return nil, fmt.Errorf("core: unknown style %q (want %q or %q)", s, StyleOpenAI, StyleAnthropic)
 }
 
-// ProviderError is a non-2xx reply from the model provider.
-type ProviderError struct {
-	Status int
-	// Body is the start of the provider's reply, with the API key redacted.
-	Body string
-	// RetryAfter is the reply's Retry-After header, as sent ("" when none).
-	RetryAfter string
-}
-
-func (e *ProviderError) Error() string {
-	return fmt.Sprintf("core: provider returned HTTP %d: %s", e.Status, e.Body)
-}
-
 // appendRawList appends `"key":[` + joined + `]`.
 func appendRawList(dst []byte, key string, joined []byte) []byte {
 	dst = append(dst, '"')
