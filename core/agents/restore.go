@@ -58,7 +58,7 @@ func (rt *Runtime) restoreHandle(v gjson.Result, byID map[string]*Handle) error 
 	var sh snapHandle
 	var history, haltMsgs []json.RawMessage
 	var haltReq, pending, resPending *core.Request
-	var res *snapResult
+	var res *TaskResult
 	var inbox, drained []snapInboxItem
 	err := jsonx.ReadObject(v, "handle", false,
 		jsonx.Field{Name: "id", Read: jsonx.String(&sh.ID)},
@@ -90,7 +90,7 @@ func (rt *Runtime) restoreHandle(v gjson.Result, byID map[string]*Handle) error 
 			jsonx.Field{Name: "request", Read: readRequest(&haltReq)})},
 		jsonx.Field{Name: "pending", Read: readRequest(&pending)},
 		jsonx.Field{Name: "result", Read: func(v gjson.Result, path string) error {
-			res = &snapResult{}
+			res = &TaskResult{}
 			return jsonx.ReadObject(v, path, false,
 				jsonx.Field{Name: "text", Read: jsonx.String(&res.Text)},
 				jsonx.Field{Name: "isError", Read: jsonx.Bool(&res.IsError)},
@@ -143,9 +143,8 @@ func (rt *Runtime) restoreHandle(v gjson.Result, byID map[string]*Handle) error 
 	}
 	h.pendingReq = pending
 	if res != nil {
-		r := TaskResult{Text: res.Text, IsError: res.IsError, Status: res.Status, Limit: res.Limit,
-			Pending: resPending, Turns: res.Turns, TotalTokens: res.TotalTokens}
-		h.lastResult = &r
+		res.Pending = resPending
+		h.lastResult = res
 	}
 	if len(history) > 0 {
 		if err := rt.store.Save(h.ID, anyMessages(history)); err != nil {

@@ -50,7 +50,7 @@ type snapHandle struct {
 	History       []json.RawMessage `json:"history,omitempty"`
 	Halt          *snapHalt         `json:"halt,omitempty"`
 	Pending       *core.Request     `json:"pending,omitempty"`
-	Result        *snapResult       `json:"result,omitempty"`
+	Result        *TaskResult       `json:"result,omitempty"`
 }
 
 type snapInboxItem struct {
@@ -62,16 +62,6 @@ type snapInboxItem struct {
 type snapHalt struct {
 	Messages []json.RawMessage `json:"messages"`
 	Request  core.Request      `json:"request"`
-}
-
-type snapResult struct {
-	Text        string        `json:"text"`
-	IsError     bool          `json:"isError,omitempty"`
-	Status      string        `json:"status"`
-	Limit       string        `json:"limit,omitempty"`
-	Pending     *core.Request `json:"pending,omitempty"`
-	Turns       int           `json:"turns"`
-	TotalTokens int           `json:"totalTokens"`
 }
 
 // Snapshot serializes the tree — every handle's state, budgets, inbox,
@@ -139,8 +129,8 @@ func (rt *Runtime) snapHandleLocked(h *Handle) (snapHandle, error) {
 		sh.Halt = &snapHalt{Messages: msgs, Request: h.halt.request}
 	}
 	if r := h.lastResult; r != nil {
-		sh.Result = &snapResult{Text: r.Text, IsError: r.IsError, Status: r.Status, Limit: r.Limit,
-			Pending: r.Pending, Turns: r.Turns, TotalTokens: r.TotalTokens}
+		res := *r // a copy: the handle's result may be replaced while the snapshot is encoded
+		sh.Result = &res
 	}
 	return sh, nil
 }
