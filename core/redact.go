@@ -62,10 +62,3 @@ func withoutQuery(u string) string {
 	}
 	return u
 }
-
-func truncate(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n] + "…"
-}

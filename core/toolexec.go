@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/toolnexus/wasm/internal/textx"
 )
 
 // execCall runs one call: hooks, approval, the tool itself. It returns either
@@ -135,7 +137,7 @@ func parseArgs(s string) (map[string]any, error) {
 	}
 	args, err := decodeObject([]byte(s))
 	if err != nil {
-		return nil, fmt.Errorf("%w: %s", err, truncate(s, 200))
+		return nil, fmt.Errorf("%w: %s", err, textx.Truncate(s, 200))
 	}
 	return args, nil
 }

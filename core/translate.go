@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/toolnexus/wasm/core/wire"
+	"github.com/toolnexus/wasm/internal/textx"
 )
 
 // TranslateRequest is one chat-completions request, OpenAI-shaped, to send
@@ -61,7 +62,7 @@ type TranslatedCall = TranslatedToolCall
 
 // String renders the call for logs: name(arguments, cut at 64 bytes) id=….
 func (c TranslatedToolCall) String() string {
-	return c.Name + "(" + truncate(c.Arguments, 64) + ") id=" + c.ID
+	return c.Name + "(" + textx.Truncate(c.Arguments, 64) + ") id=" + c.ID
 }
 
 // ToolCallsJSON returns the tool calls as an OpenAI assistant message's

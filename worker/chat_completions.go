@@ -8,6 +8,7 @@ import (
 
 	"github.com/toolnexus/wasm/core"
 	"github.com/toolnexus/wasm/internal/jsonx"
+	"github.com/toolnexus/wasm/internal/textx"
 )
 
 // chatRequest is the part of an OpenAI chat-completions request the
@@ -172,7 +173,7 @@ func validateChat(req chatRequest) string {
 			return fmt.Sprintf("messages[%d] must be an object with a string role", i)
 		}
 		if !chatRoles[m.Role] {
-			return fmt.Sprintf("messages[%d] has role %q; use system, developer, user, assistant or tool", i, clip(m.Role, 40))
+			return fmt.Sprintf("messages[%d] has role %q; use system, developer, user, assistant or tool", i, textx.Truncate(m.Role, 40))
 		}
 		for j, tc := range m.ToolCalls {
 			if tc.Name == "" {
@@ -189,13 +190,6 @@ func validateChat(req chatRequest) string {
 		}
 	}
 	return ""
-}
-
-func clip(s string, n int) string {
-	if len(s) > n {
-		return s[:n] + "…"
-	}
-	return s
 }
 
 // rawList hands encoded messages to core as they are.

@@ -5,11 +5,12 @@ import (
 
 	"github.com/tidwall/gjson"
 	"github.com/toolnexus/wasm/core/tool"
+	"github.com/toolnexus/wasm/internal/textx"
 )
 
 // parseMCPApproval reads a server's "approval" value.
 func parseMCPApproval(server string, v gjson.Result) (tool.MCPApproval, error) {
-	bad := fmt.Errorf(`mcp config: server %q: approval must be "always", "never", "destructive" or a list of tool names, got %s`, server, truncate(v.Raw, 60))
+	bad := fmt.Errorf(`mcp config: server %q: approval must be "always", "never", "destructive" or a list of tool names, got %s`, server, textx.Truncate(v.Raw, 60))
 	switch {
 	case !v.Exists() || v.Type == gjson.Null:
 		return tool.MCPApproval{}, nil
@@ -23,7 +24,7 @@ func parseMCPApproval(server string, v gjson.Result) (tool.MCPApproval, error) {
 		p := tool.MCPApproval{Mode: tool.MCPApproveListed, Tools: []string{}}
 		for _, name := range v.Array() {
 			if name.Type != gjson.String || name.Str == "" {
-				return tool.MCPApproval{}, fmt.Errorf("mcp config: server %q: approval lists tool names: want non-empty strings, got %s", server, truncate(name.Raw, 60))
+				return tool.MCPApproval{}, fmt.Errorf("mcp config: server %q: approval lists tool names: want non-empty strings, got %s", server, textx.Truncate(name.Raw, 60))
 			}
 			p.Tools = append(p.Tools, name.Str)
 		}

@@ -4,6 +4,7 @@ import (
 	"strconv"
 
 	"github.com/tidwall/gjson"
+	"github.com/toolnexus/wasm/internal/textx"
 )
 
 // mcpContentText renders one content block of a CallToolResult as the text
@@ -52,7 +53,7 @@ func mcpContentText(c gjson.Result) string {
 		}
 		return head + ": no text or blob]"
 	default:
-		return "[content of unsupported type " + strconv.Quote(truncate(typ, 40)) + " omitted]"
+		return "[content of unsupported type " + strconv.Quote(textx.Truncate(typ, 40)) + " omitted]"
 	}
 }
 
@@ -103,13 +104,4 @@ func base64Size(s string) string {
 		return "1 byte"
 	}
 	return strconv.Itoa(bytes) + " bytes"
-}
-
-// truncate cuts s to n bytes with an ellipsis (as core does for the text
-// it quotes in errors).
-func truncate(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n] + "…"
 }
