@@ -7,19 +7,13 @@
 
 import { before, test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync } from "node:fs";
-import { join } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { loadToolsBuild } from "./tools-build.mjs";
 
-const here = fileURLToPath(new URL(".", import.meta.url));
-const WEB = process.env.TOOLNEXUS_WEB ?? join(process.env.TOOLNEXUS_DIST ?? join(here, "..", "dist"), "web");
 const T = { timeout: 30_000 };
 
 let tnx;
 before(async () => {
-  assert.ok(existsSync(join(WEB, "toolnexus-tools.wasm")), `no tools build in ${WEB}: run ./build.sh first`);
-  const mod = await import(pathToFileURL(join(WEB, "toolnexus.mjs")).href);
-  tnx = await mod.load({ wasm: join(WEB, "toolnexus-tools.wasm") });
+  tnx = await loadToolsBuild();
 });
 
 const echo = { generate: async (req) => ({ text: `echo: ${req.messages.at(-1).content}` }) };

@@ -8,21 +8,17 @@
 import { before, test } from "node:test";
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
-import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import { startMockLLM, toolResultsOf } from "./mock-llm.mjs";
+import { loadToolsBuild, WEB } from "./tools-build.mjs";
 
-const here = fileURLToPath(new URL(".", import.meta.url));
-const WEB = process.env.TOOLNEXUS_WEB ?? join(process.env.TOOLNEXUS_DIST ?? join(here, "..", "dist"), "web");
 const T = { timeout: 30_000 };
 
 let tnx;
 before(async () => {
-  assert.ok(existsSync(join(WEB, "toolnexus-tools.wasm")), `no tools build in ${WEB}: run ./build.sh first`);
-  const mod = await import(pathToFileURL(join(WEB, "toolnexus.mjs")).href);
-  tnx = await mod.load({ wasm: join(WEB, "toolnexus-tools.wasm") });
+  tnx = await loadToolsBuild();
 });
 
 // teamModel is the scripted model of a support → billing team. support hands

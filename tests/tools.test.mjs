@@ -7,13 +7,9 @@
 
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync } from "node:fs";
 import { createServer } from "node:http";
-import { join } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { loadToolsBuild } from "./tools-build.mjs";
 
-const here = fileURLToPath(new URL(".", import.meta.url));
-const WEB = process.env.TOOLNEXUS_WEB ?? join(process.env.TOOLNEXUS_DIST ?? join(here, "..", "dist"), "web");
 const T = { timeout: 30_000 };
 const BUILTINS = ["question", "webfetch", "todowrite", "read", "write", "edit", "glob", "grep", "apply_patch"];
 
@@ -28,9 +24,7 @@ const SKILLS = {
 };
 
 before(async () => {
-  assert.ok(existsSync(join(WEB, "toolnexus-tools.wasm")), `no tools build in ${WEB}: run ./build.sh first`);
-  const mod = await import(pathToFileURL(join(WEB, "toolnexus.mjs")).href);
-  tnx = await mod.load({ wasm: join(WEB, "toolnexus-tools.wasm") });
+  tnx = await loadToolsBuild();
   server = createServer((req, res) => {
     if (req.url === "/skills.json") {
       res.writeHead(200, { "content-type": "application/json" });
