@@ -20,6 +20,9 @@ func (rt *Runtime) Interrupt(h *Handle) {
 	rt.mu.Lock()
 	switch {
 	case h.state == StateSuspended && !h.inFlight:
+		if h.pendingReq != nil {
+			rt.tracef("%s: suspended→idle (interrupt cancelled pending %q)", h.ID, h.pendingReq.Kind)
+		}
 		h.halt, h.pendingReq = nil, nil
 		rt.restoreDrainedLocked(h)
 		h.state = StateIdle
@@ -95,6 +98,7 @@ func (rt *Runtime) Close(h *Handle, opts *CloseOptions) {
 	}
 	rt.mu.Lock()
 	h.state = StateClosed
+	rt.tracef("%s: →closed (%s)", h.ID, reason)
 	h.wakeQueue = nil
 	ws := h.waiters
 	h.waiters = nil

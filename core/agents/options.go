@@ -62,6 +62,11 @@ type Options struct {
 	// OnEvent receives the runtime's transitions (spawn, run, suspend,
 	// resume, done, close), each with the agent's path.
 	OnEvent func(Event)
+	// OnTrace receives one text line per transition ("root/a.1: idle→running
+	// (wake)"), in the trace vocabulary the toolnexus ports share, for logs
+	// and cross-port fixtures. It may be called with the runtime's lock held,
+	// so it must not call the runtime.
+	OnTrace func(line string)
 	// ClientOptions is the template for every agent's client (timeouts,
 	// retries, request params); the runtime sets Model, SystemPrompt,
 	// MaxTurns, WaitFor, Hooks, Transport and OnMetric itself.

@@ -87,6 +87,7 @@ func (rt *Runtime) Spawn(parent *Handle, defName string, budget *Budget) (*Handl
 	parent.seq++
 	child := rt.newHandle(fmt.Sprintf("%s/%s.%d", parent.ID, defName, parent.seq), def, parent)
 	parent.children = append(parent.children, child)
+	rt.tracef("%s: spawned (depth %d, tokens %s)", child.ID, child.depth, poolString(child.pool.tokens))
 	rt.mu.Unlock()
 	rt.emit(Event{Type: "spawned", Handle: child.ID, Path: child.path, State: StateIdle})
 	if def.OnSpawn != nil {
@@ -116,6 +117,7 @@ func (rt *Runtime) Post(h *Handle, item InboxItem) PostResult {
 		return PostResult{Err: "inbox closed: " + h.ID}
 	}
 	if len(h.inbox) >= rt.inboxCap {
+		rt.tracef("%s: post REJECTED (inbox full, cap %d) from %s", h.ID, rt.inboxCap, item.From)
 		return PostResult{Err: fmt.Sprintf("inbox full: %s (cap %d)", h.ID, rt.inboxCap)}
 	}
 	h.inbox = append(h.inbox, item)
@@ -142,6 +144,7 @@ func (rt *Runtime) Wake(h *Handle, prompt string) PostResult {
 	}
 	if p := h.parent; p != nil && p.runningChildren >= p.eff.maxConcurrent {
 		h.wakeQueue = append(h.wakeQueue, prompt)
+		rt.tracef("%s: wake QUEUED (parent concurrency %d)", h.ID, p.eff.maxConcurrent)
 		rt.mu.Unlock()
 		return PostResult{Ok: true}
 	}

@@ -17,9 +17,9 @@ var ErrNotSuspended = errors.New("agents: no suspended agent to resume")
 // else nil (a suspension then halts the run and the handle parks
 // durably). The interpreter sees the Request with the asking agent's path.
 func (rt *Runtime) interpreter(h *Handle) func(context.Context, core.Request) (core.Answer, error) {
-	wf := nearestWaitFor(h)
+	wf, by := nearestWaitFor(h)
 	if wf == nil {
-		wf = pickWaitFor(rt.opts.WaitForContext, rt.opts.WaitFor)
+		wf, by = pickWaitFor(rt.opts.WaitForContext, rt.opts.WaitFor), "runtime"
 	}
 	if wf == nil {
 		return nil
@@ -28,6 +28,10 @@ func (rt *Runtime) interpreter(h *Handle) func(context.Context, core.Request) (c
 		shown := presentAs(h, req)
 		rt.mu.Lock()
 		h.state, h.pendingReq = StateSuspended, &shown
+		rt.tracef("%s: running→suspended (pending %q: %s)", h.ID, shown.Kind, shown.Prompt)
+		if by != h.ID {
+			rt.tracef("%s: escalate → %s answers (\"nearest interpreter\")", h.ID, by)
+		}
 		rt.mu.Unlock()
 		rt.emit(Event{Type: "suspended", Handle: h.ID, Path: h.path, State: StateSuspended, Request: &shown})
 		ans, err := wf(ctx, shown)
@@ -35,6 +39,7 @@ func (rt *Runtime) interpreter(h *Handle) func(context.Context, core.Request) (c
 		if h.state == StateSuspended {
 			h.state = StateRunning
 		}
+		rt.tracef("%s: suspended→running (Answer ok=%t)", h.ID, err == nil && ans.Ok)
 		h.pendingReq = nil
 		rt.mu.Unlock()
 		rt.emit(Event{Type: "resumed", Handle: h.ID, Path: h.path, State: StateRunning})
@@ -42,13 +47,14 @@ func (rt *Runtime) interpreter(h *Handle) func(context.Context, core.Request) (c
 	}
 }
 
-func nearestWaitFor(h *Handle) func(context.Context, core.Request) (core.Answer, error) {
+// nearestWaitFor also returns the id of the handle whose WaitFor it is.
+func nearestWaitFor(h *Handle) (func(context.Context, core.Request) (core.Answer, error), string) {
 	for a := h; a != nil; a = a.parent {
 		if wf := pickWaitFor(a.def.WaitForContext, a.def.WaitFor); wf != nil {
-			return wf
+			return wf, a.ID
 		}
 	}
-	return nil
+	return nil, ""
 }
 
 // pickWaitFor prefers the context-aware form (it can withdraw a question
@@ -123,6 +129,7 @@ func (rt *Runtime) Resume(answer core.Answer) (TaskResult, error) {
 		return TaskResult{}, fmt.Errorf("%w: no agent waits on request %q", core.ErrCannotResume, answer.ID)
 	}
 	rt.resuming = true
+	rt.tracef("%s: suspended→idle (resume with Answer(ok=%t) at checkpoint (turns so far: %d))", leaf.ID, answer.Ok, leaf.turnsTotal)
 	rt.mu.Unlock()
 	defer func() {
 		rt.mu.Lock()
@@ -147,6 +154,7 @@ func (rt *Runtime) Resume(answer core.Answer) (TaskResult, error) {
 			return top, nil
 		}
 		ans := core.Answer{ID: p.halt.request.ID, Ok: true}
+		rt.tracef("%s: suspended→idle (cascade resume; task reattaches)", p.ID)
 		rt.mu.Unlock()
 		r = rt.resumeHandle(p, ans)
 		h = p

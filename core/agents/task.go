@@ -82,6 +82,7 @@ func (rt *Runtime) runTask(ctx context.Context, parent *Handle, name, prompt, ke
 	for _, c := range parent.children {
 		if c.taskKey == key && c.state != StateClosed && !c.closing {
 			child = c
+			rt.tracef("%s: task replay → REATTACH to %s (state %s)", parent.ID, c.ID, c.state)
 			break
 		}
 	}

@@ -32,6 +32,7 @@ func (rt *Runtime) admitLocked(h *Handle, in turnInput) (admission, *TaskResult)
 		return admission{}, &TaskResult{Text: "closed", IsError: true, Status: TaskStatusClosed, Turns: h.turnsTotal, TotalTokens: h.usageTokens}
 	}
 	if limit := rt.budgetRefusalLocked(h); limit != "" {
+		rt.tracef("%s: turn refused (INCOMPLETE: budget exhausted (%s))", h.ID, limit)
 		h.halt, h.pendingReq = nil, nil
 		h.state = StateIdle
 		return admission{}, &TaskResult{
@@ -42,6 +43,7 @@ func (rt *Runtime) admitLocked(h *Handle, in turnInput) (admission, *TaskResult)
 	adm := admission{in: in}
 	if in.answer == nil {
 		adm.input = in.prompt + rt.drainLocked(h)
+		rt.tracef("%s: idle→running (wake)", h.ID)
 	}
 	adm.ctx, adm.cancel = context.WithCancelCause(context.Background())
 	h.cancel = adm.cancel
@@ -105,6 +107,7 @@ func (rt *Runtime) releaseSlotLocked(h *Handle) {
 		}
 		prompt := sib.wakeQueue[0]
 		sib.wakeQueue = sib.wakeQueue[1:]
+		rt.tracef("%s: DEQUEUED wake (slot freed)", sib.ID)
 		rt.startLocked(sib, turnInput{prompt: prompt})
 	}
 }
@@ -178,15 +181,18 @@ func (rt *Runtime) finish(ctx context.Context, h *Handle, r core.RunResult, err 
 			_ = rt.store.Save(h.ID, r.Messages)
 		}
 		res.Text, res.IsError, res.Status, res.Limit = "budget exhausted ("+stop.limit+"); partial work preserved", true, TaskStatusIncomplete, stop.limit
+		rt.tracef("%s: running→idle (INCOMPLETE: budget exhausted (%s))", h.ID, stop.limit)
 	case err != nil:
 		idle()
 		cause := context.Cause(ctx)
 		if errors.Is(cause, errInterrupted) || errors.Is(cause, errClosed) {
 			rt.restoreDrainedLocked(h)
 			res.Text, res.IsError, res.Status = "interrupted", true, TaskStatusInterrupted
+			rt.tracef("%s: running→idle (interrupted; inbox intact)", h.ID)
 		} else {
 			h.drained = nil
 			res.Text, res.IsError, res.Status = err.Error(), true, TaskStatusError
+			rt.tracef("%s: running→idle (error: %s)", h.ID, err.Error())
 		}
 	case r.Status == core.StatusPending && r.Pending != nil:
 		h.state = StateSuspended
@@ -194,6 +200,7 @@ func (rt *Runtime) finish(ctx context.Context, h *Handle, r core.RunResult, err 
 		req := presentAs(h, *r.Pending)
 		h.pendingReq = &req
 		res.Status, res.Pending = TaskStatusPending, &req
+		rt.tracef("%s: running→suspended DURABLE (pending %q, path preserved)", h.ID, req.Kind)
 		if res.Text == "" {
 			res.Text = req.Prompt
 		}
@@ -202,6 +209,7 @@ func (rt *Runtime) finish(ctx context.Context, h *Handle, r core.RunResult, err 
 		h.drained = nil
 		_ = rt.store.Save(h.ID, r.Messages)
 		res.IsError, res.Status, res.Limit = true, TaskStatusIncomplete, r.Limit
+		rt.tracef("%s: running→idle (INCOMPLETE at %s)", h.ID, r.Limit)
 		if res.Text == "" {
 			res.Text = "stopped at " + r.Limit + " without a final answer"
 		}
@@ -210,6 +218,7 @@ func (rt *Runtime) finish(ctx context.Context, h *Handle, r core.RunResult, err 
 		h.drained = nil
 		_ = rt.store.Save(h.ID, r.Messages)
 		res.Status = TaskStatusDone
+		rt.tracef("%s: running→idle (done, turns=%d, tokens=%d)", h.ID, r.Turns, r.Usage.TotalTokens)
 	}
 	return res
 }
