@@ -171,7 +171,7 @@ func verifyCompletion(ctx context.Context, c *core.Client, tk *core.Toolkit, com
 		}
 		if attempt >= comp.MaxAttempts {
 			r.Status, r.Limit = core.StatusIncomplete, LimitCompletion
-			r.Text = "completion check failed " + strconv.Itoa(attempt) + "x: " + reason
+			r.Text = "completion.verify failed " + strconv.Itoa(attempt) + "×: " + reason
 			return r, attempt, nil
 		}
 		r, err = c.RunWithHistory(ctx, "Your work did not verify: "+reason+". Fix it and finish.", tk, r.Messages)
@@ -184,6 +184,12 @@ func verifyCompletion(ctx context.Context, c *core.Client, tk *core.Toolkit, com
 		calls = append(calls, r.ToolCalls...)
 		r.Turns, r.Usage, r.ToolCalls, r.ToolCallCount = turns, usage, calls, len(calls)
 		if err != nil || r.Status != core.StatusDone {
+			// A limit stop during a retry must not hide why the agent was
+			// retrying: the caller gets both reasons (a suspension is not a
+			// stop, so it is left as it is).
+			if err == nil && r.Status != core.StatusPending {
+				r.Text += " [while verifying: attempt " + strconv.Itoa(attempt+1) + " last failed: " + reason + "]"
+			}
 			return r, attempt + 1, err
 		}
 	}

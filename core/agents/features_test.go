@@ -53,7 +53,7 @@ func TestCompletionGate(t *testing.T) {
 		textContain string
 	}{
 		{"passes on retry", 2, TaskStatusDone, 2, "attempt 2"},
-		{"never passes", 0, TaskStatusIncomplete, 3, "completion check failed 3x"},
+		{"never passes", 0, TaskStatusIncomplete, 3, "completion.verify failed 3×"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			model := newFakeModel(nil)
