@@ -23,10 +23,13 @@ type Loop struct {
 	status  string
 }
 
-// RunOpts is what varies per Run call. It is empty for now: the port's
-// per-call Model needs a per-call model on core's Client, which core does
-// not offer (build another Client instead).
-type RunOpts struct{}
+// RunOpts is what varies per Run call.
+type RunOpts struct {
+	// Client, when set, makes this call (and its completion retries) with
+	// another client over the same conversation: another model for one
+	// request, say. Nil: the client the Loop was opened with.
+	Client *core.Client
+}
 
 // Outcome is what a Loop run reports. Status is "done", "incomplete",
 // "pending" or "error"; StoppedBy says why whenever it is not "done".
@@ -51,16 +54,20 @@ func (l *Loop) Status() string { return l.status }
 func (l *Loop) Turns() int { return l.turns }
 
 // Run sends prompt as the next user turn of the conversation.
-func (l *Loop) Run(ctx context.Context, prompt string, _ RunOpts) (Outcome, error) {
+func (l *Loop) Run(ctx context.Context, prompt string, o RunOpts) (Outcome, error) {
 	if l.pending != nil {
 		return Outcome{Status: TaskStatusError, StoppedBy: "pending"}, errors.New("agents: the loop waits on an answer; call Resume")
 	}
 	if c := l.agent.Spec.Completion; c != nil && (c.MaxAttempts < 1 || c.Verify == nil) {
 		return Outcome{Status: TaskStatusError, StoppedBy: "completion"}, errors.New("agents: Completion needs Verify and MaxAttempts >= 1")
 	}
+	c := l.client
+	if o.Client != nil {
+		c = o.Client
+	}
 	l.status = "running"
-	r, err := l.client.RunWithHistory(ctx, prompt, l.toolkit, l.history)
-	return l.settle(ctx, r, err)
+	r, err := c.RunWithHistory(ctx, prompt, l.toolkit, l.history)
+	return l.settle(ctx, c, r, err)
 }
 
 // Resume continues a loop that stopped with Status "pending".
@@ -75,12 +82,12 @@ func (l *Loop) Resume(ctx context.Context, answer core.Answer) (Outcome, error) 
 		return Outcome{Status: TaskStatusPending, StoppedBy: err.Error()}, err
 	}
 	l.pending = nil
-	return l.settle(ctx, r, err)
+	return l.settle(ctx, l.client, r, err)
 }
 
 // settle applies the completion gate and records the run.
-func (l *Loop) settle(ctx context.Context, r core.RunResult, err error) (Outcome, error) {
-	r, attempts, err := verifyCompletion(ctx, l.client, l.toolkit, l.agent.Spec.Completion, r, err)
+func (l *Loop) settle(ctx context.Context, c *core.Client, r core.RunResult, err error) (Outcome, error) {
+	r, attempts, err := verifyCompletion(ctx, c, l.toolkit, l.agent.Spec.Completion, r, err)
 	l.turns += r.Turns
 	if r.Messages != nil {
 		l.history = r.Messages
@@ -92,6 +99,8 @@ func (l *Loop) settle(ctx context.Context, r core.RunResult, err error) (Outcome
 	case r.Status == core.StatusPending:
 		l.pending = r.Pending
 		out.StoppedBy = "pending: " + r.Pending.Kind
+	case r.Status == core.StatusIncomplete && r.Limit == LimitCompletion:
+		out.StoppedBy = r.Text // the failed check's own reason
 	case r.Status == core.StatusIncomplete:
 		out.StoppedBy = fmt.Sprintf("limit %s", r.Limit)
 	}

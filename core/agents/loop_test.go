@@ -48,7 +48,34 @@ func TestLoopRunsResumesAndGates(t *testing.T) {
 		return core.GenerateResponse{Text: "draft"}, nil
 	}, core.ClientOptions{Model: "m"})
 	wout, err := writer.Loop(wclient, tk).Run(ctx, "write", RunOpts{})
-	if err != nil || wout.Status != TaskStatusIncomplete || wout.Attempts != 2 || !strings.Contains(wout.StoppedBy, "completion") {
+	if err != nil || wout.Status != TaskStatusIncomplete || wout.Attempts != 2 || !strings.Contains(wout.StoppedBy, "completion.verify failed 2×") {
 		t.Errorf("gated = %+v, %v", wout, err)
+	}
+}
+
+// TestLoopRunOptsClientSwapsTheModelForOneCall: a call made with another
+// client reaches that client's model and keeps the conversation.
+func TestLoopRunOptsClientSwapsTheModelForOneCall(t *testing.T) {
+	var seen []string
+	gen := func(_ context.Context, req core.GenerateRequest) (core.GenerateResponse, error) {
+		seen = append(seen, req.Model)
+		return core.GenerateResponse{Text: "ok " + req.Model}, nil
+	}
+	tk, err := core.CreateToolkit(context.Background(), core.Options{Builtins: false})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := New("writer", Spec{})
+	l := a.Loop(generateClient(gen, core.ClientOptions{Model: "small"}), tk)
+	ctx := context.Background()
+	if _, err := l.Run(ctx, "one", RunOpts{}); err != nil {
+		t.Fatal(err)
+	}
+	out, err := l.Run(ctx, "two", RunOpts{Client: generateClient(gen, core.ClientOptions{Model: "large"})})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(seen, ",") != "small,large" || out.Turns != 2 || len(out.Result.Messages) < 4 {
+		t.Errorf("models %v, turns %d, %d messages", seen, out.Turns, len(out.Result.Messages))
 	}
 }
