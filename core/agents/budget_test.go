@@ -147,3 +147,40 @@ func TestMaxWallOnTheRuntimeClock(t *testing.T) {
 		t.Errorf("OnSpawn ran %d times, model %d calls; want 1 and 1", spawned, model.callsFor("w"))
 	}
 }
+
+// TestBudgetAtTurnStartLetsAnAdmittedTurnFinish: with BudgetAtTurnStart
+// a turn admitted within its pool runs to its MaxTurns even though it
+// overspends; the next turn is refused at the start. By default the same
+// turn stops at the model call that finds the pool dry.
+func TestBudgetAtTurnStartLetsAnAdmittedTurnFinish(t *testing.T) {
+	cases := []struct {
+		name        string
+		atTurnStart bool
+		limit       string
+		turns       int
+	}{
+		{"every model call", false, LimitMaxTokens, 3},
+		{"turn start only", true, LimitMaxTurns, 6},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			model := newFakeModel(nil)
+			model.scripts = map[string]script{"looper": func([]map[string]any) core.GenerateResponse { return model.toolCall("noop", "{}") }}
+			noop := core.NativeTool("noop", "does nothing", nil, func(context.Context, map[string]any) (string, error) { return "ok", nil })
+			a := New("looper", Spec{Soul: "looper", Tools: []core.Tool{noop}, Budget: &Budget{MaxTokens: 25, MaxTurns: 6}})
+			rt := NewRuntime(Options{Generate: model.generate, Registry: a.Registry(), BudgetAtTurnStart: tc.atTurnStart})
+			defer rt.Close(rt.Root, nil)
+			h, err := rt.Spawn(rt.Root, "looper", nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := rt.RunTurn(h, "loop")
+			if r.Status != TaskStatusIncomplete || r.Limit != tc.limit || r.Turns != tc.turns {
+				t.Fatalf("result = %+v, want incomplete at %s after %d turns", r, tc.limit, tc.turns)
+			}
+			if r := rt.RunTurn(h, "again"); r.Limit != LimitMaxTokens || r.Turns != tc.turns {
+				t.Errorf("next turn = %+v, want refused at the start (maxTokens)", r)
+			}
+		})
+	}
+}

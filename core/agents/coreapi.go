@@ -25,6 +25,12 @@ func generateClient(g core.GenerateFunc, o core.ClientOptions) *core.Client {
 // BeforeLLM (no decoded transcript), the guardrails before the agent's own
 // BeforeTool (the Go port's Hooks).
 func (rt *Runtime) setHooks(o *core.ClientOptions, h *Handle, def Def) {
+	o.Hooks = guarded(def)
+	// The runtime stores, snapshots and replays transcripts as JSON.
+	o.RawMessages = true
+	if rt.opts.BudgetAtTurnStart {
+		return
+	}
 	o.RawHooks = core.RawHooks{BeforeLLM: func(ctx context.Context, turn int, body *[]byte) (*core.LLMResponse, error) {
 		rt.mu.Lock()
 		limit := rt.budgetRefusalLocked(h)
@@ -34,9 +40,6 @@ func (rt *Runtime) setHooks(o *core.ClientOptions, h *Handle, def Def) {
 		}
 		return nil, nil
 	}}
-	o.Hooks = guarded(def)
-	// The runtime stores, snapshots and replays transcripts as JSON.
-	o.RawMessages = true
 }
 
 // guarded is def's hooks with its guardrails (first denial wins) run

@@ -37,6 +37,11 @@ type Options struct {
 	// WaitForContext is WaitFor with the turn's context (see
 	// Spec.WaitForContext); it is used instead of WaitFor when set.
 	WaitForContext func(context.Context, core.Request) (core.Answer, error)
+	// BudgetAtTurnStart checks the token, tool-call and wall-clock pools
+	// only when a turn starts and at spawn (the Go port's rule: a turn
+	// admitted within budget runs to its end). By default they are also
+	// checked before every model call, so a turn stops once a pool is dry.
+	BudgetAtTurnStart bool
 	// InboxCap bounds every inbox (default 8); a post at the cap is refused.
 	InboxCap int
 	// MaxConcurrentTurns bounds model calls in flight runtime-wide

@@ -29,9 +29,10 @@ func (rt *Runtime) interpreter(h *Handle) func(context.Context, core.Request) (c
 		rt.mu.Lock()
 		h.state, h.pendingReq = StateSuspended, &shown
 		rt.tracef("%s: running→suspended (pending %q: %s)", h.ID, shown.Kind, shown.Prompt)
-		if by != h.ID {
-			rt.tracef("%s: escalate → %s answers (\"nearest interpreter\")", h.ID, by)
+		if by == h.ID {
+			by = "self"
 		}
+		rt.tracef("%s: escalate → %s answers (\"nearest interpreter\")", h.ID, by)
 		rt.mu.Unlock()
 		rt.emit(Event{Type: "suspended", Handle: h.ID, Path: h.path, State: StateSuspended, Request: &shown})
 		ans, err := wf(ctx, shown)
