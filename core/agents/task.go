@@ -17,6 +17,14 @@ type LimitError struct {
 
 func (e *LimitError) Error() string { return "agents: " + e.Msg }
 
+// TaskTool is the "task" tool the runtime gives an agent that has a team:
+// a call hands work to one of team's agents, as a child of parent, and
+// answers with its result. A host can put it in a toolkit of its own (a
+// Loop, say) to delegate into the runtime's tree.
+func (rt *Runtime) TaskTool(parent *Handle, team []string) core.Tool {
+	return rt.taskTool(parent, team)
+}
+
 // taskTool is the parent's "task" tool: spawn → wake → wait → close fused
 // into one call whose targets are the parent's team only. A re-run of the
 // same call (the resume of a halted parent) re-attaches to the existing
