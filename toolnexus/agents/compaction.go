@@ -31,7 +31,7 @@ type CompactorOptions struct {
 // Compaction messages (system messages, like the soul they follow).
 const (
 	summaryHeading = "[Summary of earlier conversation]\n"
-	flushReminder  = "Before you go on: the earlier conversation is being summarized, so save anything worth keeping with the memory tool now."
+	flushReminder  = "Before you go on: the earlier conversation is about to be summarized; if anything in it is worth keeping, save it with the memory tool now."
 )
 
 // Compactor is a BeforeLLM hook (Spec.Hooks or Options.Hooks) that keeps

@@ -65,6 +65,8 @@ func kernelOptions(opts Options, store tn.ConversationStore, clock Clock, onTrac
 		LLM: &llm, Registry: reg,
 		InboxCap: opts.InboxCap, MaxConcurrentTurns: opts.MaxConcurrentTurns, Shutdown: opts.Shutdown,
 		Store: storeToCore(store), Clock: clock, OnTrace: onTrace,
+		// The port checks budgets when a turn starts, not before each model call.
+		BudgetAtTurnStart: true,
 	}
 	if opts.Transport != nil {
 		k.Transport = roundTripTransport{rt: opts.Transport}

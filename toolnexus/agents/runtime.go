@@ -111,3 +111,9 @@ func (rt *Runtime) UsageTokens(h *Handle) int { return rt.k.UsageTokens(h) }
 
 // MaxObservedConcurrentTurns is the most model calls in flight at once.
 func (rt *Runtime) MaxObservedConcurrentTurns() int { return rt.k.MaxObservedConcurrentTurns() }
+
+// taskTool is the "task" tool the kernel gives parent for team (the
+// port's tests read its description).
+func (rt *Runtime) taskTool(parent *Handle, team []string) tn.Tool {
+	return toolFromCore(rt.k.TaskTool(parent, team))
+}

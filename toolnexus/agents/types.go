@@ -61,8 +61,8 @@ type TaskResult struct {
 
 func taskResultFromCore(r coreagents.TaskResult) TaskResult {
 	return TaskResult{
-		Text: r.Text, IsError: r.IsError, Status: r.Status,
-		Pending: requestFromCore(r.Pending), Turns: r.Turns, TotalTokens: r.TotalTokens,
+		Text: portBudgetText(r), IsError: r.IsError, Status: r.Status,
+		Pending: requestFromCore(portPath(r.Pending)), Turns: r.Turns, TotalTokens: r.TotalTokens,
 	}
 }
 
