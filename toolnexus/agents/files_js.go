@@ -9,12 +9,12 @@ import (
 
 // errNoFiles: a js/wasm sandbox (browser tab, Worker) has no file system,
 // so a persona home cannot be read or written there.
-var errNoFiles = errors.New("agents: no file system under js/wasm")
+var errNoFiles = errors.New("no file system under js/wasm")
 
 func readFile(path string) (string, error) {
-	return "", fmt.Errorf("read %s: %w", path, errNoFiles)
+	return "", fmt.Errorf("agents: read %s: %w", path, errNoFiles)
 }
 
 func writeFile(path, _ string) error {
-	return fmt.Errorf("write %s: %w", path, errNoFiles)
+	return fmt.Errorf("agents: write %s: %w", path, errNoFiles)
 }
