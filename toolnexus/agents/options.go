@@ -64,7 +64,8 @@ func kernelOptions(opts Options, store tn.ConversationStore, clock Clock, onTrac
 	k := coreagents.Options{
 		LLM: &llm, Registry: reg,
 		InboxCap: opts.InboxCap, MaxConcurrentTurns: opts.MaxConcurrentTurns, Shutdown: opts.Shutdown,
-		Store: storeToCore(store), Clock: clock, OnTrace: onTrace,
+		Store: storeToCore(portStore{inner: store, soulOf: soulFinder(opts.Registry), soulLead: llm.Style == styleToCore(tn.StyleOpenAI)}),
+		Clock: clock, OnTrace: onTrace,
 		// The port checks budgets when a turn starts, not before each model call.
 		BudgetAtTurnStart: true,
 	}
