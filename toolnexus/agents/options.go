@@ -57,6 +57,9 @@ func kernelOptions(opts Options, store tn.ConversationStore, clock Clock, onTrac
 		}
 		llm.Model = l.Model
 	}
+	if llm.Model == "" {
+		llm.Model = "inherit" // the port sends an agent's "inherit" as it is
+	}
 	reg := make(map[string]coreagents.Def, len(opts.Registry))
 	for name, d := range opts.Registry {
 		reg[name] = defToCore(d, opts)
@@ -64,7 +67,7 @@ func kernelOptions(opts Options, store tn.ConversationStore, clock Clock, onTrac
 	k := coreagents.Options{
 		LLM: &llm, Registry: reg,
 		InboxCap: opts.InboxCap, MaxConcurrentTurns: opts.MaxConcurrentTurns, Shutdown: opts.Shutdown,
-		Store: storeToCore(portStore{inner: store, soulOf: soulFinder(opts.Registry), soulLead: llm.Style == styleToCore(tn.StyleOpenAI)}),
+		Store: portStore{inner: storeToCore(store), soulOf: soulFinder(opts.Registry), soulLead: llm.Style == styleToCore(tn.StyleOpenAI)},
 		Clock: clock, OnTrace: onTrace,
 		// The port checks budgets when a turn starts, not before each model call.
 		BudgetAtTurnStart: true,

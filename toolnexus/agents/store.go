@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/toolnexus/wasm/core"
 	"github.com/toolnexus/wasm/internal/jsonx"
-	tn "github.com/toolnexus/wasm/toolnexus"
 )
 
 // portStore sits between the kernel and the store a port user reads. The
@@ -14,7 +14,7 @@ import (
 // (core sends it apart); the port stores decoded maps with the agent's
 // soul first (OpenAI style). Save converts to the port's shape, Get back.
 type portStore struct {
-	inner    tn.ConversationStore
+	inner    core.ConversationStore
 	soulOf   func(handleID string) string
 	soulLead bool // the wire format carries the soul as the first message
 }

@@ -39,7 +39,7 @@ func TestPortStoreKeepsThePortsShape(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			inner := tn.NewInMemoryConversationStore()
-			s := portStore{inner: inner, soulOf: souls, soulLead: tc.soulLead}
+			s := portStore{inner: storeToCore(inner), soulOf: souls, soulLead: tc.soulLead}
 			if err := s.Save(tc.id, tc.saved); err != nil {
 				t.Fatal(err)
 			}
