@@ -7,34 +7,13 @@
 
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import {
-  AbstractChat,
-  DefaultChatTransport,
-  lastAssistantMessageIsCompleteWithApprovalResponses,
-} from "ai";
+import { DefaultChatTransport, lastAssistantMessageIsCompleteWithApprovalResponses } from "ai";
+import { NodeChat, settled, last, textOf as text, toolPart } from "./aisdk-chat.mjs";
 import { toolResultsOf } from "./mock-llm.mjs";
 import { startWorkerMock } from "./worker-mock.mjs";
 import { startWorker } from "./worker-harness.mjs";
 
 const TOKEN = "aisdk-api-token-4c1e";
-
-// NodeChat is the AI SDK's framework-free chat with its state in plain fields:
-// the ChatState interface @ai-sdk/react and the others implement with their
-// own reactivity.
-export class NodeChat extends AbstractChat {
-  constructor({ messages = [], ...init }) {
-    const state = {
-      status: "ready",
-      error: undefined,
-      messages,
-      pushMessage(m) { this.messages = this.messages.concat(m); },
-      popMessage() { this.messages = this.messages.slice(0, -1); },
-      replaceMessage(i, m) { this.messages = [...this.messages.slice(0, i), m, ...this.messages.slice(i + 1)]; },
-      snapshot: (v) => structuredClone(v),
-    };
-    super({ ...init, state });
-  }
-}
 
 let mock, worker;
 
@@ -59,19 +38,6 @@ function chat({ fetch, ...init } = {}) {
   });
 }
 
-// settled waits until the chat is idle (an approval response sends the next
-// request on its own, after addToolApprovalResponse has returned).
-async function settled(c) {
-  for (let i = 0; i < 200; i++) {
-    await new Promise((r) => setTimeout(r, 25));
-    if (c.status === "ready" || c.status === "error") return;
-  }
-  throw new Error("the chat did not settle: " + c.status);
-}
-
-const last = (c) => c.messages[c.messages.length - 1];
-const text = (m) => m.parts.filter((p) => p.type === "text").map((p) => p.text).join("");
-const toolPart = (m, name) => m.parts.find((p) => p.type === "tool-" + name);
 // refundsRun counts the model requests that carry the refund's real result:
 // each one is one run of the tool.
 const refundsRun = (order) =>

@@ -1,0 +1,128 @@
+// aisdk-tab.test.mjs — the AI SDK's own chat client (AbstractChat from the `ai`
+// package pinned in package.json) with toolnexus.mjs's chatTransport: our wasm
+// loop in the same process, against the offline demo model (web/demo-model.mjs),
+// no server at all (issue 25). Run after ./build.sh:
+//
+//   cd tests && timeout 300 node --test --test-force-exit aisdk-tab.test.mjs
+
+import { test, before } from "node:test";
+import assert from "node:assert/strict";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { lastAssistantMessageIsCompleteWithApprovalResponses } from "ai";
+import { NodeChat, settled, last, textOf, toolPart } from "./aisdk-chat.mjs";
+
+const here = fileURLToPath(new URL(".", import.meta.url));
+const WEB = process.env.TOOLNEXUS_WEB ?? join(process.env.TOOLNEXUS_DIST ?? join(here, "..", "dist"), "web");
+
+let tnx, mod, demoModel, toolkit, client;
+const runs = []; // every run of the refund tool: its order
+
+before(async () => {
+  assert.ok(existsSync(join(WEB, "toolnexus.wasm")), `no build in ${WEB}: run ./build.sh first`);
+  mod = await import(pathToFileURL(join(WEB, "toolnexus.mjs")).href);
+  ({ demoModel } = await import(pathToFileURL(join(WEB, "demo-model.mjs")).href));
+  tnx = await mod.load({ wasm: join(WEB, "toolnexus.wasm") });
+  toolkit = await tnx.createToolkit({
+    tools: [tnx.defineTool({
+      name: "refund",
+      description: "Refund an order",
+      inputSchema: { type: "object", properties: { order: { type: "string" } }, required: ["order"] },
+      needsApproval: true,
+      run: ({ order }) => { runs.push(order); return `refunded order ${order}`; },
+    })],
+  });
+  client = await tnx.createClient({ ...demoModel() }); // no waitFor: approvals go to the UI
+});
+
+function chat(init = {}) {
+  return new NodeChat({
+    transport: init.transport ?? mod.chatTransport({ client, toolkit }),
+    sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithApprovalResponses,
+    ...init,
+  });
+}
+
+test("text streams into the assistant message", async () => {
+  const c = chat();
+  await c.sendMessage({ text: "hello" });
+  assert.equal(c.status, "ready", String(c.error));
+  assert.match(textOf(last(c)), /offline demo model/);
+  assert.equal(last(c).metadata.toolnexus.status, "done");
+});
+
+test("refund halts with an approval request; approving runs it once and the text continues", async () => {
+  const c = chat();
+  await c.sendMessage({ text: "refund order 42" });
+  assert.equal(c.status, "ready", String(c.error));
+  const part = toolPart(last(c), "refund");
+  assert.equal(part.state, "approval-requested");
+  assert.deepEqual(part.input, { order: "42" });
+  assert.equal(part.approval.descriptor.tool, "refund");
+  assert.equal(runs.length, 0);
+  await c.addToolApprovalResponse({ id: part.approval.id, approved: true });
+  await settled(c);
+  assert.equal(c.status, "ready", String(c.error));
+  assert.equal(c.messages.length, 2);
+  assert.equal(toolPart(last(c), "refund").state, "output-available");
+  assert.equal(toolPart(last(c), "refund").output, "refunded order 42");
+  assert.match(textOf(last(c)), /Done: refunded order 42/);
+  assert.deepEqual(runs, ["42"]);
+});
+
+test("denying with a reason: the reason reaches the model", async () => {
+  const c = chat();
+  await c.sendMessage({ text: "refund order 43" });
+  const part = toolPart(last(c), "refund");
+  await c.addToolApprovalResponse({ id: part.approval.id, approved: false, reason: "not before Friday" });
+  await settled(c);
+  assert.equal(c.status, "ready", String(c.error));
+  assert.equal(toolPart(last(c), "refund").state, "output-denied");
+  assert.match(textOf(last(c)), /I did not refund order 43: "not before Friday"/);
+  assert.ok(!runs.includes("43"));
+});
+
+test("the same approval response sent twice is refused; the tool ran once", async () => {
+  const transport = mod.chatTransport({ client, toolkit });
+  const sent = [];
+  const recording = { ...transport, sendMessages: (o) => { sent.push(structuredClone(o.messages)); return transport.sendMessages(o); } };
+  const c = chat({ transport: recording });
+  await c.sendMessage({ text: "refund order 44" });
+  await c.addToolApprovalResponse({ id: toolPart(last(c), "refund").approval.id, approved: true });
+  await settled(c);
+  assert.equal(c.status, "ready", String(c.error));
+  assert.equal(runs.filter((o) => o === "44").length, 1);
+  const replay = chat({ transport, messages: sent[1] });
+  await replay.sendMessage();
+  assert.equal(replay.status, "error");
+  assert.match(replay.error.message, /answers no request of this chat/);
+  assert.equal(runs.filter((o) => o === "44").length, 1);
+});
+
+test("a conversation carries on: earlier turns reach the model as a transcript", async () => {
+  const model = demoModel();
+  const bodies = [];
+  const recorded = await tnx.createClient({ ...model, fetch: async (url, init) => { bodies.push(JSON.parse(init.body)); return model.fetch(url, init); } });
+  const c = chat({ transport: mod.chatTransport({ client: recorded, toolkit }) });
+  await c.sendMessage({ text: "refund order 45" });
+  await c.addToolApprovalResponse({ id: toolPart(last(c), "refund").approval.id, approved: true });
+  await settled(c);
+  await c.sendMessage({ text: "hello" });
+  assert.equal(c.status, "ready", String(c.error));
+  assert.equal(c.messages.length, 4);
+  assert.match(textOf(last(c)), /offline demo model/);
+  const sent = bodies[bodies.length - 1].messages.filter((m) => m.role !== "system");
+  assert.deepEqual(sent.map((m) => m.role), ["user", "assistant", "tool", "assistant", "user"]);
+  assert.equal(sent[1].tool_calls[0].function.name, "refund");
+  assert.equal(sent[2].content, "refunded order 45");
+  assert.match(sent[3].content, /Done: refunded order 45/);
+  await recorded.close();
+});
+
+test("bad input is refused", async () => {
+  const t = mod.chatTransport({ client, toolkit });
+  await assert.rejects(t.sendMessages({ messages: "hi" }), /non-empty list of UI messages/);
+  await assert.rejects(t.sendMessages({ messages: [{ role: "user", content: "hi" }] }), /messages\[0\] is not a UI message/);
+  assert.equal(await t.reconnectToStream({ chatId: "x" }), null);
+});
