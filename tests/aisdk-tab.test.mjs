@@ -126,3 +126,16 @@ test("bad input is refused", async () => {
   await assert.rejects(t.sendMessages({ messages: [{ role: "user", content: "hi" }] }), /messages\[0\] is not a UI message/);
   assert.equal(await t.reconnectToStream({ chatId: "x" }), null);
 });
+
+test("edited arguments ride in the request body; the result says what ran", async () => {
+  const c = chat();
+  await c.sendMessage({ text: "refund order 46" });
+  const part = toolPart(last(c), "refund");
+  await c.addToolApprovalResponse({ id: part.approval.id, approved: true, options: { body: { approvalArgs: { order: "47" } } } });
+  await settled(c);
+  assert.equal(c.status, "ready", String(c.error));
+  const done = toolPart(last(c), "refund");
+  assert.equal(done.output, "refunded order 47");
+  assert.deepEqual(done.toolMetadata, { edited: true, args: { order: "47" }, originalArgs: { order: "46" } });
+  assert.ok(runs.includes("47") && !runs.includes("46"));
+});

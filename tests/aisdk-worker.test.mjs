@@ -154,3 +154,16 @@ test("bad bodies are 400 with the reason", async () => {
   assert.equal(r.status, 400);
   assert.equal(r.json.error.code, "json_too_deep");
 });
+
+test("edited arguments ride in the request body; the result says what ran", async () => {
+  const c = chat();
+  await c.sendMessage({ text: "refund order 42" });
+  const part = toolPart(last(c), "refund");
+  await c.addToolApprovalResponse({ id: part.approval.id, approved: true, options: { body: { approvalArgs: { order: 43 } } } });
+  await settled(c);
+  assert.equal(c.status, "ready", String(c.error));
+  const done = toolPart(last(c), "refund");
+  assert.equal(done.output, "refunded order 43");
+  assert.deepEqual(done.toolMetadata, { edited: true, args: { order: 43 }, originalArgs: { order: 42 } });
+  assert.equal(refundsRun(43), 1);
+});

@@ -65,8 +65,8 @@ const browserNever = [...never, "net/http.", "crypto/tls."];
 // they keep it and pay ~2 kB for the split); each budget is ~1 % above.
 // The Worker's POST /v1/ui (issue 25: the AI SDK's UI message stream, UI
 // messages read into a transcript, approvals as the protocol's approval
-// requests) took it from 1,968,893 to 1,982,531 bytes (+13.6 kB), hence
-// 1.998 MB.
+// requests, edited arguments beside an approval response) took it from
+// 1,968,893 to 1,983,540 bytes (+14.6 kB), hence 1.998 MB.
 const targets = [
   { name: "browser", file: "web/toolnexus.wasm", pkg: "./wasm/browser", gzipBudget: 1_135_000, never: browserNever },
   // The tools build also links core/agents and its bridge (+69 kB gzip:

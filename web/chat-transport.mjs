@@ -20,8 +20,11 @@
 // approval id) until it is answered, once: the same answer again, or one for a
 // call it did not ask about, is refused and runs nothing. A client made with a
 // waitFor (approvalDialog()) answers inline instead, and the UI never sees an
-// approval. style is the client's wire style ("openai" or "anthropic"), for
-// the transcript built from the UI messages of a new turn.
+// approval. The AI SDK's approval response has no field for edited arguments:
+// pass them as addToolApprovalResponse({id, approved: true, options: {body:
+// {approvalArgs}}}), as for the Worker. style is the client's wire style
+// ("openai" or "anthropic"), for the transcript built from the UI messages of
+// a new turn.
 
 export function chatTransport({ client, toolkit, style = "openai" } = {}) {
   if (!client || typeof client.stream !== "function") throw new TypeError("toolnexus: chatTransport needs a client from createClient()");
@@ -30,7 +33,7 @@ export function chatTransport({ client, toolkit, style = "openai" } = {}) {
   let tools = null; // name → {source, needsApproval}
   const toolInfo = async () => (tools ??= new Map((await toolkit.tools()).map((t) => [t.name, t])));
   return Object.freeze({
-    async sendMessages({ messages, abortSignal } = {}) {
+    async sendMessages({ messages, abortSignal, body } = {}) {
       if (!Array.isArray(messages) || messages.length === 0) throw new TypeError("toolnexus: messages must be a non-empty list of UI messages");
       messages.forEach(checkMessage);
       const info = await toolInfo();
@@ -49,8 +52,13 @@ export function chatTransport({ client, toolkit, style = "openai" } = {}) {
       if (!wait || wait.callId !== part.toolCallId) {
         throw new Error(`toolnexus: approval ${JSON.stringify(id)} answers no request of this chat (answered already, or never asked); nothing ran`);
       }
+      const edit = body?.approvalArgs;
+      if (edit !== undefined && (edit === null || typeof edit !== "object" || Array.isArray(edit))) {
+        throw new TypeError("toolnexus: approvalArgs must be an object: the arguments the approved call runs with instead");
+      }
       halted.delete(id); // single-use, before anything runs
-      const answer = part.approval.approved ? { id, ok: true } : { id, ok: false, reason: part.approval.reason || "declined" };
+      const answer = !part.approval.approved ? { id, ok: false, reason: part.approval.reason || "declined" }
+        : edit ? { id, ok: true, data: { args: edit } } : { id, ok: true };
       const events = client.streamWithAnswer(toolkit, wait.messages, wait.pending, answer, { signal: abortSignal });
       return toStream(chunks(events, info, halted, wait.callId));
     },

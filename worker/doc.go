@@ -138,7 +138,10 @@
 // answer_mismatch; unknown_approval when the part has no signature or
 // names another tool call) and after the token is spent in the APPROVALS
 // ledger (409 state_spent: a replayed answer runs nothing). Approved, the
-// tool runs once; denied, the reason reaches the model as a decline's. A
+// tool runs once, with the body's "approvalArgs" (an object) instead of the
+// model's arguments when present (checked against the tool's schema before
+// the token is spent: 400 invalid_args); denied, the reason reaches the
+// model as a decline's. A
 // team's token is refused (unsupported_field): /v1/ui runs no AGENTS
 // team.
 //

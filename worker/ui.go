@@ -10,6 +10,7 @@ import (
 	"github.com/tidwall/gjson"
 	"github.com/toolnexus/wasm/core"
 	"github.com/toolnexus/wasm/core/wire"
+	"github.com/toolnexus/wasm/internal/jsonx"
 )
 
 // POST /v1/ui speaks the AI SDK's UI message stream protocol (issue 25): the
@@ -35,10 +36,12 @@ type uiRequest struct {
 	approval *uiApproval
 }
 
-// uiApproval is the one "approval-responded" tool part of the last message.
+// uiApproval is the one "approval-responded" tool part of the last message,
+// with the edited arguments of the body's "approvalArgs", if any.
 type uiApproval struct {
 	ID, ToolCallID, Token, Reason string
 	Approved                      bool
+	Args                          map[string]any
 }
 
 // serveUI handles POST /v1/ui.
@@ -100,12 +103,19 @@ func (h *Handler) resumeUI(w http.ResponseWriter, r *http.Request, cfg Config, a
 		writeError(w, http.StatusBadRequest, "unknown_approval", "approval "+quoteClip(a.ID)+" is for tool call "+quoteClip(callID)+", not "+quoteClip(a.ToolCallID)+"; nothing ran")
 		return
 	}
-	if !h.spend(w, r, st) {
-		return
-	}
 	answer := core.Answer{ID: a.ID, Ok: a.Approved}
 	if !a.Approved {
 		answer = core.AnswerDeclined(a.ID, a.Reason)
+	} else if a.Args != nil {
+		answer.Data = map[string]any{"args": a.Args}
+		if err := core.CheckApprovalEdit(st.Pending, answer); err != nil {
+			// Checked before the token is spent: the caller can fix the edit and answer again.
+			writeError(w, http.StatusBadRequest, "invalid_args", err.Error()+"; nothing ran and the approval can still be answered")
+			return
+		}
+	}
+	if !h.spend(w, r, st) {
+		return
 	}
 	h.runAgent(r.Context(), w, cfg, "ui", st.Workspace, h.uiStep(w, r, cfg, st.Workspace, callID, func(ctx context.Context, c *core.Client, tk *core.Toolkit) (<-chan core.StreamEvent, error) {
 		return c.StreamWithAnswer(ctx, tk, st.History(), st.Pending, answer)
@@ -114,7 +124,10 @@ func (h *Handler) resumeUI(w http.ResponseWriter, r *http.Request, cfg Config, a
 
 // decodeUIRequest reads a DefaultChatTransport body: "messages" must be a
 // non-empty list of UI messages ({role, parts: [{type, …}]}); other fields
-// (id, trigger, messageId, a front-end's own body) are not read. The code
+// (id, trigger, messageId, a front-end's own body) are not read, but for
+// "approvalArgs" beside an approval response: the edited arguments the
+// approved call runs with (the protocol's response has no field for them;
+// a front-end sends them as addToolApprovalResponse's options.body). The code
 // is the error's for the 400 answer.
 func decodeUIRequest(body gjson.Result, format wire.Format) (uiRequest, string, error) {
 	msgs := body.Get("messages")
@@ -159,6 +172,16 @@ func decodeUIRequest(body gjson.Result, format wire.Format) (uiRequest, string, 
 		case 0:
 			return uiRequest{}, "invalid_field", fmt.Errorf(`messages[%d] (the last) is the assistant's and answers no approval: send a user message, or an approval response (addToolApprovalResponse)`, len(list)-1)
 		case 1:
+			if edit := body.Get("approvalArgs"); edit.Exists() {
+				if !edit.IsObject() {
+					return uiRequest{}, "invalid_field", errors.New(`"approvalArgs" must be an object: the arguments the approved call runs with instead`)
+				}
+				args, err := jsonx.DecodeObject([]byte(edit.Raw))
+				if err != nil {
+					return uiRequest{}, "invalid_field", fmt.Errorf(`"approvalArgs": %w`, err)
+				}
+				found[0].Args = args
+			}
 			return uiRequest{approval: &found[0]}, "", nil
 		}
 		return uiRequest{}, "invalid_field", fmt.Errorf(`messages[%d] answers %d approvals; a halted run waits on one at a time`, len(list)-1, len(found))

@@ -218,3 +218,30 @@ func uiBody(v any) string {
 	}
 	return string(b)
 }
+
+// The approval response has no field for edited arguments: "approvalArgs"
+// beside it carries them, checked against the tool's schema before the
+// answer is spent, and the tool result says what ran.
+func TestUIApprovalWithEditedArgs(t *testing.T) {
+	hs := newHarness(t, nil)
+	user := uiUser("u1", "refund order 42")
+	halted := hs.uiChunks(map[string]any{"messages": []any{user}})
+	answered := uiAnswered(halted, true, "")
+	code, body := hs.post("/v1/ui", map[string]any{"messages": []any{user, answered}, "approvalArgs": map[string]any{"order": "many"}})
+	if code != http.StatusBadRequest || errCode(body) != "invalid_args" || hs.refunds.Load() != 0 {
+		t.Fatalf("a bad edit: %d %v", code, body)
+	}
+	code, body = hs.post("/v1/ui", map[string]any{"messages": []any{user, answered}, "approvalArgs": []any{1}})
+	if code != http.StatusBadRequest || errCode(body) != "invalid_field" {
+		t.Fatalf("approvalArgs not an object: %d %v", code, body)
+	}
+	resumed := hs.uiChunks(map[string]any{"messages": []any{user, answered}, "approvalArgs": map[string]any{"order": 43}})
+	out := chunkOf(resumed, "tool-output-available")
+	meta, _ := out["toolMetadata"].(map[string]any)
+	if out["output"] != "refunded order 43" || meta["edited"] != true || uiBody(meta["args"]) != `{"order":43}` || uiBody(meta["originalArgs"]) != `{"order":42}` {
+		t.Fatalf("output %v", out)
+	}
+	if hs.refunds.Load() != 1 {
+		t.Fatalf("refunds %d", hs.refunds.Load())
+	}
+}
