@@ -15,13 +15,20 @@ import { startWorker } from "./worker-harness.mjs";
 
 const TOKEN = "aisdk-api-token-4c1e";
 
+// The team of the AGENTS test: support hands refunds to billing, whose refund
+// needs approval.
+const AGENTS = JSON.stringify([
+  { name: "support", does: "answers customers", instructions: "You are support.", team: ["billing"] },
+  { name: "billing", does: "refunds orders", instructions: "You are billing.", tools: ["refund"] },
+]);
+
 let mock, worker;
 
 before(async () => {
   mock = await startWorkerMock();
   worker = await startWorker({
     LLM_BASE_URL: `${mock.url}/v1`, LLM_MODEL: "mock-model", LLM_API_KEY: "sk-aisdk-key",
-    STATE_SECRET: "aisdk-state-secret-0123456789abcdef", API_TOKEN: TOKEN,
+    STATE_SECRET: "aisdk-state-secret-0123456789abcdef", API_TOKEN: TOKEN, AGENTS,
   });
 });
 
@@ -30,9 +37,9 @@ after(async () => {
   await mock?.close();
 });
 
-function chat({ fetch, ...init } = {}) {
+function chat({ fetch, body, ...init } = {}) {
   return new NodeChat({
-    transport: new DefaultChatTransport({ api: new URL("/v1/ui", worker.url).href, headers: { authorization: `Bearer ${TOKEN}` }, fetch }),
+    transport: new DefaultChatTransport({ api: new URL("/v1/ui", worker.url).href, headers: { authorization: `Bearer ${TOKEN}` }, fetch, body }),
     sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithApprovalResponses,
     ...init,
   });
@@ -166,4 +173,25 @@ test("edited arguments ride in the request body; the result says what ran", asyn
   assert.equal(done.output, "refunded order 43");
   assert.deepEqual(done.toolMetadata, { edited: true, args: { order: 43 }, originalArgs: { order: 42 } });
   assert.equal(refundsRun(43), 1);
+});
+
+test("an AGENTS team: the approval names the asking agent; approving resumes the tree", async () => {
+  const c = chat({ body: { agent: "support" } });
+  await c.sendMessage({ text: "review order 42" });
+  assert.equal(c.status, "ready", String(c.error));
+  const task = toolPart(last(c), "task");
+  const refund = toolPart(last(c), "refund");
+  assert.equal(task.state, "input-available");
+  assert.equal(refund.state, "approval-requested");
+  assert.deepEqual(refund.approval.descriptor.path, ["support", "billing"]);
+  assert.deepEqual(refund.toolMetadata.path, ["support", "billing"]);
+  const runsBefore = refundsRun(42);
+  await c.addToolApprovalResponse({ id: refund.approval.id, approved: true });
+  await settled(c);
+  assert.equal(c.status, "ready", String(c.error));
+  assert.equal(toolPart(last(c), "refund").output, "refunded order 42");
+  assert.equal(toolPart(last(c), "task").state, "output-available");
+  assert.match(text(last(c)), /done: .*refunded order 42/);
+  assert.equal(last(c).metadata.toolnexus.agent, "support");
+  assert.equal(refundsRun(42), runsBefore + 1);
 });

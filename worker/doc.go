@@ -141,9 +141,16 @@
 // tool runs once, with the body's "approvalArgs" (an object) instead of the
 // model's arguments when present (checked against the tool's schema before
 // the token is spent: 400 invalid_args); denied, the reason reaches the
-// model as a decline's. A
-// team's token is refused (unsupported_field): /v1/ui runs no AGENTS
-// team.
+// model as a decline's.
+//
+// With "agent" in the body (DefaultChatTransport's body option), the last
+// user message's text is the task of that AGENTS team (its members keep
+// their own transcripts, so earlier messages are not sent). One step is
+// one model call of one agent; a member's tool calls carry toolMetadata
+// {path}, its text is not written (it reaches the top agent as its task's
+// result), and a halt anywhere in the tree is the approval request of the
+// member's call, approvalDescriptor.path naming the asking agent. The
+// answer resumes the tree from the TreeStore, as /v1/resume does.
 //
 // # Conversations
 //

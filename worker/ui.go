@@ -32,6 +32,8 @@ type uiRequest struct {
 	// prompt and history make a new turn.
 	prompt  string
 	history []any
+	// agent names an AGENTS team to run the prompt (ui_team.go).
+	agent string
 	// approval, when set, answers a halted call instead.
 	approval *uiApproval
 }
@@ -69,6 +71,14 @@ func (h *Handler) serveUI(w http.ResponseWriter, r *http.Request) {
 		h.resumeUI(w, r, cfg, *req.approval)
 		return
 	}
+	if req.agent != "" {
+		if h.opts.Trees() == nil {
+			h.treesUnavailable(w)
+			return
+		}
+		h.uiTeamRun(w, r, cfg, req.agent, req.prompt)
+		return
+	}
 	h.runAgent(r.Context(), w, cfg, "ui", "", h.uiStep(w, r, cfg, "", "", func(ctx context.Context, c *core.Client, tk *core.Toolkit) (<-chan core.StreamEvent, error) {
 		return c.StreamWithHistory(ctx, req.prompt, tk, req.history)
 	}))
@@ -90,9 +100,6 @@ func (h *Handler) resumeUI(w http.ResponseWriter, r *http.Request, cfg Config, a
 	}
 	callID, _ := st.Pending.Data["callId"].(string)
 	switch {
-	case st.Agent != "":
-		writeError(w, http.StatusBadRequest, "unsupported_field", "approval "+quoteClip(a.ID)+" belongs to an agent team's run, which /v1/ui does not resume; use /v1/resume")
-		return
 	case st.Pending.Kind != core.KindApproval:
 		writeError(w, http.StatusBadRequest, "unknown_approval", "approval "+quoteClip(a.ID)+" answers a "+quoteClip(st.Pending.Kind)+" request, not an approval; use /v1/resume")
 		return
@@ -114,7 +121,15 @@ func (h *Handler) resumeUI(w http.ResponseWriter, r *http.Request, cfg Config, a
 			return
 		}
 	}
+	if st.Agent != "" && h.opts.Trees() == nil {
+		h.treesUnavailable(w)
+		return
+	}
 	if !h.spend(w, r, st) {
+		return
+	}
+	if st.Agent != "" {
+		h.uiTeamResume(w, r, cfg, st, answer, callID)
 		return
 	}
 	h.runAgent(r.Context(), w, cfg, "ui", st.Workspace, h.uiStep(w, r, cfg, st.Workspace, callID, func(ctx context.Context, c *core.Client, tk *core.Toolkit) (<-chan core.StreamEvent, error) {
@@ -146,12 +161,20 @@ func decodeUIRequest(body gjson.Result, format wire.Format) (uiRequest, string, 
 			return uiRequest{}, "invalid_field", err
 		}
 	}
+	agent := body.Get("agent")
+	if agent.Exists() && agent.Type != gjson.String {
+		return uiRequest{}, "invalid_field", errors.New(`"agent" must be a string: an agent declared in AGENTS`)
+	}
 	last := list[len(list)-1]
 	switch last.Get("role").String() {
 	case "user":
 		prompt := uiText(last)
 		if strings.TrimSpace(prompt) == "" {
 			return uiRequest{}, "missing_field", fmt.Errorf(`messages[%d] (the last) has no text: a user message needs a text part`, len(list)-1)
+		}
+		if agent.String() != "" {
+			// A team keeps its own transcripts: the prompt is its task.
+			return uiRequest{prompt: prompt, agent: agent.String()}, "", nil
 		}
 		return uiRequest{prompt: prompt, history: uiHistory(list[:len(list)-1], format)}, "", nil
 	case "assistant":

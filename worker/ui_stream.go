@@ -54,8 +54,9 @@ type uiStream struct {
 	tk  *core.Toolkit
 	// skip is the call a resume answers: the client has its part already.
 	skip      string
-	step      bool // a step is open
-	modelDone bool // the open step's model call has ended
+	step      bool   // a step is open
+	handle    string // a team's: the agent whose step is open
+	modelDone bool   // the open step's model call has ended
 	text      string
 	steps     int
 }
@@ -117,36 +118,50 @@ func (s *uiStream) event(e core.StreamEvent) error {
 		s.modelDone = true
 	case core.EventToolCall:
 		s.endText()
-		if e.ID == s.skip {
-			return nil
-		}
-		meta := map[string]any{}
-		if t, ok := s.tk.Get(e.Name); ok {
-			meta["source"] = string(t.Source)
-			if t.Server != "" {
-				meta["server"] = t.Server
-			}
-			if t.NeedsApproval {
-				meta["needsApproval"] = true
-			}
-		}
-		return s.part(uiPart{Type: "tool-input-available", ToolCallID: e.ID, ToolName: e.Name, Input: uiJSON(e.ArgsJSON), ToolMetadata: meta})
+		return s.toolCall(e, nil)
 	case core.EventToolResult:
-		p := uiPart{Type: "tool-output-available", ToolCallID: e.ID}
-		switch {
-		case e.Declined:
-			p.Type = "tool-output-denied"
-		case e.IsError:
-			p.Type, p.ErrorText = "tool-output-error", e.Output
-		default:
-			p.Output, _ = marshalJSON(e.Output)
-		}
-		if e.Edited {
-			p.ToolMetadata = map[string]any{"edited": true, "args": uiJSON(e.ArgsJSON), "originalArgs": uiJSON(e.OriginalArgs)}
-		}
-		return s.part(p)
+		return s.toolResult(e)
 	}
 	return s.sse.err
+}
+
+// toolCall writes a call's tool-input-available, unless it is the call a
+// resume answers; path is a team member's path.
+func (s *uiStream) toolCall(e core.StreamEvent, path []string) error {
+	if e.ID == s.skip {
+		return nil
+	}
+	meta := map[string]any{}
+	if t, ok := s.tk.Get(e.Name); ok {
+		meta["source"] = string(t.Source)
+		if t.Server != "" {
+			meta["server"] = t.Server
+		}
+		if t.NeedsApproval {
+			meta["needsApproval"] = true
+		}
+	}
+	if path != nil {
+		meta["path"] = path
+	}
+	return s.part(uiPart{Type: "tool-input-available", ToolCallID: e.ID, ToolName: e.Name, Input: uiJSON(e.ArgsJSON), ToolMetadata: meta})
+}
+
+// toolResult writes a finished call's output, error or denial.
+func (s *uiStream) toolResult(e core.StreamEvent) error {
+	p := uiPart{Type: "tool-output-available", ToolCallID: e.ID}
+	switch {
+	case e.Declined:
+		p.Type = "tool-output-denied"
+	case e.IsError:
+		p.Type, p.ErrorText = "tool-output-error", e.Output
+	default:
+		p.Output, _ = marshalJSON(e.Output)
+	}
+	if e.Edited {
+		p.ToolMetadata = map[string]any{"edited": true, "args": uiJSON(e.ArgsJSON), "originalArgs": uiJSON(e.OriginalArgs)}
+	}
+	return s.part(p)
 }
 
 // uiJSON is argument text as a JSON value: itself when valid, else a string.
@@ -214,15 +229,21 @@ func (h *Handler) uiStep(w http.ResponseWriter, r *http.Request, cfg Config, wor
 	}
 }
 
-// finish writes the end of a run that did not fail: a halt's approval
-// request, or its data part when the request is not an approval, then
-// finish-step and finish.
+// finish writes the end of a run that did not fail (see finishWith).
 func (s *uiStream) finish(out runResponse) {
+	meta := map[string]any{"status": out.Status, "usage": out.Usage, "turns": out.Turns, "model": out.Model}
+	s.finishWith(out.Status, out.Limit, out.Pending, out.State, out.StateExpiresAt, meta)
+}
+
+// finishWith writes a halt's approval request, or its data part when the
+// request is not an approval, then finish-step and finish with meta (and
+// limit) as messageMetadata.toolnexus.
+func (s *uiStream) finishWith(status, limit string, pending *core.Request, state, stateExpiresAt string, meta map[string]any) {
 	reason := "stop"
-	switch out.Status {
+	switch status {
 	case core.StatusPending:
 		reason = "tool-calls"
-		req := *out.Pending
+		req := *pending
 		callID, _ := req.Data["callId"].(string)
 		if req.Kind == core.KindApproval && callID != "" {
 			desc := map[string]any{"kind": req.Kind, "prompt": req.Prompt, "expiresAt": req.ExpiresAt}
@@ -231,22 +252,24 @@ func (s *uiStream) finish(out runResponse) {
 					desc[k] = v
 				}
 			}
-			s.part(uiPart{Type: "tool-approval-request", ApprovalID: req.ID, ToolCallID: callID, Signature: out.State, ApprovalDescriptor: desc})
+			s.part(uiPart{Type: "tool-approval-request", ApprovalID: req.ID, ToolCallID: callID, Signature: state, ApprovalDescriptor: desc})
 		} else {
 			// The protocol has no question, input or relay request: a
 			// data part carries it and the token for POST /v1/resume.
-			s.part(uiPart{Type: "data-toolnexus-pending", Data: map[string]any{"request": req, "state": out.State, "stateExpiresAt": out.StateExpiresAt}})
+			s.part(uiPart{Type: "data-toolnexus-pending", Data: map[string]any{"request": req, "state": state, "stateExpiresAt": stateExpiresAt}})
 		}
+	case core.StatusDone:
 	case core.StatusIncomplete:
 		reason = "length"
-		if out.Limit == "error" {
+		if limit == "error" {
 			reason = "other"
 		}
+	default: // a team's other outcomes (interrupted)
+		reason = "other"
 	}
 	s.endStep()
-	meta := map[string]any{"status": out.Status, "usage": out.Usage, "turns": out.Turns, "model": out.Model}
-	if out.Limit != "" {
-		meta["limit"] = out.Limit
+	if limit != "" {
+		meta["limit"] = limit
 	}
 	s.part(uiPart{Type: "finish", FinishReason: reason, MessageMetadata: map[string]any{"toolnexus": meta}})
 }
