@@ -16,23 +16,22 @@ import { NodeChat, settled, last, textOf, toolPart } from "./aisdk-chat.mjs";
 const here = fileURLToPath(new URL(".", import.meta.url));
 const WEB = process.env.TOOLNEXUS_WEB ?? join(process.env.TOOLNEXUS_DIST ?? join(here, "..", "dist"), "web");
 
-let tnx, mod, demoModel, toolkit, client;
+let tnx, mod, demoModel, refund, toolkit, client;
 const runs = []; // every run of the refund tool: its order
 
 before(async () => {
-  assert.ok(existsSync(join(WEB, "toolnexus.wasm")), `no build in ${WEB}: run ./build.sh first`);
+  assert.ok(existsSync(join(WEB, "toolnexus-tools.wasm")), `no build in ${WEB}: run ./build.sh first`);
   mod = await import(pathToFileURL(join(WEB, "toolnexus.mjs")).href);
   ({ demoModel } = await import(pathToFileURL(join(WEB, "demo-model.mjs")).href));
-  tnx = await mod.load({ wasm: join(WEB, "toolnexus.wasm") });
-  toolkit = await tnx.createToolkit({
-    tools: [tnx.defineTool({
-      name: "refund",
-      description: "Refund an order",
-      inputSchema: { type: "object", properties: { order: { type: "string" } }, required: ["order"] },
-      needsApproval: true,
-      run: ({ order }) => { runs.push(order); return `refunded order ${order}`; },
-    })],
+  tnx = await mod.load({ wasm: join(WEB, "toolnexus-tools.wasm") }); // the build with agents
+  refund = tnx.defineTool({
+    name: "refund",
+    description: "Refund an order",
+    inputSchema: { type: "object", properties: { order: { type: "string" } }, required: ["order"] },
+    needsApproval: true,
+    run: ({ order }) => { runs.push(order); return `refunded order ${order}`; },
   });
+  toolkit = await tnx.createToolkit({ tools: [refund] });
   client = await tnx.createClient({ ...demoModel() }); // no waitFor: approvals go to the UI
 });
 
@@ -138,4 +137,32 @@ test("edited arguments ride in the request body; the result says what ran", asyn
   assert.equal(done.output, "refunded order 47");
   assert.deepEqual(done.toolMetadata, { edited: true, args: { order: "47" }, originalArgs: { order: "46" } });
   assert.ok(runs.includes("47") && !runs.includes("46"));
+});
+
+test("an agent team: the approval names the asking agent; approving resumes the tree", async () => {
+  const billing = tnx.createAgent({ name: "billing", does: "Refunds orders", instructions: "You are billing.", tools: [refund] });
+  const support = tnx.createAgent({ name: "support", instructions: "You are support.", team: [billing] });
+  const transport = mod.chatTransport({ agent: support, model: demoModel() });
+  const c = chat({ transport });
+  await c.sendMessage({ text: "review order 48" });
+  assert.equal(c.status, "ready", String(c.error));
+  const part = toolPart(last(c), "refund");
+  assert.equal(toolPart(last(c), "task").state, "input-available");
+  assert.equal(part.state, "approval-requested");
+  assert.deepEqual(part.approval.descriptor.path, ["support", "billing"]);
+  assert.deepEqual(part.toolMetadata.path, ["support", "billing"]);
+  await c.addToolApprovalResponse({ id: part.approval.id, approved: true });
+  await settled(c);
+  assert.equal(c.status, "ready", String(c.error));
+  assert.equal(toolPart(last(c), "refund").output, "refunded order 48");
+  assert.equal(toolPart(last(c), "task").state, "output-available");
+  assert.match(textOf(last(c)), /Billing has refunded order 48/);
+  assert.deepEqual(runs.filter((o) => o === "48"), ["48"]);
+  // The same answer again: refused, nothing ran.
+  const replay = chat({ transport, messages: structuredClone(c.messages).map((m) => m.role !== "assistant" ? m : {
+    ...m, parts: m.parts.map((p) => (p.type === "tool-refund" ? { ...p, state: "approval-responded", approval: { ...p.approval, approved: true } } : p)),
+  }) });
+  await replay.sendMessage();
+  assert.equal(replay.status, "error");
+  assert.deepEqual(runs.filter((o) => o === "48"), ["48"]);
 });

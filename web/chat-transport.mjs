@@ -20,18 +20,22 @@
 // approval id) until it is answered, once: the same answer again, or one for a
 // call it did not ask about, is refused and runs nothing. A client made with a
 // waitFor (approvalDialog()) answers inline instead, and the UI never sees an
-// approval. The AI SDK's approval response has no field for edited arguments:
-// pass them as addToolApprovalResponse({id, approved: true, options: {body:
-// {approvalArgs}}}), as for the Worker. style is the client's wire style
-// ("openai" or "anthropic"), for the transcript built from the UI messages of
-// a new turn.
+// approval. chatTransport({agent, model}) runs an agent team instead (an
+// agent from createAgent, the tools build; model as for agent.run): see
+// teamTransport. The AI SDK's approval response has no field for edited
+// arguments: pass them as addToolApprovalResponse({id, approved: true,
+// options: {body: {approvalArgs}}}), as for the Worker. style is the
+// client's wire style ("openai" or "anthropic"), for the transcript built
+// from the UI messages of a new turn.
 
-export function chatTransport({ client, toolkit, style = "openai" } = {}) {
+export function chatTransport({ client, toolkit, style = "openai", agent, model } = {}) {
+  if (agent) return teamTransport(agent, model);
   if (!client || typeof client.stream !== "function") throw new TypeError("toolnexus: chatTransport needs a client from createClient()");
   if (!toolkit || !toolkit.raw) throw new TypeError("toolnexus: chatTransport needs a toolkit from createToolkit()");
   const halted = new Map(); // approval id → {messages, pending, callId}
   let tools = null; // name → {source, needsApproval}
   const toolInfo = async () => (tools ??= new Map((await toolkit.tools()).map((t) => [t.name, t])));
+  const keep = (p, result) => halted.set(p.id, { messages: result.messages, pending: p, callId: p.data.callId });
   return Object.freeze({
     async sendMessages({ messages, abortSignal, body } = {}) {
       if (!Array.isArray(messages) || messages.length === 0) throw new TypeError("toolnexus: messages must be a non-empty list of UI messages");
@@ -39,34 +43,113 @@ export function chatTransport({ client, toolkit, style = "openai" } = {}) {
       const info = await toolInfo();
       const last = messages[messages.length - 1];
       if (last.role === "user") {
-        const prompt = textOf(last);
-        if (!prompt.trim()) throw new TypeError("toolnexus: the last user message has no text");
-        const events = client.stream(prompt, toolkit, { history: transcript(messages.slice(0, -1), style), signal: abortSignal });
-        return toStream(chunks(events, info, halted, null));
+        const events = client.stream(promptOf(last), toolkit, { history: transcript(messages.slice(0, -1), style), signal: abortSignal });
+        return toStream(chunks(events, info, keep, null));
       }
-      const answered = last.role === "assistant" ? last.parts.filter((p) => isToolPart(p) && p.state === "approval-responded") : [];
-      if (answered.length !== 1) throw new TypeError("toolnexus: the last message must be the user's, or the assistant's answering one approval");
-      const part = answered[0];
-      const id = part.approval?.id;
-      const wait = halted.get(id);
-      if (!wait || wait.callId !== part.toolCallId) {
-        throw new Error(`toolnexus: approval ${JSON.stringify(id)} answers no request of this chat (answered already, or never asked); nothing ran`);
-      }
-      const edit = body?.approvalArgs;
-      if (edit !== undefined && (edit === null || typeof edit !== "object" || Array.isArray(edit))) {
-        throw new TypeError("toolnexus: approvalArgs must be an object: the arguments the approved call runs with instead");
-      }
-      halted.delete(id); // single-use, before anything runs
-      const answer = !part.approval.approved ? { id, ok: false, reason: part.approval.reason || "declined" }
-        : edit ? { id, ok: true, data: { args: edit } } : { id, ok: true };
+      const { wait, answer } = takeAnswer(last, halted, body);
       const events = client.streamWithAnswer(toolkit, wait.messages, wait.pending, answer, { signal: abortSignal });
-      return toStream(chunks(events, info, halted, wait.callId));
+      return toStream(chunks(events, info, keep, wait.callId));
     },
     // A run lives as long as its sendMessages stream: there is nothing to reconnect to.
     async reconnectToStream() {
       return null;
     },
   });
+}
+
+// teamTransport runs an agent team (createAgent, the tools build) instead:
+// the last user message is the top agent's task, a member's tool calls come
+// in steps of their own with toolMetadata.path, and a halt anywhere in the
+// tree is the approval request of the member's call (approvalDescriptor.path
+// names the asking agent); the answer resumes the halted runtime, once.
+function teamTransport(agent, model = {}) {
+  if (typeof agent.run !== "function") throw new TypeError("toolnexus: chatTransport's agent must come from createAgent()");
+  const halted = new Map(); // approval id → {runtime, sink, callId}
+  const info = new Map();
+  const visit = (a) => {
+    for (const t of a.tools ?? []) if (t?.name && !info.has(t.name)) info.set(t.name, { source: t.source, needsApproval: !!t.needsApproval });
+    for (const m of a.team ?? []) visit(m);
+  };
+  visit(agent);
+  // Every run gets a sink its runtime's onStream writes to; a resume points
+  // the halted runtime's sink at the new request's queue.
+  const settle = (q, sink, promise) => promise.then((result) => {
+    const p = result.pending;
+    if (result.status === "pending" && p?.kind === "approval" && p.data?.callId && result.runtime) {
+      halted.set(p.id, { runtime: result.runtime, sink, callId: p.data.callId });
+    } else {
+      result.runtime?.release();
+    }
+    q.push({ type: "done", result });
+    q.end();
+  }, (err) => q.fail(err));
+  return Object.freeze({
+    async sendMessages({ messages, abortSignal, body } = {}) {
+      if (!Array.isArray(messages) || messages.length === 0) throw new TypeError("toolnexus: messages must be a non-empty list of UI messages");
+      messages.forEach(checkMessage);
+      const last = messages[messages.length - 1];
+      const q = queue();
+      if (last.role === "user") {
+        const sink = { push: q.push };
+        settle(q, sink, agent.run(promptOf(last), { ...model, signal: abortSignal, onStream: (e) => sink.push(e) }));
+        return toStream(chunks(q.events(), info, () => {}, null));
+      }
+      const { wait, answer } = takeAnswer(last, halted, body);
+      wait.sink.push = q.push;
+      settle(q, wait.sink, wait.runtime.resume(answer));
+      return toStream(chunks(q.events(), info, () => {}, wait.callId));
+    },
+    async reconnectToStream() {
+      return null;
+    },
+  });
+}
+
+// queue is an async iterator fed by push, ended by end or fail.
+function queue() {
+  const items = [];
+  let wake = null, ended = false, error = null;
+  const poke = () => { wake?.(); wake = null; };
+  return {
+    push: (e) => { if (!ended) { items.push(e); poke(); } },
+    end: () => { ended = true; poke(); },
+    fail: (err) => { error = err; ended = true; poke(); },
+    async *events() {
+      for (;;) {
+        if (items.length) { yield items.shift(); continue; }
+        if (error) throw error;
+        if (ended) return;
+        await new Promise((r) => { wake = r; });
+      }
+    },
+  };
+}
+
+const promptOf = (m) => {
+  const prompt = textOf(m);
+  if (!prompt.trim()) throw new TypeError("toolnexus: the last user message has no text");
+  return prompt;
+};
+
+// takeAnswer finds the one approval response of the last message and takes
+// its halted run (single-use, before anything runs) with the Answer.
+function takeAnswer(last, halted, body) {
+  const answered = last.role === "assistant" ? last.parts.filter((p) => isToolPart(p) && p.state === "approval-responded") : [];
+  if (answered.length !== 1) throw new TypeError("toolnexus: the last message must be the user's, or the assistant's answering one approval");
+  const part = answered[0];
+  const id = part.approval?.id;
+  const wait = halted.get(id);
+  if (!wait || wait.callId !== part.toolCallId) {
+    throw new Error(`toolnexus: approval ${JSON.stringify(id)} answers no request of this chat (answered already, or never asked); nothing ran`);
+  }
+  const edit = body?.approvalArgs;
+  if (edit !== undefined && (edit === null || typeof edit !== "object" || Array.isArray(edit))) {
+    throw new TypeError("toolnexus: approvalArgs must be an object: the arguments the approved call runs with instead");
+  }
+  halted.delete(id);
+  const answer = !part.approval.approved ? { id, ok: false, reason: part.approval.reason || "declined" }
+    : edit ? { id, ok: true, data: { args: edit } } : { id, ok: true };
+  return { wait, answer };
 }
 
 function checkMessage(m, i) {
@@ -95,8 +178,8 @@ function toStream(gen) {
 }
 
 // chunks turns our stream events into UI message chunks, as the Worker does.
-async function* chunks(events, info, halted, skip) {
-  let step = false, modelDone = false, text = null, steps = 0;
+async function* chunks(events, info, keep, skip) {
+  let step = false, modelDone = false, text = null, steps = 0, handle = null;
   const out = [];
   const endText = () => { if (text) { out.push({ type: "text-end", id: text }); text = null; } };
   const endStep = () => { endText(); if (step) { out.push({ type: "finish-step" }); step = false; } };
@@ -104,6 +187,21 @@ async function* chunks(events, info, halted, skip) {
   yield { type: "start" };
   try {
     for await (const e of events) {
+      if (e.path && e.type !== "done") {
+        // A team's event: one step per model call of one agent (see teamTransport).
+        if (e.path.length > 1) {
+          if (e.type === "tool_call" && e.id !== skip) {
+            if (!step || handle !== e.handle) { startStep(); handle = e.handle; }
+            out.push(toolCallChunk(e, info, e.path));
+          } else if (e.type === "tool_result") out.push(toolResultChunk(e));
+          yield* out.splice(0);
+          continue;
+        }
+        if (e.type === "text" || e.type === "usage" || e.type === "tool_call") {
+          if (step && handle !== e.handle) endStep();
+          handle = e.handle;
+        }
+      }
       switch (e.type) {
         case "text":
           if (!e.delta) break;
@@ -116,24 +214,15 @@ async function* chunks(events, info, halted, skip) {
           endText();
           modelDone = true;
           break;
-        case "tool_call": {
+        case "tool_call":
           endText();
-          if (e.id === skip) break;
-          const t = info.get(e.name);
-          const toolMetadata = t ? { source: t.source, ...(t.needsApproval ? { needsApproval: true } : {}) } : {};
-          out.push({ type: "tool-input-available", toolCallId: e.id, toolName: e.name, input: parseArgs(e.args), toolMetadata });
+          if (e.id !== skip) out.push(toolCallChunk(e, info, null));
           break;
-        }
-        case "tool_result": {
-          const c = e.declined ? { type: "tool-output-denied", toolCallId: e.id }
-            : e.isError ? { type: "tool-output-error", toolCallId: e.id, errorText: e.output ?? "" }
-            : { type: "tool-output-available", toolCallId: e.id, output: e.output ?? "" };
-          if (e.edited) c.toolMetadata = { edited: true, args: parseArgs(e.args), originalArgs: parseArgs(e.originalArgs) };
-          out.push(c);
+        case "tool_result":
+          out.push(toolResultChunk(e));
           break;
-        }
         case "done":
-          finish(e.result, out, halted);
+          finish(e.result, out, keep);
           endStep();
           out.push(finishChunk(e.result));
           break;
@@ -147,8 +236,23 @@ async function* chunks(events, info, halted, skip) {
   }
 }
 
-// finish writes a halt's approval request and keeps the halted run for the answer.
-function finish(result, out, halted) {
+function toolCallChunk(e, info, path) {
+  const t = info.get(e.name);
+  const toolMetadata = t ? { ...(t.source ? { source: t.source } : {}), ...(t.needsApproval ? { needsApproval: true } : {}) } : {};
+  if (path) toolMetadata.path = path;
+  return { type: "tool-input-available", toolCallId: e.id, toolName: e.name, input: parseArgs(e.args), toolMetadata };
+}
+
+function toolResultChunk(e) {
+  const c = e.declined ? { type: "tool-output-denied", toolCallId: e.id }
+    : e.isError ? { type: "tool-output-error", toolCallId: e.id, errorText: e.output ?? "" }
+    : { type: "tool-output-available", toolCallId: e.id, output: e.output ?? "" };
+  if (e.edited) c.toolMetadata = { edited: true, args: parseArgs(e.args), originalArgs: parseArgs(e.originalArgs) };
+  return c;
+}
+
+// finish writes a halt's approval request; keep holds the halted run for the answer.
+function finish(result, out, keep) {
   const p = result.pending;
   if (result.status !== "pending" || !p) return;
   const callId = p.data?.callId;
@@ -156,15 +260,17 @@ function finish(result, out, halted) {
     out.push({ type: "data-toolnexus-pending", data: { request: p } });
     return;
   }
-  halted.set(p.id, { messages: result.messages, pending: p, callId });
+  keep(p, result);
   const approvalDescriptor = { kind: p.kind, prompt: p.prompt };
   for (const k of ["tool", "args", "source", "server", "schema", "path"]) if (p.data[k] !== undefined) approvalDescriptor[k] = p.data[k];
   out.push({ type: "tool-approval-request", approvalId: p.id, toolCallId: callId, approvalDescriptor });
 }
 
 function finishChunk(r) {
-  const finishReason = r.status === "pending" ? "tool-calls" : r.status === "done" ? "stop" : r.limit === "error" ? "other" : "length";
-  const toolnexus = { status: r.status, usage: r.usage, turns: r.turns, model: r.model, ...(r.limit ? { limit: r.limit } : {}) };
+  const finishReason = r.status === "pending" ? "tool-calls" : r.status === "done" ? "stop"
+    : r.status === "incomplete" && r.limit !== "error" ? "length" : "other";
+  const toolnexus = { status: r.status, turns: r.turns, ...(r.limit ? { limit: r.limit } : {}) };
+  for (const k of ["usage", "model", "totalTokens"]) if (r[k] !== undefined) toolnexus[k] = r[k];
   return { type: "finish", finishReason, messageMetadata: { toolnexus } };
 }
 
