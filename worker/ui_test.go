@@ -286,3 +286,35 @@ func TestUITeamApproval(t *testing.T) {
 		t.Fatalf("unknown agent: %d %v", code, body)
 	}
 }
+
+// With LLM_STYLE anthropic the UI messages become Anthropic's transcript
+// (tool_use blocks, tool_result blocks in a user message), and the
+// approval flow runs as in OpenAI's.
+func TestUIAnthropicStyle(t *testing.T) {
+	hs := newHarness(t, func(env map[string]string) {
+		env["LLM_STYLE"] = "anthropic"
+		env["LLM_BASE_URL"] = strings.TrimSuffix(env["LLM_BASE_URL"], "/v1")
+	})
+	prior := map[string]any{"id": "a1", "role": "assistant", "parts": []any{
+		map[string]any{"type": "step-start"},
+		map[string]any{"type": "tool-add", "toolCallId": "toolu_9", "state": "output-available", "input": map[string]any{"a": 2, "b": 3}, "output": "5"},
+	}}
+	user := uiUser("u2", "refund order 42")
+	halted := hs.uiChunks(map[string]any{"messages": []any{uiUser("u1", "sum it"), prior, user}})
+	reqs := hs.llm.requests()
+	var sent struct {
+		Messages []struct {
+			Role    string `json:"role"`
+			Content any    `json:"content"`
+		} `json:"messages"`
+	}
+	json.Unmarshal([]byte(reqs[len(reqs)-1]), &sent)
+	if len(sent.Messages) != 4 || uiBody(sent.Messages[1].Content) != `[{"id":"toolu_9","input":{"a":2,"b":3},"name":"add","type":"tool_use"}]` ||
+		!strings.Contains(uiBody(sent.Messages[2].Content), `"tool_use_id":"toolu_9"`) {
+		t.Fatalf("transcript %s", reqs[len(reqs)-1])
+	}
+	resumed := hs.uiChunks(map[string]any{"messages": []any{uiUser("u1", "sum it"), prior, user, uiAnswered(halted, true, "")}})
+	if out := chunkOf(resumed, "tool-output-available"); out["output"] != "refunded order 42" || hs.refunds.Load() != 1 {
+		t.Fatalf("chunks %s, refunds %d", chunkTypes(resumed), hs.refunds.Load())
+	}
+}
