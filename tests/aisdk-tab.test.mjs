@@ -166,3 +166,33 @@ test("an agent team: the approval names the asking agent; approving resumes the 
   assert.equal(replay.status, "error");
   assert.deepEqual(runs.filter((o) => o === "48"), ["48"]);
 });
+
+test("an Anthropic-style client gets the earlier turns in Anthropic's transcript", async () => {
+  const { startMockLLM } = await import("./mock-llm.mjs");
+  const mock = await startMockLLM({ script: [{ text: "ok" }] });
+  const anthropic = await tnx.createClient({ baseURL: mock.url, style: "anthropic", model: "m", apiKey: "k" });
+  try {
+    const prior = [
+      { id: "u1", role: "user", parts: [{ type: "text", text: "refund order 49" }] },
+      { id: "a1", role: "assistant", parts: [
+        { type: "step-start" },
+        { type: "tool-refund", toolCallId: "toolu_1", state: "output-denied", input: { order: "49" }, approval: { id: "r1", approved: false, reason: "no" } },
+        { type: "step-start" },
+        { type: "text", text: "I did not." },
+      ] },
+    ];
+    const c = chat({ transport: mod.chatTransport({ client: anthropic, toolkit, style: "anthropic" }), messages: prior });
+    await c.sendMessage({ text: "hello" });
+    assert.equal(c.status, "ready", String(c.error));
+    assert.equal(textOf(last(c)), "ok");
+    const sent = mock.requests[0].body.messages;
+    assert.deepEqual(sent.map((m) => m.role), ["user", "assistant", "user", "assistant", "user"]);
+    assert.deepEqual(sent[1].content, [{ type: "tool_use", id: "toolu_1", name: "refund", input: { order: "49" } }]);
+    assert.equal(sent[2].content[0].tool_use_id, "toolu_1");
+    assert.equal(sent[2].content[0].is_error, true);
+    assert.match(sent[2].content[0].content, /declined: no/);
+  } finally {
+    await anthropic.close();
+    await mock.close();
+  }
+});
