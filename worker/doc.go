@@ -113,7 +113,7 @@
 //	start, then per model call start-step … finish-step:
 //	  text           → text-start, text-delta…, text-end
 //	  tool_call      → tool-input-available {toolCallId, toolName, input,
-//	                   toolMetadata: {source, server?, needsApproval?}}
+//	                   toolMetadata: {source, server?, needsApproval?, path?}}
 //	  tool_result    → tool-output-available {output} | tool-output-error
 //	                   {errorText} | tool-output-denied (declined);
 //	                   toolMetadata {edited, args, originalArgs} when an

@@ -40,7 +40,7 @@ type uiPart struct {
 //	usage        → ends the model call: text-end; the next call opens a new
 //	               step (finish-step, start-step)
 //	tool_call    → tool-input-available {toolName, input,
-//	               toolMetadata: {source, server?, needsApproval?}}
+//	               toolMetadata: {source, server?, needsApproval?, path?}}
 //	tool_result  → tool-output-available {output}, tool-output-error
 //	               {errorText}, or tool-output-denied (a declined call);
 //	               edited arguments in toolMetadata {edited, args, originalArgs}
@@ -48,7 +48,8 @@ type uiPart struct {
 //	               request id, toolCallId, signature: the sealed state token,
 //	               approvalDescriptor: what the person is asked}
 //	done, error  → finish {finishReason, messageMetadata: {toolnexus:
-//	               {status, usage, turns, model}}} or error {errorText}
+//	               {status, usage, turns, model} (a team's: {status, agent,
+//	               turns, totalTokens})}} or error {errorText}
 type uiStream struct {
 	sse *sseWriter
 	tk  *core.Toolkit
