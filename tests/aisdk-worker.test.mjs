@@ -195,3 +195,11 @@ test("an AGENTS team: the approval names the asking agent; approving resumes the
   assert.equal(last(c).metadata.toolnexus.agent, "support");
   assert.equal(refundsRun(42), runsBefore + 1);
 });
+
+test("reconnecting (useChat's resume) finds no running response", async () => {
+  const c = chat();
+  await c.sendMessage({ text: "hello" });
+  await c.resumeStream();
+  assert.equal(c.status, "ready", String(c.error));
+  assert.equal(c.messages.length, 2);
+});

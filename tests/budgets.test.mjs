@@ -66,7 +66,7 @@ const browserNever = [...never, "net/http.", "crypto/tls."];
 // The Worker's POST /v1/ui (issue 25: the AI SDK's UI message stream, UI
 // messages read into a transcript, approvals as the protocol's approval
 // requests, edited arguments beside an approval response, AGENTS teams
-// behind it) took it from 1,968,893 to 1,989,736 bytes (+20.8 kB), hence
+// behind it) took it from 1,968,893 to 1,990,055 bytes (+21.2 kB), hence
 // 2.009 MB.
 const targets = [
   { name: "browser", file: "web/toolnexus.wasm", pkg: "./wasm/browser", gzipBudget: 1_135_000, never: browserNever },

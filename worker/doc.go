@@ -25,6 +25,9 @@
 //	                 UIMessage[], trigger, messageId?, …})
 //	                 ⇒ 200 the AI SDK's UI message stream (see AI SDK UI
 //	                   message stream below)
+//	GET  /v1/ui/<chat id>/stream
+//	                 ⇒ 204 (the AI SDK's reconnect: there is no running
+//	                   response to join)
 //	GET  /v1/models  ⇒ {"object": "list", "data": [{"id": LLM_MODEL, "object": "model", …}]}
 //	GET  /v1/tools   ⇒ {"tools": [{name, description, inputSchema, source, needsApproval}]}
 //	GET  /metrics    ⇒ Prometheus text

@@ -238,3 +238,23 @@ func checkUIMessage(m gjson.Result, i int) error {
 	}
 	return nil
 }
+
+// uiStreamRoute stands for every GET /v1/ui/<chat id>/stream, where the AI
+// SDK's DefaultChatTransport reconnects to a chat's running response
+// (useChat's resume option).
+const uiStreamRoute = "/v1/ui/{id}/stream"
+
+// routeKey is the routes key of path: itself, or uiStreamRoute.
+func routeKey(path string) string {
+	if rest, ok := strings.CutPrefix(path, "/v1/ui/"); ok && strings.HasSuffix(rest, "/stream") && len(rest) > len("/stream") {
+		return uiStreamRoute
+	}
+	return path
+}
+
+// serveUIStream answers a reconnect with 204, which the AI SDK reads as
+// "no active stream": a run lives only as long as the request that
+// started it, and a halted one waits in its approval request's signature.
+func (h *Handler) serveUIStream(w http.ResponseWriter, r *http.Request) {
+	w.WriteHeader(http.StatusNoContent)
+}

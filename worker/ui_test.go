@@ -318,3 +318,18 @@ func TestUIAnthropicStyle(t *testing.T) {
 		t.Fatalf("chunks %s, refunds %d", chunkTypes(resumed), hs.refunds.Load())
 	}
 }
+
+// useChat's resume option asks GET /v1/ui/<chat id>/stream; there is never
+// a running response to join, and the AI SDK reads 204 as "none".
+func TestUIReconnectFindsNothing(t *testing.T) {
+	hs := newHarness(t, nil)
+	if rec := hs.do(http.MethodGet, "/v1/ui/chat-1/stream", ""); rec.Code != http.StatusNoContent || rec.Body.Len() != 0 {
+		t.Fatalf("reconnect: %d %q", rec.Code, rec.Body.String())
+	}
+	if rec := hs.do(http.MethodPost, "/v1/ui/chat-1/stream", "{}"); rec.Code != http.StatusMethodNotAllowed {
+		t.Fatalf("POST: %d", rec.Code)
+	}
+	if rec := hs.do(http.MethodGet, "/v1/ui//stream", ""); rec.Code != http.StatusNotFound {
+		t.Fatalf("no id: %d", rec.Code)
+	}
+}
