@@ -63,12 +63,17 @@ const browserNever = [...never, "net/http.", "crypto/tls."];
 // 1,128,302 → 1,123,484, tools 1,289,228 → 1,290,827 and Worker 1,961,292
 // → 1,963,368 (these link core/agents, whose clients use the port layer, so
 // they keep it and pay ~2 kB for the split); each budget is ~1 % above.
+// The Worker's POST /v1/ui (issue 25: the AI SDK's UI message stream, UI
+// messages read into a transcript, approvals as the protocol's approval
+// requests, edited arguments beside an approval response, AGENTS teams
+// behind it) took it from 1,968,893 to 1,990,055 bytes (+21.2 kB), hence
+// 2.009 MB.
 const targets = [
   { name: "browser", file: "web/toolnexus.wasm", pkg: "./wasm/browser", gzipBudget: 1_135_000, never: browserNever },
   // The tools build also links core/agents and its bridge (+69 kB gzip:
   // 1,188,826 → 1,257,920); the default build stays without them.
   { name: "browser with tools", file: "web/toolnexus-tools.wasm", pkg: "./wasm/browser-tools", gzipBudget: 1_304_000, never: browserNever },
-  { name: "worker", file: "worker/build/app.wasm", pkg: "./wasm/worker", gzipBudget: 1_983_000, never },
+  { name: "worker", file: "worker/build/app.wasm", pkg: "./wasm/worker", gzipBudget: 2_009_000, never },
 ];
 
 const gzipSize = (buf) => gzipSync(buf, { level: 9 }).length;

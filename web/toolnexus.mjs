@@ -362,3 +362,5 @@ export function relayAnswer(id, results) {
 }
 
 export { approvalDialog };
+// chatTransport({client, toolkit}): the AI SDK's ChatTransport over this runtime.
+export { chatTransport } from "./chat-transport.mjs";

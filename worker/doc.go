@@ -21,6 +21,13 @@
 //	                 {"model"?, "messages", "tools"?, "stream"?, "stream_options"?}
 //	                 ⇒ 200 an OpenAI chat.completion; with "stream": true its
 //	                   chat.completion.chunk events, ending data: [DONE]
+//	POST /v1/ui      the AI SDK's DefaultChatTransport body ({id, messages:
+//	                 UIMessage[], trigger, messageId?, …})
+//	                 ⇒ 200 the AI SDK's UI message stream (see AI SDK UI
+//	                   message stream below)
+//	GET  /v1/ui/<chat id>/stream
+//	                 ⇒ 204 (the AI SDK's reconnect: there is no running
+//	                   response to join)
 //	GET  /v1/models  ⇒ {"object": "list", "data": [{"id": LLM_MODEL, "object": "model", …}]}
 //	GET  /v1/tools   ⇒ {"tools": [{name, description, inputSchema, source, needsApproval}]}
 //	GET  /metrics    ⇒ Prometheus text
@@ -49,7 +56,9 @@
 //	    (/v1/chat/completions), state_malformed, state_version, state_invalid (edited or another
 //	    STATE_SECRET), state_expired, state_mismatch (another LLM_STYLE),
 //	    unknown_agent ("agent" not declared in AGENTS), unsupported_field
-//	    ("messages" or "conversation" with a team)
+//	    ("messages" or "conversation" with a team), unknown_approval
+//	    (/v1/ui: an approval response for a call this Worker did not ask
+//	    about)
 //	401 unauthorized (API_TOKEN set and no valid bearer on /v1/*)
 //	403 origin_not_allowed (an Origin not in ALLOWED_ORIGINS)
 //	404 not_found, 405 method_not_allowed, 413 body_too_large,
@@ -89,6 +98,62 @@
 // disconnects cancels the run (on Workers through request.signal, the
 // compatibility flag enable_request_signal, and the response stream's
 // cancel), at the latest when the next event cannot be written.
+//
+// # AI SDK UI message stream
+//
+// POST /v1/ui lets a chat front-end built on the Vercel AI SDK (ai 6.x:
+// useChat, or Chat with DefaultChatTransport({api: ".../v1/ui"})) talk to
+// the agent in its own protocol. The body's "messages" must be a non-empty
+// list of UI messages ({role: "system"|"user"|"assistant", parts: [{type,
+// …}]}; 400 invalid_field or missing_field naming the message otherwise).
+// When the last message is the user's, its text is the prompt and the
+// messages before it the transcript (text, and tool calls with their
+// results, per step; system messages, files and data parts are not sent).
+// The answer is text/event-stream with the header
+// x-vercel-ai-ui-message-stream: v1, one "data: <chunk>" per part, ending
+// "data: [DONE]":
+//
+//	start, then per model call start-step … finish-step:
+//	  text           → text-start, text-delta…, text-end
+//	  tool_call      → tool-input-available {toolCallId, toolName, input,
+//	                   toolMetadata: {source, server?, needsApproval?, path?}}
+//	  tool_result    → tool-output-available {output} | tool-output-error
+//	                   {errorText} | tool-output-denied (declined);
+//	                   toolMetadata {edited, args, originalArgs} when an
+//	                   approval edited the arguments
+//	  pending        → tool-approval-request {approvalId: pending.id,
+//	                   toolCallId, signature: the sealed state token,
+//	                   approvalDescriptor: {kind, prompt, tool, args,
+//	                   source, server?, schema?, path?, expiresAt}}
+//	finish {finishReason: stop | tool-calls (halted) | length | other,
+//	        messageMetadata: {toolnexus: {status, usage, turns, model,
+//	        limit?}}}, or error {errorText: "<code>: <message>"}
+//
+// A request of another kind than an approval (a question, a relay call)
+// has no place in the protocol: it comes as a data-toolnexus-pending part
+// {request, state, stateExpiresAt}, to be answered on /v1/resume.
+//
+// The client's approval response (addToolApprovalResponse) comes back as
+// the assistant message with its tool part in state "approval-responded",
+// approval {id, approved, reason?, signature}. The signature is the state
+// token: the run resumes from the token's transcript (the messages are not
+// read then), after the checks of /v1/resume (state_* codes;
+// answer_mismatch; unknown_approval when the part has no signature or
+// names another tool call) and after the token is spent in the APPROVALS
+// ledger (409 state_spent: a replayed answer runs nothing). Approved, the
+// tool runs once, with the body's "approvalArgs" (an object) instead of the
+// model's arguments when present (checked against the tool's schema before
+// the token is spent: 400 invalid_args); denied, the reason reaches the
+// model as a decline's.
+//
+// With "agent" in the body (DefaultChatTransport's body option), the last
+// user message's text is the task of that AGENTS team (its members keep
+// their own transcripts, so earlier messages are not sent). One step is
+// one model call of one agent; a member's tool calls carry toolMetadata
+// {path}, its text is not written (it reaches the top agent as its task's
+// result), and a halt anywhere in the tree is the approval request of the
+// member's call, approvalDescriptor.path naming the asking agent. The
+// answer resumes the tree from the TreeStore, as /v1/resume does.
 //
 // # Conversations
 //

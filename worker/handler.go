@@ -119,6 +119,8 @@ func NewHandler(opts Options) *Handler {
 		"/v1/run":              {name: "run", post: (*Handler).serveRun, allow: "POST, OPTIONS", api: true, json: true},
 		"/v1/resume":           {name: "resume", post: (*Handler).serveResume, allow: "POST, OPTIONS", api: true, json: true},
 		"/v1/chat/completions": {name: "chat_completions", post: (*Handler).serveChatCompletions, allow: "POST, OPTIONS", api: true, json: true},
+		"/v1/ui":               {name: "ui", post: (*Handler).serveUI, allow: "POST, OPTIONS", api: true, json: true},
+		uiStreamRoute:          {name: "ui_stream", get: (*Handler).serveUIStream, allow: "GET, HEAD, OPTIONS", api: true},
 		"/v1/models":           {name: "models", get: (*Handler).serveModels, allow: "GET, HEAD, OPTIONS", api: true},
 		"/mcp":                 {name: "mcp", post: (*Handler).serveMCP, delete: (*Handler).serveMCPDelete, allow: "POST, DELETE, OPTIONS", api: true, json: true},
 	}
@@ -135,7 +137,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	start := h.opts.Now()
 	h.logConfigOnce()
-	rt, known := h.routes[r.URL.Path]
+	rt, known := h.routes[routeKey(r.URL.Path)]
 	name := rt.name
 	if !known {
 		name = "unknown"
@@ -150,7 +152,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if !known {
-		writeError(sw, http.StatusNotFound, "not_found", "no route "+quoteClip(r.URL.Path)+"; try POST /v1/run, POST /v1/resume, POST /v1/chat/completions, GET /v1/models, GET /v1/tools, GET /metrics, GET /healthz or GET /readyz")
+		writeError(sw, http.StatusNotFound, "not_found", "no route "+quoteClip(r.URL.Path)+"; try POST /v1/run, POST /v1/resume, POST /v1/chat/completions, POST /v1/ui, GET /v1/models, GET /v1/tools, GET /metrics, GET /healthz or GET /readyz")
 		return
 	}
 	if r.Method == http.MethodOptions {

@@ -1,0 +1,260 @@
+package worker
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/tidwall/gjson"
+	"github.com/toolnexus/wasm/core"
+	"github.com/toolnexus/wasm/core/wire"
+	"github.com/toolnexus/wasm/internal/jsonx"
+)
+
+// POST /v1/ui speaks the AI SDK's UI message stream protocol (issue 25): the
+// body DefaultChatTransport sends ({id, messages: UIMessage[], trigger,
+// messageId, …}) in, server-sent UI message chunks out (ui_stream.go).
+//
+// Two kinds of request:
+//   - a new turn: the last message is the user's. Its text is the prompt;
+//     the messages before it become the transcript (ui_history.go).
+//   - an approval response: the last message is the assistant's and one of
+//     its tool parts is in state "approval-responded". Its approval carries
+//     the sealed state token the halt handed out (approval.signature): the
+//     run resumes from the token's transcript, not from the messages, and
+//     the token is spent in the APPROVALS ledger first, exactly as
+//     /v1/resume does, so an answer runs at most once.
+
+// uiRequest is what serveUI reads of the body.
+type uiRequest struct {
+	// prompt and history make a new turn.
+	prompt  string
+	history []any
+	// agent names an AGENTS team to run the prompt (ui_team.go).
+	agent string
+	// approval, when set, answers a halted call instead.
+	approval *uiApproval
+}
+
+// uiApproval is the one "approval-responded" tool part of the last message,
+// with the edited arguments of the body's "approvalArgs", if any.
+type uiApproval struct {
+	ID, ToolCallID, Token, Reason string
+	Approved                      bool
+	Args                          map[string]any
+}
+
+// serveUI handles POST /v1/ui.
+func (h *Handler) serveUI(w http.ResponseWriter, r *http.Request) {
+	cfg, body, ok := beginJSON(h, w, r, func(v gjson.Result) (gjson.Result, error) {
+		if !v.IsObject() {
+			return v, errors.New("request body must be a JSON object")
+		}
+		return v, nil
+	})
+	if !ok {
+		return
+	}
+	format, err := wire.For(core.Style(cfg.Style))
+	if err != nil {
+		h.internalError(w, err)
+		return
+	}
+	req, code, err := decodeUIRequest(body, format)
+	if err != nil {
+		writeError(w, http.StatusBadRequest, code, err.Error())
+		return
+	}
+	if req.approval != nil {
+		h.resumeUI(w, r, cfg, *req.approval)
+		return
+	}
+	if req.agent != "" {
+		if h.opts.Trees() == nil {
+			h.treesUnavailable(w)
+			return
+		}
+		h.uiTeamRun(w, r, cfg, req.agent, req.prompt)
+		return
+	}
+	h.runAgent(r.Context(), w, cfg, "ui", "", h.uiStep(w, r, cfg, "", "", func(ctx context.Context, c *core.Client, tk *core.Toolkit) (<-chan core.StreamEvent, error) {
+		return c.StreamWithHistory(ctx, req.prompt, tk, req.history)
+	}))
+}
+
+// resumeUI answers a halted call: the token is opened and checked against
+// the approval part, spent, and the run resumed with the Answer.
+func (h *Handler) resumeUI(w http.ResponseWriter, r *http.Request, cfg Config, a uiApproval) {
+	if a.Token == "" {
+		writeError(w, http.StatusBadRequest, "unknown_approval", "the approval response for tool call "+quoteClip(a.ToolCallID)+" answers no request of this Worker (its approval has no signature: the state token the approval request carried); nothing ran")
+		return
+	}
+	st, err := NewSealer(cfg.StateSecret, h.opts.Now).Open(cfg.Style, a.Token)
+	if err != nil {
+		se, _ := errors.AsType[*StateError](err)
+		h.metrics.refusedState(se.Code)
+		writeError(w, http.StatusBadRequest, se.Code, "approval "+quoteClip(a.ID)+": "+se.Message)
+		return
+	}
+	callID, _ := st.Pending.Data["callId"].(string)
+	switch {
+	case st.Pending.Kind != core.KindApproval:
+		writeError(w, http.StatusBadRequest, "unknown_approval", "approval "+quoteClip(a.ID)+" answers a "+quoteClip(st.Pending.Kind)+" request, not an approval; use /v1/resume")
+		return
+	case a.ID != st.Pending.ID:
+		writeError(w, http.StatusBadRequest, "answer_mismatch", "approval id "+quoteClip(a.ID)+" does not match the pending request "+quoteClip(st.Pending.ID))
+		return
+	case callID == "" || a.ToolCallID != callID:
+		writeError(w, http.StatusBadRequest, "unknown_approval", "approval "+quoteClip(a.ID)+" is for tool call "+quoteClip(callID)+", not "+quoteClip(a.ToolCallID)+"; nothing ran")
+		return
+	}
+	answer := core.Answer{ID: a.ID, Ok: a.Approved}
+	if !a.Approved {
+		answer = core.AnswerDeclined(a.ID, a.Reason)
+	} else if a.Args != nil {
+		answer.Data = map[string]any{"args": a.Args}
+		if err := core.CheckApprovalEdit(st.Pending, answer); err != nil {
+			// Checked before the token is spent: the caller can fix the edit and answer again.
+			writeError(w, http.StatusBadRequest, "invalid_args", err.Error()+"; nothing ran and the approval can still be answered")
+			return
+		}
+	}
+	if st.Agent != "" && h.opts.Trees() == nil {
+		h.treesUnavailable(w)
+		return
+	}
+	if !h.spend(w, r, st) {
+		return
+	}
+	if st.Agent != "" {
+		h.uiTeamResume(w, r, cfg, st, answer, callID)
+		return
+	}
+	h.runAgent(r.Context(), w, cfg, "ui", st.Workspace, h.uiStep(w, r, cfg, st.Workspace, callID, func(ctx context.Context, c *core.Client, tk *core.Toolkit) (<-chan core.StreamEvent, error) {
+		return c.StreamWithAnswer(ctx, tk, st.History(), st.Pending, answer)
+	}))
+}
+
+// decodeUIRequest reads a DefaultChatTransport body: "messages" must be a
+// non-empty list of UI messages ({role, parts: [{type, …}]}); other fields
+// (id, trigger, messageId, a front-end's own body) are not read, but for
+// "approvalArgs" beside an approval response: the edited arguments the
+// approved call runs with (the protocol's response has no field for them;
+// a front-end sends them as addToolApprovalResponse's options.body). The code
+// is the error's for the 400 answer.
+func decodeUIRequest(body gjson.Result, format wire.Format) (uiRequest, string, error) {
+	msgs := body.Get("messages")
+	if !msgs.Exists() {
+		return uiRequest{}, "missing_field", errors.New(`"messages" is required: the chat's UI messages ({id, role, parts}), as the AI SDK's DefaultChatTransport sends them`)
+	}
+	if !msgs.IsArray() {
+		return uiRequest{}, "invalid_field", errors.New(`"messages" must be a list of UI messages`)
+	}
+	list := msgs.Array()
+	if len(list) == 0 {
+		return uiRequest{}, "invalid_field", errors.New(`"messages" must not be empty`)
+	}
+	for i, m := range list {
+		if err := checkUIMessage(m, i); err != nil {
+			return uiRequest{}, "invalid_field", err
+		}
+	}
+	agent := body.Get("agent")
+	if agent.Exists() && agent.Type != gjson.String {
+		return uiRequest{}, "invalid_field", errors.New(`"agent" must be a string: an agent declared in AGENTS`)
+	}
+	last := list[len(list)-1]
+	switch last.Get("role").String() {
+	case "user":
+		prompt := uiText(last)
+		if strings.TrimSpace(prompt) == "" {
+			return uiRequest{}, "missing_field", fmt.Errorf(`messages[%d] (the last) has no text: a user message needs a text part`, len(list)-1)
+		}
+		if agent.String() != "" {
+			// A team keeps its own transcripts: the prompt is its task.
+			return uiRequest{prompt: prompt, agent: agent.String()}, "", nil
+		}
+		return uiRequest{prompt: prompt, history: uiHistory(list[:len(list)-1], format)}, "", nil
+	case "assistant":
+		var found []uiApproval
+		for _, p := range last.Get("parts").Array() {
+			if isUIToolPart(p) && p.Get("state").String() == "approval-responded" {
+				ap := p.Get("approval")
+				found = append(found, uiApproval{
+					ID:         ap.Get("id").String(),
+					ToolCallID: p.Get("toolCallId").String(),
+					Token:      ap.Get("signature").String(),
+					Reason:     ap.Get("reason").String(),
+					Approved:   ap.Get("approved").Type == gjson.True,
+				})
+			}
+		}
+		switch len(found) {
+		case 0:
+			return uiRequest{}, "invalid_field", fmt.Errorf(`messages[%d] (the last) is the assistant's and answers no approval: send a user message, or an approval response (addToolApprovalResponse)`, len(list)-1)
+		case 1:
+			if edit := body.Get("approvalArgs"); edit.Exists() {
+				if !edit.IsObject() {
+					return uiRequest{}, "invalid_field", errors.New(`"approvalArgs" must be an object: the arguments the approved call runs with instead`)
+				}
+				args, err := jsonx.DecodeObject([]byte(edit.Raw))
+				if err != nil {
+					return uiRequest{}, "invalid_field", fmt.Errorf(`"approvalArgs": %w`, err)
+				}
+				found[0].Args = args
+			}
+			return uiRequest{approval: &found[0]}, "", nil
+		}
+		return uiRequest{}, "invalid_field", fmt.Errorf(`messages[%d] answers %d approvals; a halted run waits on one at a time`, len(list)-1, len(found))
+	}
+	return uiRequest{}, "invalid_field", fmt.Errorf(`messages[%d] (the last) must be the user's or, answering an approval, the assistant's`, len(list)-1)
+}
+
+// checkUIMessage checks the shape of messages[i]: an object with a role
+// of system, user or assistant and a list of parts, each an object with a
+// string "type".
+func checkUIMessage(m gjson.Result, i int) error {
+	if !m.IsObject() {
+		return fmt.Errorf("messages[%d] must be a UI message object ({id, role, parts})", i)
+	}
+	switch role := m.Get("role"); role.String() {
+	case "system", "user", "assistant":
+		if role.Type != gjson.String {
+			return fmt.Errorf(`messages[%d].role must be "system", "user" or "assistant"`, i)
+		}
+	default:
+		return fmt.Errorf(`messages[%d].role must be "system", "user" or "assistant"`, i)
+	}
+	parts := m.Get("parts")
+	if !parts.IsArray() {
+		return fmt.Errorf("messages[%d].parts must be a list of parts", i)
+	}
+	for j, p := range parts.Array() {
+		if !p.IsObject() || p.Get("type").Type != gjson.String {
+			return fmt.Errorf(`messages[%d].parts[%d] must be an object with a string "type"`, i, j)
+		}
+	}
+	return nil
+}
+
+// uiStreamRoute stands for every GET /v1/ui/<chat id>/stream, where the AI
+// SDK's DefaultChatTransport reconnects to a chat's running response
+// (useChat's resume option).
+const uiStreamRoute = "/v1/ui/{id}/stream"
+
+// routeKey is the routes key of path: itself, or uiStreamRoute.
+func routeKey(path string) string {
+	if rest, ok := strings.CutPrefix(path, "/v1/ui/"); ok && strings.HasSuffix(rest, "/stream") && len(rest) > len("/stream") {
+		return uiStreamRoute
+	}
+	return path
+}
+
+// serveUIStream answers a reconnect with 204, which the AI SDK reads as
+// "no active stream": a run lives only as long as the request that
+// started it, and a halted one waits in its approval request's signature.
+func (h *Handler) serveUIStream(w http.ResponseWriter, r *http.Request) {
+	w.WriteHeader(http.StatusNoContent)
+}

@@ -1,0 +1,147 @@
+package worker
+
+import (
+	"context"
+	"net/http"
+
+	"github.com/toolnexus/wasm/core"
+	"github.com/toolnexus/wasm/core/agents"
+)
+
+// /v1/ui with "agent" runs an AGENTS team, as /v1/run does, and answers
+// with the UI message stream. One step is one model call of one agent:
+// the top agent's text and tool calls as in a single-agent run, a team
+// member's tool calls (toolMetadata.path names it) in steps of their own,
+// so that the step an approval request ends holds only the call it asks
+// about. A member's text reaches the top agent as its task's result and is
+// not written. A halt anywhere in the tree is the approval request of the
+// member's call (approvalDescriptor.path: the asking agent's path); its
+// signature is the team's state token, and the answer resumes the tree
+// kept in the TreeStore, as /v1/resume does.
+
+// teamEvent writes one event of a team member (root: the top agent).
+func (s *uiStream) teamEvent(e agents.StreamEvent, root bool) error {
+	if root {
+		switch e.Type {
+		case core.EventText, core.EventUsage, core.EventToolCall:
+			if s.step && s.handle != e.Handle {
+				s.endStep() // a member's step was open
+			}
+			s.handle = e.Handle
+		}
+		return s.event(e.StreamEvent)
+	}
+	switch e.Type {
+	case core.EventToolCall:
+		if e.ID == s.skip {
+			return nil
+		}
+		if !s.step || s.handle != e.Handle {
+			s.startStep()
+			s.handle = e.Handle
+		}
+		return s.toolCall(e.StreamEvent, e.Path)
+	case core.EventToolResult:
+		return s.toolResult(e.StreamEvent)
+	}
+	return s.sse.err
+}
+
+// uiTeam runs a team request (begin: a fresh run or a restored tree) and
+// answers with the UI message stream; skip is the call a resume answers.
+// Before the stream starts, a problem is answered as JSON (unknown_agent,
+// config, state_unrestorable).
+func (h *Handler) uiTeam(w http.ResponseWriter, r *http.Request, cfg Config, workspace, agent, skip string, begin teamBegin) {
+	trees := h.opts.Trees()
+	ctx, cancel := context.WithTimeout(r.Context(), cfg.Timeout)
+	defer cancel()
+	team, ok := h.newAgentTeam(ctx, w, cfg, workspace, agent, h.agentMetrics)
+	if !ok {
+		return
+	}
+	defer team.tk.Close()
+	feed := newEventFeed()
+	team.opts.OnStream = func(e agents.StreamEvent) {
+		if e.Type != core.EventDone && e.Type != core.EventError {
+			feed.push(feedItem{e.Type, e})
+		}
+	}
+	rt, run, err := begin(team.opts)
+	if err != nil {
+		h.opts.Logf("worker: restore agent team: %v", err)
+		writeError(w, http.StatusConflict, "state_unrestorable", "the halted agent team cannot be restored with this Worker's "+AgentsSetting+" (an agent it names is no longer declared?); start a new run")
+		return
+	}
+	defer rt.Close(rt.Root, &agents.CloseOptions{Force: true})
+	w.Header().Set(uiStreamHeader, "v1")
+	s := &uiStream{sse: newSSEWriter(w), tk: team.tk, skip: skip}
+	s.part(uiPart{Type: "start"})
+	runCtx, stop := context.WithCancel(ctx)
+	defer stop()
+	done := make(chan agents.TaskResult, 1)
+	go func() {
+		res := runTeam(runCtx, rt, run)
+		feed.close()
+		done <- res
+	}()
+	for {
+		items, ok := feed.next()
+		if !ok {
+			break
+		}
+		for _, it := range items {
+			e := it.data.(agents.StreamEvent)
+			if s.teamEvent(e, len(e.Path) <= 1) != nil {
+				stop() // the client is gone
+			}
+		}
+	}
+	status, body := h.teamAnswer(ctx, cfg, "ui", workspace, agent, rt, <-done, trees)
+	s.endText()
+	if out, ok := body.(agentResponse); ok && status == http.StatusOK {
+		meta := map[string]any{"status": out.Status, "agent": agent, "turns": out.Turns, "totalTokens": out.TotalTokens}
+		s.finishWith(out.Status, out.Limit, out.Pending, out.State, out.StateExpiresAt, meta)
+	} else {
+		s.endStep()
+		e, _ := body.(errorBody)
+		s.part(uiPart{Type: "error", ErrorText: e.Error.Code + ": " + e.Error.Message})
+	}
+	s.sse.write([]byte("data: [DONE]\n\n"))
+}
+
+// uiTeamRun starts agent on prompt.
+func (h *Handler) uiTeamRun(w http.ResponseWriter, r *http.Request, cfg Config, agent, prompt string) {
+	h.uiTeam(w, r, cfg, "", agent, "", func(opts agents.Options) (*agents.Runtime, func() agents.TaskResult, error) {
+		rt := agents.NewRuntime(opts)
+		return rt, startAgent(rt, agent, prompt), nil
+	})
+}
+
+// uiTeamResume resumes a team's tree with answer, after its token was
+// spent: the tree is taken from the TreeStore (gone whatever happens next).
+func (h *Handler) uiTeamResume(w http.ResponseWriter, r *http.Request, cfg Config, st State, answer core.Answer, skip string) {
+	tree, err := h.opts.Trees().Take(r.Context(), st.ID)
+	if err != nil {
+		h.opts.Logf("worker: tree store: %v", err)
+		writeError(w, http.StatusServiceUnavailable, "state_store", "could not read the halted agent team; the approval is used up: start a new run")
+		return
+	}
+	if tree == nil {
+		h.metrics.refusedState("state_gone")
+		writeError(w, http.StatusGone, "state_gone", "the halted agent team is no longer stored (it expired); start a new run")
+		return
+	}
+	h.uiTeam(w, r, cfg, st.Workspace, st.Agent, skip, func(opts agents.Options) (*agents.Runtime, func() agents.TaskResult, error) {
+		rt, err := agents.RestoreRuntime(opts, tree)
+		if err != nil {
+			return nil, nil, err
+		}
+		return rt, func() agents.TaskResult {
+			res, err := rt.Resume(answer)
+			if err != nil {
+				return agents.TaskResult{Text: err.Error(), IsError: true, Status: agents.TaskStatusError}
+			}
+			return res
+		}, nil
+	})
+}
