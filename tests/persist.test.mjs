@@ -165,8 +165,13 @@ async function haltDemo(page, n, how) {
   assert.match(await dialog.locator("pre").textContent(), new RegExp(`"order": "${n}"`));
   await page.waitForFunction(() => document.activeElement?.matches("dialog[open] button.tnx-decline"));
   assert.match(await demoLog(page), new RegExp(`refund order ${n}`), "the transcript came back with the dialog");
+  // Issue 26: the status says what it waits for.
+  assert.equal(await page.locator("#busy").textContent(), "Waiting for your approval…");
   return dialog;
 }
+
+// callLabels: the label of every tool call line in the demo's transcript.
+const callLabels = (page) => page.locator("#transcript .entry.tool-call .who").allTextContents();
 
 const count = (text, re) => (text.match(re) ?? []).length;
 
@@ -179,6 +184,8 @@ test("demo page: an approval left open while the page is hidden survives a reloa
     assert.equal(count(text, /Tool resultrefunded order 42/g), 1, `the tool ran once: ${text}`);
     assert.equal(count(text, /Tool call[^T]*refund \{/g), 1, `the call is shown once: ${text}`);
     assert.match(text, /Done: refunded order 42\./);
+    // Issue 26: the answer lands on the call's line, restored from the saved view.
+    assert.deepEqual(await callLabels(page), ["Tool call · approved"]);
     const rec = await saved(page, "demo");
     assert.equal(rec.pending, undefined, "nothing waits any more");
     assert.ok(!JSON.stringify(rec.messages).includes("toolnexus:pending"), "the placeholder was replaced");
@@ -188,6 +195,7 @@ test("demo page: an approval left open while the page is hidden survives a reloa
     await page.waitForTimeout(300);
     assert.equal(await page.locator("dialog[open]").count(), 0);
     assert.equal(count(await demoLog(page), /Tool resultrefunded order 42/g), 1);
+    assert.deepEqual(await callLabels(page), ["Tool call · approved"], "the answer was saved with the line");
     assert.deepEqual(problems, []);
   });
 });
@@ -201,6 +209,7 @@ test("demo page: the wait limit passes, reload, Decline — the model hears the 
     const text = await demoLog(page);
     assert.match(text, /I did not refund order 7: "not this one"/);
     assert.doesNotMatch(text, /refunded order 7/);
+    assert.deepEqual(await callLabels(page), ["Tool call · declined"]);
     assert.equal((await saved(page, "demo")).pending, undefined);
     assert.deepEqual(problems, []);
   });
