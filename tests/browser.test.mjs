@@ -394,3 +394,35 @@ test("a conversation in the page: follow-ups send the kept transcript, an async 
     assert.deepEqual(problems, []);
   });
 });
+
+// Issue 26: on a phone-sized screen (375 px) and a desktop one, the message
+// box shows its whole placeholder, Send sits beside it, and the examples are
+// in view below.
+for (const width of [375, 1280]) {
+  test(`the demo at ${width} px: the whole placeholder shows`, T, async () => {
+    await withPage(async (page, problems) => {
+      await page.setViewportSize({ width, height: 800 });
+      await openDemo(page);
+      const box = await page.evaluate(() => {
+        const m = document.getElementById("message");
+        const cs = getComputedStyle(m);
+        const ctx = document.createElement("canvas").getContext("2d");
+        ctx.font = cs.font;
+        const r = (el) => el.getBoundingClientRect();
+        return {
+          placeholder: ctx.measureText(m.placeholder).width,
+          room: m.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight),
+          sameRow: Math.round(r(m).top) === Math.round(r(document.getElementById("send")).top),
+          hint: document.getElementById("hint").textContent,
+          hintFits: document.getElementById("hint").scrollWidth <= document.getElementById("hint").clientWidth,
+          scrolls: document.documentElement.scrollWidth > innerWidth,
+        };
+      });
+      assert.ok(box.placeholder <= box.room, `placeholder ${Math.round(box.placeholder)} px in ${Math.round(box.room)} px`);
+      assert.ok(box.sameRow, "Send beside the message box");
+      assert.match(box.hint, /refund order 42/);
+      assert.ok(box.hintFits && !box.scrolls, "nothing runs past the screen");
+      assert.deepEqual(problems, []);
+    });
+  });
+}

@@ -165,8 +165,14 @@ async function haltDemo(page, n, how) {
   assert.match(await dialog.locator("pre").textContent(), new RegExp(`"order": "${n}"`));
   await page.waitForFunction(() => document.activeElement?.matches("dialog[open] button.tnx-decline"));
   assert.match(await demoLog(page), new RegExp(`refund order ${n}`), "the transcript came back with the dialog");
-  // Issue 26: the status says what it waits for.
+  // Issue 26: the status says what it waits for, and the waiting request's
+  // button sits beside New conversation instead of pushing it to a row of its own.
   assert.equal(await page.locator("#busy").textContent(), "Waiting for your approval…");
+  const rows = await page.evaluate(() => ["answer", "reset"].map((id) => {
+    const b = document.getElementById(id);
+    return b.hidden ? null : Math.round(b.getBoundingClientRect().top);
+  }));
+  assert.ok(rows[0] !== null && rows[0] === rows[1], `Answer and New conversation on one row: ${rows}`);
   return dialog;
 }
 
