@@ -396,10 +396,10 @@ test("a conversation in the page: follow-ups send the kept transcript, an async 
 });
 
 // Issue 26: on a phone-sized screen (375 px) and a desktop one, the message
-// box shows its whole placeholder, Send sits beside it, and the examples are
-// in view below.
+// box shows its whole placeholder, Send sits beside it, the examples are in
+// view below, and the approval dialog keeps a margin from both edges.
 for (const width of [375, 1280]) {
-  test(`the demo at ${width} px: the whole placeholder shows`, T, async () => {
+  test(`the demo at ${width} px: the whole placeholder shows; the dialog keeps a margin`, T, async () => {
     await withPage(async (page, problems) => {
       await page.setViewportSize({ width, height: 800 });
       await openDemo(page);
@@ -422,6 +422,12 @@ for (const width of [375, 1280]) {
       assert.ok(box.sameRow, "Send beside the message box");
       assert.match(box.hint, /refund order 42/);
       assert.ok(box.hintFits && !box.scrolls, "nothing runs past the screen");
+      await send(page, "refund order 42");
+      await dialogReady(page);
+      const d = await page.getByRole("dialog").boundingBox();
+      assert.ok(d.x >= 12 && d.x + d.width <= width - 12, `dialog ${Math.round(d.x)}…${Math.round(d.x + d.width)} of ${width}`);
+      await page.getByRole("dialog").getByRole("button", { name: "Decline" }).click();
+      await idle(page);
       assert.deepEqual(problems, []);
     });
   });

@@ -341,8 +341,10 @@ const CSS = `
 .tnx-approval { --tnx-bg: #fff; --tnx-fg: #1b1f24; --tnx-muted: #57606a; --tnx-border: #d0d7de;
   --tnx-code: #f6f8fa; --tnx-accent: #1f6feb; --tnx-danger: #cf222e;
   color: var(--tnx-fg); background: var(--tnx-bg); border: 1px solid var(--tnx-border);
-  border-radius: 12px; padding: 20px 24px; width: min(560px, calc(100vw - 32px));
+  border-radius: 12px; padding: 20px 24px; box-sizing: border-box;
+  width: min(560px, calc(100vw - 32px)); max-width: calc(100vw - 32px);
   box-shadow: 0 12px 40px rgba(0,0,0,.25); font: 15px/1.45 system-ui, sans-serif; }
+@media (max-width: 480px) { .tnx-approval { padding: 16px; } }
 .tnx-approval::backdrop { background: rgba(15, 20, 25, .55); }
 .tnx-approval h2 { margin: 0 0 8px; font-size: 1.2em; }
 .tnx-approval p { margin: 6px 0; }
