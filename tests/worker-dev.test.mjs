@@ -8,9 +8,13 @@
 
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { execFile } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
 import { createServer } from "node:net";
+import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import { startWorker } from "./worker-harness.mjs";
@@ -111,5 +115,56 @@ test("worker-dev on a taken port says so in one line and how to pick another", T
     assert.equal(err.stdout, "", "nothing was built or started");
   } finally {
     taken.close();
+  }
+});
+
+// freePort asks the system for a port nobody listens on.
+async function freePort() {
+  const s = createServer().listen(0, "127.0.0.1");
+  await new Promise((ok) => s.once("listening", ok));
+  const { port } = s.address();
+  await new Promise((ok) => s.close(ok));
+  return port;
+}
+
+// Issue 26: the README has AGENTS put into dist/worker/wrangler.jsonc; the
+// rebuild that ./build.sh worker-dev starts with must keep that edit, and the
+// team must then run. Built into a folder of its own (TOOLNEXUS_DIST).
+test("README's AGENTS in dist/worker/wrangler.jsonc survives ./build.sh worker-dev, and the team runs", { timeout: 420_000 }, async () => {
+  const dist = await mkdtemp(join(tmpdir(), "toolnexus-worker-dev-"));
+  const env = { ...process.env, TOOLNEXUS_DIST: dist };
+  let dev;
+  try {
+    await promisify(execFile)("./build.sh", ["worker"], { cwd: ROOT, env, timeout: 300_000 });
+    // The README's words: in dist/worker/wrangler.jsonc, under "vars", the block.
+    const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+    const block = readme.match(/<!-- readme-test: worker-agents -->\n```jsonc\n([\s\S]*?)\n```/)[1];
+    const config = join(dist, "worker", "wrangler.jsonc");
+    const text = readFileSync(config, "utf8");
+    assert.match(text, /"vars": \{\n/);
+    writeFileSync(config, text.replace(/"vars": \{\n/, `"vars": {\n${block},\n`));
+    const port = await freePort();
+    dev = spawn("./build.sh", ["worker-dev"], { cwd: ROOT, env: { ...env, PORT: String(port) }, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+    let out = "";
+    dev.stdout.on("data", (d) => { out += d; });
+    dev.stderr.on("data", (d) => { out += d; });
+    let res;
+    for (let i = 0; i < 600 && !res; i++) {
+      if (dev.exitCode !== null) assert.fail(`worker-dev exited: ${out}`);
+      res = await fetch(`http://127.0.0.1:${port}/v1/run`, { method: "POST", headers: { "content-type": "application/json" },
+        body: JSON.stringify({ prompt: "review order 42", agent: "support" }) }).catch(() => null);
+      if (!res) await sleep(500);
+    }
+    assert.ok(res, `worker-dev did not answer: ${out}`);
+    const body = await res.text();
+    assert.equal(res.status, 200, body);
+    const json = JSON.parse(body);
+    assert.equal(json.status, "pending", body);
+    assert.deepEqual(json.pending.data.path, ["support", "billing"]);
+    assert.match(out, /kept your .*wrangler\.jsonc/);
+  } finally {
+    if (dev?.pid) try { process.kill(-dev.pid, "SIGTERM"); } catch { /* gone */ }
+    await sleep(500);
+    await rm(dist, { recursive: true, force: true });
   }
 });
