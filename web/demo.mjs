@@ -200,16 +200,26 @@ async function waitFor(request, opts) {
 }
 
 // showAnswer records the person's answer to an approval on the call's line
-// (line, else the one shown for data.callId, also by an earlier page).
-// where names the asking agent (" · support › billing").
+// (line, else the one shown for data.callId, also by an earlier page): how it
+// was answered, and for an edit the arguments that run, with the model's
+// beside them. where names the asking agent (" · support › billing").
 function showAnswer(line, data, answer, where = "") {
   if (typeof data.tool !== "string") return;
   line ??= callLines.get(data.callId) ?? null;
   const label = `Tool call${where} · ${answerLabel(answer).toLowerCase()}`;
-  if (line) line.relabel(label);
-  else entry("tool-call", label, `${data.tool} ${compact(data.args)}`, false, data.callId);
-  if (answer.ok && answer.data?.args) entry("tool-call", "Tool call · arguments edited by you", `${data.tool} ${compact(answer.data.args)}`);
+  const text = answer.ok && answer.data?.args ? editedText(data.tool, answer.data.args, data.args) : "";
+  if (line) {
+    line.relabel(label);
+    if (text) line.rewrite(text);
+  } else {
+    entry("tool-call", label, text || `${data.tool} ${compact(data.args)}`, false, data.callId);
+  }
   if (!answer.ok) showResult(data.callId, "", false, { declined: true, reason: answer.reason });
+}
+
+// editedText: what ran after an edit, and what the model had asked for.
+function editedText(tool, args, original) {
+  return `${tool} ${compact(args)}\n(the model asked for ${compact(original)})`;
 }
 
 // client returns a client for the picked model, reusing it while the settings
@@ -416,7 +426,7 @@ function setBusy(on) {
 }
 
 // entry appends one transcript line and returns a handle whose append(text)
-// grows it (streamed text) and relabel(who) changes its label. A tool
+// grows it (streamed text), relabel(who) and rewrite(text) change it. A tool
 // call's line is kept under its callId (callLines), in the saved view too.
 function entry(kind, who, text, isError = false, callId = undefined) {
   const div = document.createElement("div");
@@ -442,6 +452,10 @@ function entry(kind, who, text, isError = false, callId = undefined) {
     relabel(text) {
       label.textContent = text;
       item.who = text;
+    },
+    rewrite(text) {
+      body.textContent = clip(String(text));
+      item.text = String(text);
     },
   };
   if (item.callId && kind === "tool-call") callLines.set(item.callId, handle);
