@@ -203,6 +203,40 @@ test("demo page: answered calls show their outcome; a decline reads 'Declined'; 
   });
 });
 
+// Issue 26: Edit can be left without approving: "Cancel edit" or Escape
+// brings back the model's arguments; only a second Escape declines.
+test("dialog: Cancel edit and Escape leave edit mode with the arguments unchanged; Escape again declines", T, async () => {
+  await withPage(async (page, problems) => {
+    await page.goto(site.server.url);
+    await page.waitForSelector("html[data-ready='1']");
+    await page.getByRole("textbox", { name: "Message" }).fill("refund order 5");
+    await page.getByRole("button", { name: "Send" }).click();
+    const dialog = page.getByRole("dialog");
+    await dialog.waitFor();
+    const box = dialog.getByRole("textbox", { name: "Arguments" });
+    const edit = dialog.getByRole("button", { name: "Edit" });
+    await edit.click();
+    await box.fill('{"order": "6"}');
+    await dialog.getByRole("button", { name: "Cancel edit" }).click();
+    assert.equal(await box.count(), 0, "the textbox is gone");
+    assert.deepEqual(JSON.parse(await dialog.locator("pre.tnx-args").textContent()), { order: "5" });
+    assert.equal(await dialog.getByRole("button", { name: /^Approve/ }).textContent(), "Approve");
+    assert.equal(await page.evaluate(() => document.activeElement?.textContent), "Edit", "focus on Edit");
+    await edit.click();
+    await box.fill('{"order": "6"}');
+    await page.keyboard.press("Escape");
+    assert.ok(await dialog.isVisible(), "Escape in edit mode keeps the dialog open");
+    assert.equal(await box.count(), 0);
+    assert.deepEqual(JSON.parse(await dialog.locator("pre.tnx-args").textContent()), { order: "5" });
+    await page.keyboard.press("Escape");
+    await page.waitForFunction(() => !document.getElementById("send").disabled && !document.querySelector("dialog[open]"), null, { timeout: 30_000 });
+    const text = await page.getByRole("log").textContent();
+    assert.match(text, /Tool call · declined/);
+    assert.doesNotMatch(text, /refunded order/);
+    assert.deepEqual(problems, []);
+  });
+});
+
 test("element (remote, Worker on workerd): an edit is checked against the Worker tool's schema and runs there", T, async (t) => {
   const mock = await startWorkerMock();
   let worker;
