@@ -56,6 +56,10 @@ const elementIdle = (page) => page.waitForFunction(() => {
   return !el.hasAttribute("busy") && !document.querySelector("dialog[open]");
 }, null, { timeout: 30_000 });
 
+// callLines: [label, text] of every tool call line in the element's transcript.
+const callLines = (el) => el.locator(".entry.tool-call").evaluateAll((els) =>
+  els.map((e) => [e.querySelector(".who").textContent, e.querySelector(".text").textContent]));
+
 // editArgs opens Edit, types text into the Arguments textbox and approves.
 async function editAndApprove(dialog, text) {
   const box = dialog.getByRole("textbox", { name: "Arguments" });
@@ -115,8 +119,9 @@ test("element (demo): Edit, bad JSON and a schema mismatch keep the dialog open 
     await box.press("Control+Enter");
     await elementIdle(page);
     const text = await el.getByRole("log").textContent();
-    assert.match(text, /arguments edited by you.*refund \{"order":"43"\}/s);
     assert.match(text, /Done: refunded order 43\./);
+    // Issue 26: the call's one line says how it was answered and shows what ran.
+    assert.deepEqual(await callLines(el), [["Tool call · approved with edited arguments", 'refund {"order":"43"}\n(the model asked for {"order":"42"})']]);
     assert.deepEqual(calls.map((c) => [c.name, c.args, c.edited, c.output]), [["refund", { order: "43" }, true, "refunded order 43"]]);
     assert.deepEqual(problems, []);
   });
@@ -132,6 +137,7 @@ test("element (demo): a decline is 'Declined' with the reason, neutral, and the 
     await dialog.getByRole("textbox", { name: "Reason" }).fill("over the refund limit");
     await dialog.getByRole("button", { name: "Decline" }).click();
     await elementIdle(page);
+    assert.deepEqual(await callLines(el), [["Tool call · declined", 'refund {"order":"42"}']]);
     const declined = el.locator(".entry.declined");
     assert.equal(await declined.locator(".who").textContent(), "Declined");
     assert.equal(await declined.locator(".text").textContent(), "over the refund limit");
@@ -256,7 +262,8 @@ test("element (remote, Worker on workerd): an edit is checked against the Worker
       await editAndApprove(dialog, '{"order": 43, "reason": "damaged"}');
       await elementIdle(page);
       const text = await el.getByRole("log").textContent();
-      assert.match(text, /arguments edited by you.*refund \{"order":43,"reason":"damaged"\}.*done: refunded order 43/s);
+      assert.match(text, /done: refunded order 43/);
+      assert.deepEqual(await callLines(el), [["Tool call · approved with edited arguments", 'refund {"order":43,"reason":"damaged"}\n(the model asked for {"order":42})']]);
       const violations = await audit(page);
       t.diagnostic(`axe on the element in remote mode: ${violations.length} violations`);
       assert.deepEqual(violations, []);

@@ -302,6 +302,9 @@ test("element: the answer streams in; tool results show as they happen", T, asyn
   });
 });
 
+// elCallLabels: the label of every tool call line in the element's transcript.
+const elCallLabels = (page) => page.locator("toolnexus-chat").locator(".entry.tool-call .who").allTextContents();
+
 test("element persist: a reload keeps the conversation; a hidden page's approval survives; Approve runs once", T, async () => {
   await withPage(async (page, problems) => {
     const name = await openElement(page, `demo persist="shop"`);
@@ -331,8 +334,10 @@ test("element persist: a reload keeps the conversation; a hidden page's approval
     const text = await elLog(page);
     assert.match(text, /2 \+ 3 = 5/, "the earlier exchange is still shown");
     assert.equal(count(text, /Tool resultrefunded order 9/g), 1, text);
-    assert.equal(count(text, /Tool callrefund/g), 1, `the call is shown once: ${text}`);
+    assert.equal(count(text, /Tool call[^T]*refund \{/g), 1, `the call is shown once: ${text}`);
     assert.match(text, /Done: refunded order 9\./);
+    // Issue 26: the element labels the answered call, on its restored line.
+    assert.deepEqual(await elCallLabels(page), ["Tool call", "Tool call · approved"]);
     const calls = await page.evaluate(() => window.__tnx.filter((e) => e.type === "toolnexus:tool-call").map((e) => e.detail.output));
     assert.deepEqual(calls, ["refunded order 9"]);
     assert.deepEqual(problems, []);
@@ -356,6 +361,7 @@ test("element persist: the wait limit passes, reload, Decline with a reason", T,
     const text = await elLog(page);
     assert.match(text, /I did not refund order 11: "over the limit"/);
     assert.doesNotMatch(text, /refunded order 11/);
+    assert.deepEqual(await elCallLabels(page), ["Tool call · declined"]);
     assert.deepEqual(problems, []);
   });
 });
