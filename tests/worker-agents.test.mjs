@@ -157,6 +157,9 @@ test("streamed: agent events carry each agent's path, done carries the pending r
   const done = events.at(-1);
   assert.equal(done.type, "done");
   assert.deepEqual(done.data.pending.data.path, ["support", "billing"]);
+  // One request, one pending event — from the agent that asked (issue 26).
+  const pending = events.filter((e) => e.type === "pending");
+  assert.deepEqual(pending.map((e) => [e.data.request.id, e.data.path]), [[done.data.pending.id, ["support", "billing"]]]);
   const resumed = await resume("main", done.data.state, { id: done.data.pending.id, ok: false, reason: "no" });
   assert.equal(resumed.status, 200, resumed.text);
   const metrics = await call("main", "GET", "/metrics");
