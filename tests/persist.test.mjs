@@ -89,6 +89,9 @@ test("demo page: the answer streams in, tool calls and results show as they happ
     await idle(page);
     const final = await page.locator("#transcript .entry.assistant span:last-child").last().textContent();
     assert.match(final, /^I am the offline demo model\./);
+    // Issue 26: the greeting offers what this page can do, its team and built-ins included.
+    assert.deepEqual([...final.matchAll(/"([^"]+)"/g)].map((m) => m[1]),
+      ["refund order 42", "add 2 and 3", "what is 2+3", "divide 1 by 0", "what time is it", "write a note", "review order 42"]);
     assertStreamed(await page.evaluate(() => window.__states), final);
 
     // A tool call and its result are in the transcript before the answer starts.
@@ -292,6 +295,9 @@ test("element: the answer streams in; tool results show as they happen", T, asyn
     await settled(page, 1);
     const final = await el(page).locator(".entry.assistant .text").last().textContent();
     assert.match(final, /^I am the offline demo model\./);
+    // Issue 26: the element has the demo tools, no built-ins and no team: the greeting says so.
+    assert.deepEqual([...final.matchAll(/"([^"]+)"/g)].map((m) => m[1]),
+      ["refund order 42", "add 2 and 3", "what is 2+3", "divide 1 by 0", "what time is it"]);
     assertStreamed(await page.evaluate(() => window.__states), final);
     await elSend(page, "add 2 and 3");
     await settled(page, 2);

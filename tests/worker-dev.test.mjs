@@ -66,7 +66,7 @@ async function inPage(prompt) {
   return { text: res.text, asked };
 }
 
-for (const prompt of ["refund order 7", "what is 2+3", "add 10 and 32", "hello"]) {
+for (const prompt of ["refund order 7", "what is 2+3", "add 10 and 32"]) {
   test(`"${prompt}": the same answer on the Worker as in the page`, T, async () => {
     const [w, p] = await Promise.all([onWorker(prompt), inPage(prompt)]);
     assert.equal(w.text, p.text);
@@ -78,6 +78,26 @@ for (const prompt of ["refund order 7", "what is 2+3", "add 10 and 32", "hello"]
     }
   });
 }
+
+// Issue 26: the greeting offered prompts the Worker cannot serve (divide,
+// time, write a note; review without "agent"). It offers what the place can
+// do, and each prompt it offers works there.
+test("the greeting offers on the Worker only what the Worker can do, and each offered prompt works", T, async () => {
+  const hello = await onWorker("hello");
+  const offered = [...hello.text.matchAll(/"([^"]+)"/g)].map((m) => m[1]);
+  assert.deepEqual(offered, ["refund order 42", "add 2 and 3", "what is 2+3"], hello.text);
+  for (const prompt of offered) {
+    const { text } = await onWorker(prompt);
+    assert.doesNotMatch(text, /not available|I am the offline demo model/, `${prompt}: ${text}`);
+  }
+  // In the page the greeting offers what the page has (its demo tools).
+  const page = await inPage("hello");
+  assert.deepEqual([...page.text.matchAll(/"([^"]+)"/g)].map((m) => m[1]),
+    ["refund order 42", "add 2 and 3", "what is 2+3", "divide 1 by 0", "what time is it"], page.text);
+  // A review without "agent" says what it needs instead of greeting again.
+  const review = await onWorker("review order 42");
+  assert.match(review.text, /^Reviewing an order is a job for an agent team.*"agent": "support".*"refund order 42"/, review.text);
+});
 
 test("/v1/resume with edited arguments: a bad edit is 400 invalid_args and the token stays good; a good one runs", T, async () => {
   const run = await worker.call("POST", "/v1/run", { body: { prompt: "refund order 7" } });

@@ -263,7 +263,7 @@ function makeClient(s) {
 // modelOptions: the picked model as createClient / createRuntime options.
 function modelOptions({ kind, baseURL, model, apiKey }) {
   if (kind === "demo") {
-    const m = demoModel();
+    const m = demoModel({ team: true }); // this page gives review prompts to its team (isTeamPrompt)
     return { ...m, fetch: pacedFetch(m.fetch) };
   }
   // Anthropic refuses browser calls unless the page opts in explicitly.
