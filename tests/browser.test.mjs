@@ -432,3 +432,23 @@ for (const width of [375, 1280]) {
     });
   });
 }
+
+// Issue 26: <toolnexus-chat> on a 375 px screen shows its whole placeholder too.
+test("the element at 375 px: the whole placeholder shows", T, async () => {
+  await withPage(async (page, problems) => {
+    await page.setViewportSize({ width: 375, height: 800 });
+    await page.goto(`${server.url}examples/index.html`);
+    await page.waitForSelector("toolnexus-chat[ready]");
+    const box = await page.evaluate(() => {
+      const m = document.querySelector("toolnexus-chat").shadowRoot.querySelector("input");
+      const cs = getComputedStyle(m);
+      const ctx = document.createElement("canvas").getContext("2d");
+      ctx.font = cs.font;
+      return { text: m.placeholder, width: ctx.measureText(m.placeholder).width,
+        room: m.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight) };
+    });
+    assert.match(box.text, /refund order 42/);
+    assert.ok(box.width <= box.room, `"${box.text}": ${Math.round(box.width)} px in ${Math.round(box.room)} px`);
+    assert.deepEqual(problems, []);
+  });
+});

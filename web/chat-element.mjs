@@ -332,7 +332,8 @@ export class ToolnexusChatElement extends HTMLElement {
     queueMicrotask(() => {
       this.#warmQueued = false;
       if (!this.isConnected) return;
-      this.#ui.input.placeholder = this.demo ? "Try: refund order 42 · add 2 and 3" : "Ask something…";
+      // Short enough to show whole in a 375 px wide screen.
+      this.#ui.input.placeholder = this.demo ? "Try: refund order 42" : "Ask something…";
       const engine = this.#currentEngine();
       engine.promise.then(() => {
         if (this.#engine === engine) this.toggleAttribute("ready", true);
