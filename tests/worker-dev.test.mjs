@@ -2,7 +2,9 @@
 // offline model (web/demo-model.mjs, served by scripts/demo-model-server.mjs):
 // the same prompts give the same answers on the Worker (workerd, Miniflare)
 // as in the page (the same module and demo tools, run here by the JS API in
-// Node). And worker-dev on a taken port says so in one line.
+// Node), and its greeting offers only what the Worker can do. worker-dev on
+// a taken port says so in one line, and keeps an AGENTS edited into
+// dist/worker/wrangler.jsonc across its rebuild.
 //
 //   ./build.sh build && ./build.sh worker && cd tests && timeout 300 node --test worker-dev.test.mjs
 
