@@ -13,7 +13,7 @@
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-DIST="$ROOT/dist"
+DIST="${TOOLNEXUS_DIST:-$ROOT/dist}" # the tests build into a folder of their own with it
 cd "$ROOT"
 
 for f in "$ROOT"/scripts/*.sh; do

@@ -1,6 +1,6 @@
 module github.com/toolnexus/wasm
 
-go 1.26.8
+go 1.26.0
 
 require github.com/tidwall/gjson v1.20.4
 

@@ -36,5 +36,6 @@ port_free() {
 test_worker_dev() {
   if [ ! -f "$DIST/worker/build/app.wasm" ]; then build_worker || return 1; fi
   echo "== worker-dev: the demo model behind the Worker on workerd (tests/worker-dev.test.mjs)"
-  (cd "$ROOT/tests" && TOOLNEXUS_DIST="$DIST" timeout 300 node --test --test-force-exit --test-concurrency=1 worker-dev.test.mjs)
+  # 600 s: one test builds the Worker again (./build.sh worker, then worker-dev).
+  (cd "$ROOT/tests" && TOOLNEXUS_DIST="$DIST" timeout 600 node --test --test-force-exit --test-concurrency=1 worker-dev.test.mjs)
 }

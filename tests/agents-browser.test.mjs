@@ -85,6 +85,8 @@ test("demo team: reload while the dialog is open → the same dialog comes back 
     await checkDialog(dialog, "77");
     const again = await page.evaluate(async () => (await import("/store.mjs")).browserStore().get("demo-team"));
     assert.equal(again.pending.id, before.pending.id, "the same request");
+    // Issue 26: the status names what is open, as for a single agent.
+    assert.equal(await page.locator("#busy").textContent(), "Waiting for your approval…");
     // The transcript before the reload is back too.
     assert.match(await page.locator("#transcript").textContent(), /review order 77.*support handed a task to billing/s);
     await dialog.getByRole("button", { name: "Approve" }).click();
@@ -92,12 +94,16 @@ test("demo team: reload while the dialog is open → the same dialog comes back 
     const text = await page.locator("#transcript").textContent();
     assert.match(text, /Tool resultrefunded order 77/);
     assert.match(text, /Billing has refunded order 77\. It reported: Done: refunded order 77\./);
+    // Issue 26: the answer lands on the call's line, restored after the reload.
+    const labels = () => page.locator("#transcript .entry.tool-call .who").allTextContents();
+    assert.deepEqual(await labels(), ["Tool call · support › billing · approved"]);
     assert.equal(await page.evaluate(async () => (await import("/store.mjs")).browserStore().get("demo-team")), null);
     // A second reload brings no dialog back: the answer was used once.
     await page.reload();
     await page.waitForSelector("html[data-ready='1']");
     await page.waitForTimeout(300);
     assert.equal(await page.locator("dialog[open]").count(), 0);
+    assert.deepEqual(await labels(), ["Tool call · support › billing · approved"], "saved with the answer");
     assert.deepEqual(problems, []);
   });
 });

@@ -56,6 +56,10 @@ const elementIdle = (page) => page.waitForFunction(() => {
   return !el.hasAttribute("busy") && !document.querySelector("dialog[open]");
 }, null, { timeout: 30_000 });
 
+// callLines: [label, text] of every tool call line in the element's transcript.
+const callLines = (el) => el.locator(".entry.tool-call").evaluateAll((els) =>
+  els.map((e) => [e.querySelector(".who").textContent, e.querySelector(".text").textContent]));
+
 // editArgs opens Edit, types text into the Arguments textbox and approves.
 async function editAndApprove(dialog, text) {
   const box = dialog.getByRole("textbox", { name: "Arguments" });
@@ -115,8 +119,9 @@ test("element (demo): Edit, bad JSON and a schema mismatch keep the dialog open 
     await box.press("Control+Enter");
     await elementIdle(page);
     const text = await el.getByRole("log").textContent();
-    assert.match(text, /arguments edited by you.*refund \{"order":"43"\}/s);
     assert.match(text, /Done: refunded order 43\./);
+    // Issue 26: the call's one line says how it was answered and shows what ran.
+    assert.deepEqual(await callLines(el), [["Tool call · approved with edited arguments", 'refund {"order":"43"}\n(the model asked for {"order":"42"})']]);
     assert.deepEqual(calls.map((c) => [c.name, c.args, c.edited, c.output]), [["refund", { order: "43" }, true, "refunded order 43"]]);
     assert.deepEqual(problems, []);
   });
@@ -132,6 +137,7 @@ test("element (demo): a decline is 'Declined' with the reason, neutral, and the 
     await dialog.getByRole("textbox", { name: "Reason" }).fill("over the refund limit");
     await dialog.getByRole("button", { name: "Decline" }).click();
     await elementIdle(page);
+    assert.deepEqual(await callLines(el), [["Tool call · declined", 'refund {"order":"42"}']]);
     const declined = el.locator(".entry.declined");
     assert.equal(await declined.locator(".who").textContent(), "Declined");
     assert.equal(await declined.locator(".text").textContent(), "over the refund limit");
@@ -182,7 +188,11 @@ test("demo page: answered calls show their outcome; a decline reads 'Declined'; 
     await dialog.waitFor();
     await editAndApprove(dialog, '{"order": "8"}');
     await idle();
-    assert.match(await log.textContent(), /Tool call · approved with edited arguments.*arguments edited by you.*refund \{"order":"8"\}.*Done: refunded order 8\./s);
+    assert.match(await log.textContent(), /Done: refunded order 8\./);
+    // Issue 26: one line for the call, showing what ran with the model's arguments beside it.
+    const calls = await page.locator("#transcript .entry.tool-call").evaluateAll((els) =>
+      els.map((e) => [e.querySelector(".who").textContent, e.querySelector("code").textContent]));
+    assert.deepEqual(calls.slice(1), [["Tool call · approved with edited arguments", 'refund {"order":"8"}\n(the model asked for {"order":"7"})']]);
 
     await send("write a note");
     await dialog.waitFor();
@@ -195,6 +205,40 @@ test("demo page: answered calls show their outcome; a decline reads 'Declined'; 
       t.diagnostic(`axe on the demo page (${scheme}): ${violations.length} violations`);
       assert.deepEqual(violations, [], scheme);
     }
+    assert.deepEqual(problems, []);
+  });
+});
+
+// Issue 26: Edit can be left without approving: "Cancel edit" or Escape
+// brings back the model's arguments; only a second Escape declines.
+test("dialog: Cancel edit and Escape leave edit mode with the arguments unchanged; Escape again declines", T, async () => {
+  await withPage(async (page, problems) => {
+    await page.goto(site.server.url);
+    await page.waitForSelector("html[data-ready='1']");
+    await page.getByRole("textbox", { name: "Message" }).fill("refund order 5");
+    await page.getByRole("button", { name: "Send" }).click();
+    const dialog = page.getByRole("dialog");
+    await dialog.waitFor();
+    const box = dialog.getByRole("textbox", { name: "Arguments" });
+    const edit = dialog.getByRole("button", { name: "Edit" });
+    await edit.click();
+    await box.fill('{"order": "6"}');
+    await dialog.getByRole("button", { name: "Cancel edit" }).click();
+    assert.equal(await box.count(), 0, "the textbox is gone");
+    assert.deepEqual(JSON.parse(await dialog.locator("pre.tnx-args").textContent()), { order: "5" });
+    assert.equal(await dialog.getByRole("button", { name: /^Approve/ }).textContent(), "Approve");
+    assert.equal(await page.evaluate(() => document.activeElement?.textContent), "Edit", "focus on Edit");
+    await edit.click();
+    await box.fill('{"order": "6"}');
+    await page.keyboard.press("Escape");
+    assert.ok(await dialog.isVisible(), "Escape in edit mode keeps the dialog open");
+    assert.equal(await box.count(), 0);
+    assert.deepEqual(JSON.parse(await dialog.locator("pre.tnx-args").textContent()), { order: "5" });
+    await page.keyboard.press("Escape");
+    await page.waitForFunction(() => !document.getElementById("send").disabled && !document.querySelector("dialog[open]"), null, { timeout: 30_000 });
+    const text = await page.getByRole("log").textContent();
+    assert.match(text, /Tool call · declined/);
+    assert.doesNotMatch(text, /refunded order/);
     assert.deepEqual(problems, []);
   });
 });
@@ -218,7 +262,8 @@ test("element (remote, Worker on workerd): an edit is checked against the Worker
       await editAndApprove(dialog, '{"order": 43, "reason": "damaged"}');
       await elementIdle(page);
       const text = await el.getByRole("log").textContent();
-      assert.match(text, /arguments edited by you.*refund \{"order":43,"reason":"damaged"\}.*done: refunded order 43/s);
+      assert.match(text, /done: refunded order 43/);
+      assert.deepEqual(await callLines(el), [["Tool call · approved with edited arguments", 'refund {"order":43,"reason":"damaged"}\n(the model asked for {"order":42})']]);
       const violations = await audit(page);
       t.diagnostic(`axe on the element in remote mode: ${violations.length} violations`);
       assert.deepEqual(violations, []);

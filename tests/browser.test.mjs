@@ -394,3 +394,61 @@ test("a conversation in the page: follow-ups send the kept transcript, an async 
     assert.deepEqual(problems, []);
   });
 });
+
+// Issue 26: on a phone-sized screen (375 px) and a desktop one, the message
+// box shows its whole placeholder, Send sits beside it, the examples are in
+// view below, and the approval dialog keeps a margin from both edges.
+for (const width of [375, 1280]) {
+  test(`the demo at ${width} px: the whole placeholder shows; the dialog keeps a margin`, T, async () => {
+    await withPage(async (page, problems) => {
+      await page.setViewportSize({ width, height: 800 });
+      await openDemo(page);
+      const box = await page.evaluate(() => {
+        const m = document.getElementById("message");
+        const cs = getComputedStyle(m);
+        const ctx = document.createElement("canvas").getContext("2d");
+        ctx.font = cs.font;
+        const r = (el) => el.getBoundingClientRect();
+        return {
+          placeholder: ctx.measureText(m.placeholder).width,
+          room: m.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight),
+          sameRow: Math.round(r(m).top) === Math.round(r(document.getElementById("send")).top),
+          hint: document.getElementById("hint").textContent,
+          hintFits: document.getElementById("hint").scrollWidth <= document.getElementById("hint").clientWidth,
+          scrolls: document.documentElement.scrollWidth > innerWidth,
+        };
+      });
+      assert.ok(box.placeholder <= box.room, `placeholder ${Math.round(box.placeholder)} px in ${Math.round(box.room)} px`);
+      assert.ok(box.sameRow, "Send beside the message box");
+      assert.match(box.hint, /refund order 42/);
+      assert.ok(box.hintFits && !box.scrolls, "nothing runs past the screen");
+      await send(page, "refund order 42");
+      await dialogReady(page);
+      const d = await page.getByRole("dialog").boundingBox();
+      assert.ok(d.x >= 12 && d.x + d.width <= width - 12, `dialog ${Math.round(d.x)}…${Math.round(d.x + d.width)} of ${width}`);
+      await page.getByRole("dialog").getByRole("button", { name: "Decline" }).click();
+      await idle(page);
+      assert.deepEqual(problems, []);
+    });
+  });
+}
+
+// Issue 26: <toolnexus-chat> on a 375 px screen shows its whole placeholder too.
+test("the element at 375 px: the whole placeholder shows", T, async () => {
+  await withPage(async (page, problems) => {
+    await page.setViewportSize({ width: 375, height: 800 });
+    await page.goto(`${server.url}examples/index.html`);
+    await page.waitForSelector("toolnexus-chat[ready]");
+    const box = await page.evaluate(() => {
+      const m = document.querySelector("toolnexus-chat").shadowRoot.querySelector("input");
+      const cs = getComputedStyle(m);
+      const ctx = document.createElement("canvas").getContext("2d");
+      ctx.font = cs.font;
+      return { text: m.placeholder, width: ctx.measureText(m.placeholder).width,
+        room: m.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight) };
+    });
+    assert.match(box.text, /refund order 42/);
+    assert.ok(box.width <= box.room, `"${box.text}": ${Math.round(box.width)} px in ${Math.round(box.room)} px`);
+    assert.deepEqual(problems, []);
+  });
+});

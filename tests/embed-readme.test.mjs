@@ -11,7 +11,7 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -60,6 +60,11 @@ for (const file of ["README.md", "web/examples/README.md"]) {
         page.on("response", (r) => { if (r.status() >= 400) missing.push(`${r.status()} ${r.url()}`); });
         await page.goto(server.url);
         await page.waitForSelector("toolnexus-chat[ready]");
+        // Issue 26: a page in standards mode that declares its icon, so the
+        // browser asks for no favicon.ico (headless Chromium never fetches
+        // one, so the declaration is what can be checked).
+        assert.equal(await page.evaluate(() => document.compatMode), "CSS1Compat", "no doctype: quirks mode");
+        assert.ok(await page.evaluate(() => !!document.querySelector('link[rel~="icon"]')), "no icon declared");
         const el = page.locator("toolnexus-chat");
         await el.getByRole("textbox", { name: "Message" }).fill("refund order 42");
         await el.getByRole("button", { name: "Send" }).click();
@@ -78,3 +83,20 @@ for (const file of ["README.md", "web/examples/README.md"]) {
     }
   });
 }
+
+// The example pages (web/examples) too: standards mode, an icon declared.
+test("web/examples pages: standards mode, and an icon declared", T, async () => {
+  const dir = join(DIST, "web", "examples");
+  const server = await serve({ root: join(DIST, "web"), port: 0 });
+  try {
+    await withPage(browser, async (page) => {
+      for (const name of readdirSync(dir).filter((f) => f.endsWith(".html"))) {
+        await page.goto(`${server.url}examples/${name}`);
+        const got = await page.evaluate(() => [document.compatMode, !!document.querySelector('link[rel~="icon"]')]);
+        assert.deepEqual(got, ["CSS1Compat", true], name);
+      }
+    });
+  } finally {
+    await server.close();
+  }
+});

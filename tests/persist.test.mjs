@@ -89,6 +89,9 @@ test("demo page: the answer streams in, tool calls and results show as they happ
     await idle(page);
     const final = await page.locator("#transcript .entry.assistant span:last-child").last().textContent();
     assert.match(final, /^I am the offline demo model\./);
+    // Issue 26: the greeting offers what this page can do, its team and built-ins included.
+    assert.deepEqual([...final.matchAll(/"([^"]+)"/g)].map((m) => m[1]),
+      ["refund order 42", "add 2 and 3", "what is 2+3", "divide 1 by 0", "what time is it", "write a note", "review order 42"]);
     assertStreamed(await page.evaluate(() => window.__states), final);
 
     // A tool call and its result are in the transcript before the answer starts.
@@ -165,8 +168,19 @@ async function haltDemo(page, n, how) {
   assert.match(await dialog.locator("pre").textContent(), new RegExp(`"order": "${n}"`));
   await page.waitForFunction(() => document.activeElement?.matches("dialog[open] button.tnx-decline"));
   assert.match(await demoLog(page), new RegExp(`refund order ${n}`), "the transcript came back with the dialog");
+  // Issue 26: the status says what it waits for, and the waiting request's
+  // button sits beside New conversation instead of pushing it to a row of its own.
+  assert.equal(await page.locator("#busy").textContent(), "Waiting for your approval…");
+  const rows = await page.evaluate(() => ["answer", "reset"].map((id) => {
+    const b = document.getElementById(id);
+    return b.hidden ? null : Math.round(b.getBoundingClientRect().top);
+  }));
+  assert.ok(rows[0] !== null && rows[0] === rows[1], `Answer and New conversation on one row: ${rows}`);
   return dialog;
 }
+
+// callLabels: the label of every tool call line in the demo's transcript.
+const callLabels = (page) => page.locator("#transcript .entry.tool-call .who").allTextContents();
 
 const count = (text, re) => (text.match(re) ?? []).length;
 
@@ -179,6 +193,8 @@ test("demo page: an approval left open while the page is hidden survives a reloa
     assert.equal(count(text, /Tool resultrefunded order 42/g), 1, `the tool ran once: ${text}`);
     assert.equal(count(text, /Tool call[^T]*refund \{/g), 1, `the call is shown once: ${text}`);
     assert.match(text, /Done: refunded order 42\./);
+    // Issue 26: the answer lands on the call's line, restored from the saved view.
+    assert.deepEqual(await callLabels(page), ["Tool call · approved"]);
     const rec = await saved(page, "demo");
     assert.equal(rec.pending, undefined, "nothing waits any more");
     assert.ok(!JSON.stringify(rec.messages).includes("toolnexus:pending"), "the placeholder was replaced");
@@ -188,6 +204,7 @@ test("demo page: an approval left open while the page is hidden survives a reloa
     await page.waitForTimeout(300);
     assert.equal(await page.locator("dialog[open]").count(), 0);
     assert.equal(count(await demoLog(page), /Tool resultrefunded order 42/g), 1);
+    assert.deepEqual(await callLabels(page), ["Tool call · approved"], "the answer was saved with the line");
     assert.deepEqual(problems, []);
   });
 });
@@ -201,6 +218,7 @@ test("demo page: the wait limit passes, reload, Decline — the model hears the 
     const text = await demoLog(page);
     assert.match(text, /I did not refund order 7: "not this one"/);
     assert.doesNotMatch(text, /refunded order 7/);
+    assert.deepEqual(await callLabels(page), ["Tool call · declined"]);
     assert.equal((await saved(page, "demo")).pending, undefined);
     assert.deepEqual(problems, []);
   });
@@ -277,6 +295,9 @@ test("element: the answer streams in; tool results show as they happen", T, asyn
     await settled(page, 1);
     const final = await el(page).locator(".entry.assistant .text").last().textContent();
     assert.match(final, /^I am the offline demo model\./);
+    // Issue 26: the element has the demo tools, no built-ins and no team: the greeting says so.
+    assert.deepEqual([...final.matchAll(/"([^"]+)"/g)].map((m) => m[1]),
+      ["refund order 42", "add 2 and 3", "what is 2+3", "divide 1 by 0", "what time is it"]);
     assertStreamed(await page.evaluate(() => window.__states), final);
     await elSend(page, "add 2 and 3");
     await settled(page, 2);
@@ -286,6 +307,9 @@ test("element: the answer streams in; tool results show as they happen", T, asyn
     assert.deepEqual(problems, []);
   });
 });
+
+// elCallLabels: the label of every tool call line in the element's transcript.
+const elCallLabels = (page) => page.locator("toolnexus-chat").locator(".entry.tool-call .who").allTextContents();
 
 test("element persist: a reload keeps the conversation; a hidden page's approval survives; Approve runs once", T, async () => {
   await withPage(async (page, problems) => {
@@ -316,8 +340,10 @@ test("element persist: a reload keeps the conversation; a hidden page's approval
     const text = await elLog(page);
     assert.match(text, /2 \+ 3 = 5/, "the earlier exchange is still shown");
     assert.equal(count(text, /Tool resultrefunded order 9/g), 1, text);
-    assert.equal(count(text, /Tool callrefund/g), 1, `the call is shown once: ${text}`);
+    assert.equal(count(text, /Tool call[^T]*refund \{/g), 1, `the call is shown once: ${text}`);
     assert.match(text, /Done: refunded order 9\./);
+    // Issue 26: the element labels the answered call, on its restored line.
+    assert.deepEqual(await elCallLabels(page), ["Tool call", "Tool call · approved"]);
     const calls = await page.evaluate(() => window.__tnx.filter((e) => e.type === "toolnexus:tool-call").map((e) => e.detail.output));
     assert.deepEqual(calls, ["refunded order 9"]);
     assert.deepEqual(problems, []);
@@ -341,6 +367,7 @@ test("element persist: the wait limit passes, reload, Decline with a reason", T,
     const text = await elLog(page);
     assert.match(text, /I did not refund order 11: "over the limit"/);
     assert.doesNotMatch(text, /refunded order 11/);
+    assert.deepEqual(await elCallLabels(page), ["Tool call · declined"]);
     assert.deepEqual(problems, []);
   });
 });

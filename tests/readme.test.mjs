@@ -62,6 +62,25 @@ test("the README's go-module lines let another module use core through a replace
     await run("go", ["mod", "tidy"], { cwd: app, timeout: 150_000 });
     const { stdout } = await run("go", ["run", "."], { cwd: app, timeout: 150_000 });
     assert.equal(stdout.trim().split("\n")[0], "pending approval map[order:42]");
+    // Issue 26: our replace of tidwall/pretty reaches the new module too.
+    const { stdout: pretty } = await run("go", ["list", "-m", "-f", "{{.Replace}}", "github.com/tidwall/pretty"], { cwd: app, timeout: 60_000 });
+    assert.equal(pretty.trim(), "../toolnexus-wasm/internal/pretty");
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("the README's go-work lines: a workspace runs the Go example with go run, and our replace applies", { timeout: 240_000 }, async () => {
+  const dir = mkdtempSync(join(tmpdir(), "toolnexus-gowork-"));
+  try {
+    symlinkSync(root, join(dir, "toolnexus-wasm"));
+    await run("bash", ["-euo", "pipefail", "-c", snippet("go-work")], { cwd: dir, timeout: 60_000 });
+    const app = join(dir, "myapp");
+    writeFileSync(join(app, "main.go"), snippet("go"));
+    const { stdout } = await run("go", ["run", "."], { cwd: app, timeout: 150_000 });
+    assert.equal(stdout.trim().split("\n")[0], "pending approval map[order:42]");
+    const { stdout: pretty } = await run("go", ["list", "-m", "-f", "{{.Replace}}", "github.com/tidwall/pretty"], { cwd: app, timeout: 60_000 });
+    assert.equal(pretty.trim(), "./toolnexus-wasm/internal/pretty");
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -10,7 +10,8 @@
 //   main    AGENTS exactly as the README declares it (a JSON var, as in
 //           wrangler.jsonc), the APPROVALS Durable Object bound
 //   text    the same team as a string var, tokens live 2 s
-//   broken  AGENTS names an undeclared team member
+//   broken  AGENTS with two typos: an undeclared team member, a tool the
+//           Worker does not offer
 //   noledger the team without the APPROVALS binding
 // The halted tree is looked at in the Durable Object itself (w.ledger(id).tree).
 
@@ -43,7 +44,7 @@ before(async () => {
   const agents = readmeAgents();
   workers.main = await startWorker({ ...base, AGENTS: agents });
   workers.text = await startWorker({ ...base, AGENTS: JSON.stringify(agents), STATE_TTL_SECONDS: "2" });
-  workers.broken = await startWorker({ ...base, AGENTS: JSON.stringify([{ name: "support", team: ["billing"] }]) });
+  workers.broken = await startWorker({ ...base, AGENTS: JSON.stringify([{ name: "support", team: ["biling"] }, { name: "billing", tools: ["refnd"] }]) });
   workers.noledger = await startWorker({ ...base, AGENTS: agents }, { approvals: false });
 });
 
@@ -157,6 +158,9 @@ test("streamed: agent events carry each agent's path, done carries the pending r
   const done = events.at(-1);
   assert.equal(done.type, "done");
   assert.deepEqual(done.data.pending.data.path, ["support", "billing"]);
+  // One request, one pending event — from the agent that asked (issue 26).
+  const pending = events.filter((e) => e.type === "pending");
+  assert.deepEqual(pending.map((e) => [e.data.request.id, e.data.path]), [[done.data.pending.id, ["support", "billing"]]]);
   const resumed = await resume("main", done.data.state, { id: done.data.pending.id, ok: false, reason: "no" });
   assert.equal(resumed.status, 200, resumed.text);
   const metrics = await call("main", "GET", "/metrics");
@@ -182,13 +186,16 @@ test("AGENTS as a string var works the same; an expired team token is refused an
 test("a misconfigured AGENTS is a clear config error at once: /readyz and /v1/run name it", T, async () => {
   const ready = await call("broken", "GET", "/readyz");
   assert.equal(ready.status, 503, ready.text);
-  assert.deepEqual(ready.json.problems.find((p) => p.setting === "AGENTS"),
-    { setting: "AGENTS", problem: 'agent support: team member "billing" is not declared' });
+  // Every mistake at once (issue 26), as for the rest of the configuration.
+  assert.deepEqual(ready.json.problems.filter((p) => p.setting === "AGENTS"), [
+    { setting: "AGENTS", problem: 'agent support: team member "biling" is not declared' },
+    { setting: "AGENTS", problem: 'agent billing: tool "refnd" is not offered by this Worker (GET /v1/tools lists them)' },
+  ]);
   const from = mock.requests.length;
   const res = await run("broken");
   assert.equal(res.status, 500, res.text);
   assert.equal(res.json.error.code, "config");
-  assert.match(res.json.error.message, /AGENTS agent support: team member "billing" is not declared/);
+  assert.match(res.json.error.message, /AGENTS agent support: team member "biling" is not declared; AGENTS agent billing: tool "refnd" is not offered/);
   assert.equal(mock.requests.length, from, "a misconfigured Worker called the model");
   const unknown = await run("main", { prompt: "hi", agent: "sales" });
   assert.equal(unknown.status, 400, unknown.text);

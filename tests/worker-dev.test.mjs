@@ -2,15 +2,21 @@
 // offline model (web/demo-model.mjs, served by scripts/demo-model-server.mjs):
 // the same prompts give the same answers on the Worker (workerd, Miniflare)
 // as in the page (the same module and demo tools, run here by the JS API in
-// Node). And worker-dev on a taken port says so in one line.
+// Node), and its greeting offers only what the Worker can do. worker-dev on
+// a taken port says so in one line, and keeps an AGENTS edited into
+// dist/worker/wrangler.jsonc across its rebuild.
 //
 //   ./build.sh build && ./build.sh worker && cd tests && timeout 300 node --test worker-dev.test.mjs
 
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { execFile } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
 import { createServer } from "node:net";
+import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import { startWorker } from "./worker-harness.mjs";
@@ -62,7 +68,7 @@ async function inPage(prompt) {
   return { text: res.text, asked };
 }
 
-for (const prompt of ["refund order 7", "what is 2+3", "add 10 and 32", "hello"]) {
+for (const prompt of ["refund order 7", "what is 2+3", "add 10 and 32"]) {
   test(`"${prompt}": the same answer on the Worker as in the page`, T, async () => {
     const [w, p] = await Promise.all([onWorker(prompt), inPage(prompt)]);
     assert.equal(w.text, p.text);
@@ -74,6 +80,26 @@ for (const prompt of ["refund order 7", "what is 2+3", "add 10 and 32", "hello"]
     }
   });
 }
+
+// Issue 26: the greeting offered prompts the Worker cannot serve (divide,
+// time, write a note; review without "agent"). It offers what the place can
+// do, and each prompt it offers works there.
+test("the greeting offers on the Worker only what the Worker can do, and each offered prompt works", T, async () => {
+  const hello = await onWorker("hello");
+  const offered = [...hello.text.matchAll(/"([^"]+)"/g)].map((m) => m[1]);
+  assert.deepEqual(offered, ["refund order 42", "add 2 and 3", "what is 2+3"], hello.text);
+  for (const prompt of offered) {
+    const { text } = await onWorker(prompt);
+    assert.doesNotMatch(text, /not available|I am the offline demo model/, `${prompt}: ${text}`);
+  }
+  // In the page the greeting offers what the page has (its demo tools).
+  const page = await inPage("hello");
+  assert.deepEqual([...page.text.matchAll(/"([^"]+)"/g)].map((m) => m[1]),
+    ["refund order 42", "add 2 and 3", "what is 2+3", "divide 1 by 0", "what time is it"], page.text);
+  // A review without "agent" says what it needs instead of greeting again.
+  const review = await onWorker("review order 42");
+  assert.match(review.text, /^Reviewing an order is a job for an agent team.*"agent": "support".*"refund order 42"/, review.text);
+});
 
 test("/v1/resume with edited arguments: a bad edit is 400 invalid_args and the token stays good; a good one runs", T, async () => {
   const run = await worker.call("POST", "/v1/run", { body: { prompt: "refund order 7" } });
@@ -111,5 +137,56 @@ test("worker-dev on a taken port says so in one line and how to pick another", T
     assert.equal(err.stdout, "", "nothing was built or started");
   } finally {
     taken.close();
+  }
+});
+
+// freePort asks the system for a port nobody listens on.
+async function freePort() {
+  const s = createServer().listen(0, "127.0.0.1");
+  await new Promise((ok) => s.once("listening", ok));
+  const { port } = s.address();
+  await new Promise((ok) => s.close(ok));
+  return port;
+}
+
+// Issue 26: the README has AGENTS put into dist/worker/wrangler.jsonc; the
+// rebuild that ./build.sh worker-dev starts with must keep that edit, and the
+// team must then run. Built into a folder of its own (TOOLNEXUS_DIST).
+test("README's AGENTS in dist/worker/wrangler.jsonc survives ./build.sh worker-dev, and the team runs", { timeout: 420_000 }, async () => {
+  const dist = await mkdtemp(join(tmpdir(), "toolnexus-worker-dev-"));
+  const env = { ...process.env, TOOLNEXUS_DIST: dist };
+  let dev;
+  try {
+    await promisify(execFile)("./build.sh", ["worker"], { cwd: ROOT, env, timeout: 300_000 });
+    // The README's words: in dist/worker/wrangler.jsonc, under "vars", the block.
+    const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+    const block = readme.match(/<!-- readme-test: worker-agents -->\n```jsonc\n([\s\S]*?)\n```/)[1];
+    const config = join(dist, "worker", "wrangler.jsonc");
+    const text = readFileSync(config, "utf8");
+    assert.match(text, /"vars": \{\n/);
+    writeFileSync(config, text.replace(/"vars": \{\n/, `"vars": {\n${block},\n`));
+    const port = await freePort();
+    dev = spawn("./build.sh", ["worker-dev"], { cwd: ROOT, env: { ...env, PORT: String(port) }, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+    let out = "";
+    dev.stdout.on("data", (d) => { out += d; });
+    dev.stderr.on("data", (d) => { out += d; });
+    let res;
+    for (let i = 0; i < 600 && !res; i++) {
+      if (dev.exitCode !== null) assert.fail(`worker-dev exited: ${out}`);
+      res = await fetch(`http://127.0.0.1:${port}/v1/run`, { method: "POST", headers: { "content-type": "application/json" },
+        body: JSON.stringify({ prompt: "review order 42", agent: "support" }) }).catch(() => null);
+      if (!res) await sleep(500);
+    }
+    assert.ok(res, `worker-dev did not answer: ${out}`);
+    const body = await res.text();
+    assert.equal(res.status, 200, body);
+    const json = JSON.parse(body);
+    assert.equal(json.status, "pending", body);
+    assert.deepEqual(json.pending.data.path, ["support", "billing"]);
+    assert.match(out, /kept your .*wrangler\.jsonc/);
+  } finally {
+    if (dev?.pid) try { process.kill(-dev.pid, "SIGTERM"); } catch { /* gone */ }
+    await sleep(500);
+    await rm(dist, { recursive: true, force: true });
   }
 });

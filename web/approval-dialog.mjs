@@ -134,8 +134,23 @@ export class ApprovalDialog {
         }
         finish(parts.answers ? { id: request.id, ok: true, data: { answers: parts.answers() } } : { id: request.id, ok: true });
       });
+      // Edit mode: the read-only arguments become a JSON textbox (Ctrl+Enter
+      // approves); "Cancel edit" or Escape brings them back unchanged.
+      const shownArgs = [...parts.argsBlock.childNodes];
+      const cancelEdit = doc.createElement("button");
+      cancelEdit.type = "button";
+      cancelEdit.className = "tnx-edit-cancel";
+      cancelEdit.textContent = "Cancel edit";
+      const leaveEdit = () => {
+        parts.editor = null;
+        parts.argsError.textContent = "";
+        parts.argsBlock.replaceChildren(...shownArgs);
+        cancelEdit.replaceWith(parts.edit);
+        approve.textContent = "Approve";
+        parts.edit.focus();
+      };
+      cancelEdit.addEventListener("click", leaveEdit);
       parts.edit?.addEventListener("click", () => {
-        // The read-only arguments become a JSON textbox; Ctrl+Enter approves.
         parts.editor = argsEditor(doc, { args: request.data?.args, schema: request.data?.schema,
           id: `${parts.argsId}-edit`, describedBy: parts.argsError.id });
         parts.editor.textarea.addEventListener("keydown", (e) => {
@@ -146,7 +161,7 @@ export class ApprovalDialog {
           parts.editor.textarea.removeAttribute("aria-invalid");
         });
         parts.argsBlock.replaceChildren(parts.editor.element, parts.argsError);
-        parts.edit.remove();
+        parts.edit.replaceWith(cancelEdit);
         approve.textContent = "Approve edited";
         parts.editor.textarea.focus();
       });
@@ -154,10 +169,12 @@ export class ApprovalDialog {
       reason.addEventListener("keydown", (e) => {
         if (e.key === "Enter") { e.preventDefault(); declined(reason.value.trim()); }
       });
-      // Escape fires "cancel" on a modal dialog; keep it ours so it becomes a decline.
-      dialog.addEventListener("cancel", (e) => { e.preventDefault(); declined("cancelled"); });
+      // Escape fires "cancel" on a modal dialog; keep it ours so it becomes a
+      // decline — in edit mode it first leaves the edit.
+      const escape = () => (parts.editor ? leaveEdit() : declined("cancelled"));
+      dialog.addEventListener("cancel", (e) => { e.preventDefault(); escape(); });
       dialog.addEventListener("keydown", (e) => {
-        if (e.key === "Escape") { e.preventDefault(); declined("cancelled"); }
+        if (e.key === "Escape") { e.preventDefault(); escape(); }
         else if (e.key === "Tab") trapTab(e, dialog);
       });
       dialog.addEventListener("close", () => declined("cancelled"));
@@ -341,8 +358,10 @@ const CSS = `
 .tnx-approval { --tnx-bg: #fff; --tnx-fg: #1b1f24; --tnx-muted: #57606a; --tnx-border: #d0d7de;
   --tnx-code: #f6f8fa; --tnx-accent: #1f6feb; --tnx-danger: #cf222e;
   color: var(--tnx-fg); background: var(--tnx-bg); border: 1px solid var(--tnx-border);
-  border-radius: 12px; padding: 20px 24px; width: min(560px, calc(100vw - 32px));
+  border-radius: 12px; padding: 20px 24px; box-sizing: border-box;
+  width: min(560px, calc(100vw - 32px)); max-width: calc(100vw - 32px);
   box-shadow: 0 12px 40px rgba(0,0,0,.25); font: 15px/1.45 system-ui, sans-serif; }
+@media (max-width: 480px) { .tnx-approval { padding: 16px; } }
 .tnx-approval::backdrop { background: rgba(15, 20, 25, .55); }
 .tnx-approval h2 { margin: 0 0 8px; font-size: 1.2em; }
 .tnx-approval p { margin: 6px 0; }

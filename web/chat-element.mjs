@@ -23,7 +23,7 @@
 
 import { adoptStyles, approvalDialog } from "./approval-dialog.mjs";
 import { httpToolSpecs, localEngine, remoteEngine } from "./chat-engine.mjs";
-import { resultView, waitingStatus } from "./outcome.mjs";
+import { answerLabel, resultView, waitingStatus } from "./outcome.mjs";
 
 const ATTRS = ["model", "base-url", "style", "system-prompt", "max-turns", "endpoint", "demo", "wasm", "stream"];
 // Read when used, so changing them does not rebuild the engine.
@@ -52,6 +52,11 @@ export class ToolnexusChatElement extends HTMLElement {
   #apiKey = undefined;
   #ask = null;      // this element's approval dialog (one queue per element)
   #view = [];       // what the transcript shows, as data: saved with the conversation
+  // Tool call lines by call id (also rebuilt from a saved view), and the
+  // answers given to calls whose line is not shown yet ({who, text}): the
+  // answer to an approval is written on the call's own line.
+  #callLines = new Map();
+  #answered = new Map();
   #restored = null; // a saved history waiting for the first run to pick it up
   #halted = null;   // {messages, pending}: a run saved while waiting for an answer
   #durable = null;  // {key, wait}: durableWait for the current persist key
@@ -221,6 +226,8 @@ export class ToolnexusChatElement extends HTMLElement {
     this.#restored = null;
     this.#halted = null;
     this.#view = [];
+    this.#callLines = new Map();
+    this.#answered = new Map();
     this.#ui.log.replaceChildren();
     if (this.persist) this.#store().then((s) => s.clear(this.#storeKey())).catch(() => {});
   }
@@ -240,7 +247,7 @@ export class ToolnexusChatElement extends HTMLElement {
       const saved = await (await this.#store()).get(this.#storeKey());
       if (!saved) return;
       for (const v of Array.isArray(saved.view) ? saved.view : []) {
-        if (v && typeof v === "object") this.#entry(String(v.kind), String(v.who), String(v.text ?? ""), !!v.isError);
+        if (v && typeof v === "object") this.#entry(String(v.kind), String(v.who), String(v.text ?? ""), !!v.isError, v.callId);
       }
       if (saved.messages.length > 0) this.#restored = saved.messages;
       if (saved.pending && typeof saved.pending === "object" && !this.endpoint) {
@@ -298,6 +305,7 @@ export class ToolnexusChatElement extends HTMLElement {
       this.#setBusy(false);
     }
     if (this.#halted !== halted) return null; // reset meanwhile
+    this.#showAnswer(halted.pending, answer);
     // The answer is used once: a reload from here on must not run the tool again.
     this.#halted = null;
     this.#restored = null;
@@ -324,7 +332,8 @@ export class ToolnexusChatElement extends HTMLElement {
     queueMicrotask(() => {
       this.#warmQueued = false;
       if (!this.isConnected) return;
-      this.#ui.input.placeholder = this.demo ? "Try: refund order 42 · add 2 and 3" : "Ask something…";
+      // Short enough to show whole in a 375 px wide screen.
+      this.#ui.input.placeholder = this.demo ? "Try: refund order 42" : "Ask something…";
       const engine = this.#currentEngine();
       engine.promise.then(() => {
         if (this.#engine === engine) this.toggleAttribute("ready", true);
@@ -398,10 +407,39 @@ export class ToolnexusChatElement extends HTMLElement {
     this.#setBusy(true, waitingStatus(request));
     try {
       const wait = this.#durable?.key === this.#storeKey() && this.persist && !this.endpoint ? this.#durable.wait : null;
-      return await (wait ? wait.waitFor(request, { signal }) : this.#askDialog(request, { signal }));
+      const answer = await (wait ? wait.waitFor(request, { signal }) : this.#askDialog(request, { signal }));
+      this.#showAnswer(request, answer);
+      return answer;
     } finally {
       this.#setBusy(true, "Working…");
     }
+  }
+
+  // #showAnswer writes how the person answered an approval on the call's
+  // line — approved, declined, or approved with edited arguments (then the
+  // arguments that run, with the model's below) — or keeps it for the line
+  // when that is shown later (a remote run shows calls once they finished).
+  #showAnswer(request, answer) {
+    const data = request?.data ?? {};
+    if (typeof data.tool !== "string" || typeof data.callId !== "string") return;
+    const edited = answer?.ok && answer.data?.args;
+    const shown = {
+      who: `Tool call · ${answerLabel(answer).toLowerCase()}`,
+      text: edited ? `${data.tool} ${compact(answer.data.args)}\n(the model asked for ${compact(data.args)})` : "",
+    };
+    const line = this.#callLines.get(data.callId);
+    if (!line) return void this.#answered.set(data.callId, shown);
+    line.relabel(shown.who);
+    if (shown.text) line.rewrite(shown.text);
+  }
+
+  // #callEntry shows a tool call's line, labelled with its answer when one
+  // was given before the line could be shown.
+  #callEntry(id, name, args) {
+    const shown = typeof id === "string" ? this.#answered.get(id) : undefined;
+    if (shown) this.#answered.delete(id);
+    const text = shown?.text || (args === undefined ? String(name ?? "") : `${name} ${compact(args)}`);
+    return this.#entry("tool-call", shown?.who ?? "Tool call", text, false, id);
   }
 
   #askDialog(request, opts) {
@@ -428,15 +466,13 @@ export class ToolnexusChatElement extends HTMLElement {
       case "tool_call":
         live.entry = null;
         live.args.set(e.id, e.args);
-        this.#entry("tool-call", "Tool call", `${e.name} ${compact(e.args)}`);
+        this.#callEntry(e.id, e.name, e.args);
         return;
       case "tool_result": {
         live.entry = null;
         if (seen.has(e.id)) return;
         seen.add(e.id);
-        if (!live.args.has(e.id)) this.#entry("tool-call", "Tool call", String(e.name ?? ""));
-        // An approval that edited the arguments: show the ones that ran.
-        if (e.edited) this.#entry("tool-call", "Tool call · arguments edited by you", `${e.name} ${compact(e.args)}`);
+        if (!live.args.has(e.id) && !this.#callLines.has(e.id)) this.#callEntry(e.id, e.name);
         const view = resultView(e);
         this.#entry(view.kind, view.who, view.text, view.isError);
         let args = e.edited ? e.args : live.args.get(e.id);
@@ -457,9 +493,7 @@ export class ToolnexusChatElement extends HTMLElement {
       const key = call.id || `${call.name} ${compact(call.args)} ${seen.size}`;
       if (seen.has(key)) continue;
       seen.add(key);
-      if (!shown.has(call.id) || call.edited) {
-        this.#entry("tool-call", call.edited ? "Tool call · arguments edited by you" : "Tool call", `${call.name} ${compact(call.args)}`);
-      }
+      if (!shown.has(call.id) && !this.#callLines.has(call.id)) this.#callEntry(call.id, call.name, call.args);
       const view = resultView(call);
       this.#entry(view.kind, view.who, view.text, view.isError);
       this.#emit("toolnexus:tool-call", { id: call.id, name: call.name, args: call.args, output: call.output, isError: !!call.isError,
@@ -483,8 +517,10 @@ export class ToolnexusChatElement extends HTMLElement {
   }
 
   // #entry appends one transcript line; text goes through textContent only.
-  // It returns a handle whose append(text) grows the line (streamed text).
-  #entry(kind, who, text, isError = false) {
+  // It returns a handle whose append(text) grows the line (streamed text)
+  // and whose relabel(who) and rewrite(text) change it. A tool call's line is
+  // kept under its callId (#callLines), in the saved view too.
+  #entry(kind, who, text, isError = false, callId = undefined) {
     const div = document.createElement("div");
     const marked = isError && kind !== "error";
     div.className = `entry ${kind}${marked ? " error" : ""}`;
@@ -498,19 +534,30 @@ export class ToolnexusChatElement extends HTMLElement {
     body.setAttribute("part", "text");
     // A tool's text is shown clipped: laying out one unbroken megabyte takes
     // the browser seconds, and nobody reads it in a chat.
-    const s = String(text);
-    body.textContent = kind.startsWith("tool") && s.length > 8000 ? `${s.slice(0, 8000)}… (${s.length - 8000} more characters not shown)` : s;
+    const clip = (s) => kind.startsWith("tool") && s.length > 8000 ? `${s.slice(0, 8000)}… (${s.length - 8000} more characters not shown)` : s;
+    body.textContent = clip(String(text));
     div.append(label, body);
     this.#ui.log.append(div);
     this.#ui.log.scrollTop = this.#ui.log.scrollHeight;
     const view = { kind, who, text: String(text), isError: !!isError };
+    if (typeof callId === "string" && callId) view.callId = callId;
     if (kind !== "error") this.#view.push(view); // errors are about this visit, not the conversation
-    return {
+    const handle = {
       append(more) {
         body.textContent += more;
         view.text += more;
       },
+      relabel(text) {
+        label.textContent = text;
+        view.who = text;
+      },
+      rewrite(text) {
+        body.textContent = clip(String(text));
+        view.text = String(text);
+      },
     };
+    if (view.callId && kind === "tool-call") this.#callLines.set(view.callId, handle);
+    return handle;
   }
 
   #emit(type, detail) {

@@ -16,21 +16,44 @@
 // write tool, which needs approval), and "review order 42" when it is offered
 // a team's task tool (the demo's support agent hands "refund order 42" to its
 // billing sub-agent, then answers with what billing reports).
+//
+// Its greeting (anything else) offers only what the place asking can do: the
+// prompts whose tools the request offers, and "review order 42" where a team
+// takes it — a request with the task tool, or a page that routes review
+// prompts to a team (demoModel({team: true})).
 
 const BASE_URL = "https://demo-model.invalid/v1";
 const MODEL = "toolnexus-demo";
 
-export const HELP = "I am the offline demo model. Try: \"refund order 42\" (asks for your approval), " +
-  "\"add 2 and 3\" or \"what is 2+3\", \"divide 1 by 0\" (a tool that fails), \"what time is it\", and " +
-  "\"write a note\" (asks you two questions, then saves a file after your approval), and \"review order 42\" " +
-  "(a support agent hands the refund to its billing sub-agent).";
+// PROMPTS: what the greeting may offer, each with the tools it needs.
+const PROMPTS = [
+  [["refund"], "\"refund order 42\" (asks for your approval)"],
+  [["add"], "\"add 2 and 3\" or \"what is 2+3\""],
+  [["divide"], "\"divide 1 by 0\" (a tool that fails)"],
+  [["time"], "\"what time is it\""],
+  [["question", "write"], "\"write a note\" (asks you two questions, then saves a file after your approval)"],
+];
+const REVIEW = "\"review order 42\" (a support agent hands the refund to its billing sub-agent)";
+
+/**
+ * help is the greeting for a request offering tools (a Map of name → schema;
+ * null: any tool); team says review prompts go to a team here.
+ */
+export function help(tools, { team = false } = {}) {
+  const offered = (names) => !tools || names.every((n) => tools.has(n));
+  const items = PROMPTS.filter(([names]) => offered(names)).map(([, text]) => text);
+  if (team || tools?.has("task")) items.push(REVIEW);
+  if (items.length === 0) return "I am the offline demo model. No tools are offered here, so there is nothing I can do but talk.";
+  const list = items.length === 1 ? items[0] : `${items.slice(0, -1).join(", ")} and ${items.at(-1)}`;
+  return `I am the offline demo model. Try: ${list}.`;
+}
 
 // Ids stay unique across clients and page loads: a conversation's history may
 // span several demoModel() instances.
 let seq = 0;
 const run = Math.random().toString(36).slice(2, 8);
 
-export function demoModel() {
+export function demoModel({ team = false } = {}) {
   async function fetch(url, init = {}) {
     const href = typeof url === "string" ? url : url?.url ?? String(url);
     const method = (init.method ?? "GET").toUpperCase();
@@ -43,7 +66,7 @@ export function demoModel() {
     } catch {
       return json({ error: { message: "demo model: request body is not JSON" } }, 400);
     }
-    const turn = reply(body.messages ?? [], toolNames(body.tools));
+    const turn = reply(body.messages ?? [], toolNames(body.tools), { team });
     const id = `demo-${run}-${++seq}`;
     const usage = {
       prompt_tokens: tokens(JSON.stringify(body.messages ?? [])),
@@ -57,7 +80,8 @@ export function demoModel() {
 }
 
 // reply decides the next turn from the transcript: {text} or {call: {name, args}}.
-function reply(messages, tools) {
+function reply(messages, tools, { team }) {
+  const HELP = help(tools, { team });
   const last = messages[messages.length - 1];
   if (!last) return { text: HELP };
   if (last.role === "tool") return afterTool(messages, last, tools);
@@ -66,6 +90,12 @@ function reply(messages, tools) {
 
   let m = said.match(/\breview\s+order\s+#?(\d+)\b/i);
   if (m && tools?.has("task")) return callIfOffered(tools, "task", { agent: "billing", prompt: `refund order ${m[1]}` });
+  if (m) {
+    // Without a team here, say so instead of repeating the greeting.
+    return { text: `Reviewing an order is a job for an agent team, and none is running this conversation ` +
+      `(on the Worker, send the prompt with "agent": "support" and AGENTS declared).` +
+      (!tools || tools.has("refund") ? ` I can refund it myself: "refund order ${m[1]}".` : "") };
+  }
   m = said.match(/\brefund(?:\s+order)?\s+#?(\d+)\b/i);
   if (m) return callIfOffered(tools, "refund", { order: m[1] });
   m = said.match(/\badd\s+(-?\d+(?:\.\d+)?)\s+(?:and|to|\+)\s+(-?\d+(?:\.\d+)?)/i) ??

@@ -53,6 +53,10 @@ let busy = false;
 // unknown tool, bad arguments, a timeout) is filled in from result.toolCalls.
 let shownCalls = new Set();
 let shownResults = new Set();
+// Each tool call's transcript line by call id, so the answer to an approval
+// lands on the call's own line — also after a reload, which rebuilds the
+// lines from the saved view (its items keep the call id).
+let callLines = new Map();
 const approve = approvalDialog();
 // The built-in tools' virtual file system, shown in the Files panel (and kept
 // in IndexedDB while "Keep files" is ticked).
@@ -93,14 +97,13 @@ const teamView = {
     const data = request.data ?? {};
     if (data.callId) shownCalls.add(data.callId);
     ui.busy.textContent = waitingStatus(request);
-    return entry("tool-call", `Tool call · ${pathText(data.path)} · waiting for your approval`, `${data.tool} ${compact(data.args)}`);
+    return entry("tool-call", `Tool call · ${pathText(data.path)} · waiting for your approval`, `${data.tool} ${compact(data.args)}`, false, data.callId);
   },
   answered(line, request, answer) {
     const data = request.data ?? {};
     if (data.callId) shownCalls.add(data.callId); // shown before the answer, maybe by an earlier page
     ui.busy.textContent = "Working…";
-    line?.relabel(`Tool call · ${pathText(data.path)} · ${answerLabel(answer).toLowerCase()}`);
-    if (!answer.ok) showResult(data.callId, "", false, { declined: true, reason: answer.reason });
+    showAnswer(line, data, answer, ` · ${pathText(data.path)}`);
   },
   spawned(path) {
     entry("note", "Team", `${path.at(-2)} handed a task to ${path.at(-1)}`);
@@ -115,6 +118,7 @@ const teamView = {
 // resumeTeam brings back a team run saved while its dialog was open.
 async function resumeTeam(saved) {
   setBusy(true);
+  ui.busy.textContent = waitingStatus(saved.pending); // as for a single agent's saved request
   try {
     await team.resume(saved);
   } catch (err) {
@@ -141,7 +145,7 @@ async function restore() {
   }
   history = saved.messages;
   for (const v of Array.isArray(saved.view) ? saved.view : []) {
-    if (v && typeof v === "object") entry(String(v.kind), String(v.who), String(v.text ?? ""), !!v.isError);
+    if (v && typeof v === "object") entry(String(v.kind), String(v.who), String(v.text ?? ""), !!v.isError, v.callId);
   }
   if (saved.pending && typeof saved.pending === "object") setHalted({ messages: saved.messages, pending: saved.pending });
 }
@@ -195,12 +199,27 @@ async function waitFor(request, opts) {
   return answer;
 }
 
-// showAnswer records the person's answer to an approval in the transcript.
-function showAnswer(line, data, answer) {
+// showAnswer records the person's answer to an approval on the call's line
+// (line, else the one shown for data.callId, also by an earlier page): how it
+// was answered, and for an edit the arguments that run, with the model's
+// beside them. where names the asking agent (" · support › billing").
+function showAnswer(line, data, answer, where = "") {
   if (typeof data.tool !== "string") return;
-  line?.relabel(`Tool call · ${answerLabel(answer).toLowerCase()}`);
-  if (answer.ok && answer.data?.args) entry("tool-call", "Tool call · arguments edited by you", `${data.tool} ${compact(answer.data.args)}`);
+  line ??= callLines.get(data.callId) ?? null;
+  const label = `Tool call${where} · ${answerLabel(answer).toLowerCase()}`;
+  const text = answer.ok && answer.data?.args ? editedText(data.tool, answer.data.args, data.args) : "";
+  if (line) {
+    line.relabel(label);
+    if (text) line.rewrite(text);
+  } else {
+    entry("tool-call", label, text || `${data.tool} ${compact(data.args)}`, false, data.callId);
+  }
   if (!answer.ok) showResult(data.callId, "", false, { declined: true, reason: answer.reason });
+}
+
+// editedText: what ran after an edit, and what the model had asked for.
+function editedText(tool, args, original) {
+  return `${tool} ${compact(args)}\n(the model asked for ${compact(original)})`;
 }
 
 // client returns a client for the picked model, reusing it while the settings
@@ -244,7 +263,7 @@ function makeClient(s) {
 // modelOptions: the picked model as createClient / createRuntime options.
 function modelOptions({ kind, baseURL, model, apiKey }) {
   if (kind === "demo") {
-    const m = demoModel();
+    const m = demoModel({ team: true }); // this page gives review prompts to its team (isTeamPrompt)
     return { ...m, fetch: pacedFetch(m.fetch) };
   }
   // Anthropic refuses browser calls unless the page opts in explicitly.
@@ -373,6 +392,7 @@ document.addEventListener("visibilitychange", () => {
 ui.reset.addEventListener("click", () => {
   history = [];
   view = [];
+  callLines = new Map();
   setHalted(null);
   store.clear(STORE_ID).catch(() => {});
   store.clear(TEAM_STORE_ID).catch(() => {});
@@ -406,8 +426,9 @@ function setBusy(on) {
 }
 
 // entry appends one transcript line and returns a handle whose append(text)
-// grows it (streamed text).
-function entry(kind, who, text, isError = false) {
+// grows it (streamed text), relabel(who) and rewrite(text) change it. A tool
+// call's line is kept under its callId (callLines), in the saved view too.
+function entry(kind, who, text, isError = false, callId = undefined) {
   const div = document.createElement("div");
   div.className = `entry ${kind}${isError ? " is-error" : ""}`;
   const label = document.createElement("span");
@@ -420,8 +441,9 @@ function entry(kind, who, text, isError = false) {
   ui.transcript.append(div);
   ui.transcript.scrollTop = ui.transcript.scrollHeight;
   const item = { kind, who, text: String(text), isError: !!isError };
+  if (typeof callId === "string" && callId) item.callId = callId;
   if (kind !== "error" || who !== "Error") view.push(item); // errors are about this visit, not the conversation
-  return {
+  const handle = {
     append(more) {
       body.textContent += more;
       item.text += more;
@@ -431,7 +453,13 @@ function entry(kind, who, text, isError = false) {
       label.textContent = text;
       item.who = text;
     },
+    rewrite(text) {
+      body.textContent = clip(String(text));
+      item.text = String(text);
+    },
   };
+  if (item.callId && kind === "tool-call") callLines.set(item.callId, handle);
+  return handle;
 }
 
 // clip shortens a tool's text for display: laying out one unbroken run of a
@@ -442,7 +470,7 @@ function clip(text, max = 8000) {
 
 function showCall(id, name, args, note = "") {
   if (id) shownCalls.add(id);
-  return entry("tool-call", `Tool call${note}`, `${name} ${compact(args)}`);
+  return entry("tool-call", `Tool call${note}`, `${name} ${compact(args)}`, false, id);
 }
 
 // showResult shows a call's result once; a decline is shown by the answer

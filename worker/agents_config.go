@@ -64,8 +64,10 @@ const maxAgents = 64
 // parseAgents reads and checks AGENTS ("" declares none). known reports
 // whether the Worker offers a tool of that name; nil skips the check (the
 // tool set is only known when a request builds it: MCP servers, skills).
-// Every problem is a *ConfigError naming AGENTS and the agent, never a
-// value beyond the names.
+// A problem is a *ConfigError naming AGENTS and the agent, never a value
+// beyond the names; once the text is an array of agents, every problem of
+// every agent is reported at once (ConfigErrors), as for the rest of the
+// configuration.
 func parseAgents(text string, known func(string) bool) ([]agentDecl, error) {
 	text = strings.TrimSpace(text)
 	if text == "" {
@@ -88,18 +90,28 @@ func parseAgents(text string, known func(string) bool) ([]agentDecl, error) {
 	if len(list) > maxAgents {
 		return nil, problem("declares %d agents; at most %d are allowed", len(list), maxAgents)
 	}
+	var problems ConfigErrors
+	report := func(format string, args ...any) { problems.add(problem(format, args...)) }
 	decls := make([]agentDecl, 0, len(list))
+	// index holds every well-formed name, so a team member is checked
+	// against what was declared even when that agent has a problem itself.
 	index := map[string]int{}
 	for i, v := range list {
 		d, err := readAgentDecl(v)
 		if err != nil {
-			return nil, problem("agent %d: %v", i, err)
+			report("agent %d: %v", i, err)
+			if name := v.Get("name"); name.Type == gjson.String && validAgentName(name.Str) {
+				index[name.Str] = i
+			}
+			continue
 		}
 		if !validAgentName(d.Name) {
-			return nil, problem("agent %d: \"name\" must be 1-64 letters, digits, _ or -, starting with a letter", i)
+			report("agent %d: \"name\" must be 1-64 letters, digits, _ or -, starting with a letter", i)
+			continue
 		}
 		if _, dup := index[d.Name]; dup {
-			return nil, problem("declares the agent %s twice", d.Name)
+			report("declares the agent %s twice", d.Name)
+			continue
 		}
 		index[d.Name] = i
 		decls = append(decls, d)
@@ -107,17 +119,20 @@ func parseAgents(text string, known func(string) bool) ([]agentDecl, error) {
 	for _, d := range decls {
 		for _, t := range d.Team {
 			if _, ok := index[t]; !ok {
-				return nil, problem("agent %s: team member %s is not declared", d.Name, quoteClip(t))
+				report("agent %s: team member %s is not declared", d.Name, quoteClip(t))
 			}
 		}
 		for _, t := range d.Tools {
 			switch {
 			case t == "task":
-				return nil, problem("agent %s: \"task\" is not a tool to list: an agent with a team gets it", d.Name)
+				report("agent %s: \"task\" is not a tool to list: an agent with a team gets it", d.Name)
 			case known != nil && !known(t):
-				return nil, problem("agent %s: tool %s is not offered by this Worker (GET /v1/tools lists them)", d.Name, quoteClip(t))
+				report("agent %s: tool %s is not offered by this Worker (GET /v1/tools lists them)", d.Name, quoteClip(t))
 			}
 		}
+	}
+	if err := problems.err(); err != nil {
+		return nil, err
 	}
 	return decls, nil
 }

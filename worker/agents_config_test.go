@@ -10,6 +10,28 @@ import (
 	"github.com/toolnexus/wasm/core/agents"
 )
 
+// A broken AGENTS names every mistake at once, as the rest of the
+// configuration does (issue 26: /readyz listed "biling" but not "refnd").
+func TestParseAgentsReportsEveryProblem(t *testing.T) {
+	known := func(name string) bool { return name == "refund" }
+	_, err := parseAgents(`[{"name": "support", "team": ["biling"]},
+		{"name": "billing", "tools": ["refnd"]},
+		{"name": "billing"}, {"name": "audit", "soul": 1}, {"name": "ops", "team": ["audit"]}]`, known)
+	var got []string
+	for _, p := range problemList(err) {
+		got = append(got, p.Setting+" "+p.Problem)
+	}
+	want := []string{
+		`AGENTS declares the agent billing twice`,
+		`AGENTS agent 3: "soul" is not a known field`,
+		`AGENTS agent support: team member "biling" is not declared`,
+		`AGENTS agent billing: tool "refnd" is not offered by this Worker (GET /v1/tools lists them)`,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("problems:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
 func TestParseAgents(t *testing.T) {
 	known := func(name string) bool { return name == "refund" || name == "add" }
 	cases := []struct {
@@ -51,8 +73,8 @@ func TestParseAgents(t *testing.T) {
 			if err == nil {
 				t.Fatalf("no error; got %+v", decls)
 			}
-			ce, ok := err.(*ConfigError)
-			if !ok || ce.Setting != AgentsSetting || !strings.Contains(ce.Problem, c.wantErr) {
+			list := problemList(err)
+			if len(list) != 1 || list[0].Setting != AgentsSetting || !strings.Contains(list[0].Problem, c.wantErr) {
 				t.Errorf("error %v, want AGENTS ... %s", err, c.wantErr)
 			}
 		})

@@ -46,9 +46,15 @@ type eventFeed struct {
 	items  []feedItem
 	closed bool
 	wake   chan struct{}
+	// pending holds the ids of the requests a "pending" event was sent for:
+	// a request travels up the chain of agents, and each agent's turn on the
+	// way reports it; a client gets it once, from the agent that asked.
+	pending map[string]bool
 }
 
-func newEventFeed() *eventFeed { return &eventFeed{wake: make(chan struct{}, 1)} }
+func newEventFeed() *eventFeed {
+	return &eventFeed{wake: make(chan struct{}, 1), pending: map[string]bool{}}
+}
 
 func (f *eventFeed) push(it feedItem) {
 	f.mu.Lock()
@@ -75,10 +81,21 @@ func (f *eventFeed) onEvent(e agents.Event) {
 	f.push(feedItem{"agent", v})
 }
 
-// onStream is Options.OnStream. A turn's end is reported by onEvent.
+// onStream is Options.OnStream. A turn's end is reported by onEvent; a
+// request already reported by the agent that asked is not sent again by
+// the agents above it.
 func (f *eventFeed) onStream(e agents.StreamEvent) {
 	if e.Type == core.EventDone || e.Type == core.EventError {
 		return
+	}
+	if e.Type == core.EventPending && e.Request != nil {
+		f.mu.Lock()
+		seen := f.pending[e.Request.ID]
+		f.pending[e.Request.ID] = true
+		f.mu.Unlock()
+		if seen {
+			return
+		}
 	}
 	f.push(feedItem{e.Type, agentStreamView{StreamEvent: e.StreamEvent, Handle: e.Handle, Path: e.Path}})
 }

@@ -219,6 +219,13 @@ func TestAgentTeamMetricsAndStreamCarryThePath(t *testing.T) {
 			t.Errorf("stream lacks %s:\n%s", want, out)
 		}
 	}
+	// One request, one pending event: from the agent that asked (issue 26).
+	if n := strings.Count(out, "event: pending\n"); n != 1 {
+		t.Errorf("%d pending events for one request, want 1:\n%s", n, out)
+	}
+	if _, ev, _ := strings.Cut(out, "event: pending\n"); !strings.HasSuffix(strings.SplitN(ev, "\n", 2)[0], `"handle":"root/support.1/billing.1","path":["support","billing"]}`) {
+		t.Errorf("the pending event is not billing's:\n%s", out)
+	}
 	metrics := hs.do(http.MethodGet, "/metrics", "").Body.String()
 	for _, want := range []string{
 		`toolnexus_worker_agent_events_total{path="support",kind="llm"} 1`,
