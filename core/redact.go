@@ -8,18 +8,16 @@ import "strings"
 func (r *run) redact(s string) string { return redactKey(s, r.c.opts.APIKey) }
 
 // providerBody is what a ProviderError keeps of a reply's body: without the
-// API key, and for a client made by CreateClient redacted as the Go port
-// does (RedactProviderBody). A raw client drops 401/403 bodies too but
-// keeps account identifiers (the scanner stays out of the browser build).
+// API key, then ClientOptions.RedactBody's, or dropAuthBody's.
 func (r *run) providerBody(status int, body string) string {
 	body = r.redact(body)
-	if p := r.c.port; p != nil {
-		return p.redactBody(status, body)
+	if f := r.c.opts.RedactBody; f != nil {
+		return f(status, body)
 	}
 	return dropAuthBody(status, body)
 }
 
-// dropAuthBody is RedactProviderBody without the account-id scanner.
+// dropAuthBody drops a 401 or 403 reply's body (it may echo credentials).
 func dropAuthBody(status int, body string) string {
 	if status == 401 || status == 403 {
 		return ""

@@ -13,16 +13,10 @@ import (
 // request sends one body (with retries) and reads the reply, streamed or whole.
 func (r *run) request(ctx context.Context, body []byte) (LLMResponse, error) {
 	o := &r.c.opts
-	if p := r.c.port; p != nil && o.BodyTransform != nil {
+	if o.BodyTransform != nil {
 		var err error
-		if body, err = p.transformBody(body, o.BodyTransform); err != nil {
+		if body, err = o.BodyTransform(body); err != nil {
 			return LLMResponse{}, fmt.Errorf("core: BodyTransform: %w", err)
-		}
-	}
-	if o.RawBodyTransform != nil {
-		var err error
-		if body, err = o.RawBodyTransform(body); err != nil {
-			return LLMResponse{}, fmt.Errorf("core: RawBodyTransform: %w", err)
 		}
 	}
 	start := time.Now()
@@ -74,7 +68,7 @@ func (r *run) readWhole(body io.Reader) (LLMResponse, error) {
 	return parsed, nil
 }
 
-// send posts body until it gets a 2xx reply, retrying what OnError (or the
+// send posts body until it gets a 2xx reply, retrying what ClassifyError (or the
 // default classification) calls retryable, at most Retries times. Aborts
 // are never retried.
 func (r *run) send(ctx context.Context, body []byte) (*HTTPResponse, error) {
@@ -116,25 +110,20 @@ func (r *run) send(ctx context.Context, body []byte) (*HTTPResponse, error) {
 	}
 }
 
-// shouldRetry asks OnError (the port's classifier), else ClassifyError,
-// else the default; attempt counts from 1.
+// shouldRetry asks ClassifyError, else the default; attempt counts from 1.
 func (r *run) shouldRetry(err error, attempt int) bool {
 	o := &r.c.opts
-	def := retryable(err, o.RetryableStatuses)
-	var tier Tier
-	switch {
-	case o.OnError != nil && r.c.port != nil:
-		tier = r.c.port.classify(o.OnError, err, attempt, def)
-	case o.ClassifyError != nil:
-		tier = o.ClassifyError(err, attempt)
+	var action ErrorAction
+	if o.ClassifyError != nil {
+		action = o.ClassifyError(err, attempt)
 	}
-	switch tier {
-	case TierRetry:
+	switch action {
+	case ErrorRetry:
 		return true
-	case TierFail:
+	case ErrorFail:
 		return false
 	}
-	return def
+	return Retryable(err, o.RetryableStatuses)
 }
 
 func errText(err error) string {

@@ -23,7 +23,7 @@ type run struct {
 	// only TranslateStream asks for them.
 	callDeltas bool
 	// tools, when toolsSet, is the encoded tool list a Hooks.BeforeLLM
-	// override put in place of the toolkit's (nil: send none).
+	// put in place of the toolkit's (nil: send none).
 	tools    []byte
 	toolsSet bool
 	// reply is the last provider reply, kept for Hooks.AfterLLM and, when
@@ -117,12 +117,7 @@ func (r *run) turns(ctx context.Context, resume *toolPhase) (res RunResult, err 
 
 func (r *run) finish(status, limit string) RunResult {
 	r.result.Status, r.result.Limit = status, limit
-	r.result.raw = append([]json.RawMessage(nil), r.tr.msgs...)
-	if p := r.c.port; p != nil && !r.c.opts.RawMessages {
-		r.result.Messages = p.messages(&r.tr)
-	} else {
-		r.result.Messages = r.tr.asAny()
-	}
+	r.result.Messages = r.tr.asAny()
 	r.result.ToolCallCount = len(r.result.ToolCalls)
 	return r.result
 }
@@ -131,19 +126,15 @@ func (r *run) finish(status, limit string) RunResult {
 func (r *run) callModel(ctx context.Context) (LLMResponse, error) {
 	o := &r.c.opts
 	turn := r.result.Turns + 1
-	var model string
-	if p := r.c.port; p != nil {
-		var err error
-		if model, err = p.beforeLLM(r, ctx, turn-1); err != nil {
-			return LLMResponse{}, err
-		}
+	h := o.Hooks
+	model, short, err := r.beforeLLM(ctx, h, turn-1)
+	if err != nil {
+		return LLMResponse{}, err
 	}
-	if model != "" {
+	if model != o.Model {
 		turnOpts := *o
 		turnOpts.Model = model
 		o = &turnOpts
-	} else {
-		model = o.Model
 	}
 	tools := r.wireTools()
 	body := r.c.wire.Body(wireParams(o), r.tr.joined, tools, r.stream != nil)
@@ -156,32 +147,18 @@ func (r *run) callModel(ctx context.Context) (LLMResponse, error) {
 	body = withParams(body, r.c.params)
 	r.reply = nil
 	var resp LLMResponse
-	var short *LLMResponse
-	if h := o.RawHooks.BeforeLLM; h != nil {
-		var err error
-		if short, err = h(ctx, turn, &body); err != nil {
-			return LLMResponse{}, fmt.Errorf("core: BeforeLLM hook: %w", err)
-		}
-	}
 	if short != nil {
 		resp = *short
 		wire.DropMessage(&resp)
-	} else {
-		var err error
-		if resp, err = r.request(ctx, body); err != nil {
-			return LLMResponse{}, err
-		}
+	} else if resp, err = r.request(ctx, body); err != nil {
+		return LLMResponse{}, err
 	}
-	if h := o.RawHooks.AfterLLM; h != nil {
-		if err := h(ctx, turn, &resp); err != nil {
+	if h != nil && h.AfterLLM != nil {
+		call := &LLMCall{Turn: turn - 1, Model: model, Reply: r.reply, Streamed: short == nil && r.stream != nil}
+		if err := h.AfterLLM(ctx, call, &resp); err != nil {
 			return LLMResponse{}, fmt.Errorf("core: AfterLLM hook: %w", err)
 		}
 		wire.DropMessage(&resp) // the hook may have changed it: rebuild
-	}
-	if p := r.c.port; p != nil {
-		if err := p.afterLLM(r, ctx, turn-1, model, r.reply, short == nil && r.stream != nil); err != nil {
-			return LLMResponse{}, err
-		}
 	}
 	r.result.Turns = turn
 	wire.AddUsage(&r.result.Usage, resp.Usage)

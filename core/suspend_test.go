@@ -309,8 +309,8 @@ func TestSuspensionSkipsAfterTool(t *testing.T) {
 	var c counter
 	seen := 0
 	m := refundScript(t, StyleOpenAI)
-	hooks := RawHooks{AfterTool: func(context.Context, ToolRequest, *ToolResult) error { seen++; return nil }}
-	res, _ := m.client(ClientOptions{RawHooks: hooks}).Run(context.Background(), "refund", mustToolkit(t, RequireApproval(c.tool("refund"))))
+	hooks := &Hooks{AfterTool: func(context.Context, AfterToolEvent) (*ToolOverride, error) { seen++; return nil, nil }}
+	res, _ := m.client(ClientOptions{Hooks: hooks}).Run(context.Background(), "refund", mustToolkit(t, RequireApproval(c.tool("refund"))))
 	if res.Status != StatusPending || seen != 0 || res.ToolCallCount != 0 {
 		t.Fatalf("status %s AfterTool calls %d records %d", res.Status, seen, res.ToolCallCount)
 	}

@@ -40,11 +40,10 @@ func (r *run) execCall(ctx context.Context, call *ToolRequest, answer *Answer) (
 		}
 		args = ran
 	}
-	if p := r.c.port; p != nil && answer == nil {
-		// The port's BeforeTool sees a call once: not again when an
-		// answer re-runs it.
+	if answer == nil {
+		// BeforeTool sees a call once: not again when an answer re-runs it.
 		var stand *ToolResult
-		if args, stand, err = p.beforeTool(r, ctx, *call, args); err != nil {
+		if args, stand, err = r.beforeTool(ctx, *call, args); err != nil {
 			r.abort(err)
 			return ToolResult{Output: err.Error(), IsError: true}, nil, nil
 		}
@@ -56,16 +55,6 @@ func (r *run) execCall(ctx context.Context, call *ToolRequest, answer *Answer) (
 				return ToolResult{}, req, nil
 			}
 			return r.afterTool(ctx, *call, args, *stand), nil, args
-		}
-	}
-	hooks := r.c.opts.RawHooks
-	if hooks.BeforeTool != nil {
-		short, err := hooks.BeforeTool(ctx, *call, args)
-		if err != nil {
-			return ToolResult{Output: fmt.Sprintf("tool %q was not run: %v", call.Name, err), IsError: true}, nil, nil
-		}
-		if short != nil {
-			return r.afterTool(ctx, *call, args, *short), nil, args
 		}
 	}
 	if answer == nil && r.stream != nil {
@@ -99,23 +88,6 @@ func (r *run) execCall(ctx context.Context, call *ToolRequest, answer *Answer) (
 	event.IsError = res.IsError
 	r.c.emit(event)
 	return res, nil, args
-}
-
-// afterTool runs the after-tool hooks on a finished result: RawHooks'
-// first, then the port's Hooks (whose error ends the run).
-func (r *run) afterTool(ctx context.Context, call ToolRequest, args map[string]any, res ToolResult) ToolResult {
-	if h := r.c.opts.RawHooks.AfterTool; h != nil {
-		if err := h(ctx, call, &res); err != nil {
-			return ToolResult{Output: fmt.Sprintf("AfterTool hook for %q failed: %v", call.Name, err), IsError: true}
-		}
-	}
-	if p := r.c.port; p != nil {
-		var err error
-		if res, err = p.afterTool(r, ctx, call, args, res); err != nil {
-			r.abort(err)
-		}
-	}
-	return res
 }
 
 func (r *run) toolNames() string {

@@ -17,42 +17,25 @@ type Options struct {
 	//	map[string]bool     all but those mapped to false
 	//	BuiltinsConfig      per tool, plus the file system, webfetch's
 	//	                    transport and size cap, approvals
-	//	map[string]any      the Go port's config object: "enabled",
-	//	                    "disabled", "tools" (other keys ignored)
 	//
-	// A name in the per-tool map that is no built-in is ignored, as in the
-	// Go port, except "bash": true, which is an error saying there is no
+	// A name in the per-tool map that is no built-in is ignored, except
+	// "bash": true, which is an error saying there is no
 	// shell in core's sandbox. Any other value is an error. A built-in whose name an earlier tool
 	// already has (ExtraTools, MCP, skill) is left out. A program links the
 	// built-ins by importing core/builtins; without it, unset adds none.
 	Builtins any
-	// SkillsDir, Skills, SkillProvider, SkillsFilter and SkillSampleLimit
-	// are the Go port's skill sources and settings (see LoadSkillsWith):
-	// directories of SKILL.md files, skills as data, and a provider of more
-	// data skills called once here (its error is reported in
-	// Toolkit.Skills().Problems; the other sources still load). When any
-	// of them is set, the skill tool and SkillsPrompt use the port's
-	// wording, and SkillsFS, if set too, is read as one more directory.
-	// Under js/wasm directories are not read (ErrNoHostFiles), and a
-	// program links these options by importing core/skills/port
-	// (ErrPortSkillsNotLinked); native programs get them with core/skills.
-	SkillsDir        []string
-	Skills           []SkillDef
-	SkillProvider    func(context.Context) ([]SkillDef, error)
-	SkillsFilter     map[string]bool
-	SkillSampleLimit int
 	// SkillsFS is core's own skill source: the SKILL.md files of any
 	// fs.FS (LoadSkillsFS), with core's wording. Their "skill" tool is
 	// added after ExtraTools and MCP, before the built-ins.
 	// Toolkit.SkillsPrompt lists them; Toolkit.Skills().Problems reports the
 	// ones skipped.
 	SkillsFS fs.FS
+	// LoadedSkills is a skill source loaded beforehand, by another loader
+	// (package toolnexus's, say): its tool joins where SkillsFS's would,
+	// and SkillsPrompt returns its Prompt. SkillsFS is then not read.
+	LoadedSkills *LoadedSkills
 	// ExtraTools are added in order; the first tool of a name wins.
 	ExtraTools []Tool
-	// McpConfig is the Go port's form of MCP: a file path, JSON bytes, an
-	// McpConfig or a decoded map (see ParseMcpConfig). MCP, when set, is
-	// used instead.
-	McpConfig any
 	// MCP is an MCP configuration (see ParseMCPConfig). Its servers' tools
 	// are added after ExtraTools; a server that fails is reported by
 	// McpStatus and left out.
@@ -81,10 +64,10 @@ type Toolkit struct {
 	wire map[string][]byte
 	// mcp holds the MCP sessions (mcpclient.go).
 	mcp []*mcpServer
-	// skills is what the skill sources held (skills_api.go); skillSource
-	// is set when they were the Go port's (skills_port.go).
-	skills      *SkillSet
-	skillSource *SkillSource
+	// skills is what the skill source held (skills_api.go); prompt is
+	// LoadedSkills.Prompt when it came from there.
+	skills       *SkillSet
+	skillsPrompt *string
 }
 
 // validToolName applies the providers' rule ^[a-zA-Z0-9_-]{1,64}$ by hand:
@@ -107,36 +90,10 @@ func validToolName(name string) bool {
 // error, and so is a relay tool named like a built-in (the Go port's ten,
 // bash included), even with built-ins off.
 func CreateToolkit(ctx context.Context, opts Options) (*Toolkit, error) {
-	return createToolkit(ctx, opts, &portFuncs)
-}
-
-// CreateRawToolkit is CreateToolkit for a host that uses only core's own
-// option forms, as the JS bridge does: MCP bytes, SkillsFS,
-// Builtins as a bool, a map[string]bool or a BuiltinsConfig. A program
-// whose toolkits are all raw links none of the code behind the Go port's
-// forms (port_layer.go). McpConfig, the port's skill options (SkillsDir,
-// Skills, SkillProvider, …) or the port's config object in Builtins are an
-// error naming CreateToolkit.
-func CreateRawToolkit(ctx context.Context, opts Options) (*Toolkit, error) {
-	return createToolkit(ctx, opts, nil)
-}
-
-// createToolkit assembles a toolkit; port reads the Go port's option forms
-// (nil: a raw toolkit).
-func createToolkit(ctx context.Context, opts Options, port *portLayer) (*Toolkit, error) {
 	ctx = orBackground(ctx)
 	tk := &Toolkit{byName: map[string]int{}}
 	if err := checkRelayNames(opts.ExtraTools); err != nil {
 		return nil, fmt.Errorf("core: create toolkit: %w", err)
-	}
-	if opts.MCP == nil && opts.McpConfig != nil {
-		if port == nil {
-			return nil, errNeedsPortToolkit("Options.McpConfig")
-		}
-		var err error
-		if opts.MCP, err = port.mcpConfig(opts.McpConfig); err != nil {
-			return nil, fmt.Errorf("core: create toolkit: %w", err)
-		}
 	}
 	for _, t := range opts.ExtraTools {
 		if _, dup := tk.byName[t.Name]; dup {
@@ -149,7 +106,7 @@ func createToolkit(ctx context.Context, opts Options, port *portLayer) (*Toolkit
 	if err := tk.addMCP(ctx, opts); err != nil {
 		return nil, fmt.Errorf("core: create toolkit: %w", err)
 	}
-	if err := tk.addSkillsAndBuiltins(ctx, opts, port); err != nil {
+	if err := tk.addSkillsAndBuiltins(opts); err != nil {
 		return nil, fmt.Errorf("core: create toolkit: %w", err)
 	}
 	return tk, nil
@@ -235,8 +192,8 @@ func (tk *Toolkit) ExecuteStrict(ctx context.Context, name string, args map[stri
 // SkillsPrompt is the system-prompt section listing the toolkit's skills
 // that have a description ("" when there are none); see SkillSet.Prompt.
 func (tk *Toolkit) SkillsPrompt() string {
-	if tk != nil && tk.skillSource != nil {
-		return tk.skillSource.prompt
+	if tk != nil && tk.skillsPrompt != nil {
+		return *tk.skillsPrompt
 	}
 	return tk.Skills().Prompt()
 }

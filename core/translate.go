@@ -2,6 +2,7 @@ package core
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 
 	"github.com/toolnexus/wasm/core/wire"
@@ -41,10 +42,9 @@ type TranslateResult struct {
 	FinishReason string               `json:"finishReason"`
 	Usage        Usage                `json:"usage"`
 	Model        string               `json:"model"`
-	// Raw is the provider's reply decoded, for a field this struct does not
-	// model; nil for a streamed reply and when ClientOptions.RawMessages is
-	// set (a host that does not want the decoding).
-	Raw map[string]any `json:"-"`
+	// Raw is the provider's reply, for a field this struct does not model;
+	// nil for a streamed reply.
+	Raw json.RawMessage `json:"-"`
 }
 
 // TranslateResponse is core's earlier name for TranslateResult.
@@ -117,10 +117,7 @@ func (c *Client) translate(ctx context.Context, req TranslateRequest, onDelta fu
 	_, anthropic := c.wire.(wire.Anthropic)
 	var choice []byte // `,"tool_choice":…` when asked for
 	if req.Toolkit != nil || req.ToolChoice != nil {
-		if c.port == nil {
-			return TranslateResult{}, errNeedsPortLayer("TranslateRequest.Toolkit or ToolChoice")
-		}
-		if tools, choice, err = c.port.translateExtras(req, tools, anthropic); err != nil {
+		if tools, choice, err = translateExtras(req, tools, anthropic); err != nil {
 			return TranslateResult{}, err
 		}
 	}
@@ -148,10 +145,8 @@ func (c *Client) translate(ctx context.Context, req TranslateRequest, onDelta fu
 		return TranslateResult{}, err
 	}
 	body = withParams(body, choice)
-	r := &run{c: &Client{opts: opts, wire: c.wire, params: c.params, metrics: c.metrics, port: c.port}, stream: onDelta, callDeltas: stream}
-	if !opts.RawMessages && !stream {
-		r.keepReply = true
-	}
+	r := &run{c: &Client{opts: opts, wire: c.wire, params: c.params, metrics: c.metrics}, stream: onDelta, callDeltas: stream}
+	r.keepReply = !stream
 	resp, err := r.request(ctx, withParams(body, c.params))
 	if err != nil {
 		return TranslateResult{}, err
@@ -160,9 +155,7 @@ func (c *Client) translate(ctx context.Context, req TranslateRequest, onDelta fu
 	if out.Model == "" {
 		out.Model = opts.Model
 	}
-	if r.reply != nil {
-		out.Raw, _ = decodeObject(r.reply)
-	}
+	out.Raw = r.reply
 	for _, tc := range resp.ToolCalls {
 		out.ToolCalls = append(out.ToolCalls, TranslatedToolCall{ID: tc.ID, Name: tc.Name, Arguments: tc.Arguments})
 	}

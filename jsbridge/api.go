@@ -83,7 +83,7 @@ func createToolkit(args []js.Value) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	tk, err := core.CreateRawToolkit(context.Background(), opts) // the bridge passes core's own option forms only
+	tk, err := core.CreateToolkit(context.Background(), opts)
 	if err != nil {
 		return nil, err
 	}
