@@ -122,7 +122,6 @@ func (tk *Toolkit) addMCP(ctx context.Context, opts Options) error {
 
 // MCPServers reports each configured MCP server by name: "connected" (with
 // its tool count and transport), "disabled", or "failed" with the reason.
-// McpStatus is the Go port's shorter form.
 //
 //	tk, _ := CreateToolkit(ctx, Options{MCP: []byte(`{"mcpServers": {"docs": {"url": "https://example.com/mcp"}}}`)})
 //	tk.MCPServers() // {"docs": {Status: "connected", Tools: 3, Transport: "streamable-http"}}

@@ -10,8 +10,7 @@ import (
 )
 
 // TranslateRequest is one chat-completions request, OpenAI-shaped, to send
-// to the client's provider in its own wire format (the Go port's shape, plus
-// Model).
+// to the client's provider in its own wire format.
 type TranslateRequest struct {
 	// Messages is the OpenAI "messages" array. Each element is any value
 	// that encodes to a JSON object; a json.RawMessage (or []byte) is sent
@@ -47,18 +46,12 @@ type TranslateResult struct {
 	Raw json.RawMessage `json:"-"`
 }
 
-// TranslateResponse is core's earlier name for TranslateResult.
-type TranslateResponse = TranslateResult
-
 // TranslatedToolCall is a tool call with its arguments as JSON text.
 type TranslatedToolCall struct {
 	ID        string `json:"id"`
 	Name      string `json:"name"`
 	Arguments string `json:"arguments"`
 }
-
-// TranslatedCall is core's earlier name for TranslatedToolCall.
-type TranslatedCall = TranslatedToolCall
 
 // String renders the call for logs: name(arguments, cut at 64 bytes) id=….
 func (c TranslatedToolCall) String() string {
