@@ -95,7 +95,7 @@ func (tk *Toolkit) addMCP(ctx context.Context, opts Options) error {
 	}
 	sessions := p.Connect(ctx, cfgs, tool.MCPEnv{
 		Transport: tr,
-		Fill:      func(v string) (string, error) { return fillVariables(v, opts.Variables) },
+		Fill:      func(v string) (string, error) { return tool.FillVariables(v, opts.Variables, nil) },
 		WaitFor:   waitFor,
 	})
 	servers := make([]*mcpServer, len(sessions))

@@ -5,6 +5,7 @@ import (
 	"io/fs"
 
 	core "github.com/toolnexus/wasm/core"
+	"github.com/toolnexus/wasm/core/httptool"
 	"github.com/toolnexus/wasm/core/wire"
 	"github.com/toolnexus/wasm/toolnexus/internal/port"
 )
@@ -189,9 +190,11 @@ type GenerateResponse = core.GenerateResponse
 type HTTPRequest = core.HTTPRequest
 type HTTPResponse = core.HTTPResponse
 
-func HTTPTool(a0 core.HTTPToolOptions) core.Tool { return core.HTTPTool(a0) }
+// HTTPTool builds a tool that calls an HTTP endpoint (core/httptool).
+func HTTPTool(opts HTTPToolOptions) core.Tool { return httptool.New(opts) }
 
-type HTTPToolOptions = core.HTTPToolOptions
+// HTTPToolOptions declares a tool that calls an HTTP endpoint.
+type HTTPToolOptions = httptool.Options
 
 func IsRelayRequest(a0 *core.Request) bool { return core.IsRelayRequest(a0) }
 

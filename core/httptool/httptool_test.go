@@ -1,7 +1,9 @@
-package core
+package httptool
 
 import (
 	"context"
+	"github.com/toolnexus/wasm/core/tool"
+	"github.com/toolnexus/wasm/internal/jsonx"
 	"io"
 	"strings"
 	"testing"
@@ -13,18 +15,18 @@ import (
 type recordingTransport struct {
 	status int
 	body   string
-	got    []*HTTPRequest
+	got    []*tool.HTTPRequest
 }
 
-func (rt *recordingTransport) Do(ctx context.Context, req *HTTPRequest) (*HTTPResponse, error) {
+func (rt *recordingTransport) Do(ctx context.Context, req *tool.HTTPRequest) (*tool.HTTPResponse, error) {
 	rt.got = append(rt.got, req)
-	return &HTTPResponse{Status: rt.status, Header: map[string]string{}, Body: io.NopCloser(strings.NewReader(rt.body))}, nil
+	return &tool.HTTPResponse{Status: rt.status, Header: map[string]string{}, Body: io.NopCloser(strings.NewReader(rt.body))}, nil
 }
 
 func TestHTTPTool(t *testing.T) {
 	tests := []struct {
 		name       string
-		opts       HTTPToolOptions
+		opts       Options
 		args       map[string]any
 		status     int
 		wantURL    string
@@ -36,36 +38,36 @@ func TestHTTPTool(t *testing.T) {
 	}{
 		{
 			name: "GET substitutes and escapes the placeholder, the rest goes to the query",
-			opts: HTTPToolOptions{URL: "https://api.test/orders/{id}", Headers: map[string]string{"Authorization": "Bearer ${KEY}"}, Variables: map[string]string{"KEY": "s3cret"}},
+			opts: Options{URL: "https://api.test/orders/{id}", Headers: map[string]string{"Authorization": "Bearer ${KEY}"}, Variables: map[string]string{"KEY": "s3cret"}},
 			args: map[string]any{"id": "4 2/x", "verbose": true}, status: 200,
 			wantURL: "https://api.test/orders/4%202%2Fx?verbose=true", wantMethod: "GET",
 			wantHeader: [2]string{"authorization", "Bearer s3cret"}, wantOut: "reply",
 		},
 		{
 			name: "POST sends the other arguments as JSON over the fixed body",
-			opts: HTTPToolOptions{Method: "post", URL: "https://api.test/orders/{id}/refund", BodyFields: map[string]any{"source": "agent", "amount": 1}, Query: []string{"dry"}},
+			opts: Options{Method: "post", URL: "https://api.test/orders/{id}/refund", BodyFields: map[string]any{"source": "agent", "amount": 1}, Query: []string{"dry"}},
 			args: map[string]any{"id": 42.0, "amount": 10.0, "dry": "yes"}, status: 201,
 			wantURL: "https://api.test/orders/42/refund?dry=yes", wantMethod: "POST",
 			wantBody: `{"amount":10,"source":"agent"}`, wantHeader: [2]string{"content-type", "application/json"}, wantOut: "reply",
 		},
 		{
 			name: "non-2xx is an error result with the body",
-			opts: HTTPToolOptions{URL: "https://api.test/x"}, status: 404,
+			opts: Options{URL: "https://api.test/x"}, status: 404,
 			wantURL: "https://api.test/x", wantMethod: "GET", wantOut: "HTTP 404: reply", wantErr: true,
 		},
 		{
 			name: "a placeholder missing from the arguments is an error result and sends nothing",
-			opts: HTTPToolOptions{URL: "https://api.test/orders/{id}"}, args: map[string]any{"order": "1"},
+			opts: Options{URL: "https://api.test/orders/{id}"}, args: map[string]any{"order": "1"},
 			wantOut: "the URL needs id", wantErr: true,
 		},
 		{
 			name:    "an unset variable is an error result and sends nothing",
-			opts:    HTTPToolOptions{URL: "https://api.test/x", Headers: map[string]string{"x-key": "${NOPE}"}},
+			opts:    Options{URL: "https://api.test/x", Headers: map[string]string{"x-key": "${NOPE}"}},
 			wantOut: "variable NOPE is not set", wantErr: true,
 		},
 		{
 			name: "a non-http URL is refused",
-			opts: HTTPToolOptions{URL: "javascript:alert(1)//{id}"}, args: map[string]any{"id": "1"},
+			opts: Options{URL: "javascript:alert(1)//{id}"}, args: map[string]any{"id": "1"},
 			wantOut: "want http or https", wantErr: true,
 		},
 	}
@@ -74,11 +76,11 @@ func TestHTTPTool(t *testing.T) {
 			rt := &recordingTransport{status: tt.status, body: "reply"}
 			tt.opts.Name = "api"
 			tt.opts.Transport = rt
-			tool := HTTPTool(tt.opts)
+			ht := New(tt.opts)
 			if tt.args == nil {
 				tt.args = map[string]any{}
 			}
-			res := safeExecute(tool, tt.args, &ToolContext{})
+			res := safeExecute(ht, tt.args, &tool.ToolContext{})
 			if res.IsError != tt.wantErr || !strings.Contains(res.Output, tt.wantOut) {
 				t.Fatalf("result = %+v, want error=%v containing %q", res, tt.wantErr, tt.wantOut)
 			}
@@ -106,7 +108,7 @@ func TestHTTPTool(t *testing.T) {
 }
 
 func TestHTTPToolSchemaFromPlaceholders(t *testing.T) {
-	tool := HTTPTool(HTTPToolOptions{Name: "get", URL: "https://api.test/{kind}/{id}"})
+	tool := New(Options{Name: "get", URL: "https://api.test/{kind}/{id}"})
 	if got := gjson.Get(mustJSON(tool.InputSchema), "required").Raw; got != `["kind","id"]` {
 		t.Fatalf("required = %s", got)
 	}
@@ -114,7 +116,7 @@ func TestHTTPToolSchemaFromPlaceholders(t *testing.T) {
 
 func TestHTTPToolTruncatesLargeReplies(t *testing.T) {
 	rt := &recordingTransport{status: 200, body: strings.Repeat("x", 100)}
-	res := safeExecute(HTTPTool(HTTPToolOptions{Name: "big", URL: "https://api.test/", MaxBytes: 10, Transport: rt}), map[string]any{}, &ToolContext{})
+	res := safeExecute(New(Options{Name: "big", URL: "https://api.test/", MaxBytes: 10, Transport: rt}), map[string]any{}, &tool.ToolContext{})
 	if !strings.HasPrefix(res.Output, "xxxxxxxxxx\n[truncated at 10 bytes]") {
 		t.Fatalf("output = %q", res.Output)
 	}
@@ -144,3 +146,14 @@ func TestURLHelpers(t *testing.T) {
 		}
 	}
 }
+
+// safeExecute runs t's Execute as a toolkit does, an error as a result.
+func safeExecute(t tool.Tool, args map[string]any, tctx *tool.ToolContext) tool.ToolResult {
+	res, err := t.Execute(args, tctx)
+	if err != nil {
+		return tool.ToolResult{Output: err.Error(), IsError: true}
+	}
+	return res
+}
+
+func mustJSON(v any) string { b, _ := jsonx.Marshal(v); return string(b) }

@@ -1,6 +1,6 @@
 //go:build js
 
-package core
+package httptool
 
 // lookupEnv finds nothing under js/wasm: a page or a Worker has no process
 // environment of its own (and Node's must not leak into tool requests), so

@@ -1,4 +1,4 @@
-package core
+package httptool
 
 import (
 	"context"
@@ -7,10 +7,13 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/toolnexus/wasm/core/tool"
+	"github.com/toolnexus/wasm/internal/jsonx"
 )
 
-// HTTPToolOptions declares a tool that calls an HTTP endpoint.
-type HTTPToolOptions struct {
+// Options declares a tool that calls an HTTP endpoint.
+type Options struct {
 	Name        string
 	Description string
 	Method      string // default GET
@@ -32,7 +35,7 @@ type HTTPToolOptions struct {
 	// BodyFields are fixed fields of a json or form body; the arguments
 	// are merged over them (core's own).
 	BodyFields  map[string]any
-	InputSchema JSONSchema
+	InputSchema tool.JSONSchema
 	// ResultMode is how a 2xx reply becomes the result, as in the Go port:
 	// "text" (the default: the body), "json" (the body re-encoded as
 	// compact JSON with sorted keys, <, > and & kept as they are, or as a
@@ -44,8 +47,8 @@ type HTTPToolOptions struct {
 	Variables     map[string]string
 	// MaxBytes caps the reply read into the result (default 1 MiB).
 	MaxBytes int
-	// Transport carries the request (default: DefaultTransport()).
-	Transport Transport
+	// Transport carries the request (default: core/tool.DefaultTransport()).
+	Transport tool.Transport
 }
 
 const defaultHTTPToolMaxBytes = 1 << 20
@@ -55,12 +58,12 @@ const defaultHTTPToolMaxBytes = 1 << 20
 // a JSON body. A non-2xx reply is the error result "HTTP <status>: <body>";
 // a 2xx reply is the body text, with Metadata["status"].
 //
-//	weather := HTTPTool(HTTPToolOptions{
+//	weather := New(Options{
 //		Name: "weather", URL: "https://api.example/weather/{city}",
 //		Headers: map[string]string{"authorization": "Bearer ${WEATHER_KEY}"},
 //		Variables: map[string]string{"WEATHER_KEY": key},
 //	}) // {"city":"Oslo"} ⇒ GET https://api.example/weather/Oslo
-func HTTPTool(opts HTTPToolOptions) Tool {
+func New(opts Options) tool.Tool {
 	method := strings.ToUpper(opts.Method)
 	if method == "" {
 		method = "GET"
@@ -72,16 +75,16 @@ func HTTPTool(opts HTTPToolOptions) Tool {
 	if schema == nil {
 		schema = placeholderSchema(opts.URL)
 	}
-	return Tool{
+	return tool.Tool{
 		Name:          opts.Name,
 		Description:   opts.Description,
 		InputSchema:   schema,
-		Source:        SourceHTTP,
+		Source:        tool.SourceHTTP,
 		NeedsApproval: opts.NeedsApproval,
-		Execute: func(args map[string]any, tctx *ToolContext) (ToolResult, error) {
+		Execute: func(args map[string]any, tctx *tool.ToolContext) (tool.ToolResult, error) {
 			req, err := buildHTTPToolRequest(method, opts, args)
 			if err != nil {
-				return ToolResult{Output: fmt.Sprintf("tool %q: %v", opts.Name, err), IsError: true}, nil
+				return tool.ToolResult{Output: fmt.Sprintf("tool %q: %v", opts.Name, err), IsError: true}, nil
 			}
 			ctx := context.Background()
 			if tctx != nil && tctx.Ctx != nil {
@@ -97,19 +100,19 @@ func HTTPTool(opts HTTPToolOptions) Tool {
 	}
 }
 
-func doHTTPTool(ctx context.Context, opts HTTPToolOptions, req *HTTPRequest) ToolResult {
+func doHTTPTool(ctx context.Context, opts Options, req *tool.HTTPRequest) tool.ToolResult {
 	tr := opts.Transport
 	if tr == nil {
-		tr = DefaultTransport()
+		tr = tool.DefaultTransport()
 	}
 	resp, err := tr.Do(ctx, req)
 	if err != nil {
-		return ToolResult{Output: fmt.Sprintf("%s %s failed: %v", req.Method, req.URL, err), IsError: true}
+		return tool.ToolResult{Output: fmt.Sprintf("%s %s failed: %v", req.Method, req.URL, err), IsError: true}
 	}
 	defer resp.Body.Close()
 	body, err := io.ReadAll(io.LimitReader(resp.Body, int64(opts.MaxBytes)+1))
 	if err != nil {
-		return ToolResult{Output: fmt.Sprintf("reading the reply of %s failed: %v", req.URL, err), IsError: true}
+		return tool.ToolResult{Output: fmt.Sprintf("reading the reply of %s failed: %v", req.URL, err), IsError: true}
 	}
 	text := string(body)
 	if len(body) > opts.MaxBytes {
@@ -117,14 +120,14 @@ func doHTTPTool(ctx context.Context, opts HTTPToolOptions, req *HTTPRequest) Too
 	}
 	meta := map[string]any{"status": resp.Status}
 	if resp.Status < 200 || resp.Status > 299 {
-		return ToolResult{Output: fmt.Sprintf("HTTP %d: %s", resp.Status, text), IsError: true, Metadata: meta}
+		return tool.ToolResult{Output: fmt.Sprintf("HTTP %d: %s", resp.Status, text), IsError: true, Metadata: meta}
 	}
-	return ToolResult{Output: httpToolResultText(opts.ResultMode, resp.Status, text), Metadata: meta}
+	return tool.ToolResult{Output: httpToolResultText(opts.ResultMode, resp.Status, text), Metadata: meta}
 }
 
 // buildHTTPToolRequest substitutes the URL, splits the arguments into query
 // and body, and fills the headers.
-func buildHTTPToolRequest(method string, opts HTTPToolOptions, args map[string]any) (*HTTPRequest, error) {
+func buildHTTPToolRequest(method string, opts Options, args map[string]any) (*tool.HTTPRequest, error) {
 	rest := make(map[string]any, len(args))
 	for k, v := range args {
 		rest[k] = v
@@ -137,7 +140,7 @@ func buildHTTPToolRequest(method string, opts HTTPToolOptions, args map[string]a
 			return ""
 		}
 		delete(rest, name)
-		return escapeComponent(stringify(v))
+		return escapeComponent(jsonx.Text(v))
 	})
 	if len(missing) > 0 {
 		return nil, fmt.Errorf("the URL needs %s but the arguments do not have it", strings.Join(missing, ", "))
@@ -158,7 +161,7 @@ func buildHTTPToolRequest(method string, opts HTTPToolOptions, args map[string]a
 	sort.Strings(keys)
 	for _, k := range keys {
 		if inQuery[k] || bodyless {
-			query = append(query, [2]string{k, stringify(rest[k])})
+			query = append(query, [2]string{k, jsonx.Text(rest[k])})
 			delete(rest, k)
 		}
 	}
@@ -170,7 +173,7 @@ func buildHTTPToolRequest(method string, opts HTTPToolOptions, args map[string]a
 		}
 		headers[strings.ToLower(k)] = filled
 	}
-	req := &HTTPRequest{Method: method, URL: appendQuery(target, query), Header: headers}
+	req := &tool.HTTPRequest{Method: method, URL: appendQuery(target, query), Header: headers}
 	var err error
 	if !bodyless && len(opts.BodyFields)+len(rest) > 0 {
 		if err = encodeHTTPToolBody(req, opts, rest); err != nil {
@@ -200,51 +203,15 @@ func replacePlaceholders(s string, fn func(name string) string) string {
 	return b.String()
 }
 
-// fillHeaderVariables is fillVariables for an HTTP tool's headers: a name
-// missing from vars is looked up in the environment on native builds, as
-// the Go port does (never under js/wasm: see lookupEnv).
+// fillHeaderVariables fills ${NAME} in an HTTP tool's headers: a name
+// missing from vars is looked up in the environment on native builds
+// (never under js/wasm: see lookupEnv).
 func fillHeaderVariables(s string, vars map[string]string) (string, error) {
-	return fillNames(s, vars, true)
-}
-
-// fillVariables replaces ${NAME} from vars; a name that is not there is an
-// error rather than an empty string, so a missing key fails loudly.
-func fillVariables(s string, vars map[string]string) (string, error) {
-	return fillNames(s, vars, false)
-}
-
-// fillNames replaces each ${NAME} of s from vars, else (env) from the
-// environment; a name without a value is an error. A flag rather than a
-// lookup func: the closures cost the wasm build more than the loop.
-func fillNames(s string, vars map[string]string, env bool) (string, error) {
-	var b strings.Builder
-	for {
-		i := strings.Index(s, "${")
-		if i < 0 {
-			break
-		}
-		j := strings.IndexByte(s[i:], '}')
-		if j < 0 {
-			break
-		}
-		name := s[i+2 : i+j]
-		v, ok := vars[name]
-		if !ok && env {
-			v, ok = lookupEnv(name)
-		}
-		if !ok {
-			return "", fmt.Errorf("variable %s is not set", name)
-		}
-		b.WriteString(s[:i])
-		b.WriteString(v)
-		s = s[i+j+1:]
-	}
-	b.WriteString(s)
-	return b.String(), nil
+	return tool.FillVariables(s, vars, lookupEnv)
 }
 
 // placeholderSchema declares each URL placeholder as a required string.
-func placeholderSchema(rawURL string) JSONSchema {
+func placeholderSchema(rawURL string) tool.JSONSchema {
 	props := map[string]any{}
 	var required []any
 	replacePlaceholders(rawURL, func(name string) string {
@@ -252,7 +219,7 @@ func placeholderSchema(rawURL string) JSONSchema {
 		required = append(required, name)
 		return ""
 	})
-	s := JSONSchema{"type": "object", "properties": props}
+	s := tool.JSONSchema{"type": "object", "properties": props}
 	if len(required) > 0 {
 		s["required"] = required
 	}

@@ -1,16 +1,19 @@
-package core
+package httptool
 
 import (
 	"fmt"
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/toolnexus/wasm/core/tool"
+	"github.com/toolnexus/wasm/internal/jsonx"
 )
 
 // encodeHTTPToolBody sets req's body from the arguments left (rest) over
 // opts.BodyFields, in opts.Body's encoding, and its content-type unless
 // the tool's headers set one.
-func encodeHTTPToolBody(req *HTTPRequest, opts HTTPToolOptions, rest map[string]any) error {
+func encodeHTTPToolBody(req *tool.HTTPRequest, opts Options, rest map[string]any) error {
 	fields := rest // buildHTTPToolRequest's own copy of the arguments
 	for k, v := range opts.BodyFields {
 		if _, ok := fields[k]; !ok {
@@ -20,7 +23,7 @@ func encodeHTTPToolBody(req *HTTPRequest, opts HTTPToolOptions, rest map[string]
 	contentType := ""
 	switch opts.Body {
 	case "", "json":
-		b, err := marshalJSON(fields)
+		b, err := jsonx.Marshal(fields)
 		if err != nil {
 			return fmt.Errorf("encode body: %w", err)
 		}
@@ -33,14 +36,14 @@ func encodeHTTPToolBody(req *HTTPRequest, opts HTTPToolOptions, rest map[string]
 		sort.Strings(keys)
 		pairs := make([][2]string, len(keys))
 		for i, k := range keys {
-			pairs[i] = [2]string{k, stringify(fields[k])}
+			pairs[i] = [2]string{k, jsonx.Text(fields[k])}
 		}
 		// the query's encoding, with a space as '+' (as a form encodes it)
 		form := strings.ReplaceAll(appendQuery("?", pairs)[1:], "%20", "+")
 		req.Body, contentType = []byte(form), "application/x-www-form-urlencoded"
 	case "raw":
 		if v, ok := fields["body"]; ok && v != nil {
-			req.Body = []byte(stringify(v))
+			req.Body = []byte(jsonx.Text(v))
 		} else {
 			req.Body = []byte{}
 		}
@@ -57,12 +60,12 @@ func encodeHTTPToolBody(req *HTTPRequest, opts HTTPToolOptions, rest map[string]
 func httpToolResultText(mode string, status int, text string) string {
 	switch mode {
 	case "json":
-		if v, err := decodeJSON([]byte(text)); err == nil {
-			if b, err := marshalJSON(v); err == nil {
+		if v, err := jsonx.Decode([]byte(text)); err == nil {
+			if b, err := jsonx.Marshal(v); err == nil {
 				return string(b)
 			}
 		}
-		return string(appendJSONString(nil, text))
+		return string(jsonx.AppendString(nil, text))
 	case "status+text":
 		return strconv.Itoa(status) + "\n" + text
 	}
