@@ -133,7 +133,7 @@ func (r *run) wireTools() []byte {
 	if r.toolsSet {
 		return r.tools
 	}
-	return r.tk.wireTools(r.c.opts.Style)
+	return r.tk.wireTools(r.c.opts.Style, r.c.wire)
 }
 
 // beforeTool runs Hooks.BeforeTool. It returns the arguments to run with,

@@ -3,7 +3,6 @@ package core
 import (
 	"encoding/json"
 
-	"github.com/tidwall/gjson"
 	"github.com/toolnexus/wasm/core/wire"
 )
 
@@ -49,14 +48,7 @@ func (r *run) applyEdits(ph *toolPhase) {
 	if ph.asked == nil || len(r.tr.msgs) == 0 {
 		return
 	}
-	msg := r.tr.msgs[len(r.tr.msgs)-1]
-	if _, anthropic := r.c.wire.(wire.Anthropic); anthropic {
-		msg = wire.AnthropicWithArgs(msg, ph.calls, ph.asked)
-	} else {
-		// OpenAI-style assistant messages are always rebuilt (see
-		// wire.OpenAI.AssistantMessage): text and calls, with the edited arguments.
-		msg = wire.OpenAI{}.AssistantMessage(LLMResponse{Text: gjson.Get(string(msg), "content").String(), ToolCalls: ph.calls})
-	}
+	msg := wire.WithArgs(r.c.wire, r.tr.msgs[len(r.tr.msgs)-1], ph.calls, ph.asked)
 	r.tr.setLast(msg)
 	ph.asked = nil
 }

@@ -138,10 +138,9 @@ func (r *run) callModel(ctx context.Context) (LLMResponse, error) {
 	}
 	tools := r.wireTools()
 	body := r.c.wire.Body(wireParams(o), r.tr.joined, tools, r.stream != nil)
-	if _, openAI := r.c.wire.(wire.OpenAI); openAI && len(tools) > 0 {
-		if _, set := o.RequestParams["tool_choice"]; !set {
-			// As the Go port sends it whenever there are tools.
-			body = withParams(body, []byte(`,"tool_choice":"auto"`))
+	if _, set := o.RequestParams["tool_choice"]; !set && len(tools) > 0 {
+		if tc, _ := wire.ToolChoice(r.c.wire, "auto"); tc != nil {
+			body = withParams(body, append([]byte(`,"tool_choice":`), tc...))
 		}
 	}
 	body = withParams(body, r.c.params)

@@ -2,9 +2,12 @@ package core
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io/fs"
 	"sync"
+
+	"github.com/toolnexus/wasm/core/wire"
 )
 
 // Options configures CreateToolkit.
@@ -220,25 +223,22 @@ func (tk *Toolkit) ToAnthropic() []any { return ToAnthropic(tk.Tools()) }
 // declarations.
 func (tk *Toolkit) ToGemini() []any { return ToGemini(tk.Tools()) }
 
-// wireToolMaps is the tool list a request sends, as maps: their encoding
-// (keys sorted) is the request body's.
-func wireToolMaps(tools []Tool, style Style) []map[string]any {
-	out := make([]map[string]any, 0, len(tools))
+// toolDecls are the tool declarations of a request in format f.
+func toolDecls(tools []Tool, f wire.Format) ([]json.RawMessage, error) {
+	out := make([]json.RawMessage, 0, len(tools))
 	for _, t := range tools {
-		if style == StyleAnthropic {
-			out = append(out, map[string]any{"name": t.Name, "description": t.Description, "input_schema": t.InputSchema})
-			continue
+		d, err := wire.AppendToolDecl(f, nil, t.Name, t.Description, t.InputSchema)
+		if err != nil {
+			return nil, fmt.Errorf("tool %q: %w", t.Name, err)
 		}
-		out = append(out, map[string]any{"type": "function", "function": map[string]any{
-			"name": t.Name, "description": t.Description, "parameters": t.InputSchema,
-		}})
+		out = append(out, d)
 	}
-	return out
+	return out, nil
 }
 
 // wireTools returns the cached JSON of the tool list for a style, or nil when
 // the toolkit is empty (the request then omits "tools").
-func (tk *Toolkit) wireTools(style Style) []byte {
+func (tk *Toolkit) wireTools(style Style, f wire.Format) []byte {
 	if tk == nil {
 		return nil
 	}
@@ -249,7 +249,9 @@ func (tk *Toolkit) wireTools(style Style) []byte {
 	if ok || n == 0 {
 		return b
 	}
-	b, _ = marshalJSON(wireToolMaps(tk.Tools(), style))
+	if decls, err := toolDecls(tk.Tools(), f); err == nil {
+		b = wire.JoinList(decls)
+	}
 	tk.mu.Lock()
 	if tk.wire == nil {
 		tk.wire = map[string][]byte{}

@@ -2,6 +2,7 @@ package core
 
 import (
 	"context"
+	"github.com/toolnexus/wasm/core/wire"
 	"strings"
 	"testing"
 )
@@ -64,11 +65,11 @@ func TestToolkitExecuteRecoversPanic(t *testing.T) {
 func TestWireToolsCacheInvalidatedOnRegister(t *testing.T) {
 	var c counter
 	tk := mustToolkit(t, c.tool("a"))
-	before := string(tk.wireTools(StyleOpenAI))
+	before := string(tk.wireTools(StyleOpenAI, wire.OpenAI{}))
 	if err := tk.Register(c.tool("b")); err != nil {
 		t.Fatal(err)
 	}
-	after := string(tk.wireTools(StyleOpenAI))
+	after := string(tk.wireTools(StyleOpenAI, wire.OpenAI{}))
 	if before == after || !strings.Contains(after, `"b"`) {
 		t.Fatalf("cache not refreshed: %s", after)
 	}

@@ -107,10 +107,9 @@ func (c *Client) translate(ctx context.Context, req TranslateRequest, onDelta fu
 	if err != nil {
 		return TranslateResult{}, err
 	}
-	_, anthropic := c.wire.(wire.Anthropic)
 	var choice []byte // `,"tool_choice":…` when asked for
 	if req.Toolkit != nil || req.ToolChoice != nil {
-		if tools, choice, err = translateExtras(req, tools, anthropic); err != nil {
+		if tools, choice, err = translateExtras(c.wire, req, tools); err != nil {
 			return TranslateResult{}, err
 		}
 	}
@@ -121,19 +120,8 @@ func (c *Client) translate(ctx context.Context, req TranslateRequest, onDelta fu
 	if req.MaxTokens > 0 {
 		opts.MaxTokens = req.MaxTokens
 	}
-	var body []byte
 	stream := onDelta != nil
-	if anthropic {
-		body, err = wire.AnthropicTranslateBody(wireParams(&opts), msgs, tools, req.System, stream)
-	} else {
-		switch {
-		case req.System != "":
-			opts.SystemPrompt = req.System
-		case wire.HasSystemMessage(msgs):
-			opts.SystemPrompt = "" // the messages carry their own
-		}
-		body = wire.OpenAI{}.Body(wireParams(&opts), wire.JoinRaw(msgs), wire.JoinList(tools), stream)
-	}
+	body, err := wire.TranslateBody(c.wire, wireParams(&opts), msgs, tools, req.System, stream)
 	if err != nil {
 		return TranslateResult{}, err
 	}

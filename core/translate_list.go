@@ -17,35 +17,20 @@ func encodeList(items []any, what string) ([]json.RawMessage, error) {
 	return out, nil
 }
 
-func toAnyList(maps []map[string]any) []any {
-	out := make([]any, len(maps))
-	for i, m := range maps {
-		out[i] = m
-	}
-	return out
-}
-
 // translateExtras applies TranslateRequest's Toolkit (declared before
 // tools) and ToolChoice (returned as request parameters, `,"tool_choice":…`,
-// in Anthropic's shape for an Anthropic client).
-func translateExtras(req TranslateRequest, tools []json.RawMessage, anthropic bool) ([]json.RawMessage, []byte, error) {
+// in the format's shape).
+func translateExtras(f wire.Format, req TranslateRequest, tools []json.RawMessage) ([]json.RawMessage, []byte, error) {
 	if req.Toolkit != nil {
-		declared, err := encodeList(toAnyList(wireToolMaps(req.Toolkit.Tools(), StyleOpenAI)), "toolkit")
+		declared, err := toolDecls(req.Toolkit.Tools(), wire.OpenAI{})
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, fmt.Errorf("core: translate: toolkit: %w", err)
 		}
 		tools = append(declared, tools...)
 	}
-	choice := req.ToolChoice
-	if anthropic {
-		if tc := wire.AnthropicToolChoice(choice); tc != nil {
-			choice = tc
-		} else {
-			choice = nil
-		}
-	}
-	if choice == nil {
-		return tools, nil, nil
+	choice, err := wire.ToolChoice(f, req.ToolChoice)
+	if err != nil || choice == nil {
+		return tools, nil, err
 	}
 	params, err := encodeParams(map[string]any{"tool_choice": choice})
 	if err != nil {
