@@ -8,6 +8,9 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/toolnexus/wasm/core/wire"
+	"github.com/toolnexus/wasm/internal/sse"
 )
 
 // request sends one body (with retries) and reads the reply, streamed or whole.
@@ -131,4 +134,117 @@ func errText(err error) string {
 		return ""
 	}
 	return err.Error()
+}
+
+// sleep waits d or until ctx ends.
+func sleep(ctx context.Context, d time.Duration) error {
+	if d <= 0 {
+		return ctx.Err()
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// readStream reads a streamed reply to its end. A stream that stops before
+// the reply is complete is an error; the text received so far has already
+// been emitted and is kept in the result.
+func (r *run) readStream(body io.Reader) (LLMResponse, error) {
+	acc := r.c.wire.NewStream()
+	events := sse.NewReader(body, r.c.opts.MaxResponseBytes)
+	var emit func(wire.Delta)
+	if r.stream != nil {
+		emit = func(d wire.Delta) {
+			if d.Type != wire.DeltaToolCall || r.callDeltas {
+				r.stream(streamEvent(d))
+			}
+		}
+	}
+	for {
+		name, data, err := events.Next()
+		if err == io.EOF && acc.Complete() {
+			return acc.Response(), nil
+		}
+		if err != nil {
+			partial := acc.Response()
+			r.result.Text = partial.Text
+			if err == io.EOF || err == io.ErrUnexpectedEOF {
+				return partial, errors.New("core: the stream ended before the reply was complete")
+			}
+			return partial, fmt.Errorf("core: read stream: %s", r.redact(err.Error()))
+		}
+		done, err := acc.Event(name, data, emit)
+		if err != nil {
+			partial := acc.Response()
+			r.result.Text = partial.Text
+			return partial, errors.New(r.redact(err.Error()))
+		}
+		if done {
+			return acc.Response(), nil
+		}
+	}
+}
+
+// redact removes the API key from text that may reach a log or a caller.
+// Providers echo a bad key back, whole or masked ("sk-abc1***wxyz"), so a
+// word that starts with the key's first 8 characters goes too.
+func (r *run) redact(s string) string { return redactKey(s, r.c.opts.APIKey) }
+
+// providerBody is what a ProviderError keeps of a reply's body: without the
+// API key, then ClientOptions.RedactBody's, or dropAuthBody's.
+func (r *run) providerBody(status int, body string) string {
+	body = r.redact(body)
+	if f := r.c.opts.RedactBody; f != nil {
+		return f(status, body)
+	}
+	return dropAuthBody(status, body)
+}
+
+// dropAuthBody drops a 401 or 403 reply's body (it may echo credentials).
+func dropAuthBody(status int, body string) string {
+	if status == 401 || status == 403 {
+		return ""
+	}
+	return strings.TrimSpace(body)
+}
+
+func redactKey(s, key string) string {
+	if len(key) < 4 {
+		return s
+	}
+	s = strings.ReplaceAll(s, key, "[redacted]")
+	if len(key) < 12 {
+		return s
+	}
+	prefix := key[:8]
+	var b strings.Builder
+	for {
+		i := strings.Index(s, prefix)
+		if i < 0 {
+			break
+		}
+		end := i + len(prefix)
+		for end < len(s) && !strings.ContainsRune(" \t\n\"',;)}]", rune(s[end])) {
+			end++
+		}
+		b.WriteString(s[:i])
+		b.WriteString("[redacted]")
+		s = s[end:]
+	}
+	b.WriteString(s)
+	return b.String()
+}
+
+// withoutQuery drops a URL's query string from messages: some providers
+// take the key as a query parameter.
+func withoutQuery(u string) string {
+	if i := strings.IndexByte(u, '?'); i >= 0 {
+		return u[:i] + "?…"
+	}
+	return u
 }

@@ -1,7 +1,6 @@
 package core
 
 import (
-	"context"
 	"errors"
 	"math/rand/v2"
 	"time"
@@ -82,19 +81,4 @@ func backoff(baseMs, attempt int) time.Duration {
 	d := time.Duration(baseMs) * time.Millisecond << min(attempt, 16)
 	d = time.Duration(float64(d) * (0.5 + rand.Float64()))
 	return min(d, maxRetryDelay)
-}
-
-// sleep waits d or until ctx ends.
-func sleep(ctx context.Context, d time.Duration) error {
-	if d <= 0 {
-		return ctx.Err()
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
 }

@@ -166,3 +166,65 @@ func (r *run) callModel(ctx context.Context) (LLMResponse, error) {
 	}
 	return resp, nil
 }
+
+// beforeLLM runs Hooks.BeforeLLM for model call turn (0-based) and applies
+// what it changed: the transcript or the tool list for the rest of the run.
+// It returns the model to ask and the hook's stand-in reply, if any.
+func (r *run) beforeLLM(ctx context.Context, h *Hooks, turn int) (string, *LLMResponse, error) {
+	model := r.c.opts.Model
+	if h == nil || h.BeforeLLM == nil {
+		return model, nil, nil
+	}
+	msgs := append([]json.RawMessage(nil), r.tr.msgs...)
+	tools := r.wireTools()
+	call := &LLMCall{Turn: turn, Model: model, Messages: msgs, Tools: tools}
+	short, err := h.BeforeLLM(ctx, call)
+	if err != nil {
+		return model, nil, err
+	}
+	if !sameMessages(call.Messages, r.tr.msgs) {
+		list := make([]any, len(call.Messages))
+		for i, m := range call.Messages {
+			list[i] = m
+		}
+		enc, err := encodeHistory(list)
+		if err != nil {
+			return model, nil, fmt.Errorf("core: BeforeLLM hook: messages: %w", err)
+		}
+		r.tr = transcript{}
+		for _, m := range enc {
+			r.tr.add(m)
+		}
+	}
+	if string(call.Tools) != string(tools) {
+		r.tools, r.toolsSet = call.Tools, true
+		if string(call.Tools) == "[]" {
+			r.tools = nil // no tools: the request leaves "tools" out
+		}
+	}
+	if call.Model != "" {
+		model = call.Model
+	}
+	return model, short, nil
+}
+
+// sameMessages reports whether a holds b's messages (the same bytes).
+func sameMessages(a, b []json.RawMessage) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if len(a[i]) != len(b[i]) || (len(a[i]) > 0 && &a[i][0] != &b[i][0]) {
+			return false
+		}
+	}
+	return true
+}
+
+// wireTools is the encoded tool list of the next request.
+func (r *run) wireTools() []byte {
+	if r.toolsSet {
+		return r.tools
+	}
+	return r.tk.wireTools(r.c.opts.Style, r.c.wire)
+}
