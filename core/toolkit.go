@@ -169,19 +169,9 @@ func (tk *Toolkit) Get(name string) (Tool, bool) {
 }
 
 // Execute runs one tool directly, outside a model loop. A panic in the tool
-// becomes an error result. It does not apply approval: that is the loop's job.
-// An unknown name is the error result "Unknown tool: <name>", as in the Go
-// port; ExecuteStrict returns an error instead.
+// becomes an error result. It does not apply approval: that is the loop's
+// job. An unknown name is an error.
 func (tk *Toolkit) Execute(ctx context.Context, name string, args map[string]any) (ToolResult, error) {
-	if _, ok := tk.Get(name); !ok {
-		return ToolResult{Output: "Unknown tool: " + name + noShellNote(name), IsError: true}, nil
-	}
-	return tk.ExecuteStrict(ctx, name, args)
-}
-
-// ExecuteStrict is Execute with an unknown name as an error (core's own,
-// used by the JS bridge's execute and the Worker's MCP endpoint).
-func (tk *Toolkit) ExecuteStrict(ctx context.Context, name string, args map[string]any) (ToolResult, error) {
 	t, ok := tk.Get(name)
 	if !ok {
 		return ToolResult{}, fmt.Errorf("core: unknown tool %q%s", name, noShellNote(name))

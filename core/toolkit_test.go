@@ -24,8 +24,8 @@ func TestToolkitAssembly(t *testing.T) {
 	if err := tk.Register(b.tool("dup")); err == nil {
 		t.Fatal("Register must refuse a duplicate name")
 	}
-	if _, err := tk.ExecuteStrict(context.Background(), "nope", nil); err == nil {
-		t.Fatal("ExecuteStrict of an unknown tool must fail")
+	if _, err := tk.Execute(context.Background(), "nope", nil); err == nil {
+		t.Fatal("Execute of an unknown tool must fail")
 	}
 	if got := tk.ToOpenAI(); len(got) != 2 || got[1].(OpenAITool).Function.Name != "relay_me" {
 		t.Fatalf("ToOpenAI = %v", got)

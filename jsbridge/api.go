@@ -126,7 +126,7 @@ func toolkitHandle(id int, tk *core.Toolkit) js.Value {
 				return nil, fmt.Errorf("execute: args: %w", err)
 			}
 		}
-		res, err := tk.ExecuteStrict(context.Background(), argAt(args, 0).String(), in)
+		res, err := tk.Execute(context.Background(), argAt(args, 0).String(), in)
 		if err != nil {
 			return nil, err
 		}

@@ -6,7 +6,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/toolnexus/wasm/core"
 	"github.com/toolnexus/wasm/internal/jsonx"
+	"github.com/toolnexus/wasm/toolnexus/internal/port"
 )
 
 func marshalJSON(v any) ([]byte, error) { return jsonx.Marshal(v) }
@@ -57,3 +59,6 @@ func collect(t *testing.T, ch <-chan StreamEvent) []StreamEvent {
 	}
 	return events
 }
+
+// CoreToolkit is tk's core toolkit (toolnexus/internal/port's conversion).
+func CoreToolkit(tk *Toolkit) *core.Toolkit { return port.CoreToolkit(tk) }

@@ -91,15 +91,15 @@ func TestIssue17NativeToolNilSchema(t *testing.T) {
 }
 
 // TestIssue17ExecuteUnknown: Execute of an unknown tool is the port's
-// error result, also on a nil toolkit; ExecuteStrict makes it an error.
+// error result, also on a nil toolkit; core's Execute makes it an error.
 func TestIssue17ExecuteUnknown(t *testing.T) {
 	for _, tk := range []*Toolkit{mustToolkit(t), nil} {
 		res, err := tk.Execute(context.Background(), "nope", nil)
 		if err != nil || !res.IsError || res.Output != "Unknown tool: nope" {
 			t.Fatalf("Execute(nope) = %+v, %v", res, err)
 		}
-		if _, err := tk.ExecuteStrict(context.Background(), "nope", nil); err == nil {
-			t.Fatal("ExecuteStrict(nope) must fail")
+		if _, err := CoreToolkit(tk).Execute(context.Background(), "nope", nil); err == nil {
+			t.Fatal("core's Execute(nope) must fail")
 		}
 	}
 }
@@ -112,8 +112,8 @@ func TestIssue17NoBash(t *testing.T) {
 		!strings.HasPrefix(res.Output, "Unknown tool: bash") || !strings.Contains(res.Output, "no shell") {
 		t.Fatalf("Execute(bash) = %+v, %v", res, err)
 	}
-	if _, err := tk.ExecuteStrict(context.Background(), "bash", map[string]any{"command": "ls"}); err == nil || !strings.Contains(err.Error(), "no shell") {
-		t.Fatalf("ExecuteStrict(bash) = %v", err)
+	if _, err := tk.Toolkit.Execute(context.Background(), "bash", map[string]any{"command": "ls"}); err == nil || !strings.Contains(err.Error(), "no shell") {
+		t.Fatalf("core's Execute(bash) = %v", err)
 	}
 	m := newScripted(t, StyleOpenAI, turn{calls: []ToolRequest{call("c1", "bash", `{"command":"ls"}`)}}, turn{text: "ok"})
 	if _, err := m.client(ClientOptions{}).Run(context.Background(), "list files", tk); err != nil {

@@ -104,15 +104,23 @@ func (tk *Toolkit) Tools() []core.Tool { return CoreToolkit(tk).Tools() }
 // Get returns the tool with the given name.
 func (tk *Toolkit) Get(name string) (core.Tool, bool) { return CoreToolkit(tk).Get(name) }
 
-// Execute runs one tool directly; an unknown name is the error result
-// "Unknown tool: <name>".
+// Execute runs one tool directly, outside a model loop; an unknown name is
+// the error result "Unknown tool: <name>", as in the port (core's Execute
+// makes it an error).
 func (tk *Toolkit) Execute(ctx context.Context, name string, args map[string]any) (core.ToolResult, error) {
+	if _, ok := tk.Get(name); !ok {
+		return core.ToolResult{Output: "Unknown tool: " + name + noShellNote(name), IsError: true}, nil
+	}
 	return CoreToolkit(tk).Execute(ctx, name, args)
 }
 
-// ExecuteStrict is Execute with an unknown name as an error.
-func (tk *Toolkit) ExecuteStrict(ctx context.Context, name string, args map[string]any) (core.ToolResult, error) {
-	return CoreToolkit(tk).ExecuteStrict(ctx, name, args)
+// noShellNote explains a call to "bash", the one port built-in the
+// sandbox has not: there is no shell where core runs.
+func noShellNote(name string) string {
+	if name != "bash" {
+		return ""
+	}
+	return "; core has no bash built-in: it runs in a sandbox (browser, Worker, WebAssembly) with no shell to run commands in — a host that has one can register its own tool named bash"
 }
 
 // SkillsPrompt is the system-prompt section listing the toolkit's skills.
