@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/tidwall/gjson"
+	"github.com/toolnexus/wasm/core"
 	"github.com/toolnexus/wasm/core/tool"
 	"github.com/toolnexus/wasm/internal/jsonx"
 )
@@ -132,9 +133,9 @@ type McpStatus string
 
 // The McpStatus values.
 const (
-	StatusConnected McpStatus = MCPConnected
-	StatusDisabled  McpStatus = MCPDisabled
-	StatusFailed    McpStatus = MCPFailed
+	StatusConnected McpStatus = core.MCPConnected
+	StatusDisabled  McpStatus = core.MCPDisabled
+	StatusFailed    McpStatus = core.MCPFailed
 )
 
 // McpStatus reports each configured MCP server's state by name, as the Go

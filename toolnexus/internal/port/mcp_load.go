@@ -17,7 +17,7 @@ type ToolInfo = tool.MCPToolInfo
 // server (named <server>_<tool>, each server's "tools" filter applied)
 // and each server's state. Close ends the sessions.
 type McpSource struct {
-	Tools  []Tool
+	Tools  []core.Tool
 	Status map[string]McpStatus
 	tk     *Toolkit
 }
@@ -40,13 +40,13 @@ type McpInventory struct {
 // JSON bytes, an McpConfig or a decoded map, as ParseMcpConfig takes) and
 // returns their tools. A server that fails is StatusFailed, not an error.
 // waitFor, when given, answers the servers' elicitation requests.
-func LoadMcp(input any, waitFor ...func(Request) (Answer, error)) (*McpSource, error) {
+func LoadMcp(input any, waitFor ...func(core.Request) (core.Answer, error)) (*McpSource, error) {
 	return LoadMcpWithContext(context.Background(), input, waitFor...)
 }
 
 // LoadMcpWithContext is LoadMcp bounded by ctx: when ctx ends during the
 // load, the sessions are closed and its error returned.
-func LoadMcpWithContext(ctx context.Context, input any, waitFor ...func(Request) (Answer, error)) (*McpSource, error) {
+func LoadMcpWithContext(ctx context.Context, input any, waitFor ...func(core.Request) (core.Answer, error)) (*McpSource, error) {
 	ctx = orBackground(ctx)
 	opts := Options{Builtins: false, McpConfig: input}
 	if len(waitFor) > 0 {
@@ -78,7 +78,7 @@ func ListMcpTools(ctx context.Context, input any) (*McpInventory, error) {
 	}
 	p := tool.MCP()
 	if p == nil {
-		return nil, ErrMCPNotLinked
+		return nil, core.ErrMCPNotLinked
 	}
 	cfgs, err := p.Parse(data)
 	if err != nil {
@@ -89,7 +89,7 @@ func ListMcpTools(ctx context.Context, input any) (*McpInventory, error) {
 	for _, s := range sessions {
 		st := s.Status().Status
 		inv.Status[s.Name()] = McpStatus(st)
-		if l, ok := s.(interface{ Listed() []ToolInfo }); ok && st == MCPConnected {
+		if l, ok := s.(interface{ Listed() []ToolInfo }); ok && st == core.MCPConnected {
 			inv.Tools[s.Name()] = l.Listed()
 		}
 		s.Close()

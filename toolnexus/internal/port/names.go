@@ -5,24 +5,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/toolnexus/wasm/core"
 	"github.com/toolnexus/wasm/internal/jsonx"
 )
-
-// core's names the moved code uses unqualified.
-type (
-	Tool    = core.Tool
-	Request = core.Request
-	Answer  = core.Answer
-)
-
-const (
-	MCPConnected = core.MCPConnected
-	MCPDisabled  = core.MCPDisabled
-	MCPFailed    = core.MCPFailed
-)
-
-var ErrMCPNotLinked = core.ErrMCPNotLinked
 
 func marshalJSON(v any) ([]byte, error)                { return jsonx.Marshal(v) }
 func decodeObject(data []byte) (map[string]any, error) { return jsonx.DecodeObject(data) }

@@ -45,7 +45,7 @@ const (
 // by name and the "skill" tool that loads one.
 type SkillSource struct {
 	Skills map[string]SkillInfo
-	Tool   Tool
+	Tool   core.Tool
 	set    *core.SkillSet
 	// prompt is Prompt() as the loader made it, which Toolkit.SkillsPrompt
 	// returns (so a build that never loads such skills links no prompt code).
