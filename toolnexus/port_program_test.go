@@ -14,7 +14,7 @@ import (
 )
 
 // TestIssue17PortProgram is a program written against the Go port's API
-// (package toolnexus), compiled against core with only the import line
+// (package toolnexus), compiled against toolnexus with only the import line
 // changed: if a name or a shape it uses drifts from the port's, this file
 // stops compiling. It also runs, on an in-process model.
 func TestIssue17PortProgram(t *testing.T) {

@@ -13,8 +13,8 @@ import (
 )
 
 // TestSeedProgramsRunUnchanged is the project's first acceptance test: the
-// three example programs of the seed document compile and pass against core
-// with only their import line changed.
+// three example programs of the seed document compile and pass against
+// package toolnexus with only their import line changed.
 func TestSeedProgramsRunUnchanged(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds three programs")
