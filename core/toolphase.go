@@ -168,6 +168,9 @@ func (r *run) execCall(ctx context.Context, call *ToolRequest, answer *Answer) (
 		}
 		if stand != nil {
 			if req := PendingOf(*stand); req != nil {
+				// A hook's suspension is the call's, as a tool's is: a
+				// metric tagged Pending, not an error.
+				r.c.emit(MetricEvent{Kind: "tool", Tool: t.Name, Source: string(t.Source), Pending: true, Args: call.Arguments})
 				if req.ID == "" {
 					req.ID = newID("req_")
 				}

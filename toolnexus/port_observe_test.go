@@ -171,3 +171,23 @@ func TestIssue17MetricsFamilies(t *testing.T) {
 		t.Errorf("the port's first bucket bound is missing:\n%s", text)
 	}
 }
+
+// TestIssue17LLMMetricStatus: a model call's metric says "ok" or "error",
+// as the port's does (core's says the HTTP status).
+func TestIssue17LLMMetricStatus(t *testing.T) {
+	var got []string
+	m := newScripted(t, StyleOpenAI, turn{text: "hi"})
+	onMetric := func(e MetricEvent) {
+		if e.Kind == "llm" {
+			got = append(got, e.Status)
+		}
+	}
+	if _, err := m.client(ClientOptions{OnMetric: onMetric}).Run(context.Background(), "x", mustToolkit(t)); err != nil {
+		t.Fatal(err)
+	}
+	bad := newScripted(t, StyleOpenAI, turn{status: 400, raw: "no"})
+	_, _ = bad.client(ClientOptions{OnMetric: onMetric, Retries: -1}).Run(context.Background(), "x", mustToolkit(t))
+	if strings.Join(got, ",") != "ok,error" {
+		t.Fatalf("llm statuses = %v, want ok,error", got)
+	}
+}

@@ -79,7 +79,7 @@ func CoreClientOptions(o ClientOptions) core.ClientOptions {
 		LockApprovedArgs: o.LockApprovedArgs, TimeoutMs: o.TimeoutMs, ToolTimeoutMs: o.ToolTimeoutMs,
 		MaxResponseBytes: o.MaxResponseBytes, Transport: o.Transport, Retries: o.Retries,
 		RetryBaseMs: o.RetryBaseMs, RetryableStatuses: o.RetryableStatuses, RequestParams: o.RequestParams,
-		OnMetric: o.OnMetric, Store: o.Store,
+		OnMetric: portMetrics(o.OnMetric), Store: o.Store,
 		// As the Go port logs an error body: account identifiers redacted.
 		RedactBody: wire.RedactProviderBody,
 	}
@@ -109,6 +109,25 @@ func CoreClientOptions(o ClientOptions) core.ClientOptions {
 		}
 	}
 	return out
+}
+
+// portMetrics hands f each event with the port's status of a model call:
+// "ok" for a 2xx reply, else "error" (core reports the HTTP status, or
+// "error" or "cancelled").
+func portMetrics(f func(core.MetricEvent)) func(core.MetricEvent) {
+	if f == nil {
+		return nil
+	}
+	return func(e core.MetricEvent) {
+		if e.Kind == "llm" {
+			if len(e.Status) == 3 && e.Status[0] == '2' {
+				e.Status = "ok"
+			} else {
+				e.Status = "error"
+			}
+		}
+		f(e)
+	}
 }
 
 // Client runs the tool-calling loop against one provider endpoint: core's
