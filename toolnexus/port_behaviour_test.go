@@ -272,3 +272,29 @@ func TestIssue17MessagesAreMaps(t *testing.T) {
 		t.Fatalf("history sent %d messages, want 3", n)
 	}
 }
+
+// TestIssue17HaltLeavesUnrunCallsOut: a turn that halts on its first
+// suspension leaves the calls it did not run without a result in Messages,
+// as the port does; RunWithAnswer then runs them.
+func TestIssue17HaltLeavesUnrunCallsOut(t *testing.T) {
+	for _, style := range []Style{StyleOpenAI, StyleAnthropic} {
+		var c counter
+		m := newScripted(t, style,
+			turn{calls: []ToolRequest{call("c1", "refund", `{"order":"1"}`), call("c2", "refund", `{"order":"2"}`)}},
+			turn{text: "done"})
+		client := m.client(ClientOptions{})
+		tk := mustToolkit(t, RequireApproval(c.tool("refund")))
+		res, err := client.Run(context.Background(), "refund both", tk)
+		if err != nil || res.Status != StatusPending {
+			t.Fatalf("%s: res %+v err %v", style, res, err)
+		}
+		text, _ := marshalJSON(res.Messages)
+		if !strings.Contains(string(text), `"c1"`) || strings.Contains(string(text), "not-run") {
+			t.Fatalf("%s: halted transcript %s", style, text)
+		}
+		next, err := client.RunWithAnswer(context.Background(), tk, res.Messages, *res.Pending, AnswerOutput(res.Pending.ID, nil))
+		if err != nil || next.Status != StatusPending || c.count() != 1 {
+			t.Fatalf("%s: resume: status %s err %v ran %d", style, next.Status, err, c.count())
+		}
+	}
+}

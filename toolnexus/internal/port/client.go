@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
+	"strings"
 
 	"github.com/toolnexus/wasm/core"
 	"github.com/toolnexus/wasm/core/wire"
@@ -154,20 +155,26 @@ func CoreClient(c *Client) *core.Client {
 	return c.Client
 }
 
-// PortResult is res with Messages decoded into maps (a message that does
-// not decode stays as it was).
+// PortResult is res with Messages as the port has them: decoded into maps
+// (a message that does not decode stays as it was), and without the
+// results core records for the calls a halted turn did not run (core keeps
+// its halted transcript balanced; the port leaves those calls without a
+// result, and RunWithAnswer runs them either way).
 func PortResult(res core.RunResult, err error) (core.RunResult, error) {
 	res.Messages = decodeMessages(res.Messages)
 	return res, err
 }
 
+// notRun starts the result core records for a call a halted turn did not
+// run (core's notRunMarker).
+const notRun = "[toolnexus:not-run]"
+
 func decodeMessages(msgs []any) []any {
 	if msgs == nil {
 		return nil
 	}
-	out := make([]any, len(msgs))
-	for i, m := range msgs {
-		out[i] = m
+	out := make([]any, 0, len(msgs))
+	for _, m := range msgs {
 		var raw []byte
 		switch v := m.(type) {
 		case json.RawMessage:
@@ -175,13 +182,48 @@ func decodeMessages(msgs []any) []any {
 		case []byte:
 			raw = v
 		default:
+			out = append(out, m)
 			continue
 		}
-		if v, err := jsonx.DecodeObject(raw); err == nil {
-			out[i] = v
+		v, err := jsonx.DecodeObject(raw)
+		if err != nil {
+			out = append(out, m)
+			continue
+		}
+		if v = withoutNotRun(v); v != nil {
+			out = append(out, v)
 		}
 	}
 	return out
+}
+
+// withoutNotRun is m without core's not-run results: nil for an OpenAI tool
+// message holding one, m without such tool_result blocks for an Anthropic
+// user message (nil when none is left).
+func withoutNotRun(m map[string]any) map[string]any {
+	if s, _ := m["content"].(string); m["role"] == "tool" && strings.HasPrefix(s, notRun) {
+		return nil
+	}
+	blocks, _ := m["content"].([]any)
+	if m["role"] != "user" || len(blocks) == 0 {
+		return m
+	}
+	kept := blocks[:0:0]
+	for _, b := range blocks {
+		bm, _ := b.(map[string]any)
+		if s, _ := bm["content"].(string); bm["type"] == "tool_result" && strings.HasPrefix(s, notRun) {
+			continue
+		}
+		kept = append(kept, b)
+	}
+	switch {
+	case len(kept) == len(blocks):
+		return m
+	case len(kept) == 0:
+		return nil
+	}
+	m["content"] = kept
+	return m
 }
 
 // portEvents relays in with each event's Result decoded.
