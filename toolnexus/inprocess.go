@@ -77,9 +77,13 @@ type InProcessOptions struct {
 // (the Go port panics; a sandbox must not).
 var errNoGenerate = errors.New("core: CreateInProcessClient needs a Generate function")
 
+// errNoStreaming is a streamed run's error: Generate returns whole
+// replies, and a stream of one delta would fake one.
+var errNoStreaming = errors.New("toolnexus: the in-process client does not support streaming: use Run")
+
 // CreateInProcessClient builds a client whose model is opts.Generate, run
-// by the same loop as CreateClient. A streamed run gets the whole reply as
-// one text delta (the Go port refuses to stream instead).
+// by the same loop as CreateClient. Streaming is refused with an error
+// (errNoStreaming), as in the port.
 func CreateInProcessClient(opts InProcessOptions) *Client {
 	gen := opts.Generate
 	transport := core.TransportFunc(func(ctx context.Context, req *core.HTTPRequest) (*core.HTTPResponse, error) {
@@ -89,6 +93,9 @@ func CreateInProcessClient(opts InProcessOptions) *Client {
 		body, err := jsonx.DecodeObject(req.Body)
 		if err != nil {
 			return nil, fmt.Errorf("decode request: %w", err)
+		}
+		if stream, _ := body["stream"].(bool); stream {
+			return nil, errNoStreaming
 		}
 		in := InProcessRequest{Body: body}
 		in.Messages, _ = body["messages"].([]any)

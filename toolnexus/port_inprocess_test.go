@@ -89,3 +89,24 @@ func TestIssue17BodyTransformMap(t *testing.T) {
 		}
 	}
 }
+
+// TestIssue17InProcessRefusesStreaming: an in-process model returns whole
+// replies, so a stream is refused with an error, before any text delta.
+func TestIssue17InProcessRefusesStreaming(t *testing.T) {
+	c := CreateInProcessClient(InProcessOptions{Model: "m", Generate: func(InProcessRequest) (InProcessResponse, error) {
+		return InProcessResponse{Content: "x"}, nil
+	}})
+	ch, err := c.Stream(context.Background(), "hi", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for ev := range ch {
+		if ev.Type == EventText {
+			t.Fatal("a text delta before the refusal")
+		}
+		if ev.Err != nil && strings.Contains(ev.Err.Error(), "does not support streaming") {
+			return
+		}
+	}
+	t.Fatal("the stream was not refused")
+}
