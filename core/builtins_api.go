@@ -62,7 +62,7 @@ func BuiltinTools(cfg BuiltinsConfig) []Tool {
 //	BuiltinsConfig     as configured (also *BuiltinsConfig; nil ⇒ defaults)
 //
 // ok is false when the built-ins are off; any other type is an error.
-func builtinsConfigOf(v any, port *portLayer) (cfg BuiltinsConfig, ok bool, err error) {
+func builtinsConfigOf(v any) (cfg BuiltinsConfig, ok bool, err error) {
 	switch b := v.(type) {
 	case nil:
 		return cfg, true, nil
@@ -77,41 +77,8 @@ func builtinsConfigOf(v any, port *portLayer) (cfg BuiltinsConfig, ok bool, err 
 			return cfg, true, nil
 		}
 		return *b, true, nil
-	case map[string]any:
-		if port == nil {
-			return cfg, false, errNeedsPortToolkit("the Go port's config object in Options.Builtins")
-		}
-		return port.builtinsObject(b)
 	}
-	return cfg, false, fmt.Errorf("Builtins must be a bool, a map[string]bool, a BuiltinsConfig or the Go port's config object, got %T", v)
-}
-
-// builtinsObject reads the Go port's config object (the "builtins" key of
-// its JSON configuration, decoded): "enabled": false or "disabled": true
-// turn every built-in off, "tools" maps names to on/off. Its other keys
-// (shell, baseDir, …) have no meaning in core's sandbox and are ignored.
-func builtinsObject(m map[string]any) (cfg BuiltinsConfig, ok bool, err error) {
-	if on, set := m["enabled"].(bool); set && !on {
-		return cfg, false, nil
-	}
-	if off, _ := m["disabled"].(bool); off {
-		return cfg, false, nil
-	}
-	if tools, set := m["tools"]; set {
-		list, isMap := tools.(map[string]any)
-		if !isMap {
-			return cfg, false, fmt.Errorf("Builtins: \"tools\" must map names to booleans, got %T", tools)
-		}
-		cfg.Tools = make(map[string]bool, len(list))
-		for name, v := range list {
-			on, isBool := v.(bool)
-			if !isBool {
-				return cfg, false, fmt.Errorf("Builtins: tools[%q] must be a boolean, got %T", name, v)
-			}
-			cfg.Tools[name] = on
-		}
-	}
-	return cfg, true, nil
+	return cfg, false, fmt.Errorf("Builtins must be a bool, a map[string]bool or a BuiltinsConfig, got %T", v)
 }
 
 // selectBuiltins returns the built-in tools cfg asks for (core/builtins'

@@ -1,9 +1,6 @@
 package core
 
-import (
-	"context"
-	"fmt"
-)
+import "fmt"
 
 // addSkillsAndBuiltins is CreateToolkit's step after ExtraTools and MCP: the
 // skill tool (the skill options), then the built-ins (Options.Builtins) in
@@ -13,19 +10,14 @@ import (
 // In a program that does not import core/builtins the default (Builtins
 // unset) adds no built-ins, and asking for them explicitly is
 // ErrBuiltinsNotLinked; Skills without core/skills is ErrSkillsNotLinked.
-func (tk *Toolkit) addSkillsAndBuiltins(ctx context.Context, opts Options, port *portLayer) error {
+func (tk *Toolkit) addSkillsAndBuiltins(opts Options) error {
 	var tools []Tool
-	switch portOpt := portSkillsOption(opts); {
-	case portOpt != "":
-		if port == nil {
-			return errNeedsPortToolkit(portOpt)
+	switch src := opts.LoadedSkills; {
+	case src != nil:
+		tk.skills, tk.skillsPrompt = src.Set, &src.Prompt
+		if src.Tool.Execute != nil {
+			tools = append(tools, src.Tool)
 		}
-		src, err := port.skills(ctx, opts)
-		if err != nil {
-			return err
-		}
-		tk.skillSource, tk.skills = src, src.set
-		tools = append(tools, src.Tool)
 	case opts.SkillsFS != nil:
 		set, err := LoadSkillsFS(opts.SkillsFS)
 		if err != nil {
@@ -34,7 +26,7 @@ func (tk *Toolkit) addSkillsAndBuiltins(ctx context.Context, opts Options, port 
 		tk.skills = set
 		tools = append(tools, set.Tool())
 	}
-	cfg, on, err := builtinsConfigOf(opts.Builtins, port)
+	cfg, on, err := builtinsConfigOf(opts.Builtins)
 	if err != nil {
 		return err
 	}

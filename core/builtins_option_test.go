@@ -33,8 +33,6 @@ func TestBuiltinsOption(t *testing.T) {
 		{"config", Options{Builtins: &BuiltinsConfig{Tools: map[string]bool{"question": false}}}, "webfetch,todowrite,read,write,edit,glob,grep,apply_patch", ""},
 		{"unknown names ignored", Options{Builtins: map[string]bool{"bash": false, "nope": true}}, all, ""},
 		{"bash asked for", Options{Builtins: map[string]bool{"bash": true}}, "", "no shell"},
-		{"port config object", Options{Builtins: map[string]any{"tools": map[string]any{"bash": false, "webfetch": false}, "shell": []any{"sh"}}}, "question,todowrite,read,write,edit,glob,grep,apply_patch", ""},
-		{"port config disabled", Options{Builtins: map[string]any{"enabled": false}, ExtraTools: []Tool{host("x")}}, "x", ""},
 		{"bad type", Options{Builtins: "yes"}, "", "Builtins must be"},
 		{"host tools first and win", Options{ExtraTools: []Tool{host("bash"), host("read")}},
 			"bash,read,question,webfetch,todowrite,write,edit,glob,grep,apply_patch", ""},

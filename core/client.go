@@ -35,14 +35,9 @@ type ClientOptions struct {
 	// withdraw the question (close a dialog) when the run is cancelled. It
 	// is used instead of WaitFor when set.
 	WaitForContext func(ctx context.Context, req Request) (Answer, error)
-	// Hooks are the Go port's lifecycle callbacks (hooks.go): they see
-	// messages, tools and arguments as Go values. Any hook error ends the run.
+	// Hooks observe and steer the loop (hooks.go). Any hook error ends the
+	// run.
 	Hooks *Hooks
-	// RawHooks are core's own callbacks over the encoded request body and
-	// the parsed reply: no decoding per turn, and they can answer for the
-	// provider. They run after Hooks on the way out, before them on the way
-	// back.
-	RawHooks RawHooks
 	// LockApprovedArgs refuses approval answers that carry edited arguments
 	// (Data["args"]): the call then fails with an error result. Set it when
 	// the approver should only say yes or no to exactly what the model asked.
@@ -59,10 +54,6 @@ type ClientOptions struct {
 	// Transport carries provider requests. Default: net/http natively; under
 	// js/wasm the JS bridge supplies one over fetch.
 	Transport Transport
-	// HTTPClient carries provider requests through this *http.Client when
-	// Transport is nil, as in the Go port. Native builds only: under
-	// js/wasm its type admits only nil (see HTTPClientOption).
-	HTTPClient HTTPClientOption
 
 	// Retries is how many times a failed provider request is tried again
 	// (0: the default, 2; negative: never). Aborts are never retried.
@@ -70,14 +61,11 @@ type ClientOptions struct {
 	// RetryBaseMs is the first backoff delay (default 500), doubled per
 	// attempt with jitter. A Retry-After header in seconds takes precedence.
 	RetryBaseMs int
-	// OnError classifies a failed request, in the Go port's shape (see
-	// ErrorInfo); the default retries 429, 500, 502, 503, 504, 529,
-	// RetryableStatuses and network errors. A decision to retry is still
-	// bounded by Retries.
-	OnError func(ErrorInfo) Tier
-	// ClassifyError is core's classifier: it gets the whole error (a
-	// *ProviderError carries the reply's start) and the attempt counting
-	// from 1. OnError is used instead when both are set.
+	// ClassifyError classifies a failed request: it gets the whole error
+	// (a *ProviderError carries the reply's start) and the attempt counting
+	// from 1. ErrorDefault leaves it to Retryable: 429, 500, 502, 503, 504,
+	// 529, RetryableStatuses and network errors. A decision to retry is
+	// still bounded by Retries.
 	ClassifyError func(err error, attempt int) ErrorAction
 	// RetryableStatuses are HTTP statuses retried in addition to the
 	// default set.
@@ -85,48 +73,23 @@ type ClientOptions struct {
 	// RequestParams are merged into every request body (temperature, …).
 	// "messages", "tools" and "stream" are refused: the loop owns them.
 	RequestParams map[string]any
-	// BodyTransform rewrites each request body just before it is sent, as
-	// the Go port's does: it gets the body decoded and returns the body to
-	// send (nil: unchanged). The decoding and encoding happen only when it
-	// is set.
-	BodyTransform func(body map[string]any) map[string]any
-	// RawBodyTransform is core's byte-level BodyTransform: it runs after
-	// it, on the encoded body, and may fail the request with an error.
-	RawBodyTransform func(body []byte) ([]byte, error)
+	// BodyTransform rewrites each encoded request body just before it is
+	// sent; an error fails the request.
+	BodyTransform func(body []byte) ([]byte, error)
 	// OnMetric receives an event per provider request, tool call and run.
 	OnMetric func(MetricEvent)
 	// Store keeps conversations for Ask (default: in memory).
 	Store ConversationStore
-	// RawMessages makes RunResult.Messages hold each message as the
-	// json.RawMessage the loop sent, instead of the Go port's decoded maps:
-	// handing them back as history then costs no encoding, and building
-	// them costs no decoding. RunResult.RawMessages has them either way.
-	RawMessages bool
-}
-
-// RawHooks observe and steer the loop over encoded bytes. Each may be nil.
-// An error from BeforeLLM or AfterLLM ends the run with that error; an
-// error from BeforeTool or AfterTool becomes that call's error result.
-type RawHooks struct {
-	// BeforeLLM runs before each provider call with the request body it is
-	// about to send; it may replace *body, or return a response to use
-	// instead of calling the provider.
-	BeforeLLM func(ctx context.Context, turn int, body *[]byte) (*LLMResponse, error)
-	// AfterLLM may rewrite the parsed reply before the loop acts on it.
-	AfterLLM func(ctx context.Context, turn int, resp *LLMResponse) error
-	// BeforeTool may rewrite the arguments of a call, or return a result to
-	// use instead of running the tool (approval is then skipped too).
-	BeforeTool func(ctx context.Context, call ToolRequest, args map[string]any) (*ToolResult, error)
-	// AfterTool may rewrite a finished result. Suspensions do not reach it.
-	AfterTool func(ctx context.Context, call ToolRequest, result *ToolResult) error
+	// RedactBody, when set, is what a ProviderError keeps of an error
+	// reply's body (the API key already removed); the default drops 401
+	// and 403 bodies and keeps the others.
+	RedactBody func(status int, body string) string
 }
 
 // RunResult is what a run produced. Messages is the transcript in the
 // provider's wire format (without the system prompt: core sends that apart
-// on every request). As in the Go port each element is a map[string]any
-// (one message, decoded once when the run ends), unless
-// ClientOptions.RawMessages asks for the json.RawMessage elements the loop
-// keeps; RawMessages returns those in any case.
+// on every request), each element the json.RawMessage the loop sent:
+// handed back as history it costs no encoding.
 type RunResult struct {
 	Text          string     `json:"text"`
 	Messages      []any      `json:"messages"`
@@ -144,14 +107,7 @@ type RunResult struct {
 	Status  string   `json:"status"`
 	Limit   string   `json:"limit,omitempty"`
 	Pending *Request `json:"pending,omitempty"`
-	// raw is the transcript as the loop keeps it.
-	raw []json.RawMessage
 }
-
-// RawMessages returns the transcript as encoded messages, exactly as they
-// were sent, whatever Messages holds. It is nil for a result that no run
-// produced (a failure before the run started).
-func (r RunResult) RawMessages() []json.RawMessage { return r.raw }
 
 // ToolCall is the record of one finished tool call of a run
 // (RunResult.ToolCalls), as in the Go port: the port's Name, Args, Output,
@@ -185,9 +141,6 @@ type ToolCall struct {
 	Metadata map[string]any `json:"-"`
 }
 
-// ToolRecord is core's earlier name for ToolCall.
-type ToolRecord = ToolCall
-
 // Run statuses.
 const (
 	StatusDone       = "done"
@@ -203,9 +156,6 @@ type Client struct {
 	params  []byte // RequestParams, encoded once as `,"k":v…`
 	metrics *MetricsRegistry
 	err     error // a bad option, reported by every Run
-	// port applies the Go port's option shapes (port_layer.go); nil for a
-	// raw client.
-	port *portLayer
 }
 
 const (
@@ -215,32 +165,8 @@ const (
 )
 
 // CreateClient builds a client. A bad option (an unknown Style) is reported
-// by the first Run rather than here, so the signature matches the Go port.
+// by the first Run rather than here.
 func CreateClient(opts ClientOptions) *Client {
-	c := newClient(opts)
-	c.port = &portFuncs
-	return c
-}
-
-// CreateRawClient is CreateClient for a host that uses only core's raw
-// forms, as the JS bridge does: RawHooks, ClassifyError, RawBodyTransform,
-// RawMessages (always on: Messages holds json.RawMessage elements), and a
-// TranslateRequest of Messages, Tools, System, MaxTokens and Model. A
-// program whose clients are all raw links none of the code behind the Go
-// port's shapes (port_layer.go). Hooks, OnError or BodyTransform make every
-// Run fail with an error naming CreateClient; so does a TranslateRequest
-// with Toolkit or ToolChoice.
-func CreateRawClient(opts ClientOptions) *Client {
-	opts.RawMessages = true
-	c := newClient(opts)
-	if c.err == nil {
-		c.err = rawOptionError(&opts)
-	}
-	return c
-}
-
-// newClient builds a client without the port layer.
-func newClient(opts ClientOptions) *Client {
 	if opts.MaxTurns <= 0 {
 		opts.MaxTurns = defaultMaxTurns
 	}
@@ -249,9 +175,6 @@ func newClient(opts ClientOptions) *Client {
 	}
 	if opts.MaxResponseBytes <= 0 {
 		opts.MaxResponseBytes = defaultMaxResponseBytes
-	}
-	if opts.Transport == nil {
-		opts.Transport = httpClientTransport(opts.HTTPClient)
 	}
 	if opts.Transport == nil {
 		opts.Transport = defaultTransport()

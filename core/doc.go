@@ -3,23 +3,14 @@
 // endpoints, suspension of a tool call for a human (WaitFor), durable halts
 // (Status "pending") resumed with an Answer (RunWithAnswer), and relay tools.
 //
-// The API is the Go port of toolnexus's (github.com/muthuishere/toolnexus,
-// package toolnexus): for the toolkit, client, suspension, relay, hooks,
-// metrics, translate and in-process parts, code written for the port
-// compiles and behaves the same with only the import path changed —
-// concurrent tool calls with a WaitFor per suspension, Ask("") as Run,
-// RunTimeoutError, RunResult.Messages as decoded maps, and so on. Core's
-// own faster or byte-level ways stay beside the port's under other names
-// (Options.SkillsFS, RawHooks, RawBodyTransform, ClassifyError,
-// ClientOptions.RawMessages, CreateGenerateClient, ToolRequest for the
-// model's request of a call whose record is ToolCall; CreateRawClient and
-// CreateRawToolkit, which leave the port's option shapes unlinked). Skills
-// (SkillDef, LoadSkillsWith, ListSkills, the port's prompt layout) and MCP
-// loading (LoadMcp, ListMcpTools, a server's "tools" filter) are the
-// port's too. What still differs — the blank imports that link built-ins,
-// MCP and skills, and choices made on purpose for a sandbox (no bash, no
-// environment or host files under js/wasm, no panics) — is listed in the
-// README's "Drop-in for the Go port".
+// core has one API, shaped for wasm: one constructor per concept
+// (CreateClient, CreateGenerateClient, CreateToolkit), one hook type
+// (Hooks), transcripts as encoded messages (RunResult.Messages holds
+// json.RawMessage elements). The JS bridge, the Worker and every wasm
+// build use it. Code written for the Go port of toolnexus
+// (github.com/muthuishere/toolnexus, package toolnexus) uses package
+// github.com/toolnexus/wasm/toolnexus instead: the port's API, as an
+// adapter over core.
 //
 // core is pure Go: it never imports syscall/js, and its js/wasm build does not
 // link net/http. All HTTP goes through a Transport; native builds default to
@@ -34,8 +25,7 @@
 //	import (
 //		"github.com/toolnexus/wasm/core"
 //		_ "github.com/toolnexus/wasm/core/builtins" // Options.Builtins
-//		_ "github.com/toolnexus/wasm/core/skills"   // Options.Skills/SkillsFS, LoadSkills
-//		_ "github.com/toolnexus/wasm/core/skills/port" // js/wasm only: the port's skill options
+//		_ "github.com/toolnexus/wasm/core/skills"   // Options.SkillsFS, LoadSkillsFS
 //		_ "github.com/toolnexus/wasm/core/mcp"      // Options.MCP, ParseMCPConfig
 //	)
 //

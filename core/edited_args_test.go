@@ -55,18 +55,17 @@ type observed struct {
 }
 
 func (o *observed) options(opts ClientOptions) ClientOptions {
-	opts.RawHooks.BeforeTool = func(_ context.Context, _ ToolRequest, args map[string]any) (*ToolResult, error) {
+	opts.Hooks = &Hooks{BeforeTool: func(_ context.Context, ev BeforeToolEvent) (*ToolOverride, error) {
 		o.mu.Lock()
-		o.beforeArgs = append(o.beforeArgs, args)
+		o.beforeArgs = append(o.beforeArgs, ev.Args)
 		o.mu.Unlock()
 		return nil, nil
-	}
-	opts.RawHooks.AfterTool = func(_ context.Context, call ToolRequest, _ *ToolResult) error {
+	}, AfterTool: func(_ context.Context, ev AfterToolEvent) (*ToolOverride, error) {
 		o.mu.Lock()
-		o.afterArgs = append(o.afterArgs, call.Arguments)
+		o.afterArgs = append(o.afterArgs, mustJSON(ev.Args))
 		o.mu.Unlock()
-		return nil
-	}
+		return nil, nil
+	}}
 	opts.OnMetric = func(e MetricEvent) {
 		if e.Kind == "tool" && !e.Pending {
 			o.mu.Lock()
@@ -144,8 +143,9 @@ func TestApprovalEditsAreRecorded(t *testing.T) {
 				if last := o.afterArgs[len(o.afterArgs)-1]; last != editedArgs {
 					t.Fatalf("AfterTool saw %s", last)
 				}
-				if last := o.beforeArgs[len(o.beforeArgs)-1]; last["order"] != "999" {
-					t.Fatalf("BeforeTool saw %v", last)
+				// BeforeTool sees a call once, as the model asked it.
+				if len(o.beforeArgs) != 1 || o.beforeArgs[0]["order"] != "42" {
+					t.Fatalf("BeforeTool saw %v", o.beforeArgs)
 				}
 				if len(o.metric) != 1 || o.metric[0].Args != editedArgs || o.metric[0].OriginalArgs != askedArgs {
 					t.Fatalf("metric events %+v", o.metric)

@@ -1,48 +1,53 @@
 package core
 
-import "context"
+import (
+	"context"
+	"encoding/json"
+)
 
-// Hooks are the Go port's lifecycle callbacks around the loop
-// (ClientOptions.Hooks). A nil Hooks, or a nil field, is skipped. Any hook
-// that returns an error ends the run with that error (Status "incomplete",
-// Limit "error"). The hooks of one turn's tool calls may run concurrently,
-// as the calls do.
+// Hooks are the lifecycle callbacks around the loop (ClientOptions.Hooks).
+// A nil Hooks, or a nil field, is skipped. Any hook that returns an error
+// ends the run with that error (Status "incomplete", Limit "error"). The
+// hooks of one turn's tool calls may run concurrently, as the calls do.
 //
-// They hand over Go values, so a turn with BeforeLLM set decodes the
-// transcript once for it; RawHooks work on the encoded bytes instead.
+// The model-call hooks see the transcript and the tool list as the encoded
+// messages the loop keeps: a hook that needs Go values decodes what it
+// reads, and a run without it decodes nothing.
 type Hooks struct {
-	// BeforeLLM runs before each model call. A non-nil override replaces
-	// the transcript and/or the tool list for the rest of the run, or the
-	// model for this call only.
-	BeforeLLM func(ctx context.Context, ev BeforeLLMEvent) (*LLMOverride, error)
-	// AfterLLM runs after each model call, to observe it.
-	AfterLLM func(ctx context.Context, ev AfterLLMEvent) error
-	// BeforeTool runs before a tool: an override with Result set answers for
-	// the tool (it does not run), one with Args set changes its arguments.
+	// BeforeLLM runs before each model call. It may replace call.Messages
+	// or call.Tools (kept for the rest of the run) and call.Model (this
+	// call only), or return a response to use instead of calling the
+	// provider.
+	BeforeLLM func(ctx context.Context, call *LLMCall) (*LLMResponse, error)
+	// AfterLLM runs after each model call and may rewrite the parsed reply
+	// before the loop acts on it.
+	AfterLLM func(ctx context.Context, call *LLMCall, resp *LLMResponse) error
+	// BeforeTool runs before a tool (once: not again when an Answer runs
+	// the call once more): an override with Result set answers for the
+	// tool (it does not run; a Pending result suspends the call), one with
+	// Args set changes its arguments.
 	BeforeTool func(ctx context.Context, ev BeforeToolEvent) (*ToolOverride, error)
 	// AfterTool runs after a tool finished (not when it suspended): an
 	// override with Result set replaces the result.
 	AfterTool func(ctx context.Context, ev AfterToolEvent) (*ToolOverride, error)
 }
 
-// BeforeLLMEvent is what Hooks.BeforeLLM sees. Messages is the transcript in
-// the provider's format, decoded (maps); core sends the system prompt
-// apart, so it is not among them. Tools is the tool list in the provider's
-// format. Turn counts model calls from 0.
-type BeforeLLMEvent struct {
-	Messages []any
-	Tools    []any
-	Model    string
-	Turn     int
-}
-
-// AfterLLMEvent is what Hooks.AfterLLM sees: the provider's reply, decoded
-// ({"streamed": true} for a streamed reply, which has no one body; nil when
-// a RawHooks.BeforeLLM answered instead of the provider).
-type AfterLLMEvent struct {
-	Response map[string]any
-	Model    string
-	Turn     int
+// LLMCall is one model call as Hooks.BeforeLLM and Hooks.AfterLLM see it.
+type LLMCall struct {
+	// Turn counts model calls from 0.
+	Turn int
+	// Model is the model this call asks for.
+	Model string
+	// Messages is the transcript in the provider's format, without the
+	// system prompt (core sends that apart).
+	Messages []json.RawMessage
+	// Tools is the tool list in the provider's format (nil: none; a
+	// BeforeLLM that sets "[]" sends none).
+	Tools json.RawMessage
+	// Reply is the provider's reply body, for AfterLLM; nil when the reply
+	// was streamed (Streamed) or a BeforeLLM answered instead.
+	Reply    json.RawMessage
+	Streamed bool
 }
 
 // BeforeToolEvent is what Hooks.BeforeTool sees.
@@ -60,15 +65,6 @@ type AfterToolEvent struct {
 	Result ToolResult
 	ID     string
 	Turn   int
-}
-
-// LLMOverride is what Hooks.BeforeLLM may return. A nil slice leaves that
-// part as it is; a non-nil one (even empty) replaces it. Model, when set, is
-// sent for this call only.
-type LLMOverride struct {
-	Messages []any
-	Tools    []any
-	Model    string
 }
 
 // ToolOverride is what Hooks.BeforeTool and Hooks.AfterTool may return.

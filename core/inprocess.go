@@ -33,20 +33,13 @@ type GenerateFunc func(ctx context.Context, req GenerateRequest) (GenerateRespon
 const inProcessURL = "inprocess://model"
 
 // CreateGenerateClient runs the same loop as CreateClient around generate
-// instead of an HTTP provider: core's in-process client (CreateInProcessClient
-// is the Go port's). Its failures are final: they are not retried.
+// instead of an HTTP provider. Its failures are final: they are not retried.
 //
 //	client := CreateGenerateClient(func(ctx context.Context, req GenerateRequest) (GenerateResponse, error) {
 //		return GenerateResponse{Text: "hello"}, nil
 //	}, ClientOptions{Model: "local"})
 func CreateGenerateClient(generate GenerateFunc, opts ClientOptions) *Client {
 	return CreateClient(generateOptions(generate, opts))
-}
-
-// CreateRawGenerateClient is CreateGenerateClient without the Go port's
-// option shapes, as CreateRawClient is CreateClient's.
-func CreateRawGenerateClient(generate GenerateFunc, opts ClientOptions) *Client {
-	return CreateRawClient(generateOptions(generate, opts))
 }
 
 // generateOptions points opts at generate: an in-process transport, never

@@ -203,33 +203,33 @@ func TestProviderFailuresAreClearErrors(t *testing.T) {
 func TestHooksShortCircuitAndRewrite(t *testing.T) {
 	var c counter
 	m := newScripted(t, StyleOpenAI, turn{text: "from the model"})
-	hooks := RawHooks{
-		// Turn 1 never reaches the provider: the hook answers with a tool call.
-		BeforeLLM: func(ctx context.Context, turn int, body *[]byte) (*LLMResponse, error) {
-			if turn == 1 {
+	hooks := &Hooks{
+		// Turn 0 never reaches the provider: the hook answers with a tool call.
+		BeforeLLM: func(ctx context.Context, lc *LLMCall) (*LLMResponse, error) {
+			if lc.Turn == 0 {
 				return &LLMResponse{ToolCalls: []ToolRequest{call("h1", "t", `{"order":"1"}`), call("h2", "t", `{"order":"2"}`)}}, nil
 			}
 			return nil, nil
 		},
-		AfterLLM: func(ctx context.Context, turn int, resp *LLMResponse) error {
-			if turn == 2 {
+		AfterLLM: func(ctx context.Context, lc *LLMCall, resp *LLMResponse) error {
+			if lc.Turn == 1 {
 				resp.Text = strings.ToUpper(resp.Text)
 			}
 			return nil
 		},
-		BeforeTool: func(ctx context.Context, call ToolRequest, args map[string]any) (*ToolResult, error) {
-			if call.ID == "h2" {
-				return &ToolResult{Output: "blocked by policy", IsError: true}, nil
+		BeforeTool: func(ctx context.Context, ev BeforeToolEvent) (*ToolOverride, error) {
+			if ev.ID == "h2" {
+				return &ToolOverride{Result: &ToolResult{Output: "blocked by policy", IsError: true}}, nil
 			}
-			args["order"] = "rewritten"
-			return nil, nil
+			return &ToolOverride{Args: map[string]any{"order": "rewritten"}}, nil
 		},
-		AfterTool: func(ctx context.Context, call ToolRequest, res *ToolResult) error {
+		AfterTool: func(ctx context.Context, ev AfterToolEvent) (*ToolOverride, error) {
+			res := ev.Result
 			res.Output += " (audited)"
-			return nil
+			return &ToolOverride{Result: &res}, nil
 		},
 	}
-	res, err := m.client(ClientOptions{RawHooks: hooks}).Run(context.Background(), "go", mustToolkit(t, c.tool("t")))
+	res, err := m.client(ClientOptions{Hooks: hooks}).Run(context.Background(), "go", mustToolkit(t, c.tool("t")))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -251,7 +251,7 @@ func TestHooksShortCircuitAndRewrite(t *testing.T) {
 func TestHookErrorEndsRunWithTranscript(t *testing.T) {
 	m := newScripted(t, StyleOpenAI)
 	boom := errors.New("budget exhausted")
-	res, err := m.client(ClientOptions{RawHooks: RawHooks{BeforeLLM: func(context.Context, int, *[]byte) (*LLMResponse, error) { return nil, boom }}}).
+	res, err := m.client(ClientOptions{Hooks: &Hooks{BeforeLLM: func(context.Context, *LLMCall) (*LLMResponse, error) { return nil, boom }}}).
 		Run(context.Background(), "hi", mustToolkit(t))
 	if !errors.Is(err, boom) || len(res.Messages) != 1 {
 		t.Fatalf("err = %v, messages = %d", err, len(res.Messages))

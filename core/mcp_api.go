@@ -95,7 +95,7 @@ func (tk *Toolkit) addMCP(ctx context.Context, opts Options) error {
 	}
 	sessions := p.Connect(ctx, cfgs, tool.MCPEnv{
 		Transport: tr,
-		Fill:      func(v string) (string, error) { return fillVariables(v, opts.Variables) },
+		Fill:      func(v string) (string, error) { return tool.FillVariables(v, opts.Variables, nil) },
 		WaitFor:   waitFor,
 	})
 	servers := make([]*mcpServer, len(sessions))
@@ -122,7 +122,6 @@ func (tk *Toolkit) addMCP(ctx context.Context, opts Options) error {
 
 // MCPServers reports each configured MCP server by name: "connected" (with
 // its tool count and transport), "disabled", or "failed" with the reason.
-// McpStatus is the Go port's shorter form.
 //
 //	tk, _ := CreateToolkit(ctx, Options{MCP: []byte(`{"mcpServers": {"docs": {"url": "https://example.com/mcp"}}}`)})
 //	tk.MCPServers() // {"docs": {Status: "connected", Tools: 3, Transport: "streamable-http"}}

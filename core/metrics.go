@@ -28,19 +28,28 @@ type MetricEvent struct {
 	Usage        Usage  `json:"usage,omitempty"`
 	Err          string `json:"error,omitempty"`
 
-	// The Go port's fields, filled from the ones above when the event is
+	// Turns and ToolCalls count a run's model calls and tool calls (kind
+	// "run"); Go callers only.
+	Turns     int `json:"-"`
+	ToolCalls int `json:"-"`
+
+	// The Go port's names for the fields above, filled when the event is
 	// handed to OnMetric (they stay out of the JSON, which has them
-	// already): Event is Kind, Ms is Duration, the token counts are Usage's,
-	// Error is Err; Turns and ToolCalls count a run's model calls and tool
-	// calls (kind "run").
-	Event            string `json:"-"`
-	Ms               int64  `json:"-"`
-	PromptTokens     int    `json:"-"`
-	CompletionTokens int    `json:"-"`
-	TotalTokens      int    `json:"-"`
-	Turns            int    `json:"-"`
-	ToolCalls        int    `json:"-"`
-	Error            string `json:"-"`
+	// already). They stay while core/agents' events embed MetricEvent;
+	// port code reads them through package toolnexus.
+	//
+	// Deprecated: use Kind.
+	Event string `json:"-"`
+	// Deprecated: use Duration.
+	Ms int64 `json:"-"`
+	// Deprecated: use Usage.PromptTokens.
+	PromptTokens int `json:"-"`
+	// Deprecated: use Usage.CompletionTokens.
+	CompletionTokens int `json:"-"`
+	// Deprecated: use Usage.TotalTokens.
+	TotalTokens int `json:"-"`
+	// Deprecated: use Err.
+	Error string `json:"-"`
 }
 
 // withPortFields fills the Go port's fields of e from core's.

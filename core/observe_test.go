@@ -89,7 +89,7 @@ func TestRequestParamsAndBodyTransform(t *testing.T) {
 	m := newScripted(t, StyleAnthropic, turn{text: "ok"})
 	client := m.client(ClientOptions{
 		RequestParams: map[string]any{"temperature": 0.2, "max_tokens": 50, "metadata": map[string]any{"user": "u1"}},
-		RawBodyTransform: func(b []byte) ([]byte, error) {
+		BodyTransform: func(b []byte) ([]byte, error) {
 			return []byte(strings.Replace(string(b), `"temperature":0.2`, `"temperature":0.3`, 1)), nil
 		},
 	})
@@ -110,8 +110,8 @@ func TestRequestParamsAndBodyTransform(t *testing.T) {
 		}
 	}
 	bad := newScripted(t, StyleOpenAI)
-	_, err := bad.client(ClientOptions{RawBodyTransform: func([]byte) ([]byte, error) { return nil, errors.New("nope") }}).Run(context.Background(), "x", mustToolkit(t))
-	if err == nil || !strings.Contains(err.Error(), "RawBodyTransform: nope") || len(bad.sent()) != 0 {
+	_, err := bad.client(ClientOptions{BodyTransform: func([]byte) ([]byte, error) { return nil, errors.New("nope") }}).Run(context.Background(), "x", mustToolkit(t))
+	if err == nil || !strings.Contains(err.Error(), "BodyTransform: nope") || len(bad.sent()) != 0 {
 		t.Fatalf("err = %v", err)
 	}
 }

@@ -8,21 +8,18 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/toolnexus/wasm/core/wire"
+	"github.com/toolnexus/wasm/internal/sse"
 )
 
 // request sends one body (with retries) and reads the reply, streamed or whole.
 func (r *run) request(ctx context.Context, body []byte) (LLMResponse, error) {
 	o := &r.c.opts
-	if p := r.c.port; p != nil && o.BodyTransform != nil {
+	if o.BodyTransform != nil {
 		var err error
-		if body, err = p.transformBody(body, o.BodyTransform); err != nil {
+		if body, err = o.BodyTransform(body); err != nil {
 			return LLMResponse{}, fmt.Errorf("core: BodyTransform: %w", err)
-		}
-	}
-	if o.RawBodyTransform != nil {
-		var err error
-		if body, err = o.RawBodyTransform(body); err != nil {
-			return LLMResponse{}, fmt.Errorf("core: RawBodyTransform: %w", err)
 		}
 	}
 	start := time.Now()
@@ -74,7 +71,7 @@ func (r *run) readWhole(body io.Reader) (LLMResponse, error) {
 	return parsed, nil
 }
 
-// send posts body until it gets a 2xx reply, retrying what OnError (or the
+// send posts body until it gets a 2xx reply, retrying what ClassifyError (or the
 // default classification) calls retryable, at most Retries times. Aborts
 // are never retried.
 func (r *run) send(ctx context.Context, body []byte) (*HTTPResponse, error) {
@@ -116,25 +113,20 @@ func (r *run) send(ctx context.Context, body []byte) (*HTTPResponse, error) {
 	}
 }
 
-// shouldRetry asks OnError (the port's classifier), else ClassifyError,
-// else the default; attempt counts from 1.
+// shouldRetry asks ClassifyError, else the default; attempt counts from 1.
 func (r *run) shouldRetry(err error, attempt int) bool {
 	o := &r.c.opts
-	def := retryable(err, o.RetryableStatuses)
-	var tier Tier
-	switch {
-	case o.OnError != nil && r.c.port != nil:
-		tier = r.c.port.classify(o.OnError, err, attempt, def)
-	case o.ClassifyError != nil:
-		tier = o.ClassifyError(err, attempt)
+	var action ErrorAction
+	if o.ClassifyError != nil {
+		action = o.ClassifyError(err, attempt)
 	}
-	switch tier {
-	case TierRetry:
+	switch action {
+	case ErrorRetry:
 		return true
-	case TierFail:
+	case ErrorFail:
 		return false
 	}
-	return def
+	return Retryable(err, o.RetryableStatuses)
 }
 
 func errText(err error) string {
@@ -142,4 +134,117 @@ func errText(err error) string {
 		return ""
 	}
 	return err.Error()
+}
+
+// sleep waits d or until ctx ends.
+func sleep(ctx context.Context, d time.Duration) error {
+	if d <= 0 {
+		return ctx.Err()
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// readStream reads a streamed reply to its end. A stream that stops before
+// the reply is complete is an error; the text received so far has already
+// been emitted and is kept in the result.
+func (r *run) readStream(body io.Reader) (LLMResponse, error) {
+	acc := r.c.wire.NewStream()
+	events := sse.NewReader(body, r.c.opts.MaxResponseBytes)
+	var emit func(wire.Delta)
+	if r.stream != nil {
+		emit = func(d wire.Delta) {
+			if d.Type != wire.DeltaToolCall || r.callDeltas {
+				r.stream(streamEvent(d))
+			}
+		}
+	}
+	for {
+		name, data, err := events.Next()
+		if err == io.EOF && acc.Complete() {
+			return acc.Response(), nil
+		}
+		if err != nil {
+			partial := acc.Response()
+			r.result.Text = partial.Text
+			if err == io.EOF || err == io.ErrUnexpectedEOF {
+				return partial, errors.New("core: the stream ended before the reply was complete")
+			}
+			return partial, fmt.Errorf("core: read stream: %s", r.redact(err.Error()))
+		}
+		done, err := acc.Event(name, data, emit)
+		if err != nil {
+			partial := acc.Response()
+			r.result.Text = partial.Text
+			return partial, errors.New(r.redact(err.Error()))
+		}
+		if done {
+			return acc.Response(), nil
+		}
+	}
+}
+
+// redact removes the API key from text that may reach a log or a caller.
+// Providers echo a bad key back, whole or masked ("sk-abc1***wxyz"), so a
+// word that starts with the key's first 8 characters goes too.
+func (r *run) redact(s string) string { return redactKey(s, r.c.opts.APIKey) }
+
+// providerBody is what a ProviderError keeps of a reply's body: without the
+// API key, then ClientOptions.RedactBody's, or dropAuthBody's.
+func (r *run) providerBody(status int, body string) string {
+	body = r.redact(body)
+	if f := r.c.opts.RedactBody; f != nil {
+		return f(status, body)
+	}
+	return dropAuthBody(status, body)
+}
+
+// dropAuthBody drops a 401 or 403 reply's body (it may echo credentials).
+func dropAuthBody(status int, body string) string {
+	if status == 401 || status == 403 {
+		return ""
+	}
+	return strings.TrimSpace(body)
+}
+
+func redactKey(s, key string) string {
+	if len(key) < 4 {
+		return s
+	}
+	s = strings.ReplaceAll(s, key, "[redacted]")
+	if len(key) < 12 {
+		return s
+	}
+	prefix := key[:8]
+	var b strings.Builder
+	for {
+		i := strings.Index(s, prefix)
+		if i < 0 {
+			break
+		}
+		end := i + len(prefix)
+		for end < len(s) && !strings.ContainsRune(" \t\n\"',;)}]", rune(s[end])) {
+			end++
+		}
+		b.WriteString(s[:i])
+		b.WriteString("[redacted]")
+		s = s[end:]
+	}
+	b.WriteString(s)
+	return b.String()
+}
+
+// withoutQuery drops a URL's query string from messages: some providers
+// take the key as a query parameter.
+func withoutQuery(u string) string {
+	if i := strings.IndexByte(u, '?'); i >= 0 {
+		return u[:i] + "?…"
+	}
+	return u
 }

@@ -1,39 +1,21 @@
 package core
 
 import (
-	"context"
 	"errors"
 	"math/rand/v2"
 	"time"
 )
 
-// Tier is what an error classifier (ClientOptions.OnError or
-// ClassifyError) decides for a failed provider request.
-type Tier string
-
-// ErrorAction is core's earlier name for Tier.
-type ErrorAction = Tier
+// ErrorAction is what ClientOptions.ClassifyError decides for a failed
+// provider request.
+type ErrorAction string
 
 // The classifier's decisions.
 const (
-	TierRetry Tier = "retry" // retry, while attempts remain
-	TierFail  Tier = "fail"  // give up now
-
-	ErrorDefault ErrorAction = ""        // the default: retry 429, 500, 502, 503, 504, 529, RetryableStatuses and network errors
-	ErrorRetry   ErrorAction = TierRetry // core's name for TierRetry
-	ErrorFail    ErrorAction = TierFail  // core's name for TierFail
+	ErrorDefault ErrorAction = ""      // the default: Retryable decides
+	ErrorRetry   ErrorAction = "retry" // retry, while attempts remain
+	ErrorFail    ErrorAction = "fail"  // give up now
 )
-
-// ErrorInfo is what ClientOptions.OnError is told about a failed request,
-// in the Go port's shape: Err for a request that got no reply (nil for an
-// HTTP error status), Status for an HTTP error status (0 otherwise),
-// Attempt counting from 0, and Retryable, the default decision.
-type ErrorInfo struct {
-	Err       error
-	Status    int
-	Attempt   int
-	Retryable bool
-}
 
 const (
 	defaultRetries     = 2
@@ -41,10 +23,11 @@ const (
 	maxRetryDelay      = 60 * time.Second
 )
 
-// retryable is the default classification: rate limits, server errors
-// (529 is Anthropic's "overloaded"), the host's extra statuses and network
-// failures are worth another try; everything else will fail again.
-func retryable(err error, extra []int) bool {
+// Retryable is the default classification of a failed provider request:
+// rate limits, server errors (429, 500, 502, 503, 504, and 529, Anthropic's
+// "overloaded"), the statuses in extra and network failures are worth
+// another try; everything else will fail again.
+func Retryable(err error, extra []int) bool {
 	if pe, ok := errors.AsType[*ProviderError](err); ok {
 		switch pe.Status {
 		case 429, 500, 502, 503, 504, 529:
@@ -98,19 +81,4 @@ func backoff(baseMs, attempt int) time.Duration {
 	d := time.Duration(baseMs) * time.Millisecond << min(attempt, 16)
 	d = time.Duration(float64(d) * (0.5 + rand.Float64()))
 	return min(d, maxRetryDelay)
-}
-
-// sleep waits d or until ctx ends.
-func sleep(ctx context.Context, d time.Duration) error {
-	if d <= 0 {
-		return ctx.Err()
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
 }

@@ -23,7 +23,7 @@ type run struct {
 	// only TranslateStream asks for them.
 	callDeltas bool
 	// tools, when toolsSet, is the encoded tool list a Hooks.BeforeLLM
-	// override put in place of the toolkit's (nil: send none).
+	// put in place of the toolkit's (nil: send none).
 	tools    []byte
 	toolsSet bool
 	// reply is the last provider reply, kept for Hooks.AfterLLM and, when
@@ -117,12 +117,7 @@ func (r *run) turns(ctx context.Context, resume *toolPhase) (res RunResult, err 
 
 func (r *run) finish(status, limit string) RunResult {
 	r.result.Status, r.result.Limit = status, limit
-	r.result.raw = append([]json.RawMessage(nil), r.tr.msgs...)
-	if p := r.c.port; p != nil && !r.c.opts.RawMessages {
-		r.result.Messages = p.messages(&r.tr)
-	} else {
-		r.result.Messages = r.tr.asAny()
-	}
+	r.result.Messages = r.tr.asAny()
 	r.result.ToolCallCount = len(r.result.ToolCalls)
 	return r.result
 }
@@ -131,57 +126,38 @@ func (r *run) finish(status, limit string) RunResult {
 func (r *run) callModel(ctx context.Context) (LLMResponse, error) {
 	o := &r.c.opts
 	turn := r.result.Turns + 1
-	var model string
-	if p := r.c.port; p != nil {
-		var err error
-		if model, err = p.beforeLLM(r, ctx, turn-1); err != nil {
-			return LLMResponse{}, err
-		}
+	h := o.Hooks
+	model, short, err := r.beforeLLM(ctx, h, turn-1)
+	if err != nil {
+		return LLMResponse{}, err
 	}
-	if model != "" {
+	if model != o.Model {
 		turnOpts := *o
 		turnOpts.Model = model
 		o = &turnOpts
-	} else {
-		model = o.Model
 	}
 	tools := r.wireTools()
 	body := r.c.wire.Body(wireParams(o), r.tr.joined, tools, r.stream != nil)
-	if _, openAI := r.c.wire.(wire.OpenAI); openAI && len(tools) > 0 {
-		if _, set := o.RequestParams["tool_choice"]; !set {
-			// As the Go port sends it whenever there are tools.
-			body = withParams(body, []byte(`,"tool_choice":"auto"`))
+	if _, set := o.RequestParams["tool_choice"]; !set && len(tools) > 0 {
+		if tc, _ := wire.ToolChoice(r.c.wire, "auto"); tc != nil {
+			body = withParams(body, append([]byte(`,"tool_choice":`), tc...))
 		}
 	}
 	body = withParams(body, r.c.params)
 	r.reply = nil
 	var resp LLMResponse
-	var short *LLMResponse
-	if h := o.RawHooks.BeforeLLM; h != nil {
-		var err error
-		if short, err = h(ctx, turn, &body); err != nil {
-			return LLMResponse{}, fmt.Errorf("core: BeforeLLM hook: %w", err)
-		}
-	}
 	if short != nil {
 		resp = *short
 		wire.DropMessage(&resp)
-	} else {
-		var err error
-		if resp, err = r.request(ctx, body); err != nil {
-			return LLMResponse{}, err
-		}
+	} else if resp, err = r.request(ctx, body); err != nil {
+		return LLMResponse{}, err
 	}
-	if h := o.RawHooks.AfterLLM; h != nil {
-		if err := h(ctx, turn, &resp); err != nil {
+	if h != nil && h.AfterLLM != nil {
+		call := &LLMCall{Turn: turn - 1, Model: model, Reply: r.reply, Streamed: short == nil && r.stream != nil}
+		if err := h.AfterLLM(ctx, call, &resp); err != nil {
 			return LLMResponse{}, fmt.Errorf("core: AfterLLM hook: %w", err)
 		}
 		wire.DropMessage(&resp) // the hook may have changed it: rebuild
-	}
-	if p := r.c.port; p != nil {
-		if err := p.afterLLM(r, ctx, turn-1, model, r.reply, short == nil && r.stream != nil); err != nil {
-			return LLMResponse{}, err
-		}
 	}
 	r.result.Turns = turn
 	wire.AddUsage(&r.result.Usage, resp.Usage)
@@ -189,4 +165,66 @@ func (r *run) callModel(ctx context.Context) (LLMResponse, error) {
 		r.result.ProviderModel = resp.Model
 	}
 	return resp, nil
+}
+
+// beforeLLM runs Hooks.BeforeLLM for model call turn (0-based) and applies
+// what it changed: the transcript or the tool list for the rest of the run.
+// It returns the model to ask and the hook's stand-in reply, if any.
+func (r *run) beforeLLM(ctx context.Context, h *Hooks, turn int) (string, *LLMResponse, error) {
+	model := r.c.opts.Model
+	if h == nil || h.BeforeLLM == nil {
+		return model, nil, nil
+	}
+	msgs := append([]json.RawMessage(nil), r.tr.msgs...)
+	tools := r.wireTools()
+	call := &LLMCall{Turn: turn, Model: model, Messages: msgs, Tools: tools}
+	short, err := h.BeforeLLM(ctx, call)
+	if err != nil {
+		return model, nil, err
+	}
+	if !sameMessages(call.Messages, r.tr.msgs) {
+		list := make([]any, len(call.Messages))
+		for i, m := range call.Messages {
+			list[i] = m
+		}
+		enc, err := encodeHistory(list)
+		if err != nil {
+			return model, nil, fmt.Errorf("core: BeforeLLM hook: messages: %w", err)
+		}
+		r.tr = transcript{}
+		for _, m := range enc {
+			r.tr.add(m)
+		}
+	}
+	if string(call.Tools) != string(tools) {
+		r.tools, r.toolsSet = call.Tools, true
+		if string(call.Tools) == "[]" {
+			r.tools = nil // no tools: the request leaves "tools" out
+		}
+	}
+	if call.Model != "" {
+		model = call.Model
+	}
+	return model, short, nil
+}
+
+// sameMessages reports whether a holds b's messages (the same bytes).
+func sameMessages(a, b []json.RawMessage) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if len(a[i]) != len(b[i]) || (len(a[i]) > 0 && &a[i][0] != &b[i][0]) {
+			return false
+		}
+	}
+	return true
+}
+
+// wireTools is the encoded tool list of the next request.
+func (r *run) wireTools() []byte {
+	if r.toolsSet {
+		return r.tools
+	}
+	return r.tk.wireTools(r.c.opts.Style, r.c.wire)
 }

@@ -32,13 +32,21 @@ func SkillsLinked() bool { return tool.Skills() != nil }
 
 // LoadSkillsFS discovers every **/SKILL.md in fsys (see core/skills.Load):
 // core's loader, over any file system (a MemFS in a page or a Worker).
-// LoadSkills is the Go port's, over directories.
 func LoadSkillsFS(fsys fs.FS) (*SkillSet, error) {
 	load := tool.Skills()
 	if load == nil {
 		return nil, ErrSkillsNotLinked
 	}
 	return load(fsys)
+}
+
+// LoadedSkills is a skill source loaded by another loader, for
+// Options.LoadedSkills: the skills found, the "skill" tool over them and
+// the system-prompt section that lists them.
+type LoadedSkills struct {
+	Set    *SkillSet
+	Tool   Tool
+	Prompt string
 }
 
 // Skills returns what the toolkit's skills source found, or nil.

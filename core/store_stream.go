@@ -5,12 +5,6 @@ import (
 	"fmt"
 )
 
-// InMemoryConversationStore is the Go port's name for MemoryStore.
-type InMemoryConversationStore = MemoryStore
-
-// NewInMemoryConversationStore is the Go port's name for NewMemoryStore.
-func NewInMemoryConversationStore() *InMemoryConversationStore { return NewMemoryStore() }
-
 // ConversationStore returns the store Ask uses: ClientOptions.Store, or the
 // in-memory one the client made.
 func (c *Client) ConversationStore() ConversationStore { return c.opts.Store }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -309,8 +310,8 @@ func TestSuspensionSkipsAfterTool(t *testing.T) {
 	var c counter
 	seen := 0
 	m := refundScript(t, StyleOpenAI)
-	hooks := RawHooks{AfterTool: func(context.Context, ToolRequest, *ToolResult) error { seen++; return nil }}
-	res, _ := m.client(ClientOptions{RawHooks: hooks}).Run(context.Background(), "refund", mustToolkit(t, RequireApproval(c.tool("refund"))))
+	hooks := &Hooks{AfterTool: func(context.Context, AfterToolEvent) (*ToolOverride, error) { seen++; return nil, nil }}
+	res, _ := m.client(ClientOptions{Hooks: hooks}).Run(context.Background(), "refund", mustToolkit(t, RequireApproval(c.tool("refund"))))
 	if res.Status != StatusPending || seen != 0 || res.ToolCallCount != 0 {
 		t.Fatalf("status %s AfterTool calls %d records %d", res.Status, seen, res.ToolCallCount)
 	}
@@ -432,5 +433,32 @@ func TestApprovalRequestNamesTheMCPServer(t *testing.T) {
 	}
 	if req := approvalRequest(Tool{Name: "refund", Source: SourceNative}, "c2", nil); req.Data["server"] != nil {
 		t.Fatalf("a native tool names no server: %v", req.Data)
+	}
+}
+
+// TestHookSuspensionIsAPendingMetric: a BeforeTool stand-in that suspends
+// is the call's suspension: a tool metric tagged Pending, not an error.
+func TestHookSuspensionIsAPendingMetric(t *testing.T) {
+	var c counter
+	var mu sync.Mutex
+	var pending []MetricEvent
+	m := refundScript(t, StyleOpenAI)
+	hooks := &Hooks{BeforeTool: func(context.Context, BeforeToolEvent) (*ToolOverride, error) {
+		r := Pending(Request{Kind: KindApproval, Prompt: "refund?"})
+		return &ToolOverride{Result: &r}, nil
+	}}
+	onMetric := func(e MetricEvent) {
+		if e.Kind == "tool" && e.Pending {
+			mu.Lock()
+			pending = append(pending, e)
+			mu.Unlock()
+		}
+	}
+	res, _ := m.client(ClientOptions{Hooks: hooks, OnMetric: onMetric}).Run(context.Background(), "refund", mustToolkit(t, c.tool("refund")))
+	if res.Status != StatusPending || c.count() != 0 {
+		t.Fatalf("status %s, tool ran %d times", res.Status, c.count())
+	}
+	if len(pending) != 1 || pending[0].Tool != "refund" || pending[0].IsError {
+		t.Fatalf("pending metrics %+v", pending)
 	}
 }

@@ -36,13 +36,6 @@ const (
 	RunLimitError = "error"
 )
 
-// Run statuses under the Go port's names.
-const (
-	RunStatusDone       = StatusDone
-	RunStatusPending    = StatusPending
-	RunStatusIncomplete = StatusIncomplete
-)
-
 // timedOut turns a run that TimeoutMs ended into the port's shape. A run
 // cut short while WaitFor waited keeps Pending and its resumable transcript
 // (core's addition: RunWithAnswer can still finish it later).

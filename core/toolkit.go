@@ -2,9 +2,12 @@ package core
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io/fs"
 	"sync"
+
+	"github.com/toolnexus/wasm/core/wire"
 )
 
 // Options configures CreateToolkit.
@@ -17,42 +20,25 @@ type Options struct {
 	//	map[string]bool     all but those mapped to false
 	//	BuiltinsConfig      per tool, plus the file system, webfetch's
 	//	                    transport and size cap, approvals
-	//	map[string]any      the Go port's config object: "enabled",
-	//	                    "disabled", "tools" (other keys ignored)
 	//
-	// A name in the per-tool map that is no built-in is ignored, as in the
-	// Go port, except "bash": true, which is an error saying there is no
+	// A name in the per-tool map that is no built-in is ignored, except
+	// "bash": true, which is an error saying there is no
 	// shell in core's sandbox. Any other value is an error. A built-in whose name an earlier tool
 	// already has (ExtraTools, MCP, skill) is left out. A program links the
 	// built-ins by importing core/builtins; without it, unset adds none.
 	Builtins any
-	// SkillsDir, Skills, SkillProvider, SkillsFilter and SkillSampleLimit
-	// are the Go port's skill sources and settings (see LoadSkillsWith):
-	// directories of SKILL.md files, skills as data, and a provider of more
-	// data skills called once here (its error is reported in
-	// Toolkit.Skills().Problems; the other sources still load). When any
-	// of them is set, the skill tool and SkillsPrompt use the port's
-	// wording, and SkillsFS, if set too, is read as one more directory.
-	// Under js/wasm directories are not read (ErrNoHostFiles), and a
-	// program links these options by importing core/skills/port
-	// (ErrPortSkillsNotLinked); native programs get them with core/skills.
-	SkillsDir        []string
-	Skills           []SkillDef
-	SkillProvider    func(context.Context) ([]SkillDef, error)
-	SkillsFilter     map[string]bool
-	SkillSampleLimit int
 	// SkillsFS is core's own skill source: the SKILL.md files of any
 	// fs.FS (LoadSkillsFS), with core's wording. Their "skill" tool is
 	// added after ExtraTools and MCP, before the built-ins.
 	// Toolkit.SkillsPrompt lists them; Toolkit.Skills().Problems reports the
 	// ones skipped.
 	SkillsFS fs.FS
+	// LoadedSkills is a skill source loaded beforehand, by another loader
+	// (package toolnexus's, say): its tool joins where SkillsFS's would,
+	// and SkillsPrompt returns its Prompt. SkillsFS is then not read.
+	LoadedSkills *LoadedSkills
 	// ExtraTools are added in order; the first tool of a name wins.
 	ExtraTools []Tool
-	// McpConfig is the Go port's form of MCP: a file path, JSON bytes, an
-	// McpConfig or a decoded map (see ParseMcpConfig). MCP, when set, is
-	// used instead.
-	McpConfig any
 	// MCP is an MCP configuration (see ParseMCPConfig). Its servers' tools
 	// are added after ExtraTools; a server that fails is reported by
 	// McpStatus and left out.
@@ -81,10 +67,10 @@ type Toolkit struct {
 	wire map[string][]byte
 	// mcp holds the MCP sessions (mcpclient.go).
 	mcp []*mcpServer
-	// skills is what the skill sources held (skills_api.go); skillSource
-	// is set when they were the Go port's (skills_port.go).
-	skills      *SkillSet
-	skillSource *SkillSource
+	// skills is what the skill source held (skills_api.go); prompt is
+	// LoadedSkills.Prompt when it came from there.
+	skills       *SkillSet
+	skillsPrompt *string
 }
 
 // validToolName applies the providers' rule ^[a-zA-Z0-9_-]{1,64}$ by hand:
@@ -107,36 +93,10 @@ func validToolName(name string) bool {
 // error, and so is a relay tool named like a built-in (the Go port's ten,
 // bash included), even with built-ins off.
 func CreateToolkit(ctx context.Context, opts Options) (*Toolkit, error) {
-	return createToolkit(ctx, opts, &portFuncs)
-}
-
-// CreateRawToolkit is CreateToolkit for a host that uses only core's own
-// option forms, as the JS bridge does: MCP bytes, SkillsFS,
-// Builtins as a bool, a map[string]bool or a BuiltinsConfig. A program
-// whose toolkits are all raw links none of the code behind the Go port's
-// forms (port_layer.go). McpConfig, the port's skill options (SkillsDir,
-// Skills, SkillProvider, …) or the port's config object in Builtins are an
-// error naming CreateToolkit.
-func CreateRawToolkit(ctx context.Context, opts Options) (*Toolkit, error) {
-	return createToolkit(ctx, opts, nil)
-}
-
-// createToolkit assembles a toolkit; port reads the Go port's option forms
-// (nil: a raw toolkit).
-func createToolkit(ctx context.Context, opts Options, port *portLayer) (*Toolkit, error) {
 	ctx = orBackground(ctx)
 	tk := &Toolkit{byName: map[string]int{}}
 	if err := checkRelayNames(opts.ExtraTools); err != nil {
 		return nil, fmt.Errorf("core: create toolkit: %w", err)
-	}
-	if opts.MCP == nil && opts.McpConfig != nil {
-		if port == nil {
-			return nil, errNeedsPortToolkit("Options.McpConfig")
-		}
-		var err error
-		if opts.MCP, err = port.mcpConfig(opts.McpConfig); err != nil {
-			return nil, fmt.Errorf("core: create toolkit: %w", err)
-		}
 	}
 	for _, t := range opts.ExtraTools {
 		if _, dup := tk.byName[t.Name]; dup {
@@ -149,7 +109,7 @@ func createToolkit(ctx context.Context, opts Options, port *portLayer) (*Toolkit
 	if err := tk.addMCP(ctx, opts); err != nil {
 		return nil, fmt.Errorf("core: create toolkit: %w", err)
 	}
-	if err := tk.addSkillsAndBuiltins(ctx, opts, port); err != nil {
+	if err := tk.addSkillsAndBuiltins(opts); err != nil {
 		return nil, fmt.Errorf("core: create toolkit: %w", err)
 	}
 	return tk, nil
@@ -209,19 +169,9 @@ func (tk *Toolkit) Get(name string) (Tool, bool) {
 }
 
 // Execute runs one tool directly, outside a model loop. A panic in the tool
-// becomes an error result. It does not apply approval: that is the loop's job.
-// An unknown name is the error result "Unknown tool: <name>", as in the Go
-// port; ExecuteStrict returns an error instead.
+// becomes an error result. It does not apply approval: that is the loop's
+// job. An unknown name is an error.
 func (tk *Toolkit) Execute(ctx context.Context, name string, args map[string]any) (ToolResult, error) {
-	if _, ok := tk.Get(name); !ok {
-		return ToolResult{Output: "Unknown tool: " + name + noShellNote(name), IsError: true}, nil
-	}
-	return tk.ExecuteStrict(ctx, name, args)
-}
-
-// ExecuteStrict is Execute with an unknown name as an error (core's own,
-// used by the JS bridge's execute and the Worker's MCP endpoint).
-func (tk *Toolkit) ExecuteStrict(ctx context.Context, name string, args map[string]any) (ToolResult, error) {
 	t, ok := tk.Get(name)
 	if !ok {
 		return ToolResult{}, fmt.Errorf("core: unknown tool %q%s", name, noShellNote(name))
@@ -235,8 +185,8 @@ func (tk *Toolkit) ExecuteStrict(ctx context.Context, name string, args map[stri
 // SkillsPrompt is the system-prompt section listing the toolkit's skills
 // that have a description ("" when there are none); see SkillSet.Prompt.
 func (tk *Toolkit) SkillsPrompt() string {
-	if tk != nil && tk.skillSource != nil {
-		return tk.skillSource.prompt
+	if tk != nil && tk.skillsPrompt != nil {
+		return *tk.skillsPrompt
 	}
 	return tk.Skills().Prompt()
 }
@@ -263,25 +213,22 @@ func (tk *Toolkit) ToAnthropic() []any { return ToAnthropic(tk.Tools()) }
 // declarations.
 func (tk *Toolkit) ToGemini() []any { return ToGemini(tk.Tools()) }
 
-// wireToolMaps is the tool list a request sends, as maps: their encoding
-// (keys sorted) is the request body's.
-func wireToolMaps(tools []Tool, style Style) []map[string]any {
-	out := make([]map[string]any, 0, len(tools))
+// toolDecls are the tool declarations of a request in format f.
+func toolDecls(tools []Tool, f wire.Format) ([]json.RawMessage, error) {
+	out := make([]json.RawMessage, 0, len(tools))
 	for _, t := range tools {
-		if style == StyleAnthropic {
-			out = append(out, map[string]any{"name": t.Name, "description": t.Description, "input_schema": t.InputSchema})
-			continue
+		d, err := wire.AppendToolDecl(f, nil, t.Name, t.Description, t.InputSchema)
+		if err != nil {
+			return nil, fmt.Errorf("tool %q: %w", t.Name, err)
 		}
-		out = append(out, map[string]any{"type": "function", "function": map[string]any{
-			"name": t.Name, "description": t.Description, "parameters": t.InputSchema,
-		}})
+		out = append(out, d)
 	}
-	return out
+	return out, nil
 }
 
 // wireTools returns the cached JSON of the tool list for a style, or nil when
 // the toolkit is empty (the request then omits "tools").
-func (tk *Toolkit) wireTools(style Style) []byte {
+func (tk *Toolkit) wireTools(style Style, f wire.Format) []byte {
 	if tk == nil {
 		return nil
 	}
@@ -292,7 +239,9 @@ func (tk *Toolkit) wireTools(style Style) []byte {
 	if ok || n == 0 {
 		return b
 	}
-	b, _ = marshalJSON(wireToolMaps(tk.Tools(), style))
+	if decls, err := toolDecls(tk.Tools(), f); err == nil {
+		b = wire.JoinList(decls)
+	}
 	tk.mu.Lock()
 	if tk.wire == nil {
 		tk.wire = map[string][]byte{}

@@ -2,6 +2,7 @@ package core
 
 import (
 	"context"
+	"github.com/toolnexus/wasm/core/wire"
 	"strings"
 	"testing"
 )
@@ -23,8 +24,8 @@ func TestToolkitAssembly(t *testing.T) {
 	if err := tk.Register(b.tool("dup")); err == nil {
 		t.Fatal("Register must refuse a duplicate name")
 	}
-	if _, err := tk.ExecuteStrict(context.Background(), "nope", nil); err == nil {
-		t.Fatal("ExecuteStrict of an unknown tool must fail")
+	if _, err := tk.Execute(context.Background(), "nope", nil); err == nil {
+		t.Fatal("Execute of an unknown tool must fail")
 	}
 	if got := tk.ToOpenAI(); len(got) != 2 || got[1].(OpenAITool).Function.Name != "relay_me" {
 		t.Fatalf("ToOpenAI = %v", got)
@@ -64,11 +65,11 @@ func TestToolkitExecuteRecoversPanic(t *testing.T) {
 func TestWireToolsCacheInvalidatedOnRegister(t *testing.T) {
 	var c counter
 	tk := mustToolkit(t, c.tool("a"))
-	before := string(tk.wireTools(StyleOpenAI))
+	before := string(tk.wireTools(StyleOpenAI, wire.OpenAI{}))
 	if err := tk.Register(c.tool("b")); err != nil {
 		t.Fatal(err)
 	}
-	after := string(tk.wireTools(StyleOpenAI))
+	after := string(tk.wireTools(StyleOpenAI, wire.OpenAI{}))
 	if before == after || !strings.Contains(after, `"b"`) {
 		t.Fatalf("cache not refreshed: %s", after)
 	}

@@ -2,9 +2,21 @@ package core
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
+	"strings"
 	"sync"
+	"time"
+
+	"github.com/toolnexus/wasm/core/wire"
+	"github.com/toolnexus/wasm/internal/textx"
 )
+
+// One turn's tool phase, in call order: runTools runs the turn's calls
+// (runCall each: execCall with the hooks and approval, then WaitFor and
+// resolve when it suspends), then haltTurn decides whether the run halts
+// on a suspension no WaitFor answered.
 
 // toolPhase is the tool-running half of one assistant turn: its calls and
 // the results decided so far (from an earlier halt, or from an Answer).
@@ -24,30 +36,6 @@ type toolPhase struct {
 
 func (r *run) newToolPhase(calls []ToolRequest) *toolPhase {
 	return &toolPhase{calls: calls, results: make([]*toolOutcome, len(calls)), records: make([]*ToolCall, len(calls))}
-}
-
-// setAsked notes that an approval edited call g: call is what runs, asked
-// what the model asked for.
-func (ph *toolPhase) setAsked(g int, call ToolRequest, asked string) {
-	// Unlocked by hand, not deferred (a defer costs the wasm build more):
-	// nothing between can panic, g being one of the phase's calls.
-	ph.mu.Lock()
-	if ph.asked == nil {
-		ph.asked = make([]string, len(ph.calls))
-	}
-	ph.calls[g], ph.asked[g] = call, asked
-	ph.mu.Unlock()
-}
-
-// flushRecords appends the phase's finished records to the run's, in call
-// order, once.
-func (r *run) flushRecords(ph *toolPhase) {
-	for i, rec := range ph.records {
-		if rec != nil {
-			r.result.ToolCalls = append(r.result.ToolCalls, *rec)
-			ph.records[i] = nil
-		}
-	}
 }
 
 // runTools runs every undecided call of the phase and appends the turn's
@@ -138,4 +126,401 @@ func (r *run) runCall(ctx context.Context, ph *toolPhase, i int) (*Request, bool
 	}
 	r.resolve(ctx, ph, []int{i}, ans, false)
 	return nil, false
+}
+
+// execCall runs one call: hooks, approval, the tool itself. It returns either
+// a finished result or the Request the call suspends with. When an approval
+// edits the arguments, call.Arguments becomes the JSON of the arguments
+// that run, before the hooks see the call: BeforeTool, AfterTool and the
+// metric event all carry what ran. The map it returns with a result is
+// the arguments the tool (or a hook's stand-in) ran with, after a
+// BeforeTool rewrite: the record's Args, as in the Go port.
+func (r *run) execCall(ctx context.Context, call *ToolRequest, answer *Answer) (ToolResult, *Request, map[string]any) {
+	t, ok := r.tk.Get(call.Name)
+	if !ok {
+		return ToolResult{Output: fmt.Sprintf("unknown tool %q; available tools: %s%s", call.Name, r.toolNames(), noShellNote(call.Name)), IsError: true}, nil, nil
+	}
+	args, err := parseArgs(call.Arguments)
+	if err != nil {
+		return ToolResult{Output: fmt.Sprintf("invalid arguments for tool %q: %v", call.Name, err), IsError: true}, nil, nil
+	}
+	asked := call.Arguments
+	approved := t.NeedsApproval && answer != nil
+	if approved {
+		if _, edited := answer.Data["args"]; edited && r.c.opts.LockApprovedArgs {
+			return ToolResult{Output: fmt.Sprintf("tool %q was not run: the approval changed its arguments, which this host does not accept", call.Name), IsError: true}, nil, nil
+		}
+		ran, err := approvedArgs(t, args, answer)
+		if err != nil {
+			return ToolResult{Output: fmt.Sprintf("tool %q was not run: %v", call.Name, err), IsError: true}, nil, nil
+		}
+		if text := mustJSON(ran); text != mustJSON(args) {
+			call.Arguments = text // edited by the approval
+		}
+		args = ran
+	}
+	if answer == nil {
+		// BeforeTool sees a call once: not again when an answer re-runs it.
+		var stand *ToolResult
+		if args, stand, err = r.beforeTool(ctx, *call, args); err != nil {
+			r.abort(err)
+			return ToolResult{Output: err.Error(), IsError: true}, nil, nil
+		}
+		if stand != nil {
+			if req := PendingOf(*stand); req != nil {
+				// A hook's suspension is the call's, as a tool's is: a
+				// metric tagged Pending, not an error.
+				r.c.emit(MetricEvent{Kind: "tool", Tool: t.Name, Source: string(t.Source), Pending: true, Args: call.Arguments})
+				if req.ID == "" {
+					req.ID = newID("req_")
+				}
+				return ToolResult{}, req, nil
+			}
+			return r.afterTool(ctx, *call, args, *stand), nil, args
+		}
+	}
+	if answer == nil && r.stream != nil {
+		// The event gets its own copy: the tool may change its map.
+		own, _ := parseArgs(call.Arguments)
+		r.emitEvent(StreamEvent{Type: EventToolCall, ID: call.ID, Name: call.Name, Args: own, ArgsJSON: call.Arguments})
+	}
+	tctx := &ToolContext{Ctx: ctx, Timeout: r.c.opts.ToolTimeoutMs, CallID: call.ID, Answer: answer}
+	if t.NeedsApproval {
+		if answer == nil {
+			req := approvalRequest(t, call.ID, args)
+			return ToolResult{}, &req, nil
+		}
+		tctx.Answer = nil // the approval answered the loop, not the tool
+	}
+	start := time.Now()
+	res := safeExecute(t, args, tctx)
+	event := MetricEvent{Kind: "tool", Tool: t.Name, Source: string(t.Source), Duration: time.Since(start), IsError: res.IsError, Args: call.Arguments}
+	if call.Arguments != asked {
+		event.OriginalArgs = asked
+	}
+	if req := PendingOf(res); req != nil {
+		event.Pending, event.IsError = true, false
+		r.c.emit(event)
+		if req.ID == "" {
+			req.ID = newID("req_")
+		}
+		return ToolResult{}, req, nil
+	}
+	res = r.afterTool(ctx, *call, args, res)
+	event.IsError = res.IsError
+	r.c.emit(event)
+	return res, nil, args
+}
+
+// beforeTool runs Hooks.BeforeTool. It returns the arguments to run with,
+// or a result that stands in for the tool.
+func (r *run) beforeTool(ctx context.Context, call ToolRequest, args map[string]any) (map[string]any, *ToolResult, error) {
+	h := r.c.opts.Hooks
+	if h == nil || h.BeforeTool == nil {
+		return args, nil, nil
+	}
+	ov, err := h.BeforeTool(ctx, BeforeToolEvent{Name: call.Name, Args: args, ID: call.ID, Turn: r.result.Turns - 1})
+	if err != nil {
+		return args, nil, fmt.Errorf("core: BeforeTool hook for %q: %w", call.Name, err)
+	}
+	switch {
+	case ov == nil:
+	case ov.Result != nil:
+		res := *ov.Result
+		return args, &res, nil
+	case ov.Args != nil:
+		return ov.Args, nil, nil
+	}
+	return args, nil, nil
+}
+
+// afterTool runs Hooks.AfterTool on a finished result; its error ends the
+// run once the turn's calls are done.
+func (r *run) afterTool(ctx context.Context, call ToolRequest, args map[string]any, res ToolResult) ToolResult {
+	h := r.c.opts.Hooks
+	if h == nil || h.AfterTool == nil {
+		return res
+	}
+	ov, err := h.AfterTool(ctx, AfterToolEvent{Name: call.Name, Args: args, Result: res, ID: call.ID, Turn: r.result.Turns - 1})
+	if err != nil {
+		r.abort(fmt.Errorf("core: AfterTool hook for %q: %w", call.Name, err))
+		return res
+	}
+	if ov != nil && ov.Result != nil {
+		res = *ov.Result
+	}
+	return res
+}
+
+// abort records the first error that ends the run from inside a tool phase
+// (a hook's); runTools returns it once the turn's calls are done.
+// Both unlock by hand rather than deferred: nothing between can panic.
+func (r *run) abort(err error) {
+	r.mu.Lock()
+	if r.abortErr == nil {
+		r.abortErr = err
+	}
+	r.mu.Unlock()
+}
+
+func (r *run) aborted() error {
+	r.mu.Lock()
+	err := r.abortErr
+	r.mu.Unlock()
+	return err
+}
+
+// haltTurn picks the Request the turn halts on: the first suspension in call
+// order. Without WaitFor the turn's later relay calls ride the same Request
+// (Data["calls"], in call order). Every other suspended call gets the
+// not-run placeholder and runs again on resume; calls that finished keep
+// their results.
+func (r *run) haltTurn(ctx context.Context, ph *toolPhase, suspended []*Request, waitCancelled []bool) (*Request, error) {
+	first := -1
+	for i, req := range suspended {
+		if req != nil {
+			first = i
+			break
+		}
+	}
+	if first < 0 {
+		return nil, nil
+	}
+	halt := suspended[first]
+	group := []int{first}
+	if IsRelayRequest(halt) && !waitCancelled[first] {
+		calls, _ := halt.Data[relayCallsKey].([]any)
+		for j := first + 1; j < len(suspended); j++ {
+			if IsRelayRequest(suspended[j]) {
+				more, _ := suspended[j].Data[relayCallsKey].([]any)
+				calls = append(calls, more...)
+				group = append(group, j)
+			}
+		}
+		halt.Data[relayCallsKey] = calls
+	}
+	var haltErr error
+	if waitCancelled[first] {
+		haltErr = fmt.Errorf("%w: %w", ErrWaitCancelled, ctx.Err())
+	} else {
+		r.emitEvent(StreamEvent{Type: EventPending, Request: halt})
+	}
+	for _, g := range group {
+		ph.results[g] = &toolOutcome{ID: ph.calls[g].ID, Content: pendingPlaceholder(halt.ID), IsError: true}
+	}
+	for i := range ph.calls {
+		if ph.results[i] == nil {
+			ph.results[i] = &toolOutcome{ID: ph.calls[i].ID, Content: notRunMarker + " the run halted before this call", IsError: true}
+		}
+	}
+	return halt, haltErr
+}
+
+// resolve applies an Answer to the calls that suspended on its Request.
+// durable tells a resume (RunWithAnswer) from an inline WaitFor answer: the
+// port words a missing relay output differently for each.
+func (r *run) resolve(ctx context.Context, ph *toolPhase, group []int, ans Answer, durable bool) {
+	for k, g := range group {
+		call := ph.calls[g]
+		var res ToolResult
+		var ran map[string]any
+		t, _ := r.tk.Get(call.Name)
+		switch {
+		case !ans.Ok:
+			res = declinedResult(call.Name, ans.Reason)
+		case t.Source == SourceRelay:
+			if rr, ok := relayResultFor(ans, call.ID, k == 0); ok {
+				res = ToolResult{Output: rr.Output, IsError: rr.IsError}
+			} else {
+				res = missingRelayOutput(call.Name, durable)
+			}
+		default:
+			var again *Request
+			asked := call.Arguments
+			res, again, ran = r.execCall(ctx, &call, &ans)
+			if call.Arguments != asked {
+				if asked == "" {
+					asked = "{}" // no arguments, as parseArgs reads them; "" marks an unedited call
+				}
+				ph.setAsked(g, call, asked)
+			}
+			if again != nil {
+				res = ToolResult{Output: fmt.Sprintf("tool %q suspended again after its request was answered; giving up on this call", call.Name), IsError: true}
+			}
+		}
+		r.finishCall(ph, g, res, ran)
+	}
+}
+
+func (c *Client) hasWaitFor() bool { return c.opts.WaitFor != nil || c.opts.WaitForContext != nil }
+
+// waitFor asks the host for an answer, but gives up when ctx ends: a person
+// who never answers must not keep a cancelled run alive. WaitFor itself
+// cannot be interrupted, so it is left to finish on its own goroutine.
+func (c *Client) waitFor(ctx context.Context, req Request) (Answer, error) {
+	type reply struct {
+		ans Answer
+		err error
+	}
+	done := make(chan reply, 1)
+	go func() {
+		var r reply
+		defer func() {
+			if p := recover(); p != nil {
+				r = reply{err: fmt.Errorf("WaitFor panicked: %v", p)}
+			}
+			done <- r
+		}()
+		if c.opts.WaitForContext != nil {
+			r.ans, r.err = c.opts.WaitForContext(ctx, req)
+		} else {
+			r.ans, r.err = c.opts.WaitFor(req)
+		}
+	}()
+	select {
+	case r := <-done:
+		return r.ans, r.err
+	case <-ctx.Done():
+		return Answer{}, ctx.Err()
+	}
+}
+
+// setAsked notes that an approval edited call g: call is what runs, asked
+// what the model asked for.
+func (ph *toolPhase) setAsked(g int, call ToolRequest, asked string) {
+	// Unlocked by hand, not deferred (a defer costs the wasm build more):
+	// nothing between can panic, g being one of the phase's calls.
+	ph.mu.Lock()
+	if ph.asked == nil {
+		ph.asked = make([]string, len(ph.calls))
+	}
+	ph.calls[g], ph.asked[g] = call, asked
+	ph.mu.Unlock()
+}
+
+// flushRecords appends the phase's finished records to the run's, in call
+// order, once.
+func (r *run) flushRecords(ph *toolPhase) {
+	for i, rec := range ph.records {
+		if rec != nil {
+			r.result.ToolCalls = append(r.result.ToolCalls, *rec)
+			ph.records[i] = nil
+		}
+	}
+}
+
+func (r *run) toolNames() string {
+	var names []string
+	for _, t := range r.tk.Tools() {
+		names = append(names, t.Name)
+	}
+	if len(names) == 0 {
+		return "(none)"
+	}
+	return strings.Join(names, ", ")
+}
+
+// parseArgs decodes a call's argument text; empty means no arguments.
+func parseArgs(s string) (map[string]any, error) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return map[string]any{}, nil
+	}
+	args, err := decodeObject([]byte(s))
+	if err != nil {
+		return nil, fmt.Errorf("%w: %s", err, textx.Truncate(s, 200))
+	}
+	return args, nil
+}
+
+// declinedResult is the error result for a refused call. Its text carries the
+// reason so the model can explain the refusal or try something else.
+func declinedResult(name, reason string) ToolResult {
+	if reason == "" {
+		reason = "declined"
+	}
+	return ToolResult{Output: fmt.Sprintf("tool %q was not run: declined: %s", name, reason), IsError: true,
+		Metadata: map[string]any{declinedKey: reason}}
+}
+
+// declinedKey marks a declined call's result (its value is the reason), so
+// its record and event say so apart from a failure.
+const declinedKey = "declined"
+
+// Placeholders stand in for results while a run is halted, so the halted
+// transcript stays balanced. RunWithAnswer recognises and replaces them.
+const (
+	pendingMarker = "[toolnexus:pending "
+	notRunMarker  = "[toolnexus:not-run]"
+)
+
+func pendingPlaceholder(reqID string) string {
+	return pendingMarker + reqID + "] awaiting an answer; the tool has not run"
+}
+
+func isPlaceholder(content string) bool {
+	return strings.HasPrefix(content, pendingMarker) || strings.HasPrefix(content, notRunMarker)
+}
+
+// ErrWaitCancelled is what errors.Is finds when a run was cancelled while
+// WaitFor waited for an answer. The run's result is then a durable halt,
+// exactly as without WaitFor — Status "pending", Pending set, Messages
+// ready for RunWithAnswer — so a host can keep the question for later.
+var ErrWaitCancelled = errors.New("core: run cancelled while waiting for an answer")
+
+// The records of a finished call: the transcript's tool call, the result's
+// ToolCall record, the tool_result event. They tell what ran: when an approval
+// edited the arguments, the edited ones, with the model's beside them.
+
+// finishCall records a call's final result and reports it. When an
+// approval edited the call's arguments, the record and the event carry the
+// arguments that ran and, beside them, the ones the model asked for. ran
+// is the argument map the tool ran with (nil when it did not run: the
+// call's own arguments are decoded instead).
+func (r *run) finishCall(ph *toolPhase, i int, res ToolResult, ran map[string]any) {
+	call := ph.calls[i]
+	if ran == nil {
+		ran, _ = parseArgs(call.Arguments)
+	}
+	ph.results[i] = &toolOutcome{ID: call.ID, Content: res.Output, IsError: res.IsError}
+	rec := ToolCall{ID: call.ID, Name: call.Name, Args: ran, RawArgs: rawArgs(call.Arguments), Output: res.Output, IsError: res.IsError, Metadata: res.Metadata}
+	e := StreamEvent{Type: EventToolResult, ID: call.ID, Name: call.Name, Output: res.Output, IsError: res.IsError}
+	ph.mu.Lock()
+	asked := ""
+	if ph.asked != nil {
+		asked = ph.asked[i]
+	}
+	ph.mu.Unlock()
+	if asked != "" {
+		rec.OriginalArgs, rec.Edited = rawArgs(asked), true
+		e.ArgsJSON, e.OriginalArgs, e.Edited = call.Arguments, asked, true
+	}
+	if _, ok := res.Metadata[declinedKey].(string); ok {
+		rec.Declined, e.Declined = true, true
+	}
+	ph.records[i] = &rec
+	r.emitEvent(e)
+}
+
+// applyEdits rewrites the turn's assistant message, the last one of the
+// transcript while its tool phase runs, so that its tool calls carry the
+// arguments that ran (records tell what ran; the originals stay in
+// ToolCall.OriginalArgs and the tool_result events).
+func (r *run) applyEdits(ph *toolPhase) {
+	if ph.asked == nil || len(r.tr.msgs) == 0 {
+		return
+	}
+	msg := wire.WithArgs(r.c.wire, r.tr.msgs[len(r.tr.msgs)-1], ph.calls, ph.asked)
+	r.tr.setLast(msg)
+	ph.asked = nil
+}
+
+// rawArgs keeps argument text that is JSON as it is, and encodes any other
+// text (invalid, or nested too deeply) as a JSON string.
+func rawArgs(s string) json.RawMessage {
+	args := json.RawMessage(s)
+	if !validJSON(args) {
+		args, _ = marshalJSON(s)
+	}
+	return args
 }

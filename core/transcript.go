@@ -49,21 +49,6 @@ func (t *transcript) asAny() []any {
 	return out
 }
 
-// asMaps returns the messages decoded, as the Go port's RunResult.Messages
-// holds them. A message that does not decode (it cannot: the loop checked
-// it) stays a json.RawMessage.
-func (t *transcript) asMaps() []any {
-	out := make([]any, len(t.msgs))
-	for i, m := range t.msgs {
-		if v, err := decodeObject(m); err == nil {
-			out[i] = v
-		} else {
-			out[i] = m
-		}
-	}
-	return out
-}
-
 // encodeHistory turns caller-supplied history into encoded messages. Raw
 // JSON (json.RawMessage, []byte) is checked and kept as it is; anything else
 // is encoded once.

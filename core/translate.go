@@ -2,6 +2,7 @@ package core
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 
 	"github.com/toolnexus/wasm/core/wire"
@@ -9,8 +10,7 @@ import (
 )
 
 // TranslateRequest is one chat-completions request, OpenAI-shaped, to send
-// to the client's provider in its own wire format (the Go port's shape, plus
-// Model).
+// to the client's provider in its own wire format.
 type TranslateRequest struct {
 	// Messages is the OpenAI "messages" array. Each element is any value
 	// that encodes to a JSON object; a json.RawMessage (or []byte) is sent
@@ -41,14 +41,10 @@ type TranslateResult struct {
 	FinishReason string               `json:"finishReason"`
 	Usage        Usage                `json:"usage"`
 	Model        string               `json:"model"`
-	// Raw is the provider's reply decoded, for a field this struct does not
-	// model; nil for a streamed reply and when ClientOptions.RawMessages is
-	// set (a host that does not want the decoding).
-	Raw map[string]any `json:"-"`
+	// Raw is the provider's reply, for a field this struct does not model;
+	// nil for a streamed reply.
+	Raw json.RawMessage `json:"-"`
 }
-
-// TranslateResponse is core's earlier name for TranslateResult.
-type TranslateResponse = TranslateResult
 
 // TranslatedToolCall is a tool call with its arguments as JSON text.
 type TranslatedToolCall struct {
@@ -56,9 +52,6 @@ type TranslatedToolCall struct {
 	Name      string `json:"name"`
 	Arguments string `json:"arguments"`
 }
-
-// TranslatedCall is core's earlier name for TranslatedToolCall.
-type TranslatedCall = TranslatedToolCall
 
 // String renders the call for logs: name(arguments, cut at 64 bytes) id=….
 func (c TranslatedToolCall) String() string {
@@ -114,13 +107,9 @@ func (c *Client) translate(ctx context.Context, req TranslateRequest, onDelta fu
 	if err != nil {
 		return TranslateResult{}, err
 	}
-	_, anthropic := c.wire.(wire.Anthropic)
 	var choice []byte // `,"tool_choice":…` when asked for
 	if req.Toolkit != nil || req.ToolChoice != nil {
-		if c.port == nil {
-			return TranslateResult{}, errNeedsPortLayer("TranslateRequest.Toolkit or ToolChoice")
-		}
-		if tools, choice, err = c.port.translateExtras(req, tools, anthropic); err != nil {
+		if tools, choice, err = translateExtras(c.wire, req, tools); err != nil {
 			return TranslateResult{}, err
 		}
 	}
@@ -131,27 +120,14 @@ func (c *Client) translate(ctx context.Context, req TranslateRequest, onDelta fu
 	if req.MaxTokens > 0 {
 		opts.MaxTokens = req.MaxTokens
 	}
-	var body []byte
 	stream := onDelta != nil
-	if anthropic {
-		body, err = wire.AnthropicTranslateBody(wireParams(&opts), msgs, tools, req.System, stream)
-	} else {
-		switch {
-		case req.System != "":
-			opts.SystemPrompt = req.System
-		case wire.HasSystemMessage(msgs):
-			opts.SystemPrompt = "" // the messages carry their own
-		}
-		body = wire.OpenAI{}.Body(wireParams(&opts), wire.JoinRaw(msgs), wire.JoinList(tools), stream)
-	}
+	body, err := wire.TranslateBody(c.wire, wireParams(&opts), msgs, tools, req.System, stream)
 	if err != nil {
 		return TranslateResult{}, err
 	}
 	body = withParams(body, choice)
-	r := &run{c: &Client{opts: opts, wire: c.wire, params: c.params, metrics: c.metrics, port: c.port}, stream: onDelta, callDeltas: stream}
-	if !opts.RawMessages && !stream {
-		r.keepReply = true
-	}
+	r := &run{c: &Client{opts: opts, wire: c.wire, params: c.params, metrics: c.metrics}, stream: onDelta, callDeltas: stream}
+	r.keepReply = !stream
 	resp, err := r.request(ctx, withParams(body, c.params))
 	if err != nil {
 		return TranslateResult{}, err
@@ -160,9 +136,7 @@ func (c *Client) translate(ctx context.Context, req TranslateRequest, onDelta fu
 	if out.Model == "" {
 		out.Model = opts.Model
 	}
-	if r.reply != nil {
-		out.Raw, _ = decodeObject(r.reply)
-	}
+	out.Raw = r.reply
 	for _, tc := range resp.ToolCalls {
 		out.ToolCalls = append(out.ToolCalls, TranslatedToolCall{ID: tc.ID, Name: tc.Name, Arguments: tc.Arguments})
 	}

@@ -19,7 +19,7 @@ func TestTranslateStreamBothStyles(t *testing.T) {
 			t.Run(string(tt.style)+"/split"+strconv.Itoa(split), func(t *testing.T) {
 				m := newScripted(t, tt.style, turn{raw: tt.raw, split: split})
 				var text strings.Builder
-				var calls []TranslatedCall
+				var calls []TranslatedToolCall
 				var argPieces int
 				req := TranslateRequest{Messages: raws(`{"role":"user","content":"check"}`)}
 				res, err := m.client(ClientOptions{}).TranslateStream(context.Background(), req, func(e StreamEvent) {
@@ -28,7 +28,7 @@ func TestTranslateStreamBothStyles(t *testing.T) {
 						text.WriteString(e.Delta)
 					case EventToolCallDelta:
 						for len(calls) <= e.Index {
-							calls = append(calls, TranslatedCall{})
+							calls = append(calls, TranslatedToolCall{})
 						}
 						c := &calls[e.Index]
 						if e.ID != "" {

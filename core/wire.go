@@ -16,8 +16,7 @@ const (
 
 // ToolRequest is one tool call the model asked for: its id, tool name and
 // argument text as the provider sent them (LLMResponse.ToolCalls,
-// GenerateResponse.ToolCalls, the RawHooks' call). The Go port does not name
-// it. The record of a finished call is ToolCall.
+// GenerateResponse.ToolCalls). The record of a finished call is ToolCall.
 type ToolRequest = wire.ToolCall
 
 // LLMResponse is one parsed provider reply. Hooks may read and rewrite it.
@@ -29,14 +28,6 @@ type Usage = wire.Usage
 // ProviderError is a non-2xx reply from the model provider; its text is
 // the Go port's, "LLM <status>: <body>".
 type ProviderError = wire.ProviderError
-
-// RedactedMarker stands where RedactProviderBody removed a value.
-const RedactedMarker = wire.RedactedMarker
-
-// RedactProviderBody is what of a provider's error body may be shown or
-// logged, as in the Go port: nothing for 401/403, else the body with account
-// identifiers replaced. A host that logs its own provider calls can use it.
-func RedactProviderBody(status int, body string) string { return wire.RedactProviderBody(status, body) }
 
 // toolOutcome is one finished tool call as the transcript records it.
 type toolOutcome = wire.ToolOutcome

@@ -83,7 +83,7 @@ func createToolkit(args []js.Value) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	tk, err := core.CreateRawToolkit(context.Background(), opts) // the bridge passes core's own option forms only
+	tk, err := core.CreateToolkit(context.Background(), opts)
 	if err != nil {
 		return nil, err
 	}
@@ -126,7 +126,7 @@ func toolkitHandle(id int, tk *core.Toolkit) js.Value {
 				return nil, fmt.Errorf("execute: args: %w", err)
 			}
 		}
-		res, err := tk.ExecuteStrict(context.Background(), argAt(args, 0).String(), in)
+		res, err := tk.Execute(context.Background(), argAt(args, 0).String(), in)
 		if err != nil {
 			return nil, err
 		}

@@ -15,9 +15,7 @@ import (
 )
 
 // createClient builds a client handle from JS options. With options.generate
-// (an async function) the model runs in the page: core.CreateRawGenerateClient. The
-// bridge needs only core's raw forms, so its clients are raw ones (see
-// core.CreateRawClient): the Go port's option shapes are not linked.
+// (an async function) the model runs in the page: core.CreateGenerateClient.
 func createClient(args []js.Value) (any, error) {
 	o := argAt(args, 0)
 	if o.Type() != js.TypeObject {
@@ -35,8 +33,6 @@ func createClient(args []js.Value) (any, error) {
 		TimeoutMs:     intProp(o, "timeoutMs"),
 		Retries:       intProp(o, "retries"),
 		RetryBaseMs:   intProp(o, "retryBaseMs"),
-		// The transcript crosses to JS as JSON: keep it encoded.
-		RawMessages: true,
 	}
 	if h := o.Get("headers"); h.Type() == js.TypeObject {
 		if err := fromJS(h, &opts.Headers); err != nil {
@@ -53,7 +49,7 @@ func createClient(args []js.Value) (any, error) {
 	}
 	var c *core.Client
 	if gen := o.Get("generate"); isFunc(gen) {
-		c = core.CreateRawGenerateClient(generateFunc(gen), opts)
+		c = core.CreateGenerateClient(generateFunc(gen), opts)
 	} else {
 		if opts.BaseURL == "" {
 			return nil, errors.New("createClient: baseURL is required (or pass generate)")
@@ -63,7 +59,7 @@ func createClient(args []js.Value) (any, error) {
 			return nil, fmt.Errorf("createClient: %w", err)
 		}
 		opts.Transport = t
-		c = core.CreateRawClient(opts)
+		c = core.CreateClient(opts)
 	}
 	return clientHandle(c), nil
 }

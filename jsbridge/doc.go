@@ -43,7 +43,7 @@
 // onFilesChange(path, text|null). The handle adds tk.files() ({path: text}),
 // tk.skillsPrompt() (string) and tk.skills() ({skills, problems}).
 //
-// An http spec makes an HTTP tool executed by core (core.HTTPTool): {name} in
+// An http spec makes an HTTP tool executed by core (core/httptool.New): {name} in
 // the url is replaced by the URL-escaped argument of that name (an unknown
 // placeholder is an error result); arguments named in query go to the query
 // string; GET/HEAD/DELETE send the other arguments as query parameters, other

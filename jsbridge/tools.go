@@ -9,6 +9,7 @@ import (
 
 	"github.com/tidwall/gjson"
 	"github.com/toolnexus/wasm/core"
+	"github.com/toolnexus/wasm/core/httptool"
 	"github.com/toolnexus/wasm/internal/jsonx"
 )
 
@@ -68,7 +69,7 @@ func httpToolFromJS(name, description string, schema core.JSONSchema, h js.Value
 		return core.Tool{}, fmt.Errorf("http: %w", err)
 	}
 	spec := gjson.Parse(text)
-	opts := core.HTTPToolOptions{
+	opts := httptool.Options{
 		Name: name, Description: description, InputSchema: schema,
 		Method: spec.Get("method").String(), URL: spec.Get("url").String(),
 		Timeout: int(spec.Get("timeoutMs").Int()), Variables: env.Variables, Transport: env.Transport,
@@ -87,7 +88,7 @@ func httpToolFromJS(name, description string, schema core.JSONSchema, h js.Value
 	if body := spec.Get("body"); body.IsObject() {
 		opts.BodyFields, _ = body.Value().(map[string]any)
 	}
-	return core.HTTPTool(opts), nil
+	return httptool.New(opts), nil
 }
 
 // jsExecute calls a JS run(args, ctx) and converts what it returns.

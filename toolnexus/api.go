@@ -2,13 +2,142 @@ package toolnexus
 
 import (
 	"context"
+	"io/fs"
 
 	core "github.com/toolnexus/wasm/core"
-
-	"io/fs"
+	"github.com/toolnexus/wasm/core/httptool"
+	"github.com/toolnexus/wasm/core/wire"
+	"github.com/toolnexus/wasm/toolnexus/internal/port"
 )
 
-type AfterLLMEvent = core.AfterLLMEvent
+// The Go port's names. Where the port's shape is core's, the name is
+// core's (an alias or a forwarder); where it differs, it is
+// toolnexus/internal/port's adapter over core.
+
+// The port's own shapes (toolnexus/internal/port).
+type (
+	Hooks            = port.Hooks
+	BeforeLLMEvent   = port.BeforeLLMEvent
+	AfterLLMEvent    = port.AfterLLMEvent
+	LLMOverride      = port.LLMOverride
+	ClientOptions    = port.ClientOptions
+	Client           = port.Client
+	Conversation     = port.Conversation
+	ErrorInfo        = port.ErrorInfo
+	Tier             = port.Tier
+	Options          = port.Options
+	Toolkit          = port.Toolkit
+	TranslateRequest = port.TranslateRequest
+	TranslateResult  = port.TranslateResult
+	McpConfig        = port.McpConfig
+	ServerConfig     = port.ServerConfig
+	McpStatus        = port.McpStatus
+	McpSource        = port.McpSource
+	McpInventory     = port.McpInventory
+	ToolInfo         = port.ToolInfo
+
+	SkillSource       = port.SkillSource
+	SkillInfo         = port.SkillInfo
+	SkillDef          = port.SkillDef
+	SkillSkipReason   = port.SkillSkipReason
+	SkillSkip         = port.SkillSkip
+	SkillInventory    = port.SkillInventory
+	LoadSkillsOptions = port.LoadSkillsOptions
+)
+
+const (
+	TierRetry = port.TierRetry
+	TierFail  = port.TierFail
+
+	StatusConnected = port.StatusConnected
+	StatusDisabled  = port.StatusDisabled
+	StatusFailed    = port.StatusFailed
+
+	SkillToolDescription = port.SkillToolDescription
+	SkillsPromptPreamble = port.SkillsPromptPreamble
+	SkipMissingName      = port.SkipMissingName
+	SkipMalformed        = port.SkipMalformed
+	SkipDuplicateName    = port.SkipDuplicateName
+	SkipUnreadable       = port.SkipUnreadable
+
+	// Run statuses under the Go port's names.
+	RunStatusDone       = core.StatusDone
+	RunStatusPending    = core.StatusPending
+	RunStatusIncomplete = core.StatusIncomplete
+
+	// RedactedMarker stands where RedactProviderBody removed a value.
+	RedactedMarker = wire.RedactedMarker
+)
+
+var (
+	ErrNoHostFiles         = port.ErrNoHostFiles
+	ErrPortSkillsNotLinked = port.ErrPortSkillsNotLinked
+)
+
+// ClientStyle is the Go port's name for Style.
+type ClientStyle = core.Style
+
+// ToolRecord is the record of one finished tool call (RunResult.ToolCalls).
+type ToolRecord = core.ToolCall
+
+// InMemoryConversationStore is the port's name for core's MemoryStore.
+type InMemoryConversationStore = core.MemoryStore
+
+// NewInMemoryConversationStore returns an empty in-memory store.
+func NewInMemoryConversationStore() *InMemoryConversationStore { return core.NewMemoryStore() }
+
+// CreateClient builds a client. A bad option (an unknown Style) is
+// reported by the first Run rather than here.
+func CreateClient(opts ClientOptions) *Client { return port.CreateClient(opts) }
+
+// CreateGenerateClient runs the loop around generate, a model in this
+// process, instead of an HTTP provider.
+func CreateGenerateClient(generate core.GenerateFunc, opts ClientOptions) *Client {
+	return port.Wrap(core.CreateGenerateClient(generate, port.CoreClientOptions(opts)))
+}
+
+// CreateToolkit assembles a toolkit. Assembly order is deterministic and
+// the first tool of a name wins.
+func CreateToolkit(ctx context.Context, opts Options) (*Toolkit, error) {
+	return port.CreateToolkit(ctx, opts)
+}
+
+// ParseMcpConfig reads an MCP configuration: a file path, JSON bytes, an
+// McpConfig, or a decoded map.
+func ParseMcpConfig(input any) (McpConfig, error) { return port.ParseMcpConfig(input) }
+
+// LoadMcp connects every enabled server of an MCP configuration and
+// returns their tools.
+func LoadMcp(input any, waitFor ...func(core.Request) (core.Answer, error)) (*McpSource, error) {
+	return port.LoadMcp(input, waitFor...)
+}
+
+// LoadMcpWithContext is LoadMcp bounded by ctx.
+func LoadMcpWithContext(ctx context.Context, input any, waitFor ...func(core.Request) (core.Answer, error)) (*McpSource, error) {
+	return port.LoadMcpWithContext(ctx, input, waitFor...)
+}
+
+// ListMcpTools lists each enabled server's tools; no toolkit is made.
+func ListMcpTools(ctx context.Context, input any) (*McpInventory, error) {
+	return port.ListMcpTools(ctx, input)
+}
+
+// LoadSkills discovers every **/SKILL.md under dirs.
+func LoadSkills(dirs ...string) *SkillSource { return port.LoadSkills(dirs...) }
+
+// LoadSkillsWith loads skills from directories and data skills.
+func LoadSkillsWith(opts LoadSkillsOptions) *SkillSource { return port.LoadSkillsWith(opts) }
+
+// ListSkills reports every skill opts' sources hold and every candidate
+// skipped with its reason.
+func ListSkills(opts LoadSkillsOptions) *SkillInventory { return port.ListSkills(opts) }
+
+// RedactProviderBody is what of a provider's error body may be shown or
+// logged: nothing for 401/403, else the body with account identifiers
+// replaced.
+func RedactProviderBody(status int, body string) string { return wire.RedactProviderBody(status, body) }
+
+// core's names, the same in the port.
 type AfterToolEvent = core.AfterToolEvent
 type Answer = core.Answer
 
@@ -19,7 +148,6 @@ type AnthropicTool = core.AnthropicTool
 
 func AuthRequired(a0 string, a1 string) core.ToolResult { return core.AuthRequired(a0, a1) }
 
-type BeforeLLMEvent = core.BeforeLLMEvent
 type BeforeToolEvent = core.BeforeToolEvent
 
 var BuiltinNames = core.BuiltinNames
@@ -32,49 +160,18 @@ func BuiltinsLinked() bool                                    { return core.Buil
 func CheckApprovalEdit(a0 core.Request, a1 core.Answer) error { return core.CheckApprovalEdit(a0, a1) }
 func CleanPath(a0 string) (string, error)                     { return core.CleanPath(a0) }
 
-type Client = core.Client
-type ClientOptions = core.ClientOptions
-type ClientStyle = core.ClientStyle
-type Conversation = core.Conversation
 type ConversationStore = core.ConversationStore
 
-func CreateClient(a0 core.ClientOptions) *core.Client { return core.CreateClient(a0) }
-func CreateGenerateClient(a0 core.GenerateFunc, a1 core.ClientOptions) *core.Client {
-	return core.CreateGenerateClient(a0, a1)
-}
-func CreateInProcessClient(a0 core.InProcessOptions) *core.Client {
-	return core.CreateInProcessClient(a0)
-}
-func CreateRawClient(a0 core.ClientOptions) *core.Client { return core.CreateRawClient(a0) }
-func CreateRawGenerateClient(a0 core.GenerateFunc, a1 core.ClientOptions) *core.Client {
-	return core.CreateRawGenerateClient(a0, a1)
-}
-func CreateRawToolkit(a0 context.Context, a1 core.Options) (*core.Toolkit, error) {
-	return core.CreateRawToolkit(a0, a1)
-}
-func CreateToolkit(a0 context.Context, a1 core.Options) (*core.Toolkit, error) {
-	return core.CreateToolkit(a0, a1)
-}
 func DefaultTransport() core.Transport { return core.DefaultTransport() }
 
 var ErrBuiltinsNotLinked = core.ErrBuiltinsNotLinked
 var ErrCannotResume = core.ErrCannotResume
 var ErrJSONTooDeep = core.ErrJSONTooDeep
 var ErrMCPNotLinked = core.ErrMCPNotLinked
-var ErrNoHostFiles = core.ErrNoHostFiles
-var ErrPortSkillsNotLinked = core.ErrPortSkillsNotLinked
 var ErrSkillsNotLinked = core.ErrSkillsNotLinked
 var ErrTransport = core.ErrTransport
 var ErrWaitCancelled = core.ErrWaitCancelled
 
-type ErrorAction = core.ErrorAction
-
-const ErrorDefault = core.ErrorDefault
-const ErrorFail = core.ErrorFail
-
-type ErrorInfo = core.ErrorInfo
-
-const ErrorRetry = core.ErrorRetry
 const EventDone = core.EventDone
 const EventError = core.EventError
 const EventPending = core.EventPending
@@ -84,28 +181,20 @@ const EventToolCallDelta = core.EventToolCallDelta
 const EventToolResult = core.EventToolResult
 const EventUsage = core.EventUsage
 
-func ExpandEnvHeaders(a0 map[string]string) map[string]string { return core.ExpandEnvHeaders(a0) }
-
 type FileSystem = core.FileSystem
 type GeminiFunctionDeclaration = core.GeminiFunctionDeclaration
 type GeminiTool = core.GeminiTool
 type GenerateFunc = core.GenerateFunc
 type GenerateRequest = core.GenerateRequest
 type GenerateResponse = core.GenerateResponse
-type HTTPClientOption = core.HTTPClientOption
 type HTTPRequest = core.HTTPRequest
 type HTTPResponse = core.HTTPResponse
 
-func HTTPTool(a0 core.HTTPToolOptions) core.Tool { return core.HTTPTool(a0) }
+// HTTPTool builds a tool that calls an HTTP endpoint (core/httptool).
+func HTTPTool(opts HTTPToolOptions) core.Tool { return httptool.New(opts) }
 
-type HTTPToolOptions = core.HTTPToolOptions
-type Hooks = core.Hooks
-type InMemoryConversationStore = core.InMemoryConversationStore
-type InProcessOptions = core.InProcessOptions
-type InProcessRequest = core.InProcessRequest
-type InProcessResponse = core.InProcessResponse
-type InProcessToolCall = core.InProcessToolCall
-type InProcessUsage = core.InProcessUsage
+// HTTPToolOptions declares a tool that calls an HTTP endpoint.
+type HTTPToolOptions = httptool.Options
 
 func IsRelayRequest(a0 *core.Request) bool { return core.IsRelayRequest(a0) }
 
@@ -116,25 +205,9 @@ const KindAuthorization = core.KindAuthorization
 const KindInput = core.KindInput
 const KindQuestion = core.KindQuestion
 
-type LLMOverride = core.LLMOverride
 type LLMResponse = core.LLMResponse
 
-func ListMcpTools(a0 context.Context, a1 any) (*core.McpInventory, error) {
-	return core.ListMcpTools(a0, a1)
-}
-func ListSkills(a0 core.LoadSkillsOptions) *core.SkillInventory { return core.ListSkills(a0) }
-func LoadMcp(a0 any, a1 ...func(core.Request) (core.Answer, error)) (*core.McpSource, error) {
-	return core.LoadMcp(a0, a1...)
-}
-func LoadMcpWithContext(a0 context.Context, a1 any, a2 ...func(core.Request) (core.Answer, error)) (*core.McpSource, error) {
-	return core.LoadMcpWithContext(a0, a1, a2...)
-}
-func LoadSkills(a0 ...string) *core.SkillSource     { return core.LoadSkills(a0...) }
 func LoadSkillsFS(a0 fs.FS) (*core.SkillSet, error) { return core.LoadSkillsFS(a0) }
-
-type LoadSkillsOptions = core.LoadSkillsOptions
-
-func LoadSkillsWith(a0 core.LoadSkillsOptions) *core.SkillSource { return core.LoadSkillsWith(a0) }
 
 type MCPApproval = core.MCPApproval
 
@@ -155,10 +228,6 @@ type Matcher = core.Matcher
 
 const MaxJSONDepth = core.MaxJSONDepth
 
-type McpConfig = core.McpConfig
-type McpInventory = core.McpInventory
-type McpSource = core.McpSource
-type McpStatus = core.McpStatus
 type MemFS = core.MemFS
 type MemoryStore = core.MemoryStore
 type MetricEvent = core.MetricEvent
@@ -167,31 +236,18 @@ type MetricsRegistry = core.MetricsRegistry
 func NativeTool(a0 string, a1 string, a2 core.JSONSchema, a3 func(ctx context.Context, args map[string]any) (string, error)) core.Tool {
 	return core.NativeTool(a0, a1, a2, a3)
 }
-func NativeToolReflect[T any](a0 string, a1 string, a2 func(ctx context.Context, in T) (string, error)) core.Tool {
-	return core.NativeToolReflect[T](a0, a1, a2)
-}
-func NewInMemoryConversationStore() *core.InMemoryConversationStore {
-	return core.NewInMemoryConversationStore()
-}
 func NewMemFS(a0 map[string]string) (*core.MemFS, error) { return core.NewMemFS(a0) }
 func NewMemoryStore() *core.MemoryStore                  { return core.NewMemoryStore() }
 func NewMetricsRegistry() *core.MetricsRegistry          { return core.NewMetricsRegistry() }
 
 type OpenAIFunction = core.OpenAIFunction
 type OpenAITool = core.OpenAITool
-type Options = core.Options
 
 func ParseMCPConfig(a0 []byte) ([]core.MCPServerConfig, error) { return core.ParseMCPConfig(a0) }
-func ParseMcpConfig(a0 any) (core.McpConfig, error)            { return core.ParseMcpConfig(a0) }
 func Pending(a0 core.Request) core.ToolResult                  { return core.Pending(a0) }
 func PendingOf(a0 core.ToolResult) *core.Request               { return core.PendingOf(a0) }
 
 type ProviderError = core.ProviderError
-type RawHooks = core.RawHooks
-
-func RedactProviderBody(a0 int, a1 string) string { return core.RedactProviderBody(a0, a1) }
-
-const RedactedMarker = core.RedactedMarker
 
 func RelayAnswer(a0 string, a1 []core.RelayResult) core.Answer { return core.RelayAnswer(a0, a1) }
 
@@ -216,35 +272,13 @@ const RunLimitMaxTurns = core.RunLimitMaxTurns
 const RunLimitTimeout = core.RunLimitTimeout
 
 type RunResult = core.RunResult
-
-const RunStatusDone = core.RunStatusDone
-const RunStatusIncomplete = core.RunStatusIncomplete
-const RunStatusPending = core.RunStatusPending
-
 type RunTimeoutError = core.RunTimeoutError
-
-func Sanitize(a0 string) string { return core.Sanitize(a0) }
-
-type ServerConfig = core.ServerConfig
 type Skill = core.Skill
-type SkillDef = core.SkillDef
-type SkillInfo = core.SkillInfo
-type SkillInventory = core.SkillInventory
 type SkillProblem = core.SkillProblem
 type SkillSet = core.SkillSet
-type SkillSkip = core.SkillSkip
-type SkillSkipReason = core.SkillSkipReason
-type SkillSource = core.SkillSource
-
-const SkillToolDescription = core.SkillToolDescription
 
 func SkillsLinked() bool { return core.SkillsLinked() }
 
-const SkillsPromptPreamble = core.SkillsPromptPreamble
-const SkipDuplicateName = core.SkipDuplicateName
-const SkipMalformed = core.SkipMalformed
-const SkipMissingName = core.SkipMissingName
-const SkipUnreadable = core.SkipUnreadable
 const SourceBuiltin = core.SourceBuiltin
 const SourceCustom = core.SourceCustom
 const SourceHTTP = core.SourceHTTP
@@ -253,10 +287,7 @@ const SourceMCP = core.SourceMCP
 const SourceNative = core.SourceNative
 const SourceRelay = core.SourceRelay
 const SourceSkill = core.SourceSkill
-const StatusConnected = core.StatusConnected
-const StatusDisabled = core.StatusDisabled
 const StatusDone = core.StatusDone
-const StatusFailed = core.StatusFailed
 const StatusIncomplete = core.StatusIncomplete
 const StatusPending = core.StatusPending
 
@@ -266,11 +297,6 @@ type Style = core.Style
 const StyleAnthropic = core.StyleAnthropic
 const StyleOpenAI = core.StyleOpenAI
 
-type Tier = core.Tier
-
-const TierFail = core.TierFail
-const TierRetry = core.TierRetry
-
 func ToAnthropic(a0 []core.Tool) []any { return core.ToAnthropic(a0) }
 func ToGemini(a0 []core.Tool) []any    { return core.ToGemini(a0) }
 func ToOpenAI(a0 []core.Tool) []any    { return core.ToOpenAI(a0) }
@@ -278,20 +304,13 @@ func ToOpenAI(a0 []core.Tool) []any    { return core.ToOpenAI(a0) }
 type Tool = core.Tool
 type ToolCall = core.ToolCall
 type ToolContext = core.ToolContext
-type ToolInfo = core.ToolInfo
 type ToolOverride = core.ToolOverride
-type ToolRecord = core.ToolRecord
 type ToolRequest = core.ToolRequest
 type ToolResult = core.ToolResult
 type ToolSource = core.ToolSource
-type Toolkit = core.Toolkit
 
 func ToolsLinked() bool { return core.ToolsLinked() }
 
-type TranslateRequest = core.TranslateRequest
-type TranslateResponse = core.TranslateResponse
-type TranslateResult = core.TranslateResult
-type TranslatedCall = core.TranslatedCall
 type TranslatedToolCall = core.TranslatedToolCall
 type Transport = core.Transport
 type TransportFunc = core.TransportFunc

@@ -207,8 +207,6 @@ func (h *Handler) runAgent(ctx context.Context, w http.ResponseWriter, cfg Confi
 		Transport:    h.opts.Transport,
 		Store:        h.conversationStore(),
 		OnMetric:     h.coreMetrics.Record,
-		// The transcript is sealed and stored as JSON: keep it encoded.
-		RawMessages: true,
 	})
 	res, err := step(client, tk)
 	if errors.Is(err, errAnswered) {

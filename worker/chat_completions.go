@@ -91,8 +91,6 @@ func (h *Handler) serveChatCompletions(w http.ResponseWriter, r *http.Request) {
 		Retries:   cfg.Retries,
 		Transport: h.opts.Transport,
 		OnMetric:  h.coreMetrics.Record,
-		// The reply goes back as JSON: no decoded TranslateResult.Raw.
-		RawMessages: true,
 	})
 	treq := core.TranslateRequest{Model: req.Model, Messages: rawList(req.Messages), Tools: rawList(req.Tools)}
 	if req.Stream {

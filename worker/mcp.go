@@ -272,7 +272,7 @@ func (h *Handler) mcpAwait(ctx context.Context, key string) (gjson.Result, error
 func (h *Handler) mcpRun(ctx context.Context, tk *core.Toolkit, name string, args map[string]any) map[string]any {
 	ctx, cancel := context.WithTimeout(ctx, mcpToolTimeout)
 	defer cancel()
-	res, err := tk.ExecuteStrict(ctx, name, args)
+	res, err := tk.Execute(ctx, name, args)
 	if err != nil {
 		return mcpText(err.Error(), true)
 	}

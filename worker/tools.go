@@ -34,7 +34,7 @@ type ToolEnv struct {
 //
 // A tool that calls an HTTP API goes through env.Transport:
 //
-//	core.HTTPTool(core.HTTPToolOptions{
+//	httptool.New(httptool.Options{
 //		Name: "weather", Description: "Current weather for a city.",
 //		URL:       "https://api.example/weather/{city}",
 //		Headers:   map[string]string{"authorization": "Bearer ${WEATHER_KEY}"},

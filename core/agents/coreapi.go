@@ -1,9 +1,8 @@
 package agents
 
 // This file holds what depends on the shape of core's hook and in-process
-// client API (issue 17: core.Hooks is the Go port's, the byte-level hooks
-// are RawHooks, core's typed in-process client is CreateGenerateClient):
-// the rest of the package does not touch them.
+// client API (core.Hooks, CreateGenerateClient): the rest of the package
+// does not touch them.
 
 import (
 	"context"
@@ -21,37 +20,40 @@ func generateClient(g core.GenerateFunc, o core.ClientOptions) *core.Client {
 	return core.CreateGenerateClient(g, o)
 }
 
-// setHooks installs h's hooks on o: the budget check as a RawHooks
-// BeforeLLM (no decoded transcript), the guardrails before the agent's own
-// BeforeTool (the Go port's Hooks).
+// setHooks installs h's hooks on o: the budget check before the agent's
+// own BeforeLLM, the guardrails before its BeforeTool.
 func (rt *Runtime) setHooks(o *core.ClientOptions, h *Handle, def Def) {
-	o.Hooks = guarded(def)
-	// The runtime stores, snapshots and replays transcripts as JSON.
-	o.RawMessages = true
+	hk := guarded(def)
 	if rt.opts.BudgetAtTurnStart {
+		o.Hooks = hk
 		return
 	}
-	o.RawHooks = core.RawHooks{BeforeLLM: func(ctx context.Context, turn int, body *[]byte) (*core.LLMResponse, error) {
+	next := hk.BeforeLLM
+	hk.BeforeLLM = func(ctx context.Context, call *core.LLMCall) (*core.LLMResponse, error) {
 		rt.mu.Lock()
 		limit := rt.budgetRefusalLocked(h)
 		rt.mu.Unlock()
 		if limit != "" {
 			return nil, &budgetStop{limit: limit}
 		}
+		if next != nil {
+			return next(ctx, call)
+		}
 		return nil, nil
-	}}
+	}
+	o.Hooks = hk
 }
 
-// guarded is def's hooks with its guardrails (first denial wins) run
-// before its BeforeTool; a denial stops the call and the hook.
+// guarded is a copy of def's hooks with its guardrails (first denial
+// wins) run before its BeforeTool; a denial stops the call and the hook.
 func guarded(def Def) *core.Hooks {
-	rails := def.Guardrails
-	if len(rails) == 0 {
-		return def.Hooks
-	}
 	hk := core.Hooks{}
 	if def.Hooks != nil {
 		hk = *def.Hooks
+	}
+	rails := def.Guardrails
+	if len(rails) == 0 {
+		return &hk
 	}
 	next := hk.BeforeTool
 	hk.BeforeTool = func(ctx context.Context, ev core.BeforeToolEvent) (*core.ToolOverride, error) {

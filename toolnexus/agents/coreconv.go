@@ -1,19 +1,21 @@
 package agents
 
 // The one place where toolnexus (root package) values become core values
-// and back. Today the root's types are aliases of core's, so each of these
-// is the identity; when the root wraps a type, only this file changes.
+// and back. Most root types are aliases of core's, so those are the
+// identity; Hooks, Client and Toolkit are the root's own types, converted
+// through toolnexus/internal/port.
 
 import (
 	"github.com/toolnexus/wasm/core"
 	tn "github.com/toolnexus/wasm/toolnexus"
+	"github.com/toolnexus/wasm/toolnexus/internal/port"
 )
 
 func toolsToCore(ts []tn.Tool) []core.Tool { return ts }
 
 func toolFromCore(t core.Tool) tn.Tool { return t }
 
-func hooksToCore(h *tn.Hooks) *core.Hooks { return h }
+func hooksToCore(h *tn.Hooks) *core.Hooks { return port.CoreHooks(h) }
 
 func metricSinkToCore(f func(tn.MetricEvent)) func(core.MetricEvent) { return f }
 
@@ -33,8 +35,8 @@ func verifyToCore(f func(tn.RunResult) (bool, string)) func(core.RunResult) (boo
 	return f
 }
 
-func clientToCore(c *tn.Client) *core.Client { return c }
+func clientToCore(c *tn.Client) *core.Client { return port.CoreClient(c) }
 
-func toolkitToCore(tk *tn.Toolkit) *core.Toolkit { return tk }
+func toolkitToCore(tk *tn.Toolkit) *core.Toolkit { return port.CoreToolkit(tk) }
 
 func runResultFromCore(r core.RunResult) tn.RunResult { return r }

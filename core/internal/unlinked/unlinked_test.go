@@ -41,13 +41,6 @@ func TestSkillsNotLinked(t *testing.T) {
 	if !errors.Is(err, core.ErrSkillsNotLinked) || !strings.Contains(err.Error(), `import _ "github.com/toolnexus/wasm/core/skills"`) {
 		t.Errorf("Skills without core/skills: err = %v, want ErrSkillsNotLinked naming the import", err)
 	}
-	_, err = core.CreateToolkit(context.Background(), core.Options{Builtins: false, Skills: []core.SkillDef{{Name: "a"}}})
-	if !errors.Is(err, core.ErrSkillsNotLinked) {
-		t.Errorf("the port's Skills without core/skills: err = %v, want ErrSkillsNotLinked", err)
-	}
-	if src := core.LoadSkillsWith(core.LoadSkillsOptions{Skills: []core.SkillDef{{Name: "a"}}}); len(src.Skills) != 0 {
-		t.Errorf("LoadSkillsWith without core/skills: %+v", src)
-	}
 	if _, err := core.LoadSkillsFS(skills); !errors.Is(err, core.ErrSkillsNotLinked) {
 		t.Errorf("LoadSkills without core/skills: err = %v", err)
 	}
@@ -65,7 +58,7 @@ func TestMCPNotLinked(t *testing.T) {
 	if _, err := core.ParseMCPConfig(cfg); !errors.Is(err, core.ErrMCPNotLinked) {
 		t.Errorf("ParseMCPConfig without core/mcp: err = %v", err)
 	}
-	if tk, err := core.CreateToolkit(context.Background(), core.Options{Builtins: false}); err != nil || len(tk.McpStatus()) != 0 {
+	if tk, err := core.CreateToolkit(context.Background(), core.Options{Builtins: false}); err != nil || len(tk.MCPServers()) != 0 {
 		t.Errorf("no MCP configuration: %v", err)
 	}
 }

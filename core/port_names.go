@@ -1,4 +1,0 @@
-package core
-
-// ClientStyle is the Go port's name for Style.
-type ClientStyle = Style

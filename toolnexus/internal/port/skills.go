@@ -1,0 +1,155 @@
+package port
+
+import (
+	"context"
+	"errors"
+
+	"github.com/toolnexus/wasm/core"
+	"github.com/toolnexus/wasm/core/tool"
+)
+
+// The Go port's skills API: directories and data skills, filtered, behind
+// a skill tool and a prompt in the port's layout. Core's own is
+// LoadSkillsFS over any fs.FS. The loader is core/skills'.
+
+// SkillInfo is one discovered skill in the Go port's shape.
+type SkillInfo = tool.SkillInfo
+
+// SkillDef is a skill supplied as data (Options.Skills, SkillProvider).
+type SkillDef = tool.SkillDef
+
+// SkillSkipReason, SkillSkip, SkillInventory, LoadSkillsOptions: see
+// core/tool.
+type (
+	SkillSkipReason   = tool.SkillSkipReason
+	SkillSkip         = tool.SkillSkip
+	SkillInventory    = tool.SkillInventory
+	LoadSkillsOptions = tool.LoadSkillsOptions
+)
+
+// The reasons of SkillSkip.
+const (
+	SkipMissingName   = tool.SkipMissingName
+	SkipMalformed     = tool.SkipMalformed
+	SkipDuplicateName = tool.SkipDuplicateName
+	SkipUnreadable    = tool.SkipUnreadable
+)
+
+// SkillToolDescription and SkillsPromptPreamble follow the Go port's layout, in our own words.
+const (
+	SkillToolDescription = tool.SkillToolDescription
+	SkillsPromptPreamble = tool.SkillsPromptPreamble
+)
+
+// SkillSource is what LoadSkillsWith found: the skills (after the filter)
+// by name and the "skill" tool that loads one.
+type SkillSource struct {
+	Skills map[string]SkillInfo
+	Tool   core.Tool
+	set    *core.SkillSet
+	// prompt is Prompt() as the loader made it, which Toolkit.SkillsPrompt
+	// returns (so a build that never loads such skills links no prompt code).
+	prompt string
+}
+
+// Prompt is the system-prompt section listing the skills that have a
+// description, sorted by name, in the Go port's layout; "No skills are
+// currently available." when none has one.
+func (s *SkillSource) Prompt() string {
+	if s == nil {
+		return tool.PortSkillsPrompt(nil)
+	}
+	return tool.PortSkillsPrompt(s.Skills)
+}
+
+// Set returns core's core.SkillSet behind the source: every skill kept, and in
+// Problems the SKILL.md files skipped with the reason in detail.
+func (s *SkillSource) Set() *core.SkillSet {
+	if s == nil {
+		return nil
+	}
+	return s.set
+}
+
+// LoadSkills discovers every **/SKILL.md under dirs, as the Go port's does:
+// LoadSkillsWith(LoadSkillsOptions{Dirs: dirs}).
+func LoadSkills(dirs ...string) *SkillSource {
+	return LoadSkillsWith(LoadSkillsOptions{Dirs: dirs})
+}
+
+// LoadSkillsWith loads skills from directories (the first skill of a name
+// wins; a directory that cannot be read contributes nothing) and data
+// skills, keeps those opts.Filter allows, and makes the "skill" tool over
+// them. It never fails: a program that does not link the loader (native:
+// core/skills; js/wasm: core/skills/port) gets an empty source, and under
+// js/wasm directories are not read (ErrNoHostFiles).
+func LoadSkillsWith(opts LoadSkillsOptions) *SkillSource {
+	src, _ := loadSkillSources(context.Background(), opts, nil)
+	return src
+}
+
+// ListSkills reports every skill opts' sources hold, before any filter,
+// and every candidate skipped with its reason; it makes no tool. Empty in
+// a program that does not link the loader (see LoadSkillsWith).
+func ListSkills(opts LoadSkillsOptions) *SkillInventory {
+	load := tool.SkillSources()
+	if load == nil {
+		return &SkillInventory{}
+	}
+	got := load(context.Background(), opts, nil)
+	return &SkillInventory{Skills: got.All, Skipped: got.Skipped}
+}
+
+// loadSkillSources runs core/skills' loader; the error is
+// core.ErrSkillsNotLinked when the program does not import it.
+func loadSkillSources(ctx context.Context, opts LoadSkillsOptions, provider func(context.Context) ([]SkillDef, error)) (*SkillSource, error) {
+	load := tool.SkillSources()
+	if load == nil {
+		err := core.ErrSkillsNotLinked
+		if core.SkillsLinked() {
+			err = ErrPortSkillsNotLinked
+		}
+		return &SkillSource{Skills: map[string]SkillInfo{}}, err
+	}
+	got := load(ctx, opts, provider)
+	return &SkillSource{Skills: got.Skills, Tool: got.Tool, set: got.Set, prompt: got.Prompt}, nil
+}
+
+// portSkillsOption names the first of the Go port's skill options opts
+// sets ("" when none).
+func portSkillsOption(opts Options) string {
+	switch {
+	case len(opts.SkillsDir) > 0:
+		return "Options.SkillsDir"
+	case len(opts.Skills) > 0:
+		return "Options.Skills"
+	case opts.SkillProvider != nil:
+		return "Options.SkillProvider"
+	case len(opts.SkillsFilter) > 0:
+		return "Options.SkillsFilter"
+	case opts.SkillSampleLimit != 0:
+		return "Options.SkillSampleLimit"
+	}
+	return ""
+}
+
+// toolkitSkills loads the toolkit's skills from the Go port's options
+// (and SkillsFS, read first).
+func toolkitSkills(ctx context.Context, opts Options) (*SkillSource, error) {
+	if len(opts.SkillsDir) > 0 && tool.Files() == nil {
+		return nil, ErrNoHostFiles
+	}
+	return loadSkillSources(ctx, LoadSkillsOptions{FS: opts.SkillsFS, Dirs: opts.SkillsDir, Skills: opts.Skills,
+		Filter: opts.SkillsFilter, SampleLimit: opts.SkillSampleLimit}, opts.SkillProvider)
+}
+
+// ErrPortSkillsNotLinked is CreateToolkit's error for the Go port's skill
+// options in a js/wasm program that imports core/skills but not
+// core/skills/port (native programs get it with core/skills).
+var ErrPortSkillsNotLinked = errors.New(`core: the Go port's skill options are not linked: import _ "github.com/toolnexus/wasm/core/skills/port"`)
+
+// ErrNoHostFiles is the error of the Go port's path-taking APIs
+// (Options.SkillsDir, an MCP config file path) under js/wasm, where core
+// reads no files of the host's: pass an fs.FS (Options.SkillsFS), data
+// skills (Options.Skills) or JSON bytes instead.
+var ErrNoHostFiles = errors.New("core: this build reads no host files (js/wasm): pass an fs.FS or JSON bytes instead of a path")

@@ -1,0 +1,145 @@
+package port
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+
+	"github.com/toolnexus/wasm/core"
+)
+
+// Options configures CreateToolkit: core's Options with the Go port's
+// forms (McpConfig, the skill sources, Builtins as the port's config
+// object).
+type Options struct {
+	// Builtins: nil or true (all), false (none), a map[string]bool (all
+	// but those mapped to false), a core.BuiltinsConfig, or the Go port's
+	// config object (map[string]any: "enabled", "disabled", "tools"; other
+	// keys ignored).
+	Builtins any
+	// SkillsDir, Skills, SkillProvider, SkillsFilter and SkillSampleLimit
+	// are the Go port's skill sources and settings (see LoadSkillsWith);
+	// SkillsFS, if set too, is read as one more directory.
+	SkillsDir        []string
+	Skills           []SkillDef
+	SkillProvider    func(context.Context) ([]SkillDef, error)
+	SkillsFilter     map[string]bool
+	SkillSampleLimit int
+	SkillsFS         fs.FS
+	ExtraTools       []core.Tool
+	// McpConfig is a file path, JSON bytes, an McpConfig or a decoded map
+	// (see ParseMcpConfig). MCP, when set, is used instead.
+	McpConfig      any
+	MCP            []byte
+	Variables      map[string]string
+	Transport      core.Transport
+	WaitFor        func(core.Request) (core.Answer, error)
+	WaitForContext func(ctx context.Context, req core.Request) (core.Answer, error)
+}
+
+// Toolkit is an ordered set of tools with unique names: core's Toolkit,
+// with the port's McpStatus. It is safe for concurrent use.
+type Toolkit struct {
+	*core.Toolkit
+}
+
+// CoreToolkit is tk's core toolkit (nil for nil).
+func CoreToolkit(tk *Toolkit) *core.Toolkit {
+	if tk == nil {
+		return nil
+	}
+	return tk.Toolkit
+}
+
+// CreateToolkit assembles a toolkit (see core.CreateToolkit).
+func CreateToolkit(ctx context.Context, opts Options) (*Toolkit, error) {
+	ctx = orBackground(ctx)
+	o, err := coreOptions(ctx, opts)
+	if err != nil {
+		return nil, fmt.Errorf("core: create toolkit: %w", err)
+	}
+	tk, err := core.CreateToolkit(ctx, o)
+	if err != nil {
+		return nil, err
+	}
+	return &Toolkit{tk}, nil
+}
+
+// coreOptions reads opts' port forms into core's.
+func coreOptions(ctx context.Context, opts Options) (core.Options, error) {
+	o := core.Options{Builtins: opts.Builtins, SkillsFS: opts.SkillsFS, ExtraTools: opts.ExtraTools,
+		MCP: opts.MCP, Variables: opts.Variables, Transport: opts.Transport, WaitFor: opts.WaitFor,
+		WaitForContext: opts.WaitForContext}
+	if m, ok := opts.Builtins.(map[string]any); ok {
+		cfg, on, err := builtinsObject(m)
+		if err != nil {
+			return o, err
+		}
+		o.Builtins = false
+		if on {
+			o.Builtins = cfg
+		}
+	}
+	if o.MCP == nil && opts.McpConfig != nil {
+		var err error
+		if o.MCP, err = mcpConfigBytes(opts.McpConfig); err != nil {
+			return o, err
+		}
+	}
+	if portSkillsOption(opts) != "" {
+		src, err := toolkitSkills(ctx, opts)
+		if err != nil {
+			return o, err
+		}
+		o.LoadedSkills = &core.LoadedSkills{Set: src.set, Tool: src.Tool, Prompt: src.prompt}
+	}
+	return o, nil
+}
+
+// The Toolkit's methods, safe on a nil toolkit as core's are.
+
+// Tools returns the tools in assembly order.
+func (tk *Toolkit) Tools() []core.Tool { return CoreToolkit(tk).Tools() }
+
+// Get returns the tool with the given name.
+func (tk *Toolkit) Get(name string) (core.Tool, bool) { return CoreToolkit(tk).Get(name) }
+
+// Execute runs one tool directly, outside a model loop; an unknown name is
+// the error result "Unknown tool: <name>", as in the port (core's Execute
+// makes it an error).
+func (tk *Toolkit) Execute(ctx context.Context, name string, args map[string]any) (core.ToolResult, error) {
+	if _, ok := tk.Get(name); !ok {
+		return core.ToolResult{Output: "Unknown tool: " + name + noShellNote(name), IsError: true}, nil
+	}
+	return CoreToolkit(tk).Execute(ctx, name, args)
+}
+
+// noShellNote explains a call to "bash", the one port built-in the
+// sandbox has not: there is no shell where core runs.
+func noShellNote(name string) string {
+	if name != "bash" {
+		return ""
+	}
+	return "; core has no bash built-in: it runs in a sandbox (browser, Worker, WebAssembly) with no shell to run commands in — a host that has one can register its own tool named bash"
+}
+
+// SkillsPrompt is the system-prompt section listing the toolkit's skills.
+func (tk *Toolkit) SkillsPrompt() string { return CoreToolkit(tk).SkillsPrompt() }
+
+// Skills returns what the toolkit's skills source found, or nil.
+func (tk *Toolkit) Skills() *core.SkillSet { return CoreToolkit(tk).Skills() }
+
+// MCPServers reports each configured MCP server by name.
+func (tk *Toolkit) MCPServers() map[string]core.MCPStatus { return CoreToolkit(tk).MCPServers() }
+
+// Close releases the toolkit's resources. It is safe to call twice.
+func (tk *Toolkit) Close() error { return CoreToolkit(tk).Close() }
+
+// ToOpenAI returns the toolkit's tools in OpenAI's chat "tools" shape.
+func (tk *Toolkit) ToOpenAI() []any { return CoreToolkit(tk).ToOpenAI() }
+
+// ToAnthropic returns the toolkit's tools in Anthropic's "tools" shape.
+func (tk *Toolkit) ToAnthropic() []any { return CoreToolkit(tk).ToAnthropic() }
+
+// ToGemini returns the toolkit's tools as one Gemini tool.
+func (tk *Toolkit) ToGemini() []any { return CoreToolkit(tk).ToGemini() }
