@@ -26,8 +26,6 @@ var BuiltinNames = core.BuiltinNames
 
 func BuiltinTools(a0 core.BuiltinsConfig) []core.Tool { return core.BuiltinTools(a0) }
 
-type BuiltinsConfig = core.BuiltinsConfig
-
 func BuiltinsLinked() bool                                    { return core.BuiltinsLinked() }
 func CheckApprovalEdit(a0 core.Request, a1 core.Answer) error { return core.CheckApprovalEdit(a0, a1) }
 func CleanPath(a0 string) (string, error)                     { return core.CleanPath(a0) }
@@ -51,9 +49,6 @@ func CreateRawGenerateClient(a0 core.GenerateFunc, a1 core.ClientOptions) *core.
 }
 func CreateRawToolkit(a0 context.Context, a1 core.Options) (*core.Toolkit, error) {
 	return core.CreateRawToolkit(a0, a1)
-}
-func CreateToolkit(a0 context.Context, a1 core.Options) (*core.Toolkit, error) {
-	return core.CreateToolkit(a0, a1)
 }
 func DefaultTransport() core.Transport { return core.DefaultTransport() }
 
