@@ -270,8 +270,14 @@ func TestTwoRelayCallsRideOneRequest(t *testing.T) {
 // TestTwoSuspendingToolsDurable: two ordinary tools needing approval in one
 // turn halt twice, and after both answers every call has exactly one result.
 func TestTwoSuspendingToolsDurable(t *testing.T) {
+	for _, style := range []Style{StyleOpenAI, StyleAnthropic} {
+		t.Run(string(style), func(t *testing.T) { twoSuspendingToolsDurable(t, style) })
+	}
+}
+
+func twoSuspendingToolsDurable(t *testing.T, style Style) {
 	var a, b counter
-	m := newScripted(t, StyleOpenAI,
+	m := newScripted(t, style,
 		turn{calls: []ToolRequest{call("c1", "first", `{"order":"1"}`), call("c2", "second", `{"order":"2"}`)}},
 		turn{text: "first approved, second declined"})
 	client := m.client(ClientOptions{})
@@ -281,7 +287,9 @@ func TestTwoSuspendingToolsDurable(t *testing.T) {
 	if err != nil || halted.Status != StatusPending || halted.Pending.Data["tool"] != "first" {
 		t.Fatalf("first halt %+v err %v", halted, err)
 	}
-	assertBalanced(t, halted.Messages)
+	// The second question waits behind the first: it has no result in the
+	// halted transcript and is asked on resume.
+	assertBalancedBut(t, halted.Messages, "c2")
 	again, err := client.RunWithAnswer(context.Background(), tk, halted.Messages, *halted.Pending, Answer{ID: halted.Pending.ID, Ok: true})
 	if err != nil || again.Status != StatusPending || again.Pending.Data["tool"] != "second" || a.count() != 1 {
 		t.Fatalf("second halt %+v err %v", again, err)

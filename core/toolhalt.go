@@ -11,8 +11,9 @@ import (
 // carries, the Request a turn halts on, an Answer applied to its calls,
 // and the host's WaitFor around them.
 
-// Placeholders stand in for results while a run is halted, so the halted
-// transcript stays balanced. RunWithAnswer recognises and replaces them.
+// Placeholders stand in for the results of the calls a halted run waits on.
+// RunWithAnswer recognises and replaces them; it also takes the not-run
+// placeholder (written by web/durable-wait.mjs) as a call to run again.
 const (
 	pendingMarker = "[toolnexus:pending "
 	notRunMarker  = "[toolnexus:not-run]"
@@ -28,9 +29,10 @@ func isPlaceholder(content string) bool {
 
 // haltTurn picks the Request the turn halts on: the first suspension in call
 // order. Without WaitFor the turn's later relay calls ride the same Request
-// (Data["calls"], in call order). Every other suspended call gets the
-// not-run placeholder and runs again on resume; calls that finished keep
-// their results.
+// (Data["calls"], in call order). Every other suspended call is left
+// without a result, so a second question never enters the transcript: it
+// runs again on resume (and may ask then). Calls that finished keep their
+// results.
 func (r *run) haltTurn(ctx context.Context, ph *toolPhase, suspended []*Request, waitCancelled []bool) (*Request, error) {
 	first := -1
 	for i, req := range suspended {
@@ -63,11 +65,6 @@ func (r *run) haltTurn(ctx context.Context, ph *toolPhase, suspended []*Request,
 	}
 	for _, g := range group {
 		ph.results[g] = &toolOutcome{ID: ph.calls[g].ID, Content: pendingPlaceholder(halt.ID), IsError: true}
-	}
-	for i := range ph.calls {
-		if ph.results[i] == nil {
-			ph.results[i] = &toolOutcome{ID: ph.calls[i].ID, Content: notRunMarker + " the run halted before this call", IsError: true}
-		}
 	}
 	return halt, haltErr
 }
