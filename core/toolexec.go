@@ -50,6 +50,8 @@ func (r *run) execCall(ctx context.Context, call *ToolRequest, answer *Answer) (
 		}
 		if stand != nil {
 			if req := PendingOf(*stand); req != nil {
+				// Counted as a suspension, as the tool's own would be.
+				r.c.emit(MetricEvent{Kind: "tool", Tool: t.Name, Source: string(t.Source), Pending: true, Args: call.Arguments})
 				if req.ID == "" {
 					req.ID = newID("req_")
 				}
