@@ -36,12 +36,8 @@ type ClientStyle = core.ClientStyle
 type Conversation = core.Conversation
 type ConversationStore = core.ConversationStore
 
-func CreateClient(a0 core.ClientOptions) *core.Client { return core.CreateClient(a0) }
 func CreateGenerateClient(a0 core.GenerateFunc, a1 core.ClientOptions) *core.Client {
 	return core.CreateGenerateClient(a0, a1)
-}
-func CreateInProcessClient(a0 core.InProcessOptions) *core.Client {
-	return core.CreateInProcessClient(a0)
 }
 func CreateRawClient(a0 core.ClientOptions) *core.Client { return core.CreateRawClient(a0) }
 func CreateRawGenerateClient(a0 core.GenerateFunc, a1 core.ClientOptions) *core.Client {
