@@ -30,6 +30,9 @@ type portLayer struct {
 	classify        func(fn func(ErrorInfo) Tier, err error, attempt int, retryable bool) Tier
 	messages        func(t *transcript) []any
 	translateExtras func(req TranslateRequest, tools []json.RawMessage, anthropic bool) ([]json.RawMessage, []byte, error)
+	// finishReason is Translate's finish reason in OpenAI's words
+	// (wire.OpenAIFinishReason); raw clients keep the provider's.
+	finishReason func(reason string, toolCalls bool) string
 	// The toolkit's: Options.McpConfig, the port's skill options
 	// (SkillsDir, Skills, SkillProvider, …), Builtins as a map.
 	mcpConfig      func(input any) ([]byte, error)
@@ -51,6 +54,7 @@ var portFuncs = portLayer{
 	classify:        classifyOnError,
 	messages:        (*transcript).asMaps,
 	translateExtras: translateExtras,
+	finishReason:    wire.OpenAIFinishReason,
 	mcpConfig:       mcpConfigBytes,
 	skills:          toolkitSkills,
 	builtinsObject:  builtinsObject,

@@ -156,9 +156,12 @@ func (c *Client) translate(ctx context.Context, req TranslateRequest, onDelta fu
 	if err != nil {
 		return TranslateResult{}, err
 	}
-	out := TranslateResult{Text: resp.Text, FinishReason: wire.OpenAIFinishReason(resp.FinishReason, len(resp.ToolCalls) > 0), Usage: resp.Usage, Model: resp.Model, ToolCalls: []TranslatedToolCall{}}
+	out := TranslateResult{Text: resp.Text, FinishReason: resp.FinishReason, Usage: resp.Usage, Model: resp.Model, ToolCalls: []TranslatedToolCall{}}
 	if out.Model == "" {
 		out.Model = opts.Model
+	}
+	if c.port != nil {
+		out.FinishReason = c.port.finishReason(out.FinishReason, len(resp.ToolCalls) > 0)
 	}
 	if r.reply != nil {
 		out.Raw, _ = decodeObject(r.reply)

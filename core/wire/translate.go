@@ -129,25 +129,28 @@ func contentText(c gjson.Result) string {
 }
 
 // OpenAIFinishReason maps a provider's stop reason to OpenAI's
-// finish_reason: end_turn, stop_sequence and pause_turn → "stop",
-// max_tokens and model_context_window_exceeded → "length", refusal → "content_filter", tool_use → "tool_calls"; OpenAI's
-// own reasons and unknown ones pass through. A reply with tool calls is
-// "tool_calls" whatever its reason.
+// finish_reason: end_turn, stop_sequence and pause_turn → "stop";
+// max_tokens and model_context_window_exceeded → "length"; refusal →
+// "content_filter"; tool_use (and OpenAI's old function_call) →
+// "tool_calls". OpenAI's own reasons and unknown ones pass through. A
+// reply with tool calls is "tool_calls" whatever its reason.
 func OpenAIFinishReason(reason string, toolCalls bool) string {
 	if toolCalls {
 		return "tool_calls"
 	}
-	switch reason {
-	case "end_turn", "stop_sequence", "pause_turn":
-		return "stop"
-	case "max_tokens", "model_context_window_exceeded":
-		return "length"
-	case "refusal":
-		return "content_filter"
-	case "tool_use":
-		return "tool_calls"
+	for _, m := range finishReasons {
+		if m[0] == reason {
+			return m[1]
+		}
 	}
 	return reason
+}
+
+// finishReasons pairs provider stop reasons with OpenAI's.
+var finishReasons = [...][2]string{
+	{"end_turn", "stop"}, {"stop_sequence", "stop"}, {"pause_turn", "stop"},
+	{"max_tokens", "length"}, {"model_context_window_exceeded", "length"},
+	{"refusal", "content_filter"}, {"tool_use", "tool_calls"}, {"function_call", "tool_calls"},
 }
 
 // HasSystemMessage reports whether OpenAI messages carry a system (or
