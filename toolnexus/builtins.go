@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"strconv"
 	"strings"
 
 	"github.com/toolnexus/wasm/core/builtins"
@@ -188,8 +189,7 @@ func numberArg(args map[string]any, key string) (float64, bool) {
 	case int32:
 		return float64(v), true
 	case string:
-		var f float64
-		if _, err := fmt.Sscan(strings.TrimSpace(v), &f); err == nil {
+		if f, err := strconv.ParseFloat(strings.TrimSpace(v), 64); err == nil && !math.IsNaN(f) {
 			return f, true
 		}
 	}

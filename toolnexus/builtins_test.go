@@ -129,3 +129,33 @@ func TestBashReportsTheExitCode(t *testing.T) {
 		t.Fatalf("exit 4: %+v", res)
 	}
 }
+
+func TestReadWindow(t *testing.T) {
+	f := filepath.Join(t.TempDir(), "lines.txt")
+	if err := os.WriteFile(f, []byte("one\ntwo\nthree"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		offset, limit any
+		want          string
+	}{
+		{nil, nil, "one\ntwo\nthree"},
+		{2, nil, "two\nthree"},
+		{"2", 1, "two"},
+		{0, 2, "one\ntwo"},
+		{9, 1, ""},
+		{1, "x", "one\ntwo\nthree"},
+	}
+	for _, c := range cases {
+		args := map[string]any{"path": f}
+		if c.offset != nil {
+			args["offset"] = c.offset
+		}
+		if c.limit != nil {
+			args["limit"] = c.limit
+		}
+		if got := runBuiltin(t, "read", args, nil); got.IsError || got.Output != c.want {
+			t.Errorf("offset %v limit %v: %+v, want %q", c.offset, c.limit, got, c.want)
+		}
+	}
+}
