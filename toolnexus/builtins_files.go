@@ -118,21 +118,25 @@ func editFileTool() Tool {
 
 func grepFilesTool() Tool {
 	return hostTool("grep",
-		"Search file contents under a directory with a regular expression (Go RE2 syntax); include limits the files searched by a glob on their names. Returns path:line: text for each hit.",
+		"Search file contents under a directory with a regular expression (Go RE2 syntax); include limits the files searched by a glob on their names. Returns path:line:text for each hit, at most limit of them.",
 		objectSchema(map[string]any{
 			"pattern": prop("string", "The regular expression"),
 			"path":    prop("string", "Directory to search (default: the working directory)"),
 			"include": prop("string", "Only files matching this glob, e.g. *.go"),
+			"limit":   prop("number", "At most this many hits (default 100)"),
 		}, "pattern"),
 		func(args map[string]any, _ *ToolContext) (ToolResult, error) {
 			re, err := regexp.Compile(stringArg(args, "pattern"))
 			if err != nil {
 				return ToolResult{}, err
 			}
-			root := searchRoot(args)
+			root, limit := searchRoot(args), resultLimit(args)
 			include := stringArg(args, "include")
 			var hits []string
 			for _, f := range filesUnderRoot(root) {
+				if len(hits) >= limit {
+					break
+				}
 				rel, _ := filepath.Rel(root, f)
 				if include != "" && !globMatches(include, rel) {
 					continue
@@ -142,34 +146,34 @@ func grepFilesTool() Tool {
 					continue
 				}
 				for i, line := range strings.Split(string(data), "\n") {
-					if re.MatchString(line) {
-						hits = append(hits, fmt.Sprintf("%s:%d: %s", f, i+1, line))
+					if len(hits) < limit && re.MatchString(line) {
+						hits = append(hits, fmt.Sprintf("%s:%d:%s", f, i+1, line))
 					}
 				}
 			}
-			out := strings.Join(hits, "\n")
-			if len(hits) == 0 {
-				out = "No matches found"
-			}
-			return ToolResult{Output: out, Metadata: map[string]any{"count": len(hits)}}, nil
+			return ToolResult{Output: strings.Join(hits, "\n"), Metadata: map[string]any{"count": len(hits)}}, nil
 		})
 }
 
 func globFilesTool() Tool {
 	return hostTool("glob",
-		"List files under a directory whose path matches a glob (* and ? stay within one path segment, ** spans several; a glob without / is matched against file names). Paths come back relative to the directory, sorted.",
+		"List files under a directory whose path matches a glob (* and ? stay within one path segment, ** spans several; a glob without / is matched against file names). Paths come back relative to the directory, sorted, at most limit of them.",
 		objectSchema(map[string]any{
 			"pattern": prop("string", "The glob, e.g. **/*.go or *.md"),
 			"path":    prop("string", "Directory to search (default: the working directory)"),
+			"limit":   prop("number", "At most this many paths (default 100)"),
 		}, "pattern"),
 		func(args map[string]any, _ *ToolContext) (ToolResult, error) {
 			pattern := stringArg(args, "pattern")
 			if pattern == "" {
 				return ToolResult{}, errors.New("pattern is required")
 			}
-			root := searchRoot(args)
+			root, limit := searchRoot(args), resultLimit(args)
 			var found []string
 			for _, f := range filesUnderRoot(root) {
+				if len(found) >= limit {
+					break
+				}
 				rel, _ := filepath.Rel(root, f)
 				rel = filepath.ToSlash(rel)
 				if globMatches(pattern, rel) {
@@ -177,11 +181,7 @@ func globFilesTool() Tool {
 				}
 			}
 			sort.Strings(found)
-			out := strings.Join(found, "\n")
-			if len(found) == 0 {
-				out = "No files found"
-			}
-			return ToolResult{Output: out, Metadata: map[string]any{"count": len(found)}}, nil
+			return ToolResult{Output: strings.Join(found, "\n"), Metadata: map[string]any{"count": len(found)}}, nil
 		})
 }
 
@@ -194,6 +194,15 @@ func searchRoot(args map[string]any) string {
 		return wd
 	}
 	return "."
+}
+
+// resultLimit is args["limit"], else 100: how many hits grep and glob
+// return at most.
+func resultLimit(args map[string]any) int {
+	if n, ok := numberArg(args, "limit"); ok {
+		return int(n)
+	}
+	return 100
 }
 
 // filesUnderRoot lists the regular files under root, skipping .git and

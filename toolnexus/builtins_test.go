@@ -159,3 +159,36 @@ func TestReadWindow(t *testing.T) {
 		}
 	}
 }
+
+func TestGrepAndGlobStopAtTheLimit(t *testing.T) {
+	dir := t.TempDir()
+	for _, name := range []string{"a.txt", "b.txt", "c.txt"} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte("hit\nhit\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cases := []struct {
+		tool  string
+		limit any
+		want  int
+	}{
+		{"grep", nil, 6}, {"grep", 4, 4}, {"glob", nil, 3}, {"glob", "2", 2}, {"grep", 0, 0},
+	}
+	for _, c := range cases {
+		args := map[string]any{"pattern": "hit", "path": dir}
+		if c.tool == "glob" {
+			args["pattern"] = "*.txt"
+		}
+		if c.limit != nil {
+			args["limit"] = c.limit
+		}
+		res := runBuiltin(t, c.tool, args, nil)
+		if n, _ := res.Metadata["count"].(int); n != c.want || (n > 0) != (res.Output != "") {
+			t.Errorf("%s limit %v: %+v, want %d", c.tool, c.limit, res, c.want)
+		}
+	}
+	one := runBuiltin(t, "grep", map[string]any{"pattern": "hit", "path": dir, "limit": 1}, nil)
+	if want := filepath.Join(dir, "a.txt") + ":1:hit"; one.Output != want {
+		t.Fatalf("grep line %q, want %q", one.Output, want)
+	}
+}
