@@ -91,9 +91,11 @@ func (r *run) runTools(ctx context.Context, ph *toolPhase) (*Request, error) {
 	halt, haltErr := r.haltTurn(ctx, ph, suspended, waitCancelled)
 	r.applyEdits(ph)
 	r.flushRecords(ph)
-	outcomes := make([]toolOutcome, len(ph.calls))
-	for i, o := range ph.results {
-		outcomes[i] = *o
+	outcomes := make([]toolOutcome, 0, len(ph.calls))
+	for _, o := range ph.results {
+		if o != nil { // nil: suspended behind the halt, runs on resume
+			outcomes = append(outcomes, *o)
+		}
 	}
 	for _, m := range r.c.wire.ToolResults(outcomes) {
 		r.appendMessage(m)

@@ -96,11 +96,6 @@ func CreateGenerateClient(generate core.GenerateFunc, opts ClientOptions) *Clien
 	return port.Wrap(core.CreateGenerateClient(generate, port.CoreClientOptions(opts)))
 }
 
-// CreateToolkit assembles a toolkit. Assembly order is deterministic and
-// the first tool of a name wins.
-func CreateToolkit(ctx context.Context, opts Options) (*Toolkit, error) {
-	return port.CreateToolkit(ctx, opts)
-}
 
 // ParseMcpConfig reads an MCP configuration: a file path, JSON bytes, an
 // McpConfig, or a decoded map.
@@ -153,8 +148,6 @@ type BeforeToolEvent = core.BeforeToolEvent
 var BuiltinNames = core.BuiltinNames
 
 func BuiltinTools(a0 core.BuiltinsConfig) []core.Tool { return core.BuiltinTools(a0) }
-
-type BuiltinsConfig = core.BuiltinsConfig
 
 func BuiltinsLinked() bool                                    { return core.BuiltinsLinked() }
 func CheckApprovalEdit(a0 core.Request, a1 core.Answer) error { return core.CheckApprovalEdit(a0, a1) }

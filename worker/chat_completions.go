@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/toolnexus/wasm/core"
+	"github.com/toolnexus/wasm/core/wire"
 	"github.com/toolnexus/wasm/internal/jsonx"
 	"github.com/toolnexus/wasm/internal/textx"
 )
@@ -136,24 +137,13 @@ func (h *Handler) chatCompletion(res core.TranslateResult) chatCompletion {
 	}
 }
 
-// finishReason maps a provider's stop reason to OpenAI's vocabulary.
+// finishReason maps a provider's stop reason to OpenAI's vocabulary
+// (wire.OpenAIFinishReason); a reply that gave none stopped.
 func finishReason(reason string, toolCalls bool) string {
-	switch reason {
-	case "stop", "end_turn", "stop_sequence", "pause_turn":
-		return "stop"
-	case "tool_calls", "tool_use", "function_call":
-		return "tool_calls"
-	case "length", "max_tokens", "model_context_window_exceeded":
-		return "length"
-	case "content_filter", "refusal":
-		return "content_filter"
-	case "":
-		if toolCalls {
-			return "tool_calls"
-		}
+	if reason == "" && !toolCalls {
 		return "stop"
 	}
-	return reason
+	return wire.OpenAIFinishReason(reason, toolCalls)
 }
 
 // validateChat checks what Translate would otherwise reject or pass on

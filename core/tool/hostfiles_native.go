@@ -6,7 +6,9 @@ import (
 	"errors"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"sort"
+	"strings"
 )
 
 func init() { RegisterHostFiles(OSFiles()) }
@@ -55,7 +57,7 @@ func (u unionFS) ReadDir(name string) ([]fs.DirEntry, error) {
 	var out []fs.DirEntry
 	seen := map[string]bool{}
 	found := false
-	for _, f := range u.fss {
+	for i, f := range u.fss {
 		list, err := fs.ReadDir(f, name)
 		if err != nil {
 			continue
@@ -64,7 +66,7 @@ func (u unionFS) ReadDir(name string) ([]fs.DirEntry, error) {
 		for _, e := range list {
 			if !seen[e.Name()] {
 				seen[e.Name()] = true
-				out = append(out, e)
+				out = append(out, u.followLink(i, name, e))
 			}
 		}
 	}
@@ -73,4 +75,27 @@ func (u unionFS) ReadDir(name string) ([]fs.DirEntry, error) {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name() < out[j].Name() })
 	return out, nil
+}
+
+// followLink turns an entry that is a symbolic link into the entry of what
+// it points to, so a walk goes into a linked directory (a skills folder
+// often links skills kept elsewhere). A broken link, and a link to the
+// directory it sits in or one above it (a cycle), stay links.
+func (u unionFS) followLink(i int, dir string, e fs.DirEntry) fs.DirEntry {
+	if e.Type()&fs.ModeSymlink == 0 {
+		return e
+	}
+	at := filepath.Join(u.dirs[i], filepath.FromSlash(dir), e.Name())
+	info, err := os.Stat(at)
+	if err != nil {
+		return e
+	}
+	if info.IsDir() {
+		target, err1 := filepath.EvalSymlinks(at)
+		parent, err2 := filepath.EvalSymlinks(filepath.Dir(at))
+		if err1 != nil || err2 != nil || parent == target || strings.HasPrefix(parent, target+string(filepath.Separator)) {
+			return e
+		}
+	}
+	return fs.FileInfoToDirEntry(info)
 }

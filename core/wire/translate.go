@@ -113,7 +113,8 @@ func AnthropicTranslateBody(o *Params, reqMsgs, reqTools []json.RawMessage, syst
 }
 
 // contentText flattens an OpenAI content value (a string or a list of
-// parts) to its text.
+// parts) to its text: the text parts, one after the other, as written
+// (they are pieces of one message, so nothing is put between them).
 func contentText(c gjson.Result) string {
 	if c.Type == gjson.String {
 		return c.String()
@@ -124,7 +125,32 @@ func contentText(c gjson.Result) string {
 			parts = append(parts, p.Get("text").String())
 		}
 	}
-	return strings.Join(parts, "\n")
+	return strings.Join(parts, "")
+}
+
+// OpenAIFinishReason maps a provider's stop reason to OpenAI's
+// finish_reason: end_turn, stop_sequence and pause_turn → "stop";
+// max_tokens and model_context_window_exceeded → "length"; refusal →
+// "content_filter"; tool_use (and OpenAI's old function_call) →
+// "tool_calls". OpenAI's own reasons and unknown ones pass through. A
+// reply with tool calls is "tool_calls" whatever its reason.
+func OpenAIFinishReason(reason string, toolCalls bool) string {
+	if toolCalls {
+		return "tool_calls"
+	}
+	for _, m := range finishReasons {
+		if m[0] == reason {
+			return m[1]
+		}
+	}
+	return reason
+}
+
+// finishReasons pairs provider stop reasons with OpenAI's.
+var finishReasons = [...][2]string{
+	{"end_turn", "stop"}, {"stop_sequence", "stop"}, {"pause_turn", "stop"},
+	{"max_tokens", "length"}, {"model_context_window_exceeded", "length"},
+	{"refusal", "content_filter"}, {"tool_use", "tool_calls"}, {"function_call", "tool_calls"},
 }
 
 // HasSystemMessage reports whether OpenAI messages carry a system (or

@@ -20,4 +20,5 @@ func hostDirs([]string) []hostDir { return nil }
 
 func hostPath(root, p string) string { return path.Join(root, p) }
 
-func fileURL(dir string) string { return "file://" + dir }
+// FileURL is a directory as a file:// URL (no host directories here).
+func FileURL(dir string) string { return "file://" + dir }

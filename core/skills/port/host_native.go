@@ -37,7 +37,8 @@ func hostDirs(dirs []string) []hostDir {
 // hostPath is p (slash-separated, in a directory's fs.FS) under root.
 func hostPath(root, p string) string { return filepath.Join(root, filepath.FromSlash(p)) }
 
-// fileURL is a host directory as a file:// URL.
-func fileURL(dir string) string {
+// FileURL is a host directory as a file:// URL: the base directory the
+// skill tool names for a skill found on disk.
+func FileURL(dir string) string {
 	return (&url.URL{Scheme: "file", Path: filepath.ToSlash(dir)}).String()
 }

@@ -70,7 +70,7 @@ func skillContent(f *found, limit int) string {
 		}
 	} else {
 		if f.root != "" {
-			base = fileURL(base)
+			base = FileURL(base)
 		}
 		if list {
 			for _, p := range sampleFolder(f.fsys, f.folder, limit) {

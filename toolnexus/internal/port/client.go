@@ -343,7 +343,9 @@ func (r TranslateResult) ToolCallsJSON() []any {
 }
 
 func portTranslate(res core.TranslateResult, err error) (TranslateResult, error) {
-	out := TranslateResult{Text: res.Text, ToolCalls: res.ToolCalls, FinishReason: res.FinishReason, Usage: res.Usage, Model: res.Model}
+	// The port answers in OpenAI's finish reasons whatever the provider.
+	reason := wire.OpenAIFinishReason(res.FinishReason, len(res.ToolCalls) > 0)
+	out := TranslateResult{Text: res.Text, ToolCalls: res.ToolCalls, FinishReason: reason, Usage: res.Usage, Model: res.Model}
 	if res.Raw != nil {
 		out.Raw, _ = jsonx.DecodeObject(res.Raw)
 	}
