@@ -96,7 +96,6 @@ func CreateGenerateClient(generate core.GenerateFunc, opts ClientOptions) *Clien
 	return port.Wrap(core.CreateGenerateClient(generate, port.CoreClientOptions(opts)))
 }
 
-
 // ParseMcpConfig reads an MCP configuration: a file path, JSON bytes, an
 // McpConfig, or a decoded map.
 func ParseMcpConfig(input any) (McpConfig, error) { return port.ParseMcpConfig(input) }
