@@ -33,7 +33,7 @@ build_worker() {
   mkdir -p "$build"
   # The main module is ours (worker/js/worker.mjs: one Go instance per
   # isolate serves every request), with the modules beside it (ledger.mjs:
-  # the ApprovalLedger Durable Object it exports; bridge-host.mjs: jsbridge's
+  # the ApprovalLedger Durable Object it exports; runs.mjs: RunLog; bridge-host.mjs: jsbridge's
   # host, as the browser's loader has it); wasm_exec.js is the toolchain's own.
   cp "$ROOT"/worker/js/*.mjs "$ROOT/web/bridge-host.mjs" "$build/"
   cp "$(wasm_exec_js)" "$build/wasm_exec.js"
@@ -65,10 +65,18 @@ build_worker() {
   // The approval ledger: /v1/resume records each state token here before
   // anything runs, so a token is resumed at most once (409 after that). Without
   // this binding the Worker refuses every resume (503 approvals_unavailable).
+  // RUNS keeps durable runs (POST /v1/runs): each run's state, event log and
+  // halted transcript, one object per run. Without it /v1/runs answers 503.
   "durable_objects": {
-    "bindings": [{ "name": "APPROVALS", "class_name": "ApprovalLedger" }]
+    "bindings": [
+      { "name": "APPROVALS", "class_name": "ApprovalLedger" },
+      { "name": "RUNS", "class_name": "RunLog" }
+    ]
   },
-  "migrations": [{ "tag": "v1", "new_sqlite_classes": ["ApprovalLedger"] }]
+  "migrations": [
+    { "tag": "v1", "new_sqlite_classes": ["ApprovalLedger"] },
+    { "tag": "v2", "new_sqlite_classes": ["RunLog"] }
+  ]
   // MCP elicitation answers can land on another isolate than the tools/call
   // waiting for them; bind a KV namespace as STATE_KV to carry them there:
   // "kv_namespaces": [{ "binding": "STATE_KV", "id": "<namespace id>" }]
