@@ -240,7 +240,8 @@ func originOf(r *http.Request) string {
 // caller's; once it streams, accepted answers the caller and the run goes
 // on: on Workers the response is sent now (detach) and the request lives
 // until the run has halted or ended; natively the run goes on in its
-// goroutine.
+// goroutine. Halt notices (APPROVAL_WEBHOOK) go out after the run's
+// events are logged.
 func (h *Handler) driveRun(w http.ResponseWriter, r *http.Request, sink *runSink, path string, body []byte, serve routeFunc, accepted func(http.ResponseWriter)) {
 	inner, err := http.NewRequestWithContext(sink.ctx, http.MethodPost, path, strings.NewReader(string(body)))
 	if err != nil {
@@ -283,7 +284,13 @@ func (h *Handler) driveRun(w http.ResponseWriter, r *http.Request, sink *runSink
 	if d := detacherOf(w); d != nil {
 		d.detach()
 		<-done
+		sink.notify()
+		return
 	}
+	go func() {
+		<-done
+		sink.notify()
+	}()
 }
 
 // detacherOf finds the platform's response writer that can send its

@@ -44,7 +44,15 @@ type runSink struct {
 	starts bool
 
 	mu     sync.Mutex
+	halts  []runHalt // what notify posts to APPROVAL_WEBHOOK
 	closed bool
+}
+
+// runHalt is one halt of the run, for the webhook.
+type runHalt struct {
+	pending    gjson.Result
+	approveURL string
+	expiresAt  string
 }
 
 func (h *Handler) newRunSink(ctx context.Context, cfg Config, store RunStore, id, origin string) *runSink {
@@ -184,7 +192,13 @@ func (s *runSink) halt(doc gjson.Result) error {
 		return err
 	}
 	ev := []byte(`{"type":"pending","request":` + pending.Raw + `,"approveURL":` + string(rawString(url)) + `,"expiresAt":` + string(expiresAt) + `}`)
-	return s.append("pending", ev)
+	if err := s.append("pending", ev); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	s.halts = append(s.halts, runHalt{pending: pending, approveURL: url, expiresAt: exp.UTC().Format(time.RFC3339)})
+	s.mu.Unlock()
+	return nil
 }
 
 // close marks the route's handler as returned; a plain answer is then
@@ -224,4 +238,15 @@ func (s *runSink) answerPlain(w http.ResponseWriter) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
 	w.Write(s.plain.Bytes())
+}
+
+// notify posts each halt to APPROVAL_WEBHOOK (runs_link.go).
+func (s *runSink) notify() {
+	s.mu.Lock()
+	halts := s.halts
+	s.halts = nil
+	s.mu.Unlock()
+	for _, h := range halts {
+		s.h.postWebhook(s.ctx, s.id, h)
+	}
 }

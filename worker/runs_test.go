@@ -1,12 +1,16 @@
 package worker
 
 import (
+	"context"
+	"io"
 	"net/http"
 	"net/url"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/toolnexus/wasm/core"
 )
 
 // waitRun polls GET /v1/runs/{id} until its status is one of want.
@@ -167,5 +171,48 @@ func TestDurableRunBadInput(t *testing.T) {
 	}
 	if rec := hs.do("POST", "/v1/runs", `{"prompt":""}`); rec.Code != http.StatusBadRequest {
 		t.Fatalf("empty prompt = %d", rec.Code)
+	}
+}
+
+// TestWebhookToldOfEachHalt: APPROVAL_WEBHOOK gets the link once per halt,
+// retried after a failure.
+func TestWebhookToldOfEachHalt(t *testing.T) {
+	var mu sync.Mutex
+	var calls []string
+	const hookURL = "http://hook.test/in"
+	hs := newHarness(t, func(env map[string]string) { env["APPROVAL_WEBHOOK"] = hookURL })
+	inner := hs.h.opts.Transport
+	if inner == nil {
+		inner = core.DefaultTransport()
+	}
+	hs.h.opts.Transport = core.TransportFunc(func(ctx context.Context, req *core.HTTPRequest) (*core.HTTPResponse, error) {
+		if req.URL != hookURL {
+			return inner.Do(ctx, req)
+		}
+		mu.Lock()
+		calls = append(calls, string(req.Body))
+		n := len(calls)
+		mu.Unlock()
+		status := http.StatusOK
+		if n == 1 {
+			status = http.StatusInternalServerError
+		}
+		return &core.HTTPResponse{Status: status, Body: io.NopCloser(strings.NewReader(""))}, nil
+	})
+	_, p := startPending(t, hs)
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		mu.Lock()
+		n := len(calls)
+		mu.Unlock()
+		if n >= 2 || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(calls) != 2 || !strings.Contains(calls[1], `"tool":"refund"`) || !strings.Contains(calls[1], `"approveURL":`) || !strings.Contains(calls[1], `"text":`) {
+		t.Fatalf("webhook calls = %q (link %v)", calls, p["approveURL"])
 	}
 }
