@@ -163,6 +163,13 @@ worker_dry_run() {
     rm -rf "$tmp"
     return 1
   fi
+  # So must the durable runs' object (POST /v1/runs).
+  if ! grep -qE "env\.RUNS \(RunLog\).*Durable Object" "$tmp/log"; then
+    cat "$tmp/log" >&2
+    echo "worker: the dry run does not bind the RUNS Durable Object" >&2
+    rm -rf "$tmp"
+    return 1
+  fi
   rm -rf "$tmp"
 }
 
