@@ -23,7 +23,7 @@ import { join } from "node:path";
 import { readFileSync } from "node:fs";
 import { setTimeout as sleep } from "node:timers/promises";
 import { chromium } from "playwright-core";
-import { LAUNCH, withPage } from "./chromium.mjs";
+import { LAUNCH, withPage, startSite } from "./chromium.mjs";
 import { startWorkerMock } from "./worker-mock.mjs";
 import { startWorker } from "./worker-harness.mjs";
 
@@ -361,4 +361,42 @@ test("bad input: unknown run 404, too deep or too large a body", T, async () => 
   assert.equal(r2.status, 413, r2.text);
   const r3 = await call("main", "POST", "/v1/runs", { body: { prompt: "" } });
   assert.equal(r3.status, 400, r3.text);
+});
+
+test("<toolnexus-chat endpoint> follows a durable run, names the link, and goes on when it is answered elsewhere", T, async () => {
+  const web = join(process.env.TOOLNEXUS_DIST ?? new URL("../dist", import.meta.url).pathname, "web");
+  const site = await startSite(web);
+  let worker;
+  try {
+    worker = await startWorker({ ...workers.base, ALLOWED_ORIGINS: site.server.url.replace(/\/$/, "") });
+    await withPage(site.browser, async (page, problems) => {
+      await page.goto(site.server.url + "examples/index.html");
+      await page.evaluate((endpoint) => {
+        document.body.insertAdjacentHTML("beforeend", `<toolnexus-chat id="remote" endpoint="${endpoint}"></toolnexus-chat>`);
+      }, worker.url);
+      const el = page.locator("#remote");
+      await page.waitForSelector("#remote[ready]");
+      await el.getByRole("textbox", { name: "Message" }).fill("refund order 42");
+      await el.getByRole("button", { name: "Send" }).click();
+      const dialog = page.getByRole("dialog");
+      await dialog.waitFor();
+      const note = el.locator(".entry.note", { hasText: "Waiting for approval — open this link on another device" });
+      await note.waitFor();
+      const url = (await note.textContent()).match(/https?:\/\/\S+/)[0];
+      // Another device answers: this page's dialog closes and the run goes on here.
+      const other = new URL(linkPath(url), worker.url).href;
+      await withPage(site.browser, async (phone) => {
+        await phone.goto(other);
+        await phone.locator("dialog.tnx-approval .tnx-approve").click();
+        await phone.locator("#status[data-kind=done]").waitFor();
+      });
+      await dialog.waitFor({ state: "detached" });
+      await page.waitForFunction(() => !document.querySelector("#remote").hasAttribute("busy"), null, { timeout: 30_000 });
+      assert.match(await el.getByRole("log").textContent(), /done: refunded order 42/);
+      assert.deepEqual(problems, []);
+    });
+  } finally {
+    await worker?.dispose().catch(() => {});
+    await site.close();
+  }
 });

@@ -183,6 +183,8 @@ export class ToolnexusChatElement extends HTMLElement {
         waitFor: (request, o) => this.#waitFor(request, o),
         onStep: (s) => this.#showToolCalls(s, seen, live.args),
         onEvent: (e) => this.#onEvent(e, live, seen),
+        // A durable run (remote mode) can also be answered through its link.
+        onWaiting: (url) => this.#entry("note", "Note", `Waiting for approval — open this link on another device: ${url}`),
       };
       const wait = await this.#durableFor(engine);
       const result = wait
