@@ -12,7 +12,10 @@
 // - Local runs stream: text appears as the model writes it, tool calls and
 //   results as they happen. The demo model always streams; a base-url
 //   provider streams when the `stream` attribute is set (it must then answer
-//   stream:true with server-sent events). Remote mode (endpoint) does not stream.
+//   stream:true with server-sent events). Remote mode (endpoint) streams when
+//   the Worker offers durable runs (POST /v1/runs): a halt's dialog opens here
+//   and a note names its approveURL, so it can be answered on another device
+//   too, and the run goes on live; otherwise it uses /v1/run + /v1/resume.
 // - persist="key" keeps the conversation in this browser (IndexedDB, else
 //   localStorage: web/store.mjs) so a reload shows it again and continues it.
 //   In local mode it also makes approvals durable (web/durable-wait.mjs): a
