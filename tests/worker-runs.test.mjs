@@ -17,7 +17,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { createServer } from "node:http";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { readFileSync } from "node:fs";
@@ -393,6 +393,38 @@ test("<toolnexus-chat endpoint> follows a durable run, names the link, and goes 
       await dialog.waitFor({ state: "detached" });
       await page.waitForFunction(() => !document.querySelector("#remote").hasAttribute("busy"), null, { timeout: 30_000 });
       assert.match(await el.getByRole("log").textContent(), /done: refunded order 42/);
+      assert.deepEqual(problems, []);
+    });
+  } finally {
+    await worker?.dispose().catch(() => {});
+    await site.close();
+  }
+});
+
+test("<toolnexus-chat endpoint persist> reattaches to its durable run after a reload", T, async () => {
+  const web = join(process.env.TOOLNEXUS_DIST ?? new URL("../dist", import.meta.url).pathname, "web");
+  const site = await startSite(web, { scratch: true });
+  let worker;
+  try {
+    worker = await startWorker({ ...workers.base, ALLOWED_ORIGINS: site.server.url.replace(/\/$/, "") });
+    await writeFile(join(site.root, "runs-reload.html"), `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Shop</title>
+<script type="module" src="./toolnexus-chat.mjs"></script></head><body><main><h1>Shop</h1>
+<toolnexus-chat id="remote" persist="runs" endpoint="${worker.url}"></toolnexus-chat></main></body></html>`);
+    await withPage(site.browser, async (page, problems) => {
+      await page.goto(site.server.url + "runs-reload.html");
+      const el = page.locator("#remote");
+      await page.waitForSelector("#remote[ready]");
+      await el.getByRole("textbox", { name: "Message" }).fill("refund order 42");
+      await el.getByRole("button", { name: "Send" }).click();
+      await page.getByRole("dialog").waitFor();
+      await page.reload();
+      await page.waitForSelector("#remote[ready]");
+      // The run is followed again: its halt's dialog and note come back.
+      const dialog = page.getByRole("dialog");
+      await dialog.waitFor();
+      await el.locator(".entry.note", { hasText: "open this link on another device" }).first().waitFor();
+      await dialog.locator(".tnx-approve").click();
+      await page.waitForFunction(() => /done: refunded order 42/.test(document.querySelector("#remote").shadowRoot.textContent), null, { timeout: 30_000 });
       assert.deepEqual(problems, []);
     });
   } finally {

@@ -145,13 +145,8 @@ export function remoteEngine({ endpoint, fetch: fetchFn = globalThis.fetch.bind(
         });
         if (res.status === 202) {
           const { id } = await res.json();
-          const result = await followRun(base, fetchFn, id, opts);
-          // The run's transcript stays in the Worker: the next turn's history
-          // is the conversation as shown (text turns read the same in both
-          // wire styles).
-          result.messages = [...(history ?? []), { role: "user", content: prompt },
-            ...(result.text ? [{ role: "assistant", content: result.text }] : [])];
-          return result;
+          opts.onStarted?.(id, prompt);
+          return this.follow(id, prompt, history, opts);
         }
         if (res.status !== 404 && res.status !== 503) {
           const body = await res.json().catch(() => null);
@@ -171,6 +166,17 @@ export function remoteEngine({ endpoint, fetch: fetchFn = globalThis.fetch.bind(
         result = await post("v1/resume", { state: result.state, answer: resumeAnswer(result.pending, answer) });
       }
       onStep?.(result);
+      return result;
+    },
+    // follow (re)attaches to durable run id, started with prompt after
+    // history, until it is done (a reload's reattach: persist).
+    async follow(id, prompt, history, opts) {
+      const result = await followRun(base, fetchFn, id, opts);
+      // The run's transcript stays in the Worker: the next turn's history
+      // is the conversation as shown (text turns read the same in both
+      // wire styles).
+      result.messages = [...(history ?? []), { role: "user", content: prompt },
+        ...(result.text ? [{ role: "assistant", content: result.text }] : [])];
       return result;
     },
     close() {},
