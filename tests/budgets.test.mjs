@@ -67,13 +67,18 @@ const browserNever = [...never, "net/http.", "crypto/tls."];
 // messages read into a transcript, approvals as the protocol's approval
 // requests, edited arguments beside an approval response, AGENTS teams
 // behind it) took it from 1,968,893 to 1,990,055 bytes (+21.2 kB), hence
-// 2.009 MB.
+// 2.009 MB. Durable runs and approval links (issue 24: POST /v1/runs over
+// the RunLog Durable Object, the run sink, signed links, the approval page
+// with the dialog's six modules embedded, the webhook) took it from
+// 1,993,096 to 2,043,088 bytes (+50.0 kB: the embedded modules ~13.4 kB of
+// it, the Go ~36 kB; time.Parse and url.Values were kept out, -40 kB raw),
+// hence 2.063 MB.
 const targets = [
   { name: "browser", file: "web/toolnexus.wasm", pkg: "./wasm/browser", gzipBudget: 1_135_000, never: browserNever },
   // The tools build also links core/agents and its bridge (+69 kB gzip:
   // 1,188,826 → 1,257,920); the default build stays without them.
   { name: "browser with tools", file: "web/toolnexus-tools.wasm", pkg: "./wasm/browser-tools", gzipBudget: 1_304_000, never: browserNever },
-  { name: "worker", file: "worker/build/app.wasm", pkg: "./wasm/worker", gzipBudget: 2_009_000, never },
+  { name: "worker", file: "worker/build/app.wasm", pkg: "./wasm/worker", gzipBudget: 2_063_000, never },
 ];
 
 const gzipSize = (buf) => gzipSync(buf, { level: 9 }).length;

@@ -36,7 +36,7 @@ export function compatibility(dir = workerDir) {
   const main = text.match(/"main"\s*:\s*"([^"]+)"/)?.[1] ?? "./build/worker.mjs";
   if (!existsSync(join(dir, main))) throw new Error(`no Worker build in ${dir}: run ./build.sh worker first`);
   const flags = text.match(/"compatibility_flags"\s*:\s*\[([^\]]*)\]/)?.[1].match(/"[^"]+"/g)?.map((f) => f.slice(1, -1)) ?? [];
-  return { date: m[1], flags, main, approvals: /"class_name"\s*:\s*"ApprovalLedger"/.test(text) };
+  return { date: m[1], flags, main, approvals: /"class_name"\s*:\s*"ApprovalLedger"/.test(text), runs: /"class_name"\s*:\s*"RunLog"/.test(text) };
 }
 
 // startWorker starts one Worker with env as its bindings (vars and secrets).
@@ -50,11 +50,15 @@ export function compatibility(dir = workerDir) {
 // Worker's folder (wrangler.jsonc and build/; dist/worker by default).
 // inspectorPort opens V8's inspector there (w.heapUsage() reads the Worker
 // isolate's JS heap through it).
-export async function startWorker(env, { kv = false, r2 = [], dir = workerDir, approvals, inspectorPort } = {}) {
+// runs (default: whether wrangler.jsonc declares it) binds the RunLog Durable
+// Object as RUNS; persist, a folder, keeps every Durable Object's storage there
+// (durableObjectsPersist), so a Worker started again on it finds it.
+export async function startWorker(env, { kv = false, r2 = [], dir = workerDir, approvals, runs, persist, inspectorPort } = {}) {
   const kvNamespaces = Array.isArray(kv) ? kv : kv ? ["STATE_KV"] : [];
   const output = [];
-  const { date, flags, main, approvals: declared } = compatibility(dir);
+  const { date, flags, main, approvals: declared, runs: runsDeclared } = compatibility(dir);
   approvals ??= declared;
+  runs ??= runsDeclared;
   const build = join(dir, "build");
   const mf = new Miniflare({
     modules: true,
@@ -66,7 +70,11 @@ export async function startWorker(env, { kv = false, r2 = [], dir = workerDir, a
     bindings: env,
     kvNamespaces,
     r2Buckets: r2,
-    durableObjects: approvals ? { APPROVALS: { className: "ApprovalLedger", useSQLite: true } } : {},
+    durableObjects: {
+      ...(approvals ? { APPROVALS: { className: "ApprovalLedger", useSQLite: true } } : {}),
+      ...(runs ? { RUNS: { className: "RunLog", useSQLite: true } } : {}),
+    },
+    ...(persist ? { durableObjectsPersist: persist } : {}),
     cf: false,
     host: "127.0.0.1",
     port: 0,

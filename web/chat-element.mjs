@@ -12,7 +12,11 @@
 // - Local runs stream: text appears as the model writes it, tool calls and
 //   results as they happen. The demo model always streams; a base-url
 //   provider streams when the `stream` attribute is set (it must then answer
-//   stream:true with server-sent events). Remote mode (endpoint) does not stream.
+//   stream:true with server-sent events). Remote mode (endpoint) streams when
+//   the Worker offers durable runs (POST /v1/runs): a halt's dialog opens here
+//   and a note names its approveURL, so it can be answered on another device
+//   too, and the run goes on live; with persist a reload reattaches to the
+//   run. Otherwise it uses /v1/run + /v1/resume.
 // - persist="key" keeps the conversation in this browser (IndexedDB, else
 //   localStorage: web/store.mjs) so a reload shows it again and continues it.
 //   In local mode it also makes approvals durable (web/durable-wait.mjs): a
@@ -188,6 +192,10 @@ export class ToolnexusChatElement extends HTMLElement {
         waitFor: (request, o) => this.#waitFor(request, o),
         onStep: (s) => this.#showToolCalls(s, seen, live.args),
         onEvent: (e) => this.#onEvent(e, live, seen),
+        // A durable run (remote mode) can also be answered through its link.
+        onWaiting: (url) => this.#entry("note", "Note", `Waiting for approval — open this link on another device: ${url}`),
+        // With persist, a reload reattaches to the durable run (#restore).
+        onStarted: (id, prompt) => this.#save(engine.history, { run: { id, prompt } }),
       };
       const wait = await this.#durableFor(engine);
       const result = wait
@@ -250,6 +258,13 @@ export class ToolnexusChatElement extends HTMLElement {
         if (v && typeof v === "object") this.#entry(String(v.kind), String(v.who), String(v.text ?? ""), !!v.isError, v.callId);
       }
       if (saved.messages.length > 0) this.#restored = saved.messages;
+      const run = saved.run;
+      if (this.endpoint && run && typeof run.id === "string" && typeof run.prompt === "string") {
+        // A durable run was going on when the page went away: follow it again.
+        queueMicrotask(() => this.#drive((ready, engine, opts) => (typeof ready.follow === "function"
+          ? ready.follow(run.id, run.prompt, engine.history, opts)
+          : Promise.reject(new Error("toolnexus-chat: this engine cannot reattach to a run")))).catch(() => {}));
+      }
       if (saved.pending && typeof saved.pending === "object" && !this.endpoint) {
         this.#halted = { messages: saved.messages, pending: saved.pending };
         this.#ui.status.textContent = "Waiting for your answer (saved).";

@@ -106,11 +106,16 @@ export function pacedFetch(fetchFn, ms = 0) {
 }
 
 /**
- * The loop runs in a toolnexus Worker at `endpoint`: POST /v1/run, and while
- * the result is "pending", ask the person and POST /v1/resume with the sealed
- * state. The provider key stays with the Worker; nothing secret is sent from here.
+ * The loop runs in a toolnexus Worker at `endpoint`. When the Worker offers
+ * durable runs (POST /v1/runs answers 202), the run lives there: its events
+ * stream into the element, a halt asks the person here and names its
+ * approveURL (onWaiting) so it can also be answered on another device, and
+ * the run goes on live whichever answers first. Otherwise: POST /v1/run, and
+ * while the result is "pending", ask the person and POST /v1/resume with the
+ * sealed state. The provider key stays with the Worker; nothing secret is
+ * sent from here.
  */
-export function remoteEngine({ endpoint, fetch: fetchFn = globalThis.fetch.bind(globalThis), maxSteps = 16 }) {
+export function remoteEngine({ endpoint, fetch: fetchFn = globalThis.fetch.bind(globalThis), maxSteps = 16, durable = true }) {
   const base = new URL(String(endpoint).replace(/\/*$/, "/"), globalThis.document?.baseURI);
   const post = async (path, body) => {
     const res = await fetchFn(new URL(path, base), {
@@ -128,8 +133,28 @@ export function remoteEngine({ endpoint, fetch: fetchFn = globalThis.fetch.bind(
     if (!json || typeof json !== "object") throw new Error(`toolnexus-chat: ${path} did not answer JSON`);
     return json;
   };
+  // Durable runs (POST /v1/runs) when the Worker offers them: a Worker
+  // without them answers 404 or 503, and the stateless routes serve.
+  let offered = durable;
   return {
-    async run(prompt, history, { waitFor, onStep }) {
+    async run(prompt, history, opts) {
+      if (offered) {
+        const res = await fetchFn(new URL("v1/runs", base), {
+          method: "POST", headers: { "content-type": "application/json" },
+          body: JSON.stringify({ prompt, messages: history ?? [] }),
+        });
+        if (res.status === 202) {
+          const { id } = await res.json();
+          opts.onStarted?.(id, prompt);
+          return this.follow(id, prompt, history, opts);
+        }
+        if (res.status !== 404 && res.status !== 503) {
+          const body = await res.json().catch(() => null);
+          throw new Error(`toolnexus-chat: v1/runs answered HTTP ${res.status}: ${body?.error?.message ?? ""}`);
+        }
+        offered = false;
+      }
+      const { waitFor, onStep } = opts;
       let result = await post("v1/run", { prompt, messages: history ?? [] });
       // Each pending step costs one person's decision; the cap only guards a
       // Worker that keeps halting.
@@ -143,8 +168,100 @@ export function remoteEngine({ endpoint, fetch: fetchFn = globalThis.fetch.bind(
       onStep?.(result);
       return result;
     },
+    // follow (re)attaches to durable run id, started with prompt after
+    // history, until it is done (a reload's reattach: persist).
+    async follow(id, prompt, history, opts) {
+      const result = await followRun(base, fetchFn, id, opts);
+      // The run's transcript stays in the Worker: the next turn's history
+      // is the conversation as shown (text turns read the same in both
+      // wire styles).
+      result.messages = [...(history ?? []), { role: "user", content: prompt },
+        ...(result.text ? [{ role: "assistant", content: result.text }] : [])];
+      return result;
+    },
     close() {},
   };
+}
+
+// followRun follows a durable run's events (GET /v1/runs/{id}/events,
+// reconnecting with Last-Event-ID) until done. A halt shows the dialog here
+// (waitFor) and says where else it can be answered (onWaiting(approveURL));
+// an answer given here goes to the link, and one given elsewhere closes the
+// dialog as the run goes on.
+async function followRun(base, fetchFn, id, { waitFor, onEvent, onWaiting, signal } = {}) {
+  let last = 0;
+  let asking = null;
+  for (let attempt = 0; attempt < 5;) {
+    let res;
+    try {
+      res = await fetchFn(new URL(`v1/runs/${id}/events`, base), { headers: last ? { "last-event-id": String(last) } : {}, signal });
+    } catch (err) {
+      if (signal?.aborted) throw err;
+      attempt++;
+      await new Promise((ok) => setTimeout(ok, 500));
+      continue;
+    }
+    if (!res.ok) throw new Error(`toolnexus-chat: v1/runs/${id}/events answered HTTP ${res.status}`);
+    for await (const e of sseEvents(res.body)) {
+      if (e.id) last = e.id;
+      if (asking && e.event !== "pending") { asking.abort(); asking = null; }
+      switch (e.event) {
+        case "pending":
+          asking = answerHere(fetchFn, e.data, waitFor, onWaiting);
+          break;
+        case "done":
+          return e.data;
+        case "error":
+          throw new Error(`toolnexus-chat: the run failed: ${e.data?.error?.message ?? "unknown error"}`);
+        default:
+          if (e.data?.type === "tool_result" && e.data.originalArgs !== undefined) e.data.edited = true;
+          onEvent?.(e.data);
+      }
+    }
+    attempt++; // the stream ended before done: reconnect
+  }
+  throw new Error("toolnexus-chat: lost the run's event stream");
+}
+
+function answerHere(fetchFn, data, waitFor, onWaiting) {
+  const ac = new AbortController();
+  onWaiting?.(data.approveURL, data.request);
+  Promise.resolve(waitFor(data.request, { signal: ac.signal })).then((answer) => {
+    if (ac.signal.aborted) return;
+    const body = { ok: answer?.ok === true };
+    if (!body.ok) body.reason = answer?.reason || "declined";
+    if (body.ok && answer?.data?.args) body.args = answer.data.args;
+    return fetchFn(data.approveURL, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  }).catch(() => {});
+  return ac;
+}
+
+// sseEvents reads a text/event-stream body as {id, event, data}.
+async function* sseEvents(body) {
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  let buf = "";
+  try {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return;
+      buf += decoder.decode(value, { stream: true });
+      let i;
+      while ((i = buf.indexOf("\n\n")) >= 0) {
+        const block = buf.slice(0, i);
+        buf = buf.slice(i + 2);
+        const e = {};
+        for (const line of block.split("\n")) {
+          if (line.startsWith("id: ")) e.id = Number(line.slice(4));
+          else if (line.startsWith("event: ")) e.event = line.slice(7);
+          else if (line.startsWith("data: ")) { try { e.data = JSON.parse(line.slice(6)); } catch { /* skipped */ } }
+        }
+        if (e.event) yield e;
+      }
+    }
+  } finally {
+    reader.releaseLock();
+  }
 }
 
 // resumeAnswer keeps only the Answer fields the Worker reads, with the id echoed.

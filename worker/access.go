@@ -30,6 +30,10 @@ func (a Access) applyCORS(w http.ResponseWriter, r *http.Request) bool {
 		return true
 	}
 	w.Header().Add("Vary", "Origin")
+	if strings.EqualFold(strings.TrimRight(origin, "/"), originOf(r)) {
+		// The Worker's own pages (the approval page, runs_link.go).
+		return true
+	}
 	if !a.originAllowed(origin) {
 		writeError(w, http.StatusForbidden, "origin_not_allowed", "origin "+quoteClip(origin)+" is not in ALLOWED_ORIGINS")
 		return false

@@ -17,6 +17,17 @@
 //	POST /v1/resume  {"state": "...", "answer": {"id", "ok", "data"?, "reason"?},
 //	                  "stream"?: bool, "conversation"?: "<id>"}
 //	                 ⇒ 200 RunResult (possibly pending again, with a new state)
+//	POST /v1/runs    the body of /v1/run ("conversation" excepted)
+//	                 ⇒ 202 {"id", "status": "running", "events"} (see Durable
+//	                   runs)
+//	GET  /v1/runs/<id>
+//	                 ⇒ {"status", "text"?, "pending"?, "error"?}
+//	GET  /v1/runs/<id>/events
+//	                 ⇒ the run's events (text/event-stream, with ids)
+//	GET  /approve?…  the approval page of a durable run's link (not behind
+//	                 API_TOKEN: the signed link is the capability)
+//	POST /approve?…  {"ok", "reason"?, "args"?} ⇒ 200 {"status":
+//	                 "answered", "decision"}
 //	POST /v1/chat/completions
 //	                 {"model"?, "messages", "tools"?, "stream"?, "stream_options"?}
 //	                 ⇒ 200 an OpenAI chat.completion; with "stream": true its
@@ -213,6 +224,34 @@
 // the numbers describe one isolate since its instance started; Cloudflare
 // runs many isolates, so across a deployment use the log lines or Workers
 // Analytics.
+//
+// # Durable runs
+//
+// POST /v1/runs starts /v1/run's own streamed run (serveRun with "stream":
+// true) writing into a runSink that logs each event in a RunStore: the
+// RunLog Durable Object bound as RUNS (worker/js/runs.mjs; the generated
+// wrangler.jsonc declares it), one object per run id; without the binding
+// /v1/runs answers 503 runs_unavailable. The caller gets 202 as soon as the
+// run streams; the run goes on in that request (Workers: the response is
+// sent and ctx.waitUntil keeps the request until Go is done). A halt keeps
+// the sealed state token in the object (the transcript never leaves it:
+// GET /v1/runs/<id> and the events carry no "messages" or "state") and
+// logs one "pending" event {type, request, approveURL, expiresAt}.
+// GET /v1/runs/<id>/events replays the log from the start, or after
+// Last-Event-ID, follows it live and ends after done or error.
+//
+// The approveURL is /approve?run&req&d&e&s: s is HMAC-SHA256 (key derived
+// from STATE_SECRET) of the run id, the request id, d (the first 128 bits
+// of SHA-256 of the arguments' JSON) and e (the expiry,
+// APPROVAL_TTL_SECONDS, default 86400; the state token lives as long).
+// POST answers it once: the run's object records the first decision (409
+// already_answered with the standing decision after that), then
+// /v1/resume's own code spends the token in APPROVALS and resumes the run
+// into the same log. 400 link_malformed, 403 link_invalid, 410
+// link_expired, 401 approver_token (APPROVER_TOKEN set and not sent as
+// X-Approver-Token or "approverToken"). APPROVAL_WEBHOOK, when set, gets
+// {run, tool, args, path, approveURL, expiresAt, text} after each halt is
+// logged (3 attempts, 5 s each, with backoff).
 //
 // # Halts and state tokens
 //

@@ -33,6 +33,10 @@ type Options struct {
 	// when none is bound: /v1/run with "agent" is then refused (503). Nil
 	// means one MemoryTreeStore for the handler's life.
 	Trees func() TreeStore
+	// Runs returns the store of durable runs (RunStore, runs.go), or nil
+	// when none is bound: /v1/runs is then refused (503). Nil means one
+	// MemoryRunStore for the handler's life.
+	Runs func() RunStore
 	// Conversations returns the KV namespace that keeps the transcripts of
 	// the "conversation" field of /v1/run, or nil when none is bound (the
 	// field is then refused with 400).
@@ -98,6 +102,10 @@ func NewHandler(opts Options) *Handler {
 		trees := NewMemoryTreeStore()
 		opts.Trees = func() TreeStore { return trees }
 	}
+	if opts.Runs == nil {
+		runs := NewMemoryRunStore()
+		opts.Runs = func() RunStore { return runs }
+	}
 	if opts.Conversations == nil {
 		opts.Conversations = func() KVNamespace { return nil }
 	}
@@ -122,6 +130,11 @@ func NewHandler(opts Options) *Handler {
 		"/v1/ui":               {name: "ui", post: (*Handler).serveUI, allow: "POST, OPTIONS", api: true, json: true},
 		uiStreamRoute:          {name: "ui_stream", get: (*Handler).serveUIStream, allow: "GET, HEAD, OPTIONS", api: true},
 		"/v1/models":           {name: "models", get: (*Handler).serveModels, allow: "GET, HEAD, OPTIONS", api: true},
+		"/v1/runs":             {name: "runs", post: (*Handler).serveRunsStart, allow: "POST, OPTIONS", api: true, json: true},
+		runStateRoute:          {name: "run_state", get: (*Handler).serveRunState, allow: "GET, HEAD, OPTIONS", api: true},
+		runEventsRoute:         {name: "run_events", get: (*Handler).serveRunEvents, allow: "GET, OPTIONS", api: true},
+		approveRoute:           {name: "approve", get: (*Handler).serveApprovePage, post: (*Handler).serveApprove, allow: "GET, POST, OPTIONS", json: true},
+		approveAssetRoute:      {name: "approve_asset", get: (*Handler).serveApproveAsset, allow: "GET, HEAD, OPTIONS"},
 		"/mcp":                 {name: "mcp", post: (*Handler).serveMCP, delete: (*Handler).serveMCPDelete, allow: "POST, DELETE, OPTIONS", api: true, json: true},
 	}
 	return h
@@ -152,7 +165,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if !known {
-		writeError(sw, http.StatusNotFound, "not_found", "no route "+quoteClip(r.URL.Path)+"; try POST /v1/run, POST /v1/resume, POST /v1/chat/completions, POST /v1/ui, GET /v1/models, GET /v1/tools, GET /metrics, GET /healthz or GET /readyz")
+		writeError(sw, http.StatusNotFound, "not_found", "no route "+quoteClip(r.URL.Path)+"; try POST /v1/run, POST /v1/resume, POST /v1/runs, POST /v1/chat/completions, POST /v1/ui, GET /v1/models, GET /v1/tools, GET /metrics, GET /healthz or GET /readyz")
 		return
 	}
 	if r.Method == http.MethodOptions {

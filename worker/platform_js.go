@@ -62,6 +62,7 @@ func PlatformOptions() Options {
 				}
 				return nil
 			}
+			o.Runs = q.runsBinding
 			o.Conversations = func() KVNamespace {
 				if ns, ok := q.boundObject(ConversationsBinding); ok {
 					return kvNamespace{ns: ns, q: q}

@@ -249,6 +249,12 @@ func routeKey(path string) string {
 	if rest, ok := strings.CutPrefix(path, "/v1/ui/"); ok && strings.HasSuffix(rest, "/stream") && len(rest) > len("/stream") {
 		return uiStreamRoute
 	}
+	if key, ok := runsRouteKey(path); ok {
+		return key
+	}
+	if strings.HasPrefix(path, "/approve/assets/") {
+		return approveAssetRoute
+	}
 	return path
 }
 

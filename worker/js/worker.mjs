@@ -31,6 +31,9 @@ import wasm from "./app.wasm";
 // ApprovalLedger is the Durable Object bound as APPROVALS that makes each
 // state token single-use (ledger.mjs).
 export { ApprovalLedger } from "./ledger.mjs";
+// RunLog is the Durable Object bound as RUNS that holds durable runs
+// (runs.mjs: POST /v1/runs).
+export { RunLog } from "./runs.mjs";
 
 const als = new AsyncLocalStorage();
 const host = { current: () => als.getStore() ?? 0 };

@@ -1,0 +1,14 @@
+# scripts/runs.sh — durable runs and approval links (issue 24): POST /v1/runs on
+# workerd with the RunLog and ApprovalLedger Durable Objects, approved from a
+# second Chromium context through the link's page. Sourced by build.sh (ROOT,
+# DIST set; `set -euo pipefail`).
+
+# test_runs runs tests/worker-runs.test.mjs against fresh browser (the
+# element's remote mode) and Worker builds.
+test_runs() {
+  build_browser || return 1
+  build_worker || return 1
+  echo "== durable runs and approval links on workerd and Chromium (tests/worker-runs.test.mjs)"
+  (cd "$ROOT/tests" && TOOLNEXUS_DIST="$DIST" timeout 600 node --test --test-force-exit --test-concurrency=1 \
+    worker-runs.test.mjs)
+}

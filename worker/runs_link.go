@@ -1,0 +1,342 @@
+package worker
+
+import (
+	"context"
+	"crypto/hmac"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/base64"
+	"encoding/hex"
+	"encoding/json" // for the RawMessage type only: nothing of the package runs
+	"net/http"
+	"net/url"
+	"path"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/tidwall/gjson"
+	"github.com/toolnexus/wasm/core"
+	"github.com/toolnexus/wasm/internal/jsonx"
+	"github.com/toolnexus/wasm/web"
+)
+
+// Approval links (issue 24): a durable run's pending request is answered
+// at
+//
+//	/approve?run=<run id>&req=<request id>&d=<digest of the arguments>&e=<expiry, unix s>&s=<signature>
+//
+// s is HMAC-SHA256, under a key derived from STATE_SECRET, of the other
+// four, so a link names one request of one run with the exact arguments
+// it showed, until e. GET serves the approval page (web/approve-page.mjs
+// over web/approval-dialog.mjs); GET with &view=json its data; POST
+// {"ok", "reason"?, "args"?} answers it once: the run's RunLog records the
+// first answer (racing approvers: exactly one wins, the others get 409
+// and the winning decision), then /v1/resume's own code spends the state
+// token in the APPROVALS ledger and resumes the run.
+
+const (
+	approveRoute      = "/approve"
+	approveAssetRoute = "/approve/assets/{name}"
+	// DefaultApprovalTTL is how long an approval link (and the halted run's
+	// state token) stays good: APPROVAL_TTL_SECONDS.
+	DefaultApprovalTTL = 24 * time.Hour
+)
+
+// approvalTTL reads APPROVAL_TTL_SECONDS (a positive whole number).
+func approvalTTL(getenv func(string) string) time.Duration {
+	if n, err := strconv.Atoi(strings.TrimSpace(getenv("APPROVAL_TTL_SECONDS"))); err == nil && n > 0 {
+		return time.Duration(n) * time.Second
+	}
+	return DefaultApprovalTTL
+}
+
+type approvalLink struct {
+	Run, Req, Digest string
+	Exp              int64
+}
+
+// linkKey derives the links' key from STATE_SECRET.
+func linkKey(secret string) []byte {
+	m := hmac.New(sha256.New, []byte(secret))
+	m.Write([]byte("toolnexus-wasm approval link v1"))
+	return m.Sum(nil)
+}
+
+func (l approvalLink) sign(key []byte) []byte {
+	m := hmac.New(sha256.New, key)
+	m.Write([]byte(l.Run + "\n" + l.Req + "\n" + l.Digest + "\n" + strconv.FormatInt(l.Exp, 10)))
+	return m.Sum(nil)
+}
+
+// path is the link's path and query.
+func (l approvalLink) path(key []byte) string {
+	return approveRoute + "?run=" + url.QueryEscape(l.Run) + "&req=" + url.QueryEscape(l.Req) + "&d=" + l.Digest +
+		"&e=" + strconv.FormatInt(l.Exp, 10) + "&s=" + base64.RawURLEncoding.EncodeToString(l.sign(key))
+}
+
+// argsDigest is the first 128 bits of SHA-256 of the arguments' JSON text,
+// as hex.
+func argsDigest(args string) string {
+	sum := sha256.Sum256([]byte(args))
+	return hex.EncodeToString(sum[:16])
+}
+
+// openLink checks the link in r's query: 400 link_malformed, 403
+// link_invalid (not signed by this Worker, or edited: another run, request
+// or digest), 410 link_expired. It answers and reports false on failure.
+func (h *Handler) openLink(w http.ResponseWriter, r *http.Request, cfg Config) (approvalLink, bool) {
+	q := r.URL.Query()
+	l := approvalLink{Run: q.Get("run"), Req: q.Get("req"), Digest: q.Get("d")}
+	exp, err := strconv.ParseInt(q.Get("e"), 10, 64)
+	sig, err2 := base64.RawURLEncoding.Strict().DecodeString(q.Get("s"))
+	if err != nil || err2 != nil || l.Run == "" || l.Req == "" || l.Digest == "" || len(sig) == 0 {
+		writeError(w, http.StatusBadRequest, "link_malformed", "this approval link is incomplete: open the whole link you were sent")
+		return l, false
+	}
+	l.Exp = exp
+	if !hmac.Equal(sig, l.sign(linkKey(cfg.StateSecret))) {
+		writeError(w, http.StatusForbidden, "link_invalid", "this approval link is not valid: it was changed, or it belongs to another Worker")
+		return l, false
+	}
+	if h.opts.Now().Unix() >= l.Exp {
+		writeError(w, http.StatusGone, "link_expired", "this approval link has expired; the run can no longer be answered")
+		return l, false
+	}
+	return l, true
+}
+
+// serveApproveAsset serves the approval page's modules.
+func (h *Handler) serveApproveAsset(w http.ResponseWriter, r *http.Request) {
+	name := path.Base(r.URL.Path)
+	b, err := web.ApprovalPage.ReadFile(name)
+	if err != nil || !strings.HasSuffix(name, ".mjs") {
+		writeError(w, http.StatusNotFound, "not_found", "no asset "+quoteClip(name))
+		return
+	}
+	w.Header().Set("Content-Type", "text/javascript; charset=utf-8")
+	w.Header().Set("Cache-Control", "public, max-age=300")
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	w.WriteHeader(http.StatusOK)
+	w.Write(b)
+}
+
+// approvePageHTML is the approval page; the link's data comes from
+// approve-page.mjs's own request.
+const approvePageHTML = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer">
+<title>Approve a tool call</title>
+<style>body{font:16px/1.5 system-ui,sans-serif;margin:2rem auto;max-width:40rem;padding:0 1rem}#status[data-kind=error]{color:#b00020}</style>
+</head><body>
+<h1>Approve a tool call</h1>
+<p id="status" role="status" aria-live="polite">Loading the request…</p>
+<form id="token-form" hidden><label for="token">Approver token</label> <input id="token" type="password" autocomplete="off" required> <button type="submit">Continue</button></form>
+<script type="module" src="/approve/assets/approve-page.mjs"></script>
+</body></html>
+`
+
+// securePage sets the headers of the approval page and its JSON: the link
+// (a capability) must not leak through a Referer, and nothing but the
+// Worker's own modules may run.
+func securePage(w http.ResponseWriter) {
+	h := w.Header()
+	h.Set("Cache-Control", "no-store")
+	h.Set("Referrer-Policy", "no-referrer")
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("X-Frame-Options", "DENY")
+	h.Set("Content-Security-Policy", "default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
+}
+
+// serveApprovePage is GET /approve: the page, or with view=json the
+// pending request the link names:
+//
+//	{"run", "status", "request"?, "answered"?: decision, "tokenRequired", "where"}
+func (h *Handler) serveApprovePage(w http.ResponseWriter, r *http.Request) {
+	securePage(w)
+	if r.URL.Query().Get("view") != "json" {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.WriteHeader(http.StatusOK)
+		w.Write([]byte(approvePageHTML))
+		return
+	}
+	cfg, ok := h.loadConfig(w)
+	if !ok {
+		return
+	}
+	store, ok := h.runsStore(w)
+	if !ok {
+		return
+	}
+	l, ok := h.openLink(w, r, cfg)
+	if !ok {
+		return
+	}
+	rec, found, err := h.getRun(r.Context(), store, l.Run, l.Req)
+	if !h.runFound(w, found, err) {
+		return
+	}
+	pub := gjson.ParseBytes(rec.Public)
+	out := map[string]any{"run": l.Run, "status": pub.Get("status").String(), "tokenRequired": h.opts.Getenv("APPROVER_TOKEN") != "", "where": "the agent at " + r.Host}
+	if rec.Decision != nil {
+		out["answered"] = json.RawMessage(rec.Decision)
+	} else if p := pub.Get("pending"); p.Get("id").String() == l.Req && argsDigest(p.Get("args").Raw) == l.Digest {
+		out["request"] = json.RawMessage(p.Get("request").Raw)
+	} else {
+		out["status"] = "answered"
+		out["answered"] = map[string]string{"decision": "unknown"}
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+// runFound answers a missing run (404) or a store failure (503).
+func (h *Handler) runFound(w http.ResponseWriter, found bool, err error) bool {
+	if err != nil {
+		h.opts.Logf("worker: run store: %v", err)
+		writeError(w, http.StatusServiceUnavailable, "run_store", "could not read the run; retry")
+		return false
+	}
+	if !found {
+		writeError(w, http.StatusNotFound, "not_found", "this run is no longer stored")
+		return false
+	}
+	return true
+}
+
+// approveBody is the body of POST /approve.
+type approveBody struct {
+	Ok     *bool
+	Reason string
+	Args   map[string]any
+	Token  string
+}
+
+// alreadyAnswered is the 409 of a request answered before.
+func alreadyAnswered(w http.ResponseWriter, decision []byte) {
+	if decision == nil {
+		decision = []byte(`{"decision":"unknown"}`)
+	}
+	writeJSON(w, http.StatusConflict, map[string]any{
+		"error":    apiError{Code: "already_answered", Message: "this request was already answered; nothing ran"},
+		"decision": json.RawMessage(decision),
+	})
+}
+
+// serveApprove is POST /approve: {"ok": bool, "reason"?: string, "args"?:
+// object, "approverToken"?: string} (or the X-Approver-Token header) ⇒
+// 200 {"status": "answered", "decision"}, the run resumed in the
+// background; 401 approver_token, 409 already_answered (with the standing
+// decision), 400 invalid_args (the edit does not fit the tool's schema:
+// nothing recorded), and openLink's codes.
+func (h *Handler) serveApprove(w http.ResponseWriter, r *http.Request) {
+	securePage(w)
+	cfg, ok := h.loadConfig(w)
+	if !ok {
+		return
+	}
+	store, ok := h.runsStore(w)
+	if !ok {
+		return
+	}
+	l, ok := h.openLink(w, r, cfg)
+	if !ok {
+		return
+	}
+	doc, err := readJSONBody(r)
+	if err != nil {
+		bodyError(w, err)
+		return
+	}
+	var in approveBody
+	if err := readBodyObject(doc, true,
+		jsonx.Field{Name: "ok", Read: jsonx.BoolPtr(&in.Ok)},
+		jsonx.Field{Name: "reason", Read: jsonx.String(&in.Reason)},
+		jsonx.Field{Name: "args", Read: jsonx.Map(&in.Args)},
+		jsonx.Field{Name: "approverToken", Read: jsonx.String(&in.Token)},
+	); err != nil {
+		bodyError(w, err)
+		return
+	}
+	if want := h.opts.Getenv("APPROVER_TOKEN"); want != "" {
+		got := r.Header.Get("X-Approver-Token")
+		if got == "" {
+			got = in.Token
+		}
+		if subtle.ConstantTimeCompare([]byte(got), []byte(want)) != 1 {
+			writeError(w, http.StatusUnauthorized, "approver_token", "this Worker asks approvers for its approver token: it is missing or wrong; nothing was recorded")
+			return
+		}
+	}
+	if in.Ok == nil {
+		writeError(w, http.StatusBadRequest, "missing_field", `"ok" is required (true approves, false declines)`)
+		return
+	}
+	rec, found, err := h.getRun(r.Context(), store, l.Run, l.Req)
+	if !h.runFound(w, found, err) {
+		return
+	}
+	if rec.Decision != nil {
+		alreadyAnswered(w, rec.Decision)
+		return
+	}
+	p := gjson.ParseBytes(rec.Public).Get("pending")
+	if p.Get("id").String() != l.Req || argsDigest(p.Get("args").Raw) != l.Digest || rec.Secret == "" {
+		alreadyAnswered(w, nil)
+		return
+	}
+	st, err := NewSealer(cfg.StateSecret, h.opts.Now).Open(cfg.Style, rec.Secret)
+	if err != nil {
+		if se, ok := err.(*StateError); ok && se.Code == "state_expired" {
+			writeError(w, http.StatusGone, "link_expired", "this approval link has expired; the run can no longer be answered")
+			return
+		}
+		h.opts.Logf("worker: durable run %s: state: %v", l.Run, err)
+		h.internalError(w, err)
+		return
+	}
+	answer := core.Answer{ID: l.Req, Ok: *in.Ok, Reason: in.Reason}
+	decision := map[string]any{"decision": "declined", "at": h.opts.Now().UTC().Format(time.RFC3339)}
+	if *in.Ok {
+		decision["decision"] = "approved"
+		if in.Args != nil {
+			answer.Data = map[string]any{"args": in.Args}
+			decision["decision"] = "edited"
+			decision["args"] = in.Args
+		}
+	} else if in.Reason != "" {
+		decision["reason"] = in.Reason
+	}
+	if err := core.CheckApprovalEdit(st.Pending, answer); err != nil {
+		writeError(w, http.StatusBadRequest, "invalid_args", err.Error()+"; nothing was recorded: fix the arguments and answer again")
+		return
+	}
+	dec, err := marshalJSON(decision)
+	if err != nil {
+		h.internalError(w, err)
+		return
+	}
+	ctx := context.WithoutCancel(r.Context())
+	won, standing, err := store.Answer(ctx, l.Run, l.Req, dec)
+	if err != nil {
+		h.opts.Logf("worker: run store: %v", err)
+		writeError(w, http.StatusServiceUnavailable, "run_store", "could not record the answer; retry")
+		return
+	}
+	if !won {
+		alreadyAnswered(w, standing)
+		return
+	}
+	if err := store.Put(ctx, l.Run, []byte(`{"status":"running"}`), ""); err != nil {
+		h.opts.Logf("worker: run store: %v", err)
+	}
+	body, err := marshalJSON(map[string]any{"state": rec.Secret, "stream": true, "answer": map[string]any{"id": answer.ID, "ok": answer.Ok, "reason": answer.Reason, "data": answer.Data}})
+	if err != nil {
+		h.internalError(w, err)
+		return
+	}
+	sink := h.newRunSink(ctx, cfg, store, l.Run, originOf(r))
+	h.driveRun(w, r, sink, "/v1/resume", body, (*Handler).serveResume, func(w http.ResponseWriter) {
+		writeJSON(w, http.StatusOK, map[string]any{"status": "answered", "decision": json.RawMessage(dec)})
+	})
+}
