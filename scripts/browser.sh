@@ -32,11 +32,9 @@ build_browser() {
   local exec_js
   exec_js=$(wasm_exec_js) || return 1
   cp "$exec_js" "$DIST/web/wasm_exec.js" || return 1
-  local raw gz
-  raw=$(wc -c <"$DIST/web/toolnexus.wasm")
-  gz=$(gzip -9 -c "$DIST/web/toolnexus.wasm" | wc -c)
-  echo "   toolnexus.wasm: $raw bytes raw, $gz bytes gzip -9"
-  echo "   toolnexus-tools.wasm: $(wc -c <"$DIST/web/toolnexus-tools.wasm") bytes raw, $(gzip -9 -c "$DIST/web/toolnexus-tools.wasm" | wc -c) bytes gzip -9"
+  # Content-hashed copies (cacheable for good), the bundle pointed at them,
+  # and brotli beside every wasm; it prints the sizes (scripts/wasm-hash.mjs).
+  node "$ROOT/scripts/wasm-hash.mjs" "$DIST/web" || return 1
 }
 
 serve_demo() {

@@ -24,6 +24,7 @@
 import { adoptStyles, approvalDialog } from "./approval-dialog.mjs";
 import { httpToolSpecs, localEngine, remoteEngine } from "./chat-engine.mjs";
 import { resultView, waitingStatus } from "./outcome.mjs";
+import { wasmURL } from "./wasm-urls.mjs";
 
 const ATTRS = ["model", "base-url", "style", "system-prompt", "max-turns", "endpoint", "demo", "wasm", "stream"];
 // Read when used, so changing them does not rebuild the engine.
@@ -31,7 +32,7 @@ const LIVE_ATTRS = ["persist", "wait-limit"];
 const WIRE_STYLES = new Set(["openai", "anthropic"]);
 const PROPS = ["model", "baseUrl", "apiStyle", "systemPrompt", "maxTurns", "endpoint", "demo", "wasm", "stream", "persist",
   "waitLimit", "tools", "variables", "apiKey"];
-const DEFAULT_WASM = new URL("./toolnexus.wasm", import.meta.url);
+const DEFAULT_WASM = wasmURL(); // content-hashed after ./build.sh (wasm-urls.mjs)
 
 export class ToolnexusChatElement extends HTMLElement {
   static get observedAttributes() { return [...ATTRS, ...LIVE_ATTRS]; }

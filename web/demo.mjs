@@ -27,6 +27,7 @@ import { durableWait } from "./durable-wait.mjs";
 import { filesPanel } from "./files-panel.mjs";
 import { answerLabel, resultView, waitingStatus } from "./outcome.mjs";
 import { endpointProblem } from "./demo-endpoint.mjs";
+import { wasmURL } from "./wasm-urls.mjs";
 
 const $ = (id) => document.getElementById(id);
 const ui = {
@@ -68,7 +69,7 @@ start();
 async function start() {
   try {
     // The tools build: built-in tools (question, write, …) and skills.
-    tnx = await load({ wasm: new URL("./toolnexus-tools.wasm", import.meta.url) });
+    tnx = await load({ wasm: wasmURL("tools") });
     toolkit = await tnx.createToolkit({ tools: demoTools().map(shown), ...(await files.toolkitOptions()) });
     await files.attach(toolkit);
     team = teamRunner({ tnx, store, ask: approve, team: demoTeam(tnx, { refund: shown(refund) }), model: () => modelOptions(picked()), view: teamView });

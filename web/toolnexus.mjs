@@ -13,6 +13,7 @@
 import { approvalDialog } from "./approval-dialog.mjs";
 import { bridgeHost } from "./bridge-host.mjs";
 import { agentsApi } from "./agents-api.mjs";
+import { wasmURL } from "./wasm-urls.mjs";
 
 let booted = null; // memoised Promise<api>: the Go runtime is started once per realm
 let keeper = { enter() {}, leave() {} }; // Node only: see keepAliveWhileBusy
@@ -37,7 +38,7 @@ async function boot(wasm, wasmExec) {
   }
   const go = new globalThis.Go();
   keeper = keepAliveWhileBusy(go);
-  const instance = await instantiate(wasm ?? new URL("./toolnexus.wasm", import.meta.url), go.importObject);
+  const instance = await instantiate(wasm ?? wasmURL(), go.importObject);
   if (typeof performance !== "undefined" && performance.mark) performance.mark("toolnexus:wasm-loaded");
   keeper.enter();
   return new Promise((resolve, reject) => {
