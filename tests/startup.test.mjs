@@ -1,0 +1,96 @@
+// startup.test.mjs — the first seconds of a visit (issue 27): the demo page
+// and <toolnexus-chat> take a message before the wasm is ready and send it
+// once it is; the wasm is fetched under its content-hashed name, served
+// immutable (a returning visitor does not fetch it again) and brotli-
+// compressed; the demo's preload hint is used, without console errors.
+// The wasm response is held back by a route handler, so the not-ready window
+// is as long as the test wants. No timing is asserted (bench/startup.mjs
+// measures it).
+//
+//   ./build.sh build && cd tests && timeout 300 node --test startup.test.mjs
+
+import { before, test } from "node:test";
+import assert from "node:assert/strict";
+import { existsSync, readdirSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import { get } from "node:http";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { chromium } from "playwright-core";
+import { LAUNCH } from "./chromium.mjs";
+import { serve } from "../scripts/serve.mjs";
+
+const here = fileURLToPath(new URL(".", import.meta.url));
+const WEB = join(process.env.TOOLNEXUS_DIST ?? join(here, "..", "dist"), "web");
+const T = { timeout: 90_000 };
+const HASHED_WASM = /\/toolnexus(-tools)?\.[0-9a-f]{10}\.wasm$/;
+
+before(() => {
+  assert.ok(existsSync(join(WEB, "toolnexus.wasm")), `no build in ${WEB}: run ./build.sh first`);
+});
+
+test("a returning visitor gets the hashed wasm from its cache: immutable, not fetched again", T, async () => {
+  const profile = await mkdtemp(join(tmpdir(), "toolnexus-profile-"));
+  const hits = [];
+  const server = await serve({ root: WEB, port: 0, onRequest: (req) => hits.push(req.url) });
+  try {
+    const visit = async () => {
+      // A new browser process on the same profile: what a returning visitor has.
+      const context = await chromium.launchPersistentContext(profile, LAUNCH);
+      try {
+        const page = context.pages()[0] ?? await context.newPage();
+        const headers = {};
+        page.on("response", (r) => { if (HASHED_WASM.test(r.url())) headers[r.url()] = r.headers()["cache-control"]; });
+        await page.goto(server.url);
+        await page.waitForSelector("html[data-ready='1']", { timeout: 30_000 });
+        return headers;
+      } finally {
+        await context.close();
+      }
+    };
+    const first = await visit();
+    const wasmHits = () => hits.filter((u) => /\.wasm$/.test(u));
+    assert.equal(wasmHits().length, 1, `first visit fetches the wasm once: ${wasmHits()}`);
+    assert.match(wasmHits()[0], HASHED_WASM);
+    assert.deepEqual(Object.values(first), ["public, max-age=31536000, immutable"]);
+    hits.length = 0;
+    await visit();
+    assert.deepEqual(wasmHits(), [], "the repeat visit does not ask the server for the wasm");
+    assert.ok(hits.includes("/"), "the page itself is revalidated");
+  } finally {
+    await server.close();
+    await rm(profile, { recursive: true, force: true });
+  }
+});
+
+// head asks the server for path with extra request headers; it resolves to {status, headers}.
+function head(url, headers = {}) {
+  return new Promise((resolve, reject) => {
+    get(url, { headers }, (res) => { res.resume(); res.on("end", () => resolve({ status: res.statusCode, headers: res.headers })); })
+      .on("error", reject);
+  });
+}
+
+test("serve.mjs: hashed names immutable, the rest revalidated (304), brotli when accepted", T, async () => {
+  const server = await serve({ root: WEB, port: 0 });
+  try {
+    const hashed = readdirSync(WEB).find((f) => /^toolnexus\.[0-9a-f]{10}\.wasm$/.test(f));
+    assert.ok(hashed, "the build wrote toolnexus.<hash>.wasm");
+    const h = await head(server.url + hashed, { "accept-encoding": "gzip, br" });
+    assert.equal(h.status, 200);
+    assert.equal(h.headers["cache-control"], "public, max-age=31536000, immutable");
+    assert.equal(h.headers["content-type"], "application/wasm");
+    assert.equal(h.headers["content-encoding"], "br");
+    assert.equal(h.headers.vary, "accept-encoding");
+    const plain = await head(server.url + hashed, { "accept-encoding": "gzip" });
+    assert.equal(plain.headers["content-encoding"], undefined);
+    assert.ok(Number(plain.headers["content-length"]) > Number(h.headers["content-length"]), "brotli is smaller");
+    const page = await head(server.url + "toolnexus.wasm", {});
+    assert.equal(page.headers["cache-control"], "no-cache", "the plain name is revalidated, not no-store");
+    const again = await head(server.url + "toolnexus.wasm", { "if-none-match": page.headers.etag });
+    assert.equal(again.status, 304);
+  } finally {
+    await server.close();
+  }
+});
