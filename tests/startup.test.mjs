@@ -1,6 +1,5 @@
 // startup.test.mjs — the first seconds of a visit (issue 27): the demo page
-// and <toolnexus-chat> take a message before the wasm is ready and send it
-// once it is; the wasm is fetched under its content-hashed name, served
+// takes a message before the wasm is ready and sends it once it is; the wasm is fetched under its content-hashed name, served
 // immutable (a returning visitor does not fetch it again) and brotli-
 // compressed; the demo's preload hint is used, without console errors.
 // The wasm response is held back by a route handler, so the not-ready window
@@ -9,7 +8,7 @@
 //
 //   ./build.sh build && cd tests && timeout 300 node --test startup.test.mjs
 
-import { before, test } from "node:test";
+import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, readdirSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
@@ -18,7 +17,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
-import { LAUNCH } from "./chromium.mjs";
+import { LAUNCH, startSite, withPage } from "./chromium.mjs";
 import { serve } from "../scripts/serve.mjs";
 
 const here = fileURLToPath(new URL(".", import.meta.url));
@@ -26,8 +25,69 @@ const WEB = join(process.env.TOOLNEXUS_DIST ?? join(here, "..", "dist"), "web");
 const T = { timeout: 90_000 };
 const HASHED_WASM = /\/toolnexus(-tools)?\.[0-9a-f]{10}\.wasm$/;
 
-before(() => {
+let site;
+before(async () => {
   assert.ok(existsSync(join(WEB, "toolnexus.wasm")), `no build in ${WEB}: run ./build.sh first`);
+  site = await startSite(WEB, { scratch: true });
+});
+after(async () => { await site?.close(); });
+
+// holdWasm routes every wasm request through a gate: nothing is answered
+// until release() is called. held() resolves once a request is waiting.
+async function holdWasm(page) {
+  let release, arrived;
+  const gate = new Promise((r) => { release = r; });
+  const held = new Promise((r) => { arrived = r; });
+  const urls = [];
+  await page.route(/\.wasm$/, async (route) => {
+    urls.push(route.request().url());
+    arrived();
+    await gate;
+    await route.continue();
+  });
+  return { release, held: () => held, urls };
+}
+
+test("the demo page takes a message while the wasm loads and sends it once it is ready", T, async () => {
+  await withPage(site.browser, async (page, problems) => {
+    const wasm = await holdWasm(page);
+    await page.goto(site.server.url);
+    await wasm.held();
+    const box = page.getByRole("textbox", { name: "Message" });
+    await box.waitFor();
+    assert.ok(await box.isEditable(), "the message box takes input before the wasm is ready");
+    assert.equal(await page.locator("#busy").textContent(), "Loading the agent…");
+    await box.fill("add 2 and 3");
+    await page.getByRole("button", { name: "Send" }).click();
+    const log = page.getByRole("log", { name: "Transcript" });
+    await log.getByText("add 2 and 3").waitFor();
+    assert.match(await page.locator("#busy").textContent(), /^Loading the agent…/);
+    assert.doesNotMatch(await log.textContent(), /2 \+ 3 = 5/);
+    assert.equal(await page.evaluate(() => document.documentElement.dataset.ready), undefined, "still loading");
+    wasm.release();
+    await page.waitForFunction(() => /2 \+ 3 = 5/.test(document.getElementById("transcript").textContent) &&
+      !document.getElementById("send").disabled);
+    assert.ok(wasm.urls.every((u) => HASHED_WASM.test(u)), `content-hashed names: ${wasm.urls}`);
+    assert.deepEqual(problems, []);
+  });
+});
+
+test("the demo page's preload hint is used: one wasm download, no console errors or preload warnings", T, async () => {
+  await withPage(site.browser, async (page, problems) => {
+    const warnings = [];
+    page.on("console", (m) => { if (m.type() === "warning") warnings.push(m.text()); });
+    const wasm = [];
+    page.on("request", (r) => { if (/\.wasm$/.test(r.url())) wasm.push(r.url()); });
+    await page.goto(site.server.url);
+    assert.equal(await page.locator('link[rel=preload][as=fetch]').count(), 1);
+    const hint = await page.locator('link[rel=preload][as=fetch]').getAttribute("href");
+    assert.match(hint, /^toolnexus-tools\.[0-9a-f]{10}\.wasm$/, "the build rewrote the hint to the hashed name");
+    await page.waitForSelector("html[data-ready='1']");
+    await page.waitForTimeout(3500); // Chromium warns about an unused preload after ~3 s
+    assert.deepEqual(wasm, [new URL(hint, site.server.url).href], "the preloaded response is the one compiled");
+    assert.deepEqual(warnings.filter((w) => /preload/i.test(w)), []);
+    assert.deepEqual(problems, []);
+  });
 });
 
 test("a returning visitor gets the hashed wasm from its cache: immutable, not fetched again", T, async () => {
