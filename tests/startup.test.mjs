@@ -1,5 +1,6 @@
 // startup.test.mjs — the first seconds of a visit (issue 27): the demo page
-// takes a message before the wasm is ready and sends it once it is; the wasm is fetched under its content-hashed name, served
+// and <toolnexus-chat> take a message before the wasm is ready and send it
+// once it is; the wasm is fetched under its content-hashed name, served
 // immutable (a returning visitor does not fetch it again) and brotli-
 // compressed; the demo's preload hint is used, without console errors.
 // The wasm response is held back by a route handler, so the not-ready window
@@ -11,7 +12,7 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, readdirSync } from "node:fs";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { get } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -68,6 +69,36 @@ test("the demo page takes a message while the wasm loads and sends it once it is
     await page.waitForFunction(() => /2 \+ 3 = 5/.test(document.getElementById("transcript").textContent) &&
       !document.getElementById("send").disabled);
     assert.ok(wasm.urls.every((u) => HASHED_WASM.test(u)), `content-hashed names: ${wasm.urls}`);
+    assert.deepEqual(problems, []);
+  });
+});
+
+test("<toolnexus-chat> shows it is loading, takes a message and sends it once the wasm is ready", T, async () => {
+  const name = "startup-element.html";
+  await writeFile(join(site.root, "examples", name), `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>t</title>
+<script type="module" src="../toolnexus-chat.mjs"></script></head><body>
+<toolnexus-chat demo></toolnexus-chat>
+</body></html>`);
+  await withPage(site.browser, async (page, problems) => {
+    const wasm = await holdWasm(page);
+    await page.goto(`${site.server.url}examples/${name}`);
+    await wasm.held();
+    const el = page.locator("toolnexus-chat");
+    const status = el.getByRole("status");
+    await page.waitForFunction(() => document.querySelector("toolnexus-chat")?.shadowRoot?.querySelector("[role=status]")?.textContent !== "");
+    assert.equal(await status.textContent(), "Loading the agent…", "the element says it is loading before anything is sent");
+    assert.equal(await el.getAttribute("ready"), null);
+    await el.getByRole("textbox", { name: "Message" }).fill("add 2 and 3");
+    await el.getByRole("button", { name: "Send" }).click();
+    await el.getByRole("log").getByText("add 2 and 3").waitFor();
+    assert.equal(await status.textContent(), "Loading the agent…");
+    wasm.release();
+    await page.waitForFunction(() => {
+      const e = document.querySelector("toolnexus-chat");
+      return !e.hasAttribute("busy") && /2 \+ 3 = 5/.test(e.shadowRoot.querySelector("[role=log]").textContent);
+    });
+    assert.equal(await status.textContent(), "");
+    assert.ok(wasm.urls.length > 0 && wasm.urls.every((u) => HASHED_WASM.test(u)), `content-hashed names: ${wasm.urls}`);
     assert.deepEqual(problems, []);
   });
 });

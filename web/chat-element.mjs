@@ -327,6 +327,7 @@ export class ToolnexusChatElement extends HTMLElement {
       if (!this.isConnected) return;
       this.#ui.input.placeholder = this.demo ? "Try: refund order 42 · add 2 and 3" : "Ask something…";
       const engine = this.#currentEngine();
+      this.#showLoading(engine);
       engine.promise.then(() => {
         if (this.#engine === engine) this.toggleAttribute("ready", true);
       }, (err) => {
@@ -336,6 +337,17 @@ export class ToolnexusChatElement extends HTMLElement {
         this.#emit("toolnexus:error", { message: err?.message ?? String(err) });
       });
     });
+  }
+
+  // #showLoading says the agent is loading until engine is ready. The
+  // element takes input meanwhile: a message sent waits for it (#drive).
+  #showLoading(engine) {
+    if (engine.ready || this.#busy) return;
+    const { status } = this.#ui;
+    const text = "Loading the agent…";
+    status.textContent = text;
+    const clear = () => { if (!this.#busy && status.textContent === text) status.textContent = ""; };
+    engine.promise.then(clear, clear);
   }
 
   // #currentEngine returns the engine for the current configuration, building it if needed.
