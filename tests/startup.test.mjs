@@ -73,6 +73,25 @@ test("the demo page takes a message while the wasm loads and sends it once it is
   });
 });
 
+test("the demo page: Enter before demo.mjs has run keeps the draft and does not reload the page", T, async () => {
+  await withPage(site.browser, async (page, problems) => {
+    let release;
+    const gate = new Promise((r) => { release = r; });
+    await page.route(/\/demo\.mjs$/, async (route) => { await gate; await route.continue(); });
+    await page.goto(site.server.url, { waitUntil: "commit" }); // DOMContentLoaded waits for module scripts
+    const box = page.getByRole("textbox", { name: "Message" });
+    await box.fill("add 2 and 3");
+    await box.press("Enter");
+    await page.waitForTimeout(300);
+    assert.equal(new URL(page.url()).search, "", "the form was not submitted natively");
+    release();
+    const send = page.getByRole("button", { name: "Send" });
+    await send.click(); // enabled once demo.mjs has run
+    await page.waitForFunction(() => /2 \+ 3 = 5/.test(document.getElementById("transcript").textContent));
+    assert.deepEqual(problems, []);
+  });
+});
+
 test("<toolnexus-chat> shows it is loading, takes a message and sends it once the wasm is ready", T, async () => {
   const name = "startup-element.html";
   await writeFile(join(site.root, "examples", name), `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>t</title>

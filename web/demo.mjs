@@ -308,6 +308,11 @@ ui.form.addEventListener("submit", async (e) => {
   }
 });
 
+// Send is disabled in the markup until the handler above is in place: the
+// box takes typing at once, but a form submitted before this module ran
+// would reload the page (a disabled default button blocks Enter too).
+ui.send.disabled = busy;
+
 // onEvent shows a streamed run as it happens.
 function onEvent(e, live) {
   switch (e?.type) {
