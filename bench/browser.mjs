@@ -44,9 +44,9 @@ async function preparePages() {
   return out;
 }
 
-async function withBrowser(fn, { cache = false } = {}) {
+async function withBrowser(fn) {
   const { chromium } = await import(pathToFileURL(join(root, "tests", "node_modules", "playwright-core", "index.mjs")).href);
-  const server = await serve({ root: dist, port: 0, cache });
+  const server = await serve({ root: dist, port: 0 });
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium", headless: true, args: FLAGS });
   try {
     return await fn(browser, server.url);
@@ -120,7 +120,7 @@ export async function measureBrowserLoad(runs = 10, log = console.error) {
         res[what].repeat.push(repeat);
       }
     }
-  }, { cache: true });
+  });
   const out = {};
   for (const [what, r] of Object.entries(res)) {
     out[what] = { runs, first: median(r.first), firstMin: Math.min(...r.first), instantiated: median(r.firstInst),

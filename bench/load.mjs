@@ -13,7 +13,9 @@ if (what === "ours") {
   instantiated = performance.getEntriesByName("toolnexus:wasm-loaded")[0]?.startTime - t0;
 } else {
   const go = new globalThis.Go();
-  const { instance } = await WebAssembly.instantiateStreaming(fetch("minimal.wasm"), go.importObject);
+  // ?minimal=NAME: startup.mjs serves it under a content-hashed name, as ours.
+  const name = new URLSearchParams(location.search).get("minimal") ?? "minimal.wasm";
+  const { instance } = await WebAssembly.instantiateStreaming(fetch(name), go.importObject);
   instantiated = performance.now() - t0;
   go.run(instance);
   if (globalThis.minimalReady !== true) throw new Error("minimal.wasm did not set its global");

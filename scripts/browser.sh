@@ -35,11 +35,9 @@ build_browser() {
   local exec_js
   exec_js=$(wasm_exec_js) || return 1
   cp "$exec_js" "$DIST/web/wasm_exec.js" || return 1
-  local raw gz
-  raw=$(wc -c <"$DIST/web/toolnexus.wasm")
-  gz=$(gzip -9 -c "$DIST/web/toolnexus.wasm" | wc -c)
-  echo "   toolnexus.wasm: $raw bytes raw, $gz bytes gzip -9"
-  echo "   toolnexus-tools.wasm: $(wc -c <"$DIST/web/toolnexus-tools.wasm") bytes raw, $(gzip -9 -c "$DIST/web/toolnexus-tools.wasm" | wc -c) bytes gzip -9"
+  # Content-hashed copies (cacheable for good), the bundle pointed at them,
+  # and brotli beside every wasm; it prints the sizes (scripts/wasm-hash.mjs).
+  node "$ROOT/scripts/wasm-hash.mjs" "$DIST/web" || return 1
 }
 
 serve_demo() {
@@ -50,7 +48,7 @@ serve_demo() {
 # test_browser runs the Node and Chromium end-to-end tests against a fresh build.
 test_browser() {
   build_browser || return 1
-  echo "== node + chromium tests (tests/node.test.mjs, tests/browser.test.mjs, tests/csp-styles.test.mjs, tests/wasm-merge-data.test.mjs)"
-  (cd "$ROOT/tests" && TOOLNEXUS_DIST="$DIST" timeout 300 node --test --test-force-exit --test-concurrency=1 \
-    node.test.mjs browser.test.mjs csp-styles.test.mjs wasm-merge-data.test.mjs)
+  echo "== node + chromium tests (tests/node.test.mjs, tests/browser.test.mjs, tests/csp-styles.test.mjs, tests/wasm-merge-data.test.mjs, tests/startup.test.mjs)"
+  (cd "$ROOT/tests" && TOOLNEXUS_DIST="$DIST" timeout 420 node --test --test-force-exit --test-concurrency=1 \
+    node.test.mjs browser.test.mjs csp-styles.test.mjs wasm-merge-data.test.mjs startup.test.mjs)
 }

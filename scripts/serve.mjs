@@ -5,9 +5,14 @@
 //   const s = await serve({ root, port: 0 }); … s.url … await s.close();
 //
 // It binds 127.0.0.1 only and sends the MIME types wasm streaming needs.
-// Responses are no-store unless cache is true (the start-up benchmark's
-// repeat visit: cacheable for an hour, so the browser may reuse its
-// compiled wasm).
+// Caching, as the README's hosting advice says:
+// - a content-hashed name (toolnexus.<hex>.wasm, scripts/wasm-hash.mjs) is
+//   `public, max-age=31536000, immutable`: a new build gets a new name, so a
+//   returning visitor neither downloads nor revalidates it, and Chromium
+//   reuses the code it compiled from it;
+// - everything else is `no-cache` with an ETag: reused after a 304.
+// A file with a NAME.br beside it is sent brotli-compressed
+// (Content-Encoding: br) to a client that accepts br.
 
 import { createServer } from "node:http";
 import { readFile, stat } from "node:fs/promises";
@@ -27,23 +32,45 @@ const TYPES = {
   ".txt": "text/plain; charset=utf-8",
 };
 
-export function serve({ root, port = 0, host = "127.0.0.1", cache = false } = {}) {
+const HASHED = /\.[0-9a-f]{10,}\.[a-z0-9]+$/;
+
+// onRequest(req), if given, sees every request (tests count what a visit fetches).
+export function serve({ root, port = 0, host = "127.0.0.1", onRequest } = {}) {
   const base = resolve(root);
   const server = createServer(async (req, res) => {
+    onRequest?.(req);
     try {
       const path = decodeURIComponent(new URL(req.url, "http://x").pathname);
       let file = normalize(join(base, path));
       // Refuse anything that escapes the served folder.
       if (file !== base && !file.startsWith(base + sep)) return send(res, 403, "forbidden");
       if ((await stat(file).catch(() => null))?.isDirectory()) file = join(file, "index.html");
-      const body = await readFile(file).catch(() => null);
-      if (!body) return send(res, 404, "not found");
-      res.writeHead(200, {
+      const info = await stat(file).catch(() => null);
+      if (!info?.isFile()) return send(res, 404, "not found");
+      const headers = {
         "content-type": TYPES[extname(file)] ?? "application/octet-stream",
-        "content-length": body.length,
-        "cache-control": cache ? "public, max-age=3600" : "no-store",
+        "cache-control": HASHED.test(file) ? "public, max-age=31536000, immutable" : "no-cache",
         "x-content-type-options": "nosniff",
-      });
+      };
+      let served = file, tag = `${info.size.toString(16)}-${Math.floor(info.mtimeMs).toString(16)}`;
+      const br = await stat(`${file}.br`).catch(() => null);
+      if (br?.isFile()) {
+        headers.vary = "accept-encoding";
+        if (acceptsBrotli(req.headers["accept-encoding"])) {
+          served = `${file}.br`;
+          headers["content-encoding"] = "br";
+          tag += "-br";
+        }
+      }
+      headers.etag = `W/"${tag}"`;
+      if (req.headers["if-none-match"] === headers.etag) {
+        res.writeHead(304, headers);
+        return res.end();
+      }
+      const body = await readFile(served).catch(() => null);
+      if (!body) return send(res, 404, "not found");
+      headers["content-length"] = body.length;
+      res.writeHead(200, headers);
       res.end(req.method === "HEAD" ? undefined : body);
     } catch {
       send(res, 400, "bad request");
@@ -59,6 +86,14 @@ export function serve({ root, port = 0, host = "127.0.0.1", cache = false } = {}
         close: () => new Promise((done) => { server.closeAllConnections?.(); server.close(() => done()); }),
       });
     });
+  });
+}
+
+// acceptsBrotli reads Accept-Encoding: br listed, and not with q=0.
+function acceptsBrotli(header = "") {
+  return String(header).split(",").some((part) => {
+    const [coding, ...params] = part.trim().split(";").map((x) => x.trim());
+    return coding === "br" && !params.some((p) => /^q=0(\.0*)?$/.test(p));
   });
 }
 

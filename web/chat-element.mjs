@@ -28,6 +28,7 @@
 import { adoptStyles, approvalDialog } from "./approval-dialog.mjs";
 import { httpToolSpecs, localEngine, remoteEngine } from "./chat-engine.mjs";
 import { answerLabel, resultView, waitingStatus } from "./outcome.mjs";
+import { wasmURL } from "./wasm-urls.mjs";
 
 const ATTRS = ["model", "base-url", "style", "system-prompt", "max-turns", "endpoint", "demo", "wasm", "stream"];
 // Read when used, so changing them does not rebuild the engine.
@@ -35,7 +36,7 @@ const LIVE_ATTRS = ["persist", "wait-limit"];
 const WIRE_STYLES = new Set(["openai", "anthropic"]);
 const PROPS = ["model", "baseUrl", "apiStyle", "systemPrompt", "maxTurns", "endpoint", "demo", "wasm", "stream", "persist",
   "waitLimit", "tools", "variables", "apiKey"];
-const DEFAULT_WASM = new URL("./toolnexus.wasm", import.meta.url);
+const DEFAULT_WASM = wasmURL(); // content-hashed after ./build.sh (wasm-urls.mjs)
 
 export class ToolnexusChatElement extends HTMLElement {
   static get observedAttributes() { return [...ATTRS, ...LIVE_ATTRS]; }
@@ -350,6 +351,7 @@ export class ToolnexusChatElement extends HTMLElement {
       // Short enough to show whole in a 375 px wide screen.
       this.#ui.input.placeholder = this.demo ? "Try: refund order 42" : "Ask something…";
       const engine = this.#currentEngine();
+      this.#showLoading(engine);
       engine.promise.then(() => {
         if (this.#engine === engine) this.toggleAttribute("ready", true);
       }, (err) => {
@@ -359,6 +361,17 @@ export class ToolnexusChatElement extends HTMLElement {
         this.#emit("toolnexus:error", { message: err?.message ?? String(err) });
       });
     });
+  }
+
+  // #showLoading says the agent is loading until engine is ready. The
+  // element takes input meanwhile: a message sent waits for it (#drive).
+  #showLoading(engine) {
+    if (engine.ready || this.#busy) return;
+    const { status } = this.#ui;
+    const text = "Loading the agent…";
+    status.textContent = text;
+    const clear = () => { if (!this.#busy && status.textContent === text) status.textContent = ""; };
+    engine.promise.then(clear, clear);
   }
 
   // #currentEngine returns the engine for the current configuration, building it if needed.

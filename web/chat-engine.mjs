@@ -21,8 +21,9 @@
  */
 export async function localEngine({ wasm, demo, baseURL, model, style, apiKey, systemPrompt, maxTurns, tools = [], variables, mcpServers, stream = false }) {
   if (!demo && !baseURL) throw new Error("toolnexus-chat: set the demo attribute, an endpoint, or base-url and model");
+  const early = earlyFetch(wasm); // before toolnexus.mjs and its imports arrive
   const { load } = await import("./toolnexus.mjs");
-  const tnx = await load({ wasm });
+  const tnx = await load({ wasm: early ?? wasm });
   const specs = [...tools];
   let modelOptions = { baseURL, model, style, apiKey };
   if (demo) {
@@ -77,6 +78,19 @@ export async function localEngine({ wasm, demo, baseURL, model, style, apiKey, s
     },
     close: () => toolkit.close().catch(() => {}),
   };
+}
+
+// earlyFetch starts the first local engine's wasm download at once, so it
+// overlaps the import of toolnexus.mjs and its modules (two round trips in
+// a row) instead of waiting for them. Later engines share the runtime the
+// first one started (load() boots once), so they fetch nothing.
+let fetched = false;
+function earlyFetch(wasm) {
+  if (fetched || typeof fetch !== "function" || !(wasm instanceof URL) || !/^https?:$/.test(wasm.protocol)) return null;
+  fetched = true;
+  const res = fetch(wasm);
+  res.catch(() => {}); // load() awaits it and reports a failure
+  return res;
 }
 
 /**

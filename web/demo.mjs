@@ -27,6 +27,7 @@ import { durableWait } from "./durable-wait.mjs";
 import { filesPanel } from "./files-panel.mjs";
 import { answerLabel, resultView, waitingStatus } from "./outcome.mjs";
 import { endpointProblem } from "./demo-endpoint.mjs";
+import { wasmURL } from "./wasm-urls.mjs";
 
 const $ = (id) => document.getElementById(id);
 const ui = {
@@ -67,28 +68,51 @@ const durable = durableWait({
   extra: () => ({ view, settings: settings() }),
 });
 
-start();
+// The page takes input at once: a message sent before the agent is ready is
+// shown and waits for it (untilReady); the status line says it is loading.
+const started = start();
 
 async function start() {
+  // IndexedDB only: the saved conversation shows while the wasm loads.
+  const restored = restore().catch((err) => console.warn("toolnexus demo: the saved conversation was not read:", err));
+  showLoading();
   try {
     // The tools build: built-in tools (question, write, …) and skills.
-    tnx = await load({ wasm: new URL("./toolnexus-tools.wasm", import.meta.url) });
+    tnx = await load({ wasm: wasmURL("tools") });
     toolkit = await tnx.createToolkit({ tools: demoTools().map(shown), ...(await files.toolkitOptions()) });
     await files.attach(toolkit);
     team = teamRunner({ tnx, store, ask: approve, team: demoTeam(tnx, { refund: shown(refund) }), model: () => modelOptions(picked()), view: teamView });
   } catch (err) {
+    toolkit = null;
+    if (!busy) ui.busy.textContent = "";
     entry("error", "Error", `Could not start the agent: ${err.message}`, true);
     return;
+  } finally {
+    await restored;
   }
-  await restore();
   const teamSaved = await team.saved();
   performance.mark("toolnexus:ready");
   document.documentElement.dataset.ready = "1";
-  ui.message.disabled = false;
-  ui.send.disabled = false;
-  ui.message.focus();
+  if (!busy) ui.busy.textContent = halted ? "A request is waiting for your approval (saved)." : "";
+  if (busy) return; // a message sent while loading runs now; a saved request waits its turn
   if (teamSaved) resumeTeam(teamSaved);
   else if (halted && document.visibilityState === "visible") offerHalted();
+}
+
+// showLoading: what the page shows until the agent is ready.
+function showLoading() {
+  ui.busy.textContent = "Loading the agent…";
+  if (document.activeElement === document.body) ui.message.focus();
+}
+
+// untilReady waits, after a message was sent before the agent was ready,
+// until start() is done; it throws if the agent could not start.
+async function untilReady() {
+  if (toolkit && team) return;
+  ui.busy.textContent = "Loading the agent… your message is sent once it is ready.";
+  await started;
+  if (!toolkit || !team) throw new Error("The agent could not start: reload the page to try again.");
+  ui.busy.textContent = "Working…";
 }
 
 // teamView shows a team run in the transcript (demo-team.mjs calls it).
@@ -275,13 +299,14 @@ ui.form.addEventListener("submit", async (e) => {
   e.preventDefault();
   if (halted && !busy) return offerHalted(); // the waiting request comes first; the draft stays
   const prompt = ui.message.value.trim();
-  if (!prompt || !toolkit || ui.send.disabled) return;
+  if (!prompt || ui.send.disabled) return;
   if (!endpointReady()) return; // the draft stays; the status line says what is missing
   ui.message.value = "";
   entry("user", "You", prompt);
   setBusy(true);
   const live = { entry: null, text: false };
   try {
+    await untilReady();
     if (isTeamPrompt(prompt)) {
       await team.run(prompt); // demo-team.mjs: its own runtime, not this conversation's history
       return;
@@ -301,6 +326,11 @@ ui.form.addEventListener("submit", async (e) => {
     setBusy(false);
   }
 });
+
+// Send is disabled in the markup until the handler above is in place: the
+// box takes typing at once, but a form submitted before this module ran
+// would reload the page (a disabled default button blocks Enter too).
+ui.send.disabled = busy;
 
 // onEvent shows a streamed run as it happens.
 function onEvent(e, live) {

@@ -13,6 +13,7 @@
 import { approvalDialog } from "./approval-dialog.mjs";
 import { bridgeHost } from "./bridge-host.mjs";
 import { agentsApi } from "./agents-api.mjs";
+import { wasmURL } from "./wasm-urls.mjs";
 
 let booted = null; // memoised Promise<api>: the Go runtime is started once per realm
 let keeper = { enter() {}, leave() {} }; // Node only: see keepAliveWhileBusy
@@ -31,13 +32,16 @@ export function load({ wasm, wasmExec } = {}) {
 }
 
 async function boot(wasm, wasmExec) {
+  // The download starts before wasm_exec.js is imported: the two overlap.
+  const source = startFetch(wasm ?? wasmURL());
+  source.catch?.(() => {}); // awaited by instantiate; a failed import must not leave it unhandled
   if (typeof globalThis.Go !== "function") {
     // wasm_exec.js is a classic script that defines globalThis.Go; importing it runs it.
     await import(String(wasmExec ?? new URL("./wasm_exec.js", import.meta.url)));
   }
   const go = new globalThis.Go();
   keeper = keepAliveWhileBusy(go);
-  const instance = await instantiate(wasm ?? new URL("./toolnexus.wasm", import.meta.url), go.importObject);
+  const instance = await instantiate(await source, go.importObject);
   if (typeof performance !== "undefined" && performance.mark) performance.mark("toolnexus:wasm-loaded");
   keeper.enter();
   return new Promise((resolve, reject) => {
@@ -59,18 +63,24 @@ async function boot(wasm, wasmExec) {
   });
 }
 
-async function instantiate(source, importObject) {
-  if (source instanceof ArrayBuffer || ArrayBuffer.isView(source)) {
-    return (await WebAssembly.instantiate(source, importObject)).instance;
-  }
+// startFetch begins getting the wasm: a Promise of its bytes (Node, from a
+// file) or of its Response (fetched); bytes and Responses pass through.
+async function startFetch(source) {
   if (typeof source === "string" || source instanceof URL) {
     const url = toURL(source);
     if ((url && url.protocol === "file:") || (!url && isNode())) {
       // Node: fetch() cannot read files, so read the bytes from disk.
       const { readFile } = await import("node:fs/promises");
-      return (await WebAssembly.instantiate(await readFile(url ?? source), importObject)).instance;
+      return readFile(url ?? source);
     }
-    source = fetch(url ?? source);
+    return fetch(url ?? source);
+  }
+  return source;
+}
+
+async function instantiate(source, importObject) {
+  if (source instanceof ArrayBuffer || ArrayBuffer.isView(source)) {
+    return (await WebAssembly.instantiate(source, importObject)).instance;
   }
   const response = await source;
   if (!response.ok) throw new Error(`toolnexus: loading the wasm failed: HTTP ${response.status}`);
