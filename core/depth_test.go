@@ -156,22 +156,22 @@ func TestDeepMCPMessagesFailTheServerOrTheCall(t *testing.T) {
 	for _, depth := range deepDepths {
 		deep := deepJSON(depth)
 		// tools/list: the server fails, the toolkit still builds.
-		f := &fakeMCP{listReply: `{"jsonrpc":"2.0","id":2,"result":{"tools":[{"name":"x","inputSchema":` + deep + `}]}}`}
-		tk := f.toolkit(t, nil)
+		f := &fakeMCP{ListReply: `{"jsonrpc":"2.0","id":2,"result":{"tools":[{"name":"x","inputSchema":` + deep + `}]}}`}
+		tk := fakeToolkit(t, f, nil)
 		st := tk.MCPServers()["fake"]
 		if st.Status != MCPFailed || !strings.Contains(st.Reason, "nested more than 1000 levels") {
 			t.Fatalf("depth %d: tools/list: %+v", depth, st)
 		}
 		// tools/call: an error result, and the next call works.
 		deepCall := true
-		f = &fakeMCP{tools: []string{`{"name":"echo","inputSchema":{"type":"object"},"annotations":{"readOnlyHint":true}}`},
-			call: func(_ context.Context, _ string, _ gjson.Result) (string, bool) {
+		f = &fakeMCP{Tools: []string{`{"name":"echo","inputSchema":{"type":"object"},"annotations":{"readOnlyHint":true}}`},
+			Call: func(_ context.Context, _ string, _ gjson.Result) (string, bool) {
 				if deepCall {
 					return `{"content":[{"type":"text","text":"x"}],"structuredContent":` + deep + `}`, false
 				}
 				return `{"content":[{"type":"text","text":"fine"}]}`, false
 			}}
-		tk = f.toolkit(t, nil)
+		tk = fakeToolkit(t, f, nil)
 		res, err := tk.Execute(context.Background(), "fake_echo", nil)
 		if err != nil || !res.IsError || !strings.Contains(res.Output, "nested more than 1000 levels") {
 			t.Fatalf("depth %d: tools/call: %+v %v", depth, res, err)

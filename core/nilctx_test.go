@@ -86,8 +86,8 @@ func TestNilContextIsBackground(t *testing.T) {
 	}
 
 	t.Run("CreateToolkit, Execute and MCP connect", func(t *testing.T) {
-		f := &fakeMCP{tools: []string{`{"name":"echo","inputSchema":{"type":"object"},"annotations":{"readOnlyHint":true}}`}}
-		tk, err := CreateToolkit(nilCtx, Options{Builtins: false, MCP: f.config(), Transport: f})
+		f := &fakeMCP{Tools: []string{`{"name":"echo","inputSchema":{"type":"object"},"annotations":{"readOnlyHint":true}}`}}
+		tk, err := CreateToolkit(nilCtx, Options{Builtins: false, MCP: f.Config(), Transport: f})
 		if err != nil || tk.MCPServers()["fake"].Status != MCPConnected {
 			t.Fatalf("%v %+v", err, tk.MCPServers())
 		}
