@@ -84,9 +84,9 @@ func TestQuestionAndWriteInTheLoop(t *testing.T) {
 		t.Fatal(err)
 	}
 	m := newScripted(t, StyleOpenAI,
-		turn{calls: []ToolRequest{call("c1", "question", `{"questions":[{"question":"Title?","options":["Plan","Notes"]}]}`)}},
-		turn{calls: []ToolRequest{call("c2", "write", `{"path":"notes/title.md","content":"# Plan\n"}`)}},
-		turn{text: "saved"})
+		turn{Calls: []ToolRequest{call("c1", "question", `{"questions":[{"question":"Title?","options":["Plan","Notes"]}]}`)}},
+		turn{Calls: []ToolRequest{call("c2", "write", `{"path":"notes/title.md","content":"# Plan\n"}`)}},
+		turn{Text: "saved"})
 	var kinds []string
 	wait := func(r Request) (Answer, error) {
 		kinds = append(kinds, r.Kind)

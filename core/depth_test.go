@@ -54,7 +54,7 @@ func TestDeepModelReplyIsAnErrorAndKeepsTheTranscript(t *testing.T) {
 					}
 				}
 				var c counter
-				m := newScripted(t, style, turn{calls: []ToolRequest{call("c1", "t", `{"order":"1"}`)}}, turn{raw: deep})
+				m := newScripted(t, style, turn{Calls: []ToolRequest{call("c1", "t", `{"order":"1"}`)}}, turn{Raw: deep})
 				client := m.client(ClientOptions{Retries: -1})
 				tk := mustToolkit(t, c.tool("t"))
 				var res RunResult
@@ -90,7 +90,7 @@ func drainStream(t *testing.T, c *Client, tk *Toolkit) (RunResult, error) {
 func TestDeepToolArgumentsAreAnErrorResult(t *testing.T) {
 	for _, depth := range deepDepths {
 		var c counter
-		m := newScripted(t, StyleOpenAI, turn{calls: []ToolRequest{call("c1", "t", deepJSON(depth))}}, turn{text: "ok"})
+		m := newScripted(t, StyleOpenAI, turn{Calls: []ToolRequest{call("c1", "t", deepJSON(depth))}}, turn{Text: "ok"})
 		res, err := m.client(ClientOptions{}).Run(context.Background(), "go", mustToolkit(t, c.tool("t")))
 		if err != nil || res.Status != StatusDone {
 			t.Fatalf("depth %d: %v %s", depth, err, res.Status)
@@ -146,7 +146,7 @@ func TestDeepJSONFromTheHostIsRefused(t *testing.T) {
 	}
 	// At the limit a message still passes, also when a transcript wraps it.
 	ok := []any{json.RawMessage(`{"role":"user","content":"x","extra":` + deepJSON(MaxJSONDepth) + `}`)}
-	m := newScripted(t, StyleOpenAI, turn{text: "fine"})
+	m := newScripted(t, StyleOpenAI, turn{Text: "fine"})
 	if res, err := m.client(ClientOptions{}).RunWithHistory(context.Background(), "go", mustToolkit(t), ok); err != nil || res.Text != "fine" {
 		t.Fatalf("a history message at the limit: %v", err)
 	}
@@ -156,22 +156,22 @@ func TestDeepMCPMessagesFailTheServerOrTheCall(t *testing.T) {
 	for _, depth := range deepDepths {
 		deep := deepJSON(depth)
 		// tools/list: the server fails, the toolkit still builds.
-		f := &fakeMCP{listReply: `{"jsonrpc":"2.0","id":2,"result":{"tools":[{"name":"x","inputSchema":` + deep + `}]}}`}
-		tk := f.toolkit(t, nil)
+		f := &fakeMCP{ListReply: `{"jsonrpc":"2.0","id":2,"result":{"tools":[{"name":"x","inputSchema":` + deep + `}]}}`}
+		tk := fakeToolkit(t, f, nil)
 		st := tk.MCPServers()["fake"]
 		if st.Status != MCPFailed || !strings.Contains(st.Reason, "nested more than 1000 levels") {
 			t.Fatalf("depth %d: tools/list: %+v", depth, st)
 		}
 		// tools/call: an error result, and the next call works.
 		deepCall := true
-		f = &fakeMCP{tools: []string{`{"name":"echo","inputSchema":{"type":"object"},"annotations":{"readOnlyHint":true}}`},
-			call: func(_ context.Context, _ string, _ gjson.Result) (string, bool) {
+		f = &fakeMCP{Tools: []string{`{"name":"echo","inputSchema":{"type":"object"},"annotations":{"readOnlyHint":true}}`},
+			Call: func(_ context.Context, _ string, _ gjson.Result) (string, bool) {
 				if deepCall {
 					return `{"content":[{"type":"text","text":"x"}],"structuredContent":` + deep + `}`, false
 				}
 				return `{"content":[{"type":"text","text":"fine"}]}`, false
 			}}
-		tk = f.toolkit(t, nil)
+		tk = fakeToolkit(t, f, nil)
 		res, err := tk.Execute(context.Background(), "fake_echo", nil)
 		if err != nil || !res.IsError || !strings.Contains(res.Output, "nested more than 1000 levels") {
 			t.Fatalf("depth %d: tools/call: %+v %v", depth, res, err)

@@ -121,12 +121,12 @@ func TestApprovalEditsAreRecorded(t *testing.T) {
 			t.Run(string(style)+" "+name, func(t *testing.T) {
 				var c counter
 				var o observed
-				m := newScripted(t, style, turn{calls: []ToolRequest{call("c1", "refund", askedArgs)}},
-					turn{text: "refunded"})
+				m := newScripted(t, style, turn{Calls: []ToolRequest{call("c1", "refund", askedArgs)}},
+					turn{Text: "refunded"})
 				tk := mustToolkit(t, RequireApproval(c.tool("refund")))
 				res := run(t, m, &o, tk)
-				if res.Status != StatusDone || c.count() != 1 || c.args[0]["order"] != "999" {
-					t.Fatalf("status %s, runs %d, args %v", res.Status, c.count(), c.args)
+				if res.Status != StatusDone || c.count() != 1 || c.Args[0]["order"] != "999" {
+					t.Fatalf("status %s, runs %d, args %v", res.Status, c.count(), c.Args)
 				}
 				rec := res.ToolCalls[len(res.ToolCalls)-1]
 				if string(rec.RawArgs) != editedArgs || string(rec.OriginalArgs) != askedArgs {
@@ -136,7 +136,7 @@ func TestApprovalEditsAreRecorded(t *testing.T) {
 					t.Fatalf("the transcript's tool call says %s", got)
 				}
 				sent := m.sent()
-				if got := transcriptArgs(t, anySlice(sent[len(sent)-1].body.Get("messages"))); got != editedArgs {
+				if got := transcriptArgs(t, anySlice(sent[len(sent)-1].Body.Get("messages"))); got != editedArgs {
 					t.Fatalf("the model was told %s", got)
 				}
 				assertBalanced(t, res.Messages)
@@ -170,7 +170,7 @@ func anySlice(v gjson.Result) []any {
 // originalArgs stays out and the model's text is kept as it was.
 func TestApprovalWithTheSameArgsIsNoEdit(t *testing.T) {
 	var c counter
-	m := newScripted(t, StyleOpenAI, turn{calls: []ToolRequest{call("c1", "refund", `{ "order" : "42" }`)}}, turn{text: "ok"})
+	m := newScripted(t, StyleOpenAI, turn{Calls: []ToolRequest{call("c1", "refund", `{ "order" : "42" }`)}}, turn{Text: "ok"})
 	client := m.client(ClientOptions{WaitFor: func(r Request) (Answer, error) {
 		return Answer{ID: r.ID, Ok: true, Data: map[string]any{"args": map[string]any{"order": "42"}}}, nil
 	}})

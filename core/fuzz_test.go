@@ -29,7 +29,7 @@ func FuzzStream(f *testing.F) {
 		if split < 1 {
 			split = 1
 		}
-		resp, err := r.readStream(&pieces{data: []byte(stream), n: split%64 + 1})
+		resp, err := r.readStream(&pieces{Data: []byte(stream), N: split%64 + 1})
 		if err == nil && !json.Valid(c.wire.AssistantMessage(resp)) {
 			t.Fatalf("stream produced an invalid message")
 		}
@@ -41,7 +41,7 @@ func FuzzToolArguments(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, args string) {
-		m := newScripted(t, StyleOpenAI, turn{calls: []ToolRequest{call("c1", "t", args)}}, turn{text: "ok"})
+		m := newScripted(t, StyleOpenAI, turn{Calls: []ToolRequest{call("c1", "t", args)}}, turn{Text: "ok"})
 		var c counter
 		res, err := m.client(ClientOptions{}).Run(context.Background(), "go", mustToolkit(t, c.tool("t")))
 		if err != nil || res.Status != StatusDone {
@@ -65,7 +65,7 @@ func FuzzResume(f *testing.F) {
 		}
 		for _, style := range []Style{StyleOpenAI, StyleAnthropic} {
 			var c counter
-			m := newScripted(t, style, turn{text: "a"}, turn{text: "b"}, turn{text: "c"})
+			m := newScripted(t, style, turn{Text: "a"}, turn{Text: "b"}, turn{Text: "c"})
 			_, _ = m.client(ClientOptions{MaxTurns: 2}).RunWithAnswer(context.Background(), mustToolkit(t, RequireApproval(c.tool("refund"))), msgs, Request{ID: ans.ID}, ans)
 			if !ans.Ok && c.count() > 0 {
 				t.Fatal("a tool needing approval ran without an Ok answer")

@@ -12,8 +12,8 @@ import (
 func TestGuardSuspensionIsCountedPending(t *testing.T) {
 	var c counter
 	m := newScripted(t, StyleOpenAI,
-		turn{calls: []ToolRequest{call("c1", "refund", `{"order":"7"}`)}},
-		turn{text: "refunded"})
+		turn{Calls: []ToolRequest{call("c1", "refund", `{"order":"7"}`)}},
+		turn{Text: "refunded"})
 	var mu sync.Mutex
 	var events []MetricEvent
 	asked := false

@@ -10,7 +10,7 @@ import (
 func TestRunPlainAnswer(t *testing.T) {
 	for _, style := range []Style{StyleOpenAI, StyleAnthropic} {
 		t.Run(string(style), func(t *testing.T) {
-			m := newScripted(t, style, turn{text: "hello"})
+			m := newScripted(t, style, turn{Text: "hello"})
 			res, err := m.client(ClientOptions{SystemPrompt: "be brief"}).Run(context.Background(), "hi", mustToolkit(t))
 			if err != nil {
 				t.Fatal(err)
@@ -18,7 +18,7 @@ func TestRunPlainAnswer(t *testing.T) {
 			if res.Status != StatusDone || res.Text != "hello" || res.Turns != 1 || res.ProviderModel != "served-model" {
 				t.Fatalf("result = %+v", res)
 			}
-			body := m.sent()[0].body
+			body := m.sent()[0].Body
 			if body.Get("tools").Exists() {
 				t.Error("an empty toolkit must not send tools")
 			}
@@ -52,8 +52,8 @@ func TestToolLoopBothStyles(t *testing.T) {
 		t.Run(string(tt.style)+" "+tt.base, func(t *testing.T) {
 			var c counter
 			m := newScripted(t, tt.style,
-				turn{calls: []ToolRequest{call("c1", "lookup", `{"order":"7"}`)}},
-				turn{text: "order 7 is fine"})
+				turn{Calls: []ToolRequest{call("c1", "lookup", `{"order":"7"}`)}},
+				turn{Text: "order 7 is fine"})
 			res, err := m.client(ClientOptions{BaseURL: tt.base, APIKey: "sk-test-1234", Model: "model-x"}).Run(context.Background(), "check order 7", mustToolkit(t, c.tool("lookup")))
 			if err != nil {
 				t.Fatal(err)
@@ -65,26 +65,26 @@ func TestToolLoopBothStyles(t *testing.T) {
 				t.Fatalf("usage %+v turns %d calls %d", res.Usage, res.Turns, res.ToolCallCount)
 			}
 			for i, req := range m.sent() {
-				if req.url != tt.wantURL {
-					t.Errorf("request %d url = %s, want %s", i, req.url, tt.wantURL)
+				if req.URL != tt.wantURL {
+					t.Errorf("request %d url = %s, want %s", i, req.URL, tt.wantURL)
 				}
-				if req.header[tt.wantAuth[0]] != tt.wantAuth[1] {
-					t.Errorf("request %d header %s = %q", i, tt.wantAuth[0], req.header[tt.wantAuth[0]])
+				if req.Header[tt.wantAuth[0]] != tt.wantAuth[1] {
+					t.Errorf("request %d header %s = %q", i, tt.wantAuth[0], req.Header[tt.wantAuth[0]])
 				}
-				if req.body.Get("model").String() != "model-x" {
-					t.Errorf("request %d model = %s: the model id must be sent verbatim", i, req.body.Get("model"))
+				if req.Body.Get("model").String() != "model-x" {
+					t.Errorf("request %d model = %s: the model id must be sent verbatim", i, req.Body.Get("model"))
 				}
 			}
 			if tt.style == StyleAnthropic {
-				h := m.sent()[0].header
-				if h["anthropic-version"] != "2023-06-01" || m.sent()[0].body.Get("max_tokens").Int() != 4096 {
-					t.Errorf("anthropic headers/body: %v %s", h, m.sent()[0].body.Raw)
+				h := m.sent()[0].Header
+				if h["anthropic-version"] != "2023-06-01" || m.sent()[0].Body.Get("max_tokens").Int() != 4096 {
+					t.Errorf("anthropic headers/body: %v %s", h, m.sent()[0].Body.Raw)
 				}
-				if m.sent()[0].body.Get("tools.0.input_schema.type").String() != "object" {
-					t.Errorf("anthropic tools: %s", m.sent()[0].body.Get("tools").Raw)
+				if m.sent()[0].Body.Get("tools.0.input_schema.type").String() != "object" {
+					t.Errorf("anthropic tools: %s", m.sent()[0].Body.Get("tools").Raw)
 				}
-			} else if m.sent()[0].body.Get("tools.0.function.name").String() != "lookup" {
-				t.Errorf("openai tools: %s", m.sent()[0].body.Get("tools").Raw)
+			} else if m.sent()[0].Body.Get("tools.0.function.name").String() != "lookup" {
+				t.Errorf("openai tools: %s", m.sent()[0].Body.Get("tools").Raw)
 			}
 			if got := m.toolResults(2); len(got) != 1 || got[0] != "lookup ran for order 7" {
 				t.Errorf("tool results sent = %q", got)
@@ -96,12 +96,12 @@ func TestToolLoopBothStyles(t *testing.T) {
 
 func TestAnthropicErrorResultsCarryIsError(t *testing.T) {
 	m := newScripted(t, StyleAnthropic,
-		turn{calls: []ToolRequest{call("t1", "nope", `{}`), call("t2", "nope", `{}`)}},
-		turn{text: "ok"})
+		turn{Calls: []ToolRequest{call("t1", "nope", `{}`), call("t2", "nope", `{}`)}},
+		turn{Text: "ok"})
 	if _, err := m.client(ClientOptions{}).Run(context.Background(), "x", mustToolkit(t)); err != nil {
 		t.Fatal(err)
 	}
-	msgs := m.sent()[1].body.Get("messages").Array()
+	msgs := m.sent()[1].Body.Get("messages").Array()
 	last := msgs[len(msgs)-1]
 	if last.Get("role").String() != "user" || len(last.Get("content").Array()) != 2 {
 		t.Fatalf("both results must share one user turn: %s", last.Raw)
@@ -122,13 +122,13 @@ func TestBadToolCallsAreResultsNotErrors(t *testing.T) {
 		return "", errors.New("disk on fire")
 	})
 	m := newScripted(t, StyleOpenAI,
-		turn{calls: []ToolRequest{
+		turn{Calls: []ToolRequest{
 			call("a", "missing_tool", `{}`),
 			call("b", "fail", `{not json`),
 			call("c", "boom", `{}`),
 			call("d", "fail", `{}`),
 		}},
-		turn{text: "recovered"})
+		turn{Text: "recovered"})
 	res, err := m.client(ClientOptions{}).Run(context.Background(), "go", mustToolkit(t, panicky, failing))
 	if err != nil {
 		t.Fatal(err)
@@ -152,7 +152,7 @@ func TestBadToolCallsAreResultsNotErrors(t *testing.T) {
 
 func TestMaxTurnsIncomplete(t *testing.T) {
 	var c counter
-	loopTurn := turn{calls: []ToolRequest{call("x", "t", `{"order":"1"}`)}}
+	loopTurn := turn{Calls: []ToolRequest{call("x", "t", `{"order":"1"}`)}}
 	m := newScripted(t, StyleOpenAI, loopTurn, loopTurn, loopTurn)
 	res, err := m.client(ClientOptions{MaxTurns: 3}).Run(context.Background(), "loop", mustToolkit(t, c.tool("t")))
 	if err != nil {
@@ -170,17 +170,17 @@ func TestProviderFailuresAreClearErrors(t *testing.T) {
 		tr   turn
 		want string
 	}{
-		{"malformed JSON", turn{raw: `{"choices":[{"message":`}, "not valid JSON"},
-		{"non-2xx with body", turn{status: 503, raw: `{"error":"overloaded"}`}, "LLM 503: {\"error\":\"overloaded\"}"},
-		{"empty choices", turn{raw: `{"choices":[]}`}, "no choices"},
-		{"error object", turn{raw: `{"error":{"message":"model not found"}}`}, "model not found"},
-		{"key echoed back", turn{status: 400, raw: `{"error":"bad key sk-secret-abcdef"}`}, "bad key [redacted]"},
-		{"auth reply dropped", turn{status: 401, raw: `{"error":"bad key sk-secret-abcdef"}`}, "LLM 401"},
+		{"malformed JSON", turn{Raw: `{"choices":[{"message":`}, "not valid JSON"},
+		{"non-2xx with body", turn{Status: 503, Raw: `{"error":"overloaded"}`}, "LLM 503: {\"error\":\"overloaded\"}"},
+		{"empty choices", turn{Raw: `{"choices":[]}`}, "no choices"},
+		{"error object", turn{Raw: `{"error":{"message":"model not found"}}`}, "model not found"},
+		{"key echoed back", turn{Status: 400, Raw: `{"error":"bad key sk-secret-abcdef"}`}, "bad key [redacted]"},
+		{"auth reply dropped", turn{Status: 401, Raw: `{"error":"bad key sk-secret-abcdef"}`}, "LLM 401"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var c counter
-			m := newScripted(t, StyleOpenAI, turn{calls: []ToolRequest{call("c1", "t", `{"order":"1"}`)}}, tt.tr)
+			m := newScripted(t, StyleOpenAI, turn{Calls: []ToolRequest{call("c1", "t", `{"order":"1"}`)}}, tt.tr)
 			res, err := m.client(ClientOptions{APIKey: "sk-secret-abcdef", Retries: -1}).Run(context.Background(), "hi", mustToolkit(t, c.tool("t")))
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Fatalf("err = %v, want it to contain %q", err, tt.want)
@@ -193,8 +193,8 @@ func TestProviderFailuresAreClearErrors(t *testing.T) {
 				t.Fatalf("partial result = %+v", res)
 			}
 			var pe *ProviderError
-			if tt.tr.status != 0 && (!errors.As(err, &pe) || pe.Status != tt.tr.status) {
-				t.Fatalf("want a *ProviderError with status %d, got %T", tt.tr.status, err)
+			if tt.tr.Status != 0 && (!errors.As(err, &pe) || pe.Status != tt.tr.Status) {
+				t.Fatalf("want a *ProviderError with status %d, got %T", tt.tr.Status, err)
 			}
 		})
 	}
@@ -202,7 +202,7 @@ func TestProviderFailuresAreClearErrors(t *testing.T) {
 
 func TestHooksShortCircuitAndRewrite(t *testing.T) {
 	var c counter
-	m := newScripted(t, StyleOpenAI, turn{text: "from the model"})
+	m := newScripted(t, StyleOpenAI, turn{Text: "from the model"})
 	hooks := &Hooks{
 		// Turn 0 never reaches the provider: the hook answers with a tool call.
 		BeforeLLM: func(ctx context.Context, lc *LLMCall) (*LLMResponse, error) {
@@ -239,8 +239,8 @@ func TestHooksShortCircuitAndRewrite(t *testing.T) {
 	if res.Text != "FROM THE MODEL" {
 		t.Fatalf("AfterLLM rewrite lost: %q", res.Text)
 	}
-	if c.count() != 1 || c.args[0]["order"] != "rewritten" {
-		t.Fatalf("BeforeTool rewrite: runs %d args %v", c.count(), c.args)
+	if c.count() != 1 || c.Args[0]["order"] != "rewritten" {
+		t.Fatalf("BeforeTool rewrite: runs %d args %v", c.count(), c.Args)
 	}
 	got := m.toolResults(1)
 	if got[0] != "t ran for order rewritten (audited)" || got[1] != "blocked by policy (audited)" {
@@ -259,7 +259,7 @@ func TestHookErrorEndsRunWithTranscript(t *testing.T) {
 }
 
 func TestHistoryIsSentVerbatimAndNotReencoded(t *testing.T) {
-	m := newScripted(t, StyleOpenAI, turn{text: "again"})
+	m := newScripted(t, StyleOpenAI, turn{Text: "again"})
 	history := []any{
 		map[string]any{"role": "user", "content": "first <b>"},
 		[]byte(`{"role":"assistant","content":"first answer","extra":{"kept":  true}}`),
@@ -268,9 +268,9 @@ func TestHistoryIsSentVerbatimAndNotReencoded(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	msgs := m.sent()[0].body.Get("messages").Array()
+	msgs := m.sent()[0].Body.Get("messages").Array()
 	if len(msgs) != 3 || msgs[0].Get("content").String() != "first <b>" || msgs[1].Raw != string(history[1].([]byte)) {
-		t.Fatalf("messages sent = %s", m.sent()[0].body.Get("messages").Raw)
+		t.Fatalf("messages sent = %s", m.sent()[0].Body.Get("messages").Raw)
 	}
 	if len(res.Messages) != 4 {
 		t.Fatalf("result transcript has %d messages", len(res.Messages))
@@ -292,7 +292,7 @@ func TestToolTimeout(t *testing.T) {
 		<-tctx.Ctx.Done()
 		return ToolResult{Output: "late"}, nil
 	}}
-	m := newScripted(t, StyleOpenAI, turn{calls: []ToolRequest{call("s", "slow", "")}}, turn{text: "moved on"})
+	m := newScripted(t, StyleOpenAI, turn{Calls: []ToolRequest{call("s", "slow", "")}}, turn{Text: "moved on"})
 	res, err := m.client(ClientOptions{ToolTimeoutMs: 20}).Run(context.Background(), "go", mustToolkit(t, slow))
 	if err != nil || res.Text != "moved on" {
 		t.Fatalf("res %+v err %v", res, err)

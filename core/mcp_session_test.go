@@ -11,7 +11,7 @@ import (
 // TestMCPSessionExpired: a server that forgets the session (a restart)
 // answers 404; the client starts a new session and retries once.
 func TestMCPSessionExpired(t *testing.T) {
-	m := mockMCP{sse: true, sessionID: "s-old"}
+	m := mockMCP{SSE: true, SessionID: "s-old"}
 	srv := newMockMCP(t, &m)
 	tk, err := CreateToolkit(context.Background(), Options{
 		MCP: mcpConfig(`"r":{"url":"` + srv.URL + `/mcp"}`),
@@ -23,9 +23,9 @@ func TestMCPSessionExpired(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer tk.Close()
-	m.mu.Lock()
-	m.sessionID = "s-new" // the server restarted
-	m.mu.Unlock()
+	m.Mu.Lock()
+	m.SessionID = "s-new" // the server restarted
+	m.Mu.Unlock()
 	tests := []struct{ tool, want string }{
 		{"r_echo", "you said\n[image: image/png, 8 bytes]\nagain"},
 		{"r_ask_name", "action=accept name=Bo"},
@@ -36,15 +36,15 @@ func TestMCPSessionExpired(t *testing.T) {
 			t.Errorf("%s after the restart: %+v", tc.tool, res)
 		}
 	}
-	if got := strings.Count(strings.Join(m.seen(), ","), "initialize,"); got != 2 {
-		t.Errorf("want one new initialize, saw %d in %v", got, m.seen())
+	if got := strings.Count(strings.Join(m.Seen(), ","), "initialize,"); got != 2 {
+		t.Errorf("want one new initialize, saw %d in %v", got, m.Seen())
 	}
 }
 
 // TestMCPCallAfterClose: Close ends the session, and a later call is an
 // error result rather than a new session.
 func TestMCPCallAfterClose(t *testing.T) {
-	m := mockMCP{sessionID: "s-1"}
+	m := mockMCP{SessionID: "s-1"}
 	srv := newMockMCP(t, &m)
 	tk, err := CreateToolkit(context.Background(), Options{MCP: mcpConfig(`"c":{"url":"` + srv.URL + `/mcp"}`)})
 	if err != nil {
@@ -55,7 +55,7 @@ func TestMCPCallAfterClose(t *testing.T) {
 	if !res.IsError || !strings.Contains(res.Output, "closed") {
 		t.Errorf("after Close: %+v", res)
 	}
-	if n := strings.Count(strings.Join(m.seen(), ","), "initialize,"); n != 1 {
+	if n := strings.Count(strings.Join(m.Seen(), ","), "initialize,"); n != 1 {
 		t.Errorf("initialize sent %d times", n)
 	}
 }

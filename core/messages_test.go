@@ -11,7 +11,7 @@ import (
 // json.RawMessage the loop sent.
 func TestMessagesAreEncoded(t *testing.T) {
 	c := &counter{}
-	m := newScripted(t, StyleOpenAI, turn{calls: []ToolRequest{call("c1", "echo", `{"x":1}`)}}, turn{text: "done"})
+	m := newScripted(t, StyleOpenAI, turn{Calls: []ToolRequest{call("c1", "echo", `{"x":1}`)}}, turn{Text: "done"})
 	res, err := m.client(ClientOptions{}).Run(context.Background(), "go", mustToolkit(t, c.tool("echo")))
 	if err != nil || res.Text != "done" || c.count() != 1 || len(res.Messages) != 4 {
 		t.Fatalf("res %+v err %v, tool ran %d times", res, err, c.count())
@@ -50,7 +50,7 @@ func TestProviderBodyDropsAuthReplies(t *testing.T) {
 		{429, ` {"org_id":"o-1","key":"sk-secret-abcdef"} `, `{"org_id":"o-1","key":"[redacted]"}`},
 	}
 	for _, tt := range tests {
-		m := newScripted(t, StyleOpenAI, turn{status: tt.status, raw: tt.body})
+		m := newScripted(t, StyleOpenAI, turn{Status: tt.status, Raw: tt.body})
 		opts := ClientOptions{BaseURL: "https://model.test/v1", Style: StyleOpenAI, Model: "m", APIKey: "sk-secret-abcdef", Retries: -1, Transport: m}
 		_, err := CreateClient(opts).Run(context.Background(), "hi", mustToolkit(t))
 		pe, ok := errors.AsType[*ProviderError](err)
@@ -58,7 +58,7 @@ func TestProviderBodyDropsAuthReplies(t *testing.T) {
 			t.Errorf("status %d: err = %v, want Body %q", tt.status, err, tt.wantBody)
 		}
 	}
-	m := newScripted(t, StyleOpenAI, turn{status: 429, raw: "busy"})
+	m := newScripted(t, StyleOpenAI, turn{Status: 429, Raw: "busy"})
 	opts := ClientOptions{BaseURL: "https://model.test/v1", Model: "m", Retries: -1, Transport: m,
 		RedactBody: func(status int, body string) string { return "<" + body + ">" }}
 	_, err := CreateClient(opts).Run(context.Background(), "hi", mustToolkit(t))

@@ -13,7 +13,7 @@ func TestNilContextIsBackground(t *testing.T) {
 	var nilCtx context.Context
 	approve := func(r Request) (Answer, error) { return Answer{ID: r.ID, Ok: true}, nil }
 	script := func() *scriptedModel {
-		return newScripted(t, StyleOpenAI, turn{calls: []ToolRequest{call("c1", "t", `{"order":"1"}`)}}, turn{text: "done"})
+		return newScripted(t, StyleOpenAI, turn{Calls: []ToolRequest{call("c1", "t", `{"order":"1"}`)}}, turn{Text: "done"})
 	}
 	halted := func(t *testing.T) (*Client, *Toolkit, RunResult) {
 		var c counter
@@ -86,8 +86,8 @@ func TestNilContextIsBackground(t *testing.T) {
 	}
 
 	t.Run("CreateToolkit, Execute and MCP connect", func(t *testing.T) {
-		f := &fakeMCP{tools: []string{`{"name":"echo","inputSchema":{"type":"object"},"annotations":{"readOnlyHint":true}}`}}
-		tk, err := CreateToolkit(nilCtx, Options{Builtins: false, MCP: f.config(), Transport: f})
+		f := &fakeMCP{Tools: []string{`{"name":"echo","inputSchema":{"type":"object"},"annotations":{"readOnlyHint":true}}`}}
+		tk, err := CreateToolkit(nilCtx, Options{Builtins: false, MCP: f.Config(), Transport: f})
 		if err != nil || tk.MCPServers()["fake"].Status != MCPConnected {
 			t.Fatalf("%v %+v", err, tk.MCPServers())
 		}
@@ -97,7 +97,7 @@ func TestNilContextIsBackground(t *testing.T) {
 		}
 	})
 	t.Run("Translate", func(t *testing.T) {
-		m := newScripted(t, StyleOpenAI, turn{text: "hi"})
+		m := newScripted(t, StyleOpenAI, turn{Text: "hi"})
 		res, err := m.client(ClientOptions{}).Translate(nilCtx, TranslateRequest{Messages: []any{json.RawMessage(`{"role":"user","content":"x"}`)}})
 		if err != nil || res.Text != "hi" {
 			t.Fatalf("%+v %v", res, err)

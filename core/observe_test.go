@@ -11,8 +11,8 @@ func TestMetricsAndEvents(t *testing.T) {
 	var c counter
 	var events []MetricEvent
 	m := newScripted(t, StyleOpenAI,
-		turn{status: 503, raw: "busy"},
-		turn{calls: []ToolRequest{call("a", "t", `{"order":"1"}`), call("b", "refund", `{"order":"2"}`)}},
+		turn{Status: 503, Raw: "busy"},
+		turn{Calls: []ToolRequest{call("a", "t", `{"order":"1"}`), call("b", "refund", `{"order":"2"}`)}},
 	)
 	client := m.client(ClientOptions{RetryBaseMs: 1, Model: "m1", OnMetric: func(e MetricEvent) { events = append(events, e) }})
 	res, err := client.Run(context.Background(), "go", mustToolkit(t, c.tool("t"), RequireApproval(c.tool("refund"))))
@@ -46,7 +46,7 @@ func TestMetricsAndEvents(t *testing.T) {
 	if strings.Contains(text, `tool="refund"`) {
 		t.Errorf("a suspension must not count as a tool call:\n%s", text)
 	}
-	m2 := newScripted(t, StyleOpenAI, turn{status: 400, raw: "no"})
+	m2 := newScripted(t, StyleOpenAI, turn{Status: 400, Raw: "no"})
 	client2 := m2.client(ClientOptions{Model: "m2"})
 	_, _ = client2.Run(context.Background(), "x", mustToolkit(t))
 	if !strings.Contains(client2.Metrics(), `toolnexus_run_errors_total{model="m2"} 1`) {
@@ -61,7 +61,7 @@ func TestMetricsRegistrySharedByClients(t *testing.T) {
 	reg := NewMetricsRegistry()
 	var c counter
 	for i := 0; i < 3; i++ {
-		m := newScripted(t, StyleOpenAI, turn{calls: []ToolRequest{call("a", "t", `{}`)}}, turn{text: "done"})
+		m := newScripted(t, StyleOpenAI, turn{Calls: []ToolRequest{call("a", "t", `{}`)}}, turn{Text: "done"})
 		client := m.client(ClientOptions{Model: "m", OnMetric: reg.Record})
 		if _, err := client.Run(context.Background(), "go", mustToolkit(t, c.tool("t"))); err != nil {
 			t.Fatal(err)
@@ -86,7 +86,7 @@ func TestMetricsRegistrySharedByClients(t *testing.T) {
 }
 
 func TestRequestParamsAndBodyTransform(t *testing.T) {
-	m := newScripted(t, StyleAnthropic, turn{text: "ok"})
+	m := newScripted(t, StyleAnthropic, turn{Text: "ok"})
 	client := m.client(ClientOptions{
 		RequestParams: map[string]any{"temperature": 0.2, "max_tokens": 50, "metadata": map[string]any{"user": "u1"}},
 		BodyTransform: func(b []byte) ([]byte, error) {
@@ -96,7 +96,7 @@ func TestRequestParamsAndBodyTransform(t *testing.T) {
 	if _, err := client.Run(context.Background(), "hi", mustToolkit(t)); err != nil {
 		t.Fatal(err)
 	}
-	body := m.sent()[0].body
+	body := m.sent()[0].Body
 	if body.Get("temperature").Float() != 0.3 || body.Get("max_tokens").Int() != 50 || body.Get("metadata.user").String() != "u1" {
 		t.Fatalf("body = %s", body.Raw)
 	}
@@ -119,9 +119,9 @@ func TestRequestParamsAndBodyTransform(t *testing.T) {
 func TestAskKeepsConversations(t *testing.T) {
 	var c counter
 	m := newScripted(t, StyleOpenAI,
-		turn{text: "hello Ada"},
-		turn{calls: []ToolRequest{call("c1", "refund", `{"order":"3"}`)}},
-		turn{text: "refund declined"},
+		turn{Text: "hello Ada"},
+		turn{Calls: []ToolRequest{call("c1", "refund", `{"order":"3"}`)}},
+		turn{Text: "refund declined"},
 	)
 	client := m.client(ClientOptions{})
 	tk := mustToolkit(t, RequireApproval(c.tool("refund")))
@@ -133,7 +133,7 @@ func TestAskKeepsConversations(t *testing.T) {
 	if err != nil || halted.Status != StatusPending {
 		t.Fatalf("halted %+v err %v", halted, err)
 	}
-	if n := len(m.sent()[1].body.Get("messages").Array()); n != 3 {
+	if n := len(m.sent()[1].Body.Get("messages").Array()); n != 3 {
 		t.Fatalf("second ask sent %d messages, want the first exchange plus the new prompt", n)
 	}
 	done, err := conv.AskWithAnswer(context.Background(), *halted.Pending, AnswerDeclined(halted.Pending.ID, "no"))
@@ -175,7 +175,7 @@ func TestRedactKey(t *testing.T) {
 }
 
 func TestTypedErrors(t *testing.T) {
-	m := newScripted(t, StyleOpenAI, turn{err: errors.New("connection reset by peer")})
+	m := newScripted(t, StyleOpenAI, turn{Err: errors.New("connection reset by peer")})
 	_, err := m.client(ClientOptions{Retries: -1}).Run(context.Background(), "x", mustToolkit(t))
 	if !errors.Is(err, ErrTransport) {
 		t.Fatalf("a transport failure must match ErrTransport: %v", err)
@@ -184,7 +184,7 @@ func TestTypedErrors(t *testing.T) {
 	if !errors.Is(err, ErrCannotResume) {
 		t.Fatalf("a refused answer must match ErrCannotResume: %v", err)
 	}
-	res, _ := newScripted(t, StyleOpenAI, turn{text: "x"}).client(ClientOptions{}).Run(context.Background(), "x", mustToolkit(t))
+	res, _ := newScripted(t, StyleOpenAI, turn{Text: "x"}).client(ClientOptions{}).Run(context.Background(), "x", mustToolkit(t))
 	if b, _ := marshalJSON(res); !strings.Contains(string(b), `"toolCalls":[]`) {
 		t.Fatalf("toolCalls must encode as [] when no tool ran: %s", b)
 	}

@@ -42,7 +42,7 @@ func TestBackoffGrowsWithJitter(t *testing.T) {
 }
 
 func TestRetries(t *testing.T) {
-	ok := turn{text: "finally"}
+	ok := turn{Text: "finally"}
 	tests := []struct {
 		name      string
 		turns     []turn
@@ -50,17 +50,17 @@ func TestRetries(t *testing.T) {
 		wantCalls int
 		wantErr   string
 	}{
-		{"429 with Retry-After 0 then success", []turn{{status: 429, raw: "slow down", header: map[string]string{"retry-after": "0"}}, ok}, ClientOptions{RetryBaseMs: 10_000}, 2, ""},
-		{"fractional Retry-After falls back to backoff", []turn{{status: 503, raw: "x", header: map[string]string{"retry-after": "1.5"}}, ok}, ClientOptions{RetryBaseMs: 1}, 2, ""},
-		{"date Retry-After falls back to backoff", []turn{{status: 429, raw: "x", header: map[string]string{"retry-after": "Wed, 21 Oct 2026 07:28:00 GMT"}}, ok}, ClientOptions{RetryBaseMs: 1}, 2, ""},
-		{"500, 502 then success", []turn{{status: 500, raw: "a"}, {status: 502, raw: "b"}, ok}, ClientOptions{RetryBaseMs: 1}, 3, ""},
-		{"network error retried", []turn{{err: errors.New("connection reset by peer")}, ok}, ClientOptions{RetryBaseMs: 1}, 2, ""},
-		{"retries exhausted", []turn{{status: 504, raw: "a"}, {status: 504, raw: "b"}, {status: 504, raw: "c"}}, ClientOptions{RetryBaseMs: 1}, 3, "LLM 504: c"},
-		{"400 is not retried", []turn{{status: 400, raw: "bad request"}}, ClientOptions{RetryBaseMs: 1}, 1, "LLM 400"},
-		{"negative Retries disables", []turn{{status: 503, raw: "a"}}, ClientOptions{Retries: -1}, 1, "LLM 503"},
-		{"OnError retries a 400", []turn{{status: 400, raw: "flaky"}, ok}, ClientOptions{RetryBaseMs: 1, ClassifyError: func(err error, attempt int) ErrorAction { return ErrorRetry }}, 2, ""},
-		{"OnError fails a 503", []turn{{status: 503, raw: "a"}}, ClientOptions{RetryBaseMs: 1, ClassifyError: func(err error, attempt int) ErrorAction { return ErrorFail }}, 1, "LLM 503"},
-		{"OnError is bounded by Retries", []turn{{status: 400, raw: "a"}, {status: 400, raw: "b"}}, ClientOptions{Retries: 1, RetryBaseMs: 1, ClassifyError: func(error, int) ErrorAction { return ErrorRetry }}, 2, "LLM 400: b"},
+		{"429 with Retry-After 0 then success", []turn{{Status: 429, Raw: "slow down", Header: map[string]string{"retry-after": "0"}}, ok}, ClientOptions{RetryBaseMs: 10_000}, 2, ""},
+		{"fractional Retry-After falls back to backoff", []turn{{Status: 503, Raw: "x", Header: map[string]string{"retry-after": "1.5"}}, ok}, ClientOptions{RetryBaseMs: 1}, 2, ""},
+		{"date Retry-After falls back to backoff", []turn{{Status: 429, Raw: "x", Header: map[string]string{"retry-after": "Wed, 21 Oct 2026 07:28:00 GMT"}}, ok}, ClientOptions{RetryBaseMs: 1}, 2, ""},
+		{"500, 502 then success", []turn{{Status: 500, Raw: "a"}, {Status: 502, Raw: "b"}, ok}, ClientOptions{RetryBaseMs: 1}, 3, ""},
+		{"network error retried", []turn{{Err: errors.New("connection reset by peer")}, ok}, ClientOptions{RetryBaseMs: 1}, 2, ""},
+		{"retries exhausted", []turn{{Status: 504, Raw: "a"}, {Status: 504, Raw: "b"}, {Status: 504, Raw: "c"}}, ClientOptions{RetryBaseMs: 1}, 3, "LLM 504: c"},
+		{"400 is not retried", []turn{{Status: 400, Raw: "bad request"}}, ClientOptions{RetryBaseMs: 1}, 1, "LLM 400"},
+		{"negative Retries disables", []turn{{Status: 503, Raw: "a"}}, ClientOptions{Retries: -1}, 1, "LLM 503"},
+		{"OnError retries a 400", []turn{{Status: 400, Raw: "flaky"}, ok}, ClientOptions{RetryBaseMs: 1, ClassifyError: func(err error, attempt int) ErrorAction { return ErrorRetry }}, 2, ""},
+		{"OnError fails a 503", []turn{{Status: 503, Raw: "a"}}, ClientOptions{RetryBaseMs: 1, ClassifyError: func(err error, attempt int) ErrorAction { return ErrorFail }}, 1, "LLM 503"},
+		{"OnError is bounded by Retries", []turn{{Status: 400, Raw: "a"}, {Status: 400, Raw: "b"}}, ClientOptions{Retries: 1, RetryBaseMs: 1, ClassifyError: func(error, int) ErrorAction { return ErrorRetry }}, 2, "LLM 400: b"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -84,7 +84,7 @@ func TestRetries(t *testing.T) {
 }
 
 func TestAbortDuringRetryWait(t *testing.T) {
-	m := newScripted(t, StyleOpenAI, turn{status: 503, raw: "busy", header: map[string]string{"retry-after": "30"}}, turn{text: "never"})
+	m := newScripted(t, StyleOpenAI, turn{Status: 503, Raw: "busy", Header: map[string]string{"retry-after": "30"}}, turn{Text: "never"})
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()
 	start := time.Now()
@@ -102,7 +102,7 @@ func TestTimeoutMsBoundsTheRun(t *testing.T) {
 		<-tctx.Ctx.Done()
 		return ToolResult{}, tctx.Ctx.Err()
 	}}
-	m := newScripted(t, StyleOpenAI, turn{calls: []ToolRequest{call("s", "slow", "")}}, turn{text: "x"})
+	m := newScripted(t, StyleOpenAI, turn{Calls: []ToolRequest{call("s", "slow", "")}}, turn{Text: "x"})
 	start := time.Now()
 	_, err := m.client(ClientOptions{TimeoutMs: 50}).Run(context.Background(), "go", mustToolkit(t, slow))
 	if err == nil || time.Since(start) > 5*time.Second {

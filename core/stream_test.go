@@ -92,7 +92,7 @@ func TestStreamBothStyles(t *testing.T) {
 		for _, split := range []int{1, 3, 7, 1 << 20} {
 			t.Run(string(tt.style)+"/split"+strconv.Itoa(split), func(t *testing.T) {
 				var c counter
-				m := newScripted(t, tt.style, turn{raw: tt.toolTurn, split: split}, turn{raw: tt.textTurn, split: split})
+				m := newScripted(t, tt.style, turn{Raw: tt.toolTurn, Split: split}, turn{Raw: tt.textTurn, Split: split})
 				ch, err := m.client(ClientOptions{}).Stream(context.Background(), "check", mustToolkit(t, c.tool("look")))
 				if err != nil {
 					t.Fatal(err)
@@ -122,13 +122,13 @@ func TestStreamBothStyles(t *testing.T) {
 				if res.Status != StatusDone || res.Text != "all good" || c.count() != 2 || res.Usage.PromptTokens != 8 {
 					t.Fatalf("result = %+v runs %d", res, c.count())
 				}
-				orders := []string{fmt.Sprint(c.args[0]["order"]), fmt.Sprint(c.args[1]["order"])}
+				orders := []string{fmt.Sprint(c.Args[0]["order"]), fmt.Sprint(c.Args[1]["order"])}
 				sort.Strings(orders)
 				if orders[0] != "1" || orders[1] != "2" {
-					t.Fatalf("assembled args = %v", c.args)
+					t.Fatalf("assembled args = %v", c.Args)
 				}
-				if !strings.Contains(m.sent()[0].body.Raw, tt.wantStream) {
-					t.Fatalf("request did not ask for a stream: %s", m.sent()[0].body.Raw)
+				if !strings.Contains(m.sent()[0].Body.Raw, tt.wantStream) {
+					t.Fatalf("request did not ask for a stream: %s", m.sent()[0].Body.Raw)
 				}
 				assertBalanced(t, res.Messages)
 			})
@@ -138,7 +138,7 @@ func TestStreamBothStyles(t *testing.T) {
 
 func TestStreamCutOffKeepsPartialText(t *testing.T) {
 	cut := openAIStreamToolTurn[:strings.Index(openAIStreamToolTurn, "check café")+8]
-	m := newScripted(t, StyleOpenAI, turn{raw: cut, split: 5})
+	m := newScripted(t, StyleOpenAI, turn{Raw: cut, Split: 5})
 	ch, err := m.client(ClientOptions{Retries: -1}).Stream(context.Background(), "check", mustToolkit(t))
 	if err != nil {
 		t.Fatal(err)
@@ -162,7 +162,7 @@ func TestStreamPendingBeforeWaitFor(t *testing.T) {
 			var mu sync.Mutex
 			var order []string
 			note := func(s string) { mu.Lock(); order = append(order, s); mu.Unlock() }
-			m := newScripted(t, style, turn{calls: []ToolRequest{call("c1", "refund", `{"order":"9"}`)}}, turn{text: "refunded"})
+			m := newScripted(t, style, turn{Calls: []ToolRequest{call("c1", "refund", `{"order":"9"}`)}}, turn{Text: "refunded"})
 			client := m.client(ClientOptions{WaitFor: func(r Request) (Answer, error) {
 				note("waitFor")
 				return Answer{ID: r.ID, Ok: true}, nil
@@ -201,7 +201,7 @@ func TestStreamPendingBeforeWaitFor(t *testing.T) {
 // A server that ignores "stream" and answers with plain JSON still works:
 // the reply is read whole and streamed as one delta.
 func TestStreamAcceptsAWholeReply(t *testing.T) {
-	m := newScripted(t, StyleOpenAI, turn{raw: openAIReply(turn{text: "all at once"})})
+	m := newScripted(t, StyleOpenAI, turn{Raw: openAIReply(turn{Text: "all at once"})})
 	ch, err := m.client(ClientOptions{}).Stream(context.Background(), "hi", mustToolkit(t))
 	if err != nil {
 		t.Fatal(err)
@@ -221,7 +221,7 @@ func TestStreamAcceptsAWholeReply(t *testing.T) {
 
 func TestStreamWithAnswer(t *testing.T) {
 	var c counter
-	m := newScripted(t, StyleAnthropic, turn{calls: []ToolRequest{call("c1", "refund", `{"order":"5"}`)}}, turn{text: "refunded order 5"})
+	m := newScripted(t, StyleAnthropic, turn{Calls: []ToolRequest{call("c1", "refund", `{"order":"5"}`)}}, turn{Text: "refunded order 5"})
 	client := m.client(ClientOptions{})
 	tk := mustToolkit(t, RequireApproval(c.tool("refund")))
 	halted, err := client.Run(context.Background(), "refund order 5", tk)

@@ -12,8 +12,8 @@ import (
 
 func refundScript(t *testing.T, style Style) *scriptedModel {
 	return newScripted(t, style,
-		turn{calls: []ToolRequest{call("c1", "refund", `{"order":"42"}`)}},
-		turn{text: "done with the refund"})
+		turn{Calls: []ToolRequest{call("c1", "refund", `{"order":"42"}`)}},
+		turn{Text: "done with the refund"})
 }
 
 func TestInlineWaitFor(t *testing.T) {
@@ -66,7 +66,7 @@ func TestToolSuspendsForInput(t *testing.T) {
 		}
 		return ToolResult{Output: "name: " + stringify(tctx.Answer.Data["output"])}, nil
 	}}
-	m := newScripted(t, StyleOpenAI, turn{calls: []ToolRequest{call("c1", "ask_name", "")}}, turn{text: "hi Ada"})
+	m := newScripted(t, StyleOpenAI, turn{Calls: []ToolRequest{call("c1", "ask_name", "")}}, turn{Text: "hi Ada"})
 	res, err := m.client(ClientOptions{WaitFor: func(r Request) (Answer, error) { return AnswerOutput(r.ID, "Ada"), nil }}).
 		Run(context.Background(), "greet me", mustToolkit(t, ask))
 	if err != nil || res.Status != StatusDone || runs != 2 {
@@ -82,7 +82,7 @@ func TestSecondSuspensionIsAnError(t *testing.T) {
 		return Pending(Request{Kind: KindInput, Prompt: "again?"}), nil
 	}}
 	asked := 0
-	m := newScripted(t, StyleOpenAI, turn{calls: []ToolRequest{call("c1", "stubborn", "")}}, turn{text: "gave up"})
+	m := newScripted(t, StyleOpenAI, turn{Calls: []ToolRequest{call("c1", "stubborn", "")}}, turn{Text: "gave up"})
 	res, err := m.client(ClientOptions{WaitFor: func(r Request) (Answer, error) { asked++; return AnswerOutput(r.ID, "x"), nil }}).
 		Run(context.Background(), "go", mustToolkit(t, stubborn))
 	if err != nil || res.Status != StatusDone || asked != 1 {
@@ -116,15 +116,15 @@ func TestDurableApprovalResume(t *testing.T) {
 				t.Fatalf("resumed = %+v runs %d", res, c.count())
 			}
 			// No user turn is added on resume, and the placeholder is replaced.
-			sent := m.sent()[1].body.Get("messages").Array()
+			sent := m.sent()[1].Body.Get("messages").Array()
 			users := 0
 			for _, msg := range sent {
 				if msg.Get("role").String() == "user" && !strings.Contains(msg.Raw, "tool_result") {
 					users++
 				}
 			}
-			if users != 1 || strings.Contains(m.sent()[1].body.Raw, "toolnexus:pending") {
-				t.Fatalf("resumed request = %s", m.sent()[1].body.Raw)
+			if users != 1 || strings.Contains(m.sent()[1].Body.Raw, "toolnexus:pending") {
+				t.Fatalf("resumed request = %s", m.sent()[1].Body.Raw)
 			}
 			assertBalanced(t, res.Messages)
 			// Replaying the same answer against the resumed transcript finds
@@ -211,8 +211,8 @@ func TestApprovalWithEditedArgs(t *testing.T) {
 func TestTwoRelayCallsRideOneRequest(t *testing.T) {
 	script := func() *scriptedModel {
 		return newScripted(t, StyleOpenAI,
-			turn{calls: []ToolRequest{call("r1", "lookup", `{"q":"a"}`), call("n1", "local", `{"order":"5"}`), call("r2", "lookup", `{"q":"b"}`)}},
-			turn{text: "both looked up"})
+			turn{Calls: []ToolRequest{call("r1", "lookup", `{"q":"a"}`), call("n1", "local", `{"order":"5"}`), call("r2", "lookup", `{"q":"b"}`)}},
+			turn{Text: "both looked up"})
 	}
 	var c counter
 	tools := func() *Toolkit { return mustToolkit(t, RelayTool("lookup", "host lookup", nil), c.tool("local")) }
@@ -273,8 +273,8 @@ func TestTwoRelayCallsRideOneRequest(t *testing.T) {
 func TestTwoSuspendingToolsDurable(t *testing.T) {
 	var a, b counter
 	m := newScripted(t, StyleOpenAI,
-		turn{calls: []ToolRequest{call("c1", "first", `{"order":"1"}`), call("c2", "second", `{"order":"2"}`)}},
-		turn{text: "first approved, second declined"})
+		turn{Calls: []ToolRequest{call("c1", "first", `{"order":"1"}`), call("c2", "second", `{"order":"2"}`)}},
+		turn{Text: "first approved, second declined"})
 	client := m.client(ClientOptions{})
 	tk := mustToolkit(t, RequireApproval(a.tool("first")), RequireApproval(b.tool("second")))
 

@@ -17,7 +17,7 @@ func TestTranslateStreamBothStyles(t *testing.T) {
 	}{{StyleOpenAI, openAIStreamToolTurn}, {StyleAnthropic, anthropicStreamToolTurn}} {
 		for _, split := range []int{1, 7, 1 << 20} {
 			t.Run(string(tt.style)+"/split"+strconv.Itoa(split), func(t *testing.T) {
-				m := newScripted(t, tt.style, turn{raw: tt.raw, split: split})
+				m := newScripted(t, tt.style, turn{Raw: tt.raw, Split: split})
 				var text strings.Builder
 				var calls []TranslatedToolCall
 				var argPieces int
@@ -57,8 +57,8 @@ func TestTranslateStreamBothStyles(t *testing.T) {
 						t.Fatalf("call %d streamed %+v, returned %+v", i, c, res.ToolCalls[i])
 					}
 				}
-				if !strings.Contains(m.sent()[0].body.Raw, `"stream":true`) {
-					t.Fatalf("the request did not ask for a stream: %s", m.sent()[0].body.Raw)
+				if !strings.Contains(m.sent()[0].Body.Raw, `"stream":true`) {
+					t.Fatalf("the request did not ask for a stream: %s", m.sent()[0].Body.Raw)
 				}
 			})
 		}

@@ -17,7 +17,7 @@ func raws(ss ...string) []any {
 }
 
 func TestTranslateToAnthropic(t *testing.T) {
-	m := newScripted(t, StyleAnthropic, turn{text: "it is sunny", calls: []ToolRequest{call("tu_9", "weather", `{"city":"Oslo"}`)}})
+	m := newScripted(t, StyleAnthropic, turn{Text: "it is sunny", Calls: []ToolRequest{call("tu_9", "weather", `{"city":"Oslo"}`)}})
 	client := m.client(ClientOptions{Model: "claude-x"})
 	req := TranslateRequest{
 		Messages: raws(
@@ -37,7 +37,7 @@ func TestTranslateToAnthropic(t *testing.T) {
 	if res.Text != "it is sunny" || len(res.ToolCalls) != 1 || res.ToolCalls[0].Arguments != `{"city":"Oslo"}` || res.Model != "served-model" {
 		t.Fatalf("res = %+v", res)
 	}
-	body := m.sent()[0].body
+	body := m.sent()[0].Body
 	if body.Get("system").String() != "be brief" || body.Get("model").String() != "claude-x" {
 		t.Fatalf("body = %s", body.Raw)
 	}
@@ -58,14 +58,14 @@ func TestTranslateToAnthropic(t *testing.T) {
 }
 
 func TestTranslateOpenAIIsVerbatim(t *testing.T) {
-	m := newScripted(t, StyleOpenAI, turn{text: "hi"})
+	m := newScripted(t, StyleOpenAI, turn{Text: "hi"})
 	msgs := raws(`{"role":"user","content":"hi","name":"ada"}`)
 	res, err := m.client(ClientOptions{}).Translate(context.Background(), TranslateRequest{Messages: msgs, Model: "other"})
 	if err != nil || res.Text != "hi" || res.ToolCalls == nil {
 		t.Fatalf("res %+v err %v", res, err)
 	}
-	if got := m.sent()[0].body.Get("messages.0").Raw; got != string(msgs[0].(json.RawMessage)) || m.sent()[0].body.Get("model").String() != "other" {
-		t.Fatalf("sent %s", m.sent()[0].body.Raw)
+	if got := m.sent()[0].Body.Get("messages.0").Raw; got != string(msgs[0].(json.RawMessage)) || m.sent()[0].Body.Get("model").String() != "other" {
+		t.Fatalf("sent %s", m.sent()[0].Body.Raw)
 	}
 	if _, err := m.client(ClientOptions{}).Translate(context.Background(), TranslateRequest{}); err == nil {
 		t.Fatal("no messages must be an error")

@@ -27,8 +27,8 @@ func (rt *recordingTransport) Do(ctx context.Context, req *HTTPRequest) (*HTTPRe
 
 func refundScript(t *testing.T, style Style) *scriptedModel {
 	return newScripted(t, style,
-		turn{calls: []ToolRequest{call("c1", "refund", `{"order":"42"}`)}},
-		turn{text: "done with the refund"})
+		turn{Calls: []ToolRequest{call("c1", "refund", `{"order":"42"}`)}},
+		turn{Text: "done with the refund"})
 }
 
 // safeExecute runs t as a toolkit runs it outside a loop.

@@ -18,8 +18,8 @@ import (
 func TestIssue17WaitForRunsConcurrently(t *testing.T) {
 	var c counter
 	m := newScripted(t, StyleOpenAI,
-		turn{calls: []ToolRequest{call("c1", "refund", `{"order":"1"}`), call("c2", "refund", `{"order":"2"}`), call("c3", "refund", `{"order":"3"}`)}},
-		turn{text: "all refunded"})
+		turn{Calls: []ToolRequest{call("c1", "refund", `{"order":"1"}`), call("c2", "refund", `{"order":"2"}`), call("c3", "refund", `{"order":"3"}`)}},
+		turn{Text: "all refunded"})
 	var mu sync.Mutex
 	open := 0
 	all := make(chan struct{})
@@ -60,8 +60,8 @@ func TestIssue17WaitForRunsConcurrently(t *testing.T) {
 func TestIssue17HaltKeepsFinishedCalls(t *testing.T) {
 	var refunds, looks counter
 	m := newScripted(t, StyleOpenAI,
-		turn{calls: []ToolRequest{call("c1", "refund", `{"order":"1"}`), call("c2", "look", `{"order":"1"}`)}},
-		turn{text: "done"})
+		turn{Calls: []ToolRequest{call("c1", "refund", `{"order":"1"}`), call("c2", "look", `{"order":"1"}`)}},
+		turn{Text: "done"})
 	client := m.client(ClientOptions{})
 	tk := mustToolkit(t, RequireApproval(refunds.tool("refund")), looks.tool("look"))
 	halted, err := client.Run(context.Background(), "refund and look", tk)
@@ -81,7 +81,7 @@ func TestIssue17HaltKeepsFinishedCalls(t *testing.T) {
 // TestIssue17AskWithoutIDIsRun: Ask with id "" is a stateless Run and the
 // store is never touched.
 func TestIssue17AskWithoutIDIsRun(t *testing.T) {
-	m := newScripted(t, StyleOpenAI, turn{text: "hi"})
+	m := newScripted(t, StyleOpenAI, turn{Text: "hi"})
 	store := &countingStore{MemoryStore: NewMemoryStore()}
 	res, err := m.client(ClientOptions{Store: store}).Ask(context.Background(), "hello", mustToolkit(t), "")
 	if err != nil || res.Status != StatusDone || res.Text != "hi" || store.calls != 0 {
@@ -174,7 +174,7 @@ func TestIssue17CallerCancelIsNotATimeout(t *testing.T) {
 // relay call is worded as the port words it, inline and on resume.
 func TestIssue17MissingRelayOutput(t *testing.T) {
 	script := func() *scriptedModel {
-		return newScripted(t, StyleOpenAI, turn{calls: []ToolRequest{call("r1", "lookup", `{"q":"a"}`)}}, turn{text: "ok"})
+		return newScripted(t, StyleOpenAI, turn{Calls: []ToolRequest{call("r1", "lookup", `{"q":"a"}`)}}, turn{Text: "ok"})
 	}
 	tk := mustToolkit(t, RelayTool("lookup", "host lookup", nil))
 	t.Run("inline", func(t *testing.T) {
@@ -205,7 +205,7 @@ func TestIssue17MissingRelayOutput(t *testing.T) {
 // store like Ask; AskStream hands text deltas to its callback and returns
 // the result; an empty id leaves the store alone.
 func TestIssue17StreamWithIDAndAskStream(t *testing.T) {
-	m := newScripted(t, StyleOpenAI, turn{text: "first answer"}, turn{text: "second answer"}, turn{text: "third"})
+	m := newScripted(t, StyleOpenAI, turn{Text: "first answer"}, turn{Text: "second answer"}, turn{Text: "third"})
 	store := &countingStore{MemoryStore: NewMemoryStore()}
 	client := m.client(ClientOptions{Store: store})
 	tk := mustToolkit(t)
@@ -220,7 +220,7 @@ func TestIssue17StreamWithIDAndAskStream(t *testing.T) {
 	if err != nil || res.Text != "second answer" || deltas.String() != "second answer" {
 		t.Fatalf("res %+v err %v deltas %q", res, err, deltas.String())
 	}
-	if n := len(m.sent()[1].body.Get("messages").Array()); n != 3 {
+	if n := len(m.sent()[1].Body.Get("messages").Array()); n != 3 {
 		t.Fatalf("second call sent %d messages, want the first exchange plus the prompt", n)
 	}
 	stored, _ := client.ConversationStore().Get("conv-1")
@@ -236,7 +236,7 @@ func TestIssue17StreamWithIDAndAskStream(t *testing.T) {
 // TestIssue17ConversationSend: Send keeps the transcript in the exported
 // Messages field; Reset forgets it.
 func TestIssue17ConversationSend(t *testing.T) {
-	m := newScripted(t, StyleOpenAI, turn{text: "hello Ada"}, turn{text: "you are Ada"}, turn{text: "who?"})
+	m := newScripted(t, StyleOpenAI, turn{Text: "hello Ada"}, turn{Text: "you are Ada"}, turn{Text: "who?"})
 	conv := m.client(ClientOptions{}).Conversation(mustToolkit(t))
 	if _, err := conv.Send(context.Background(), "I am Ada"); err != nil || len(conv.Messages) != 2 {
 		t.Fatalf("err %v messages %d", err, len(conv.Messages))
@@ -248,7 +248,7 @@ func TestIssue17ConversationSend(t *testing.T) {
 	if _, err := conv.Send(context.Background(), "who am I?"); err != nil || len(conv.Messages) != 2 {
 		t.Fatalf("after Reset: err %v messages %d", err, len(conv.Messages))
 	}
-	if n := len(m.sent()[2].body.Get("messages").Array()); n != 1 {
+	if n := len(m.sent()[2].Body.Get("messages").Array()); n != 1 {
 		t.Fatalf("after Reset the model saw %d messages, want 1", n)
 	}
 }
@@ -256,7 +256,7 @@ func TestIssue17ConversationSend(t *testing.T) {
 // TestIssue17MessagesAreMaps: RunResult.Messages holds decoded maps, as in
 // the port, and they work as history.
 func TestIssue17MessagesAreMaps(t *testing.T) {
-	m := newScripted(t, StyleAnthropic, turn{text: "hello"}, turn{text: "again"})
+	m := newScripted(t, StyleAnthropic, turn{Text: "hello"}, turn{Text: "again"})
 	client := m.client(ClientOptions{})
 	res, err := client.Run(context.Background(), "hi", mustToolkit(t))
 	if err != nil || len(res.Messages) != 2 {
@@ -268,7 +268,7 @@ func TestIssue17MessagesAreMaps(t *testing.T) {
 	if _, err := client.RunWithHistory(context.Background(), "more", mustToolkit(t), res.Messages); err != nil {
 		t.Fatalf("history: %v", err)
 	}
-	if n := len(m.sent()[1].body.Get("messages").Array()); n != 3 {
+	if n := len(m.sent()[1].Body.Get("messages").Array()); n != 3 {
 		t.Fatalf("history sent %d messages, want 3", n)
 	}
 }
@@ -280,8 +280,8 @@ func TestIssue17HaltLeavesUnrunCallsOut(t *testing.T) {
 	for _, style := range []Style{StyleOpenAI, StyleAnthropic} {
 		var c counter
 		m := newScripted(t, style,
-			turn{calls: []ToolRequest{call("c1", "refund", `{"order":"1"}`), call("c2", "refund", `{"order":"2"}`)}},
-			turn{text: "done"})
+			turn{Calls: []ToolRequest{call("c1", "refund", `{"order":"1"}`), call("c2", "refund", `{"order":"2"}`)}},
+			turn{Text: "done"})
 		client := m.client(ClientOptions{})
 		tk := mustToolkit(t, RequireApproval(c.tool("refund")))
 		res, err := client.Run(context.Background(), "refund both", tk)

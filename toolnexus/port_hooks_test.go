@@ -18,8 +18,8 @@ import (
 func TestIssue17HooksSeeAndSteer(t *testing.T) {
 	var c counter
 	m := newScripted(t, StyleOpenAI,
-		turn{calls: []ToolRequest{call("c1", "refund", `{"order":"1"}`), call("c2", "refund", `{"order":"2"}`)}},
-		turn{text: "done"})
+		turn{Calls: []ToolRequest{call("c1", "refund", `{"order":"1"}`), call("c2", "refund", `{"order":"2"}`)}},
+		turn{Text: "done"})
 	var mu sync.Mutex
 	var seen []string
 	note := func(s string) { mu.Lock(); seen = append(seen, s); mu.Unlock() }
@@ -55,15 +55,15 @@ func TestIssue17HooksSeeAndSteer(t *testing.T) {
 		},
 	}
 	res, err := m.client(ClientOptions{Hooks: hooks}).Run(context.Background(), "refund 1 and 2", mustToolkit(t, c.tool("refund")))
-	if err != nil || res.Status != StatusDone || c.count() != 1 || c.args[0]["order"] != "10" {
-		t.Fatalf("res %+v err %v runs %d args %v", res, err, c.count(), c.args)
+	if err != nil || res.Status != StatusDone || c.count() != 1 || c.Args[0]["order"] != "10" {
+		t.Fatalf("res %+v err %v runs %d args %v", res, err, c.count(), c.Args)
 	}
 	sent := m.sent()
-	if sent[0].body.Get("model").String() != "routed-model" || sent[1].body.Get("model").String() != "test-model" {
-		t.Fatalf("models sent = %s, %s", sent[0].body.Get("model"), sent[1].body.Get("model"))
+	if sent[0].Body.Get("model").String() != "routed-model" || sent[1].Body.Get("model").String() != "test-model" {
+		t.Fatalf("models sent = %s, %s", sent[0].Body.Get("model"), sent[1].Body.Get("model"))
 	}
-	if sent[1].body.Get("tools").Exists() {
-		t.Fatalf("the override emptied the tools, but the request sent %s", sent[1].body.Get("tools"))
+	if sent[1].Body.Get("tools").Exists() {
+		t.Fatalf("the override emptied the tools, but the request sent %s", sent[1].Body.Get("tools"))
 	}
 	got := m.toolResults(2)
 	if got[0] != "[checked] refund ran for order 10" || got[1] != "[checked] denied by policy" {
@@ -90,7 +90,7 @@ func TestIssue17HookErrorEndsRun(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			var c counter
-			m := newScripted(t, StyleOpenAI, turn{calls: []ToolRequest{call("c1", "t", `{"order":"1"}`)}}, turn{text: "unreached"})
+			m := newScripted(t, StyleOpenAI, turn{Calls: []ToolRequest{call("c1", "t", `{"order":"1"}`)}}, turn{Text: "unreached"})
 			res, err := m.client(ClientOptions{Hooks: tc.hooks}).Run(context.Background(), "go", mustToolkit(t, c.tool("t")))
 			if !errors.Is(err, boom) || res.Status != StatusIncomplete || len(m.sent()) > 1 {
 				t.Fatalf("res %+v err %v model calls %d", res, err, len(m.sent()))
@@ -103,7 +103,7 @@ func TestIssue17HookErrorEndsRun(t *testing.T) {
 // field names.
 func TestIssue17MetricEventPortFields(t *testing.T) {
 	var c counter
-	m := newScripted(t, StyleOpenAI, turn{calls: []ToolRequest{call("c1", "t", `{"order":"1"}`)}}, turn{text: "done"})
+	m := newScripted(t, StyleOpenAI, turn{Calls: []ToolRequest{call("c1", "t", `{"order":"1"}`)}}, turn{Text: "done"})
 	var mu sync.Mutex
 	var runs, llms []MetricEvent
 	onMetric := func(e MetricEvent) {
@@ -130,7 +130,7 @@ func TestIssue17MetricEventPortFields(t *testing.T) {
 // TestIssue17OnErrorTiers: OnError gets the port's ErrorInfo (a status, no
 // error, the attempt from 0) and its Tier decides.
 func TestIssue17OnErrorTiers(t *testing.T) {
-	ok := turn{text: "fine"}
+	ok := turn{Text: "fine"}
 	var infos []ErrorInfo
 	onError := func(info ErrorInfo) Tier {
 		infos = append(infos, info)
@@ -139,7 +139,7 @@ func TestIssue17OnErrorTiers(t *testing.T) {
 		}
 		return TierFail
 	}
-	m := newScripted(t, StyleOpenAI, turn{status: 400, raw: "flaky"}, turn{status: 503, raw: "down"}, ok)
+	m := newScripted(t, StyleOpenAI, turn{Status: 400, Raw: "flaky"}, turn{Status: 503, Raw: "down"}, ok)
 	_, err := m.client(ClientOptions{RetryBaseMs: 1, OnError: onError}).Run(context.Background(), "go", mustToolkit(t))
 	var pe *ProviderError
 	if !errors.As(err, &pe) || pe.Status != 503 || len(m.sent()) != 2 {
@@ -148,7 +148,7 @@ func TestIssue17OnErrorTiers(t *testing.T) {
 	if len(infos) != 2 || infos[0] != (ErrorInfo{Status: 400, Attempt: 0, Retryable: false}) || infos[1] != (ErrorInfo{Status: 503, Attempt: 1, Retryable: true}) {
 		t.Fatalf("infos = %+v", infos)
 	}
-	m = newScripted(t, StyleOpenAI, turn{status: 529, raw: "overloaded"}, turn{status: 520, raw: "cf"}, ok)
+	m = newScripted(t, StyleOpenAI, turn{Status: 529, Raw: "overloaded"}, turn{Status: 520, Raw: "cf"}, ok)
 	if res, err := m.client(ClientOptions{RetryBaseMs: 1, RetryableStatuses: []int{520}}).Run(context.Background(), "go", mustToolkit(t)); err != nil || res.Text != "fine" {
 		t.Fatalf("529 and a listed 520 must be retried: res %+v err %v", res, err)
 	}
@@ -158,7 +158,7 @@ func TestIssue17OnErrorTiers(t *testing.T) {
 // map (the port's Args) and as JSON text (ArgsJSON, the event's JSON).
 func TestIssue17StreamEventArgs(t *testing.T) {
 	var c counter
-	m := newScripted(t, StyleOpenAI, turn{calls: []ToolRequest{call("c1", "t", `{"order":"7"}`)}}, turn{text: "done"})
+	m := newScripted(t, StyleOpenAI, turn{Calls: []ToolRequest{call("c1", "t", `{"order":"7"}`)}}, turn{Text: "done"})
 	events, err := m.client(ClientOptions{}).Stream(context.Background(), "go", mustToolkit(t, c.tool("t")))
 	if err != nil {
 		t.Fatal(err)
@@ -204,7 +204,7 @@ func TestIssue17ToolFormats(t *testing.T) {
 // TestIssue17DoneUsageAndRetryAfter: the done event carries the run's total
 // usage, and a provider error keeps its Retry-After.
 func TestIssue17DoneUsageAndRetryAfter(t *testing.T) {
-	m := newScripted(t, StyleOpenAI, turn{text: "hi"})
+	m := newScripted(t, StyleOpenAI, turn{Text: "hi"})
 	events, err := m.client(ClientOptions{}).Stream(context.Background(), "x", mustToolkit(t))
 	if err != nil {
 		t.Fatal(err)
@@ -218,7 +218,7 @@ func TestIssue17DoneUsageAndRetryAfter(t *testing.T) {
 	if done.Usage == nil || done.Usage.TotalTokens != 5 || done.Result.Usage != *done.Usage {
 		t.Fatalf("done = %+v", done)
 	}
-	m = newScripted(t, StyleOpenAI, turn{status: 429, raw: "slow down", header: map[string]string{"retry-after": "7"}})
+	m = newScripted(t, StyleOpenAI, turn{Status: 429, Raw: "slow down", Header: map[string]string{"retry-after": "7"}})
 	_, err = m.client(ClientOptions{Retries: -1}).Run(context.Background(), "x", mustToolkit(t))
 	var pe *ProviderError
 	if !errors.As(err, &pe) || pe.Status != 429 || pe.RetryAfter != "7" {

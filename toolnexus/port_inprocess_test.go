@@ -70,7 +70,7 @@ func TestIssue17InProcessFailuresAreFinal(t *testing.T) {
 // returned map is what is sent; nil keeps the body.
 func TestIssue17BodyTransformMap(t *testing.T) {
 	for _, replace := range []bool{true, false} {
-		m := newScripted(t, StyleOpenAI, turn{text: "ok"})
+		m := newScripted(t, StyleOpenAI, turn{Text: "ok"})
 		transform := func(body map[string]any) map[string]any {
 			if body["model"] != "test-model" {
 				t.Errorf("body = %v", body)
@@ -84,7 +84,7 @@ func TestIssue17BodyTransformMap(t *testing.T) {
 		if _, err := m.client(ClientOptions{BodyTransform: transform}).Run(context.Background(), "x", mustToolkit(t)); err != nil {
 			t.Fatal(err)
 		}
-		if got := m.sent()[0].body.Get("temperature").Raw; (got == "0.5") != replace {
+		if got := m.sent()[0].Body.Get("temperature").Raw; (got == "0.5") != replace {
 			t.Fatalf("replace=%v: temperature = %q", replace, got)
 		}
 	}

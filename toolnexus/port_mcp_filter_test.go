@@ -10,7 +10,7 @@ import (
 // allowlist, only false values a drop-list; the server's state counts the
 // tools kept.
 func TestIssue17McpToolsFilter(t *testing.T) {
-	f := &fakeMCP{tools: []string{
+	f := &fakeMCP{Tools: []string{
 		`{"name":"read","inputSchema":{"type":"object"}}`,
 		`{"name":"write","inputSchema":{"type":"object"}}`,
 		`{"name":"delete","inputSchema":{"type":"object"}}`,
@@ -21,7 +21,7 @@ func TestIssue17McpToolsFilter(t *testing.T) {
 		{`,"tools":{"delete":false}`, "fake_read,fake_write"},
 		{`,"tools":{}`, "fake_read,fake_write,fake_delete"},
 	} {
-		tk := f.toolkit(t, []byte(`{"mcpServers":{"fake":{"url":"https://mcp.test/mcp","timeout":2000`+c.filter+`}}}`))
+		tk := fakeToolkit(t, f, []byte(`{"mcpServers":{"fake":{"url":"https://mcp.test/mcp","timeout":2000`+c.filter+`}}}`))
 		if got := toolNames(tk); got != c.want {
 			t.Fatalf("filter %s: tools %s, want %s", c.filter, got, c.want)
 		}

@@ -12,7 +12,7 @@ import (
 // the connected servers' tools (the "tools" filter applied), every
 // server's state, and Close ends the sessions.
 func TestIssue17LoadMcp(t *testing.T) {
-	m := mockMCP{sessionID: "s-1"}
+	m := mockMCP{SessionID: "s-1"}
 	srv := newMockMCP(t, &m)
 	off := true
 	cfg := McpConfig{

@@ -42,7 +42,7 @@ func TestIssue17HTTPClient(t *testing.T) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		_, _ = io.ReadAll(r.Body)
 		w.Header().Set("content-type", "application/json")
-		_, _ = io.WriteString(w, openAIReply(turn{text: "via the client"}))
+		_, _ = io.WriteString(w, openAIReply(turn{Text: "via the client"}))
 	}))
 	defer srv.Close()
 	used := 0

@@ -13,7 +13,7 @@ import (
 func TestIssue17RunResultModel(t *testing.T) {
 	for _, style := range []Style{StyleOpenAI, StyleAnthropic} {
 		t.Run(string(style), func(t *testing.T) {
-			m := newScripted(t, style, turn{text: "hello"})
+			m := newScripted(t, style, turn{Text: "hello"})
 			res, err := m.client(ClientOptions{Model: "asked-model"}).Run(context.Background(), "hi", mustToolkit(t))
 			if err != nil {
 				t.Fatal(err)
@@ -51,7 +51,7 @@ func TestIssue17ProviderErrorText(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			m := newScripted(t, StyleOpenAI, turn{status: tt.status, raw: tt.body})
+			m := newScripted(t, StyleOpenAI, turn{Status: tt.status, Raw: tt.body})
 			_, err := m.client(ClientOptions{Retries: -1}).Run(context.Background(), "hi", mustToolkit(t))
 			pe, ok := errors.AsType[*ProviderError](err)
 			if !ok {
@@ -102,7 +102,7 @@ func TestIssue17StreamUsage(t *testing.T) {
 	for _, style := range []Style{StyleOpenAI, StyleAnthropic} {
 		t.Run(string(style), func(t *testing.T) {
 			var c counter
-			m := newScripted(t, style, turn{calls: []ToolRequest{call("c1", "t", `{"order":"1"}`)}}, turn{text: "ok"})
+			m := newScripted(t, style, turn{Calls: []ToolRequest{call("c1", "t", `{"order":"1"}`)}}, turn{Text: "ok"})
 			ch, err := m.client(ClientOptions{}).Stream(context.Background(), "hi", mustToolkit(t, c.tool("t")))
 			if err != nil {
 				t.Fatal(err)
@@ -141,7 +141,7 @@ func TestIssue17StreamUsage(t *testing.T) {
 // which is the HTTP status rather than "ok"/"error" (see the README).
 func TestIssue17MetricsFamilies(t *testing.T) {
 	var c counter
-	m := newScripted(t, StyleOpenAI, turn{calls: []ToolRequest{call("c1", "t", `{"order":"1"}`)}}, turn{text: "ok"}, turn{status: 400, raw: "bad"})
+	m := newScripted(t, StyleOpenAI, turn{Calls: []ToolRequest{call("c1", "t", `{"order":"1"}`)}}, turn{Text: "ok"}, turn{Status: 400, Raw: "bad"})
 	client := m.client(ClientOptions{Model: "m1", Retries: -1})
 	tk := mustToolkit(t, c.tool("t"))
 	if _, err := client.Run(context.Background(), "hi", tk); err != nil {
@@ -176,7 +176,7 @@ func TestIssue17MetricsFamilies(t *testing.T) {
 // as the port's does (core's says the HTTP status).
 func TestIssue17LLMMetricStatus(t *testing.T) {
 	var got []string
-	m := newScripted(t, StyleOpenAI, turn{text: "hi"})
+	m := newScripted(t, StyleOpenAI, turn{Text: "hi"})
 	onMetric := func(e MetricEvent) {
 		if e.Kind == "llm" {
 			got = append(got, e.Status)
@@ -185,7 +185,7 @@ func TestIssue17LLMMetricStatus(t *testing.T) {
 	if _, err := m.client(ClientOptions{OnMetric: onMetric}).Run(context.Background(), "x", mustToolkit(t)); err != nil {
 		t.Fatal(err)
 	}
-	bad := newScripted(t, StyleOpenAI, turn{status: 400, raw: "no"})
+	bad := newScripted(t, StyleOpenAI, turn{Status: 400, Raw: "no"})
 	_, _ = bad.client(ClientOptions{OnMetric: onMetric, Retries: -1}).Run(context.Background(), "x", mustToolkit(t))
 	if strings.Join(got, ",") != "ok,error" {
 		t.Fatalf("llm statuses = %v, want ok,error", got)

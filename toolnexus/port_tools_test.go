@@ -115,7 +115,7 @@ func TestIssue17NoBash(t *testing.T) {
 	if _, err := tk.Toolkit.Execute(context.Background(), "bash", map[string]any{"command": "ls"}); err == nil || !strings.Contains(err.Error(), "no shell") {
 		t.Fatalf("core's Execute(bash) = %v", err)
 	}
-	m := newScripted(t, StyleOpenAI, turn{calls: []ToolRequest{call("c1", "bash", `{"command":"ls"}`)}}, turn{text: "ok"})
+	m := newScripted(t, StyleOpenAI, turn{Calls: []ToolRequest{call("c1", "bash", `{"command":"ls"}`)}}, turn{Text: "ok"})
 	if _, err := m.client(ClientOptions{}).Run(context.Background(), "list files", tk); err != nil {
 		t.Fatal(err)
 	}
@@ -133,7 +133,7 @@ func TestIssue17RecordMetadata(t *testing.T) {
 	tagged := Tool{Name: "tag", InputSchema: JSONSchema{"type": "object"}, Execute: func(map[string]any, *ToolContext) (ToolResult, error) {
 		return ToolResult{Output: "ok", Metadata: map[string]any{"todos": []any{"a"}}}, nil
 	}}
-	m := newScripted(t, StyleOpenAI, turn{calls: []ToolRequest{call("c1", "tag", `{}`)}}, turn{text: "done"})
+	m := newScripted(t, StyleOpenAI, turn{Calls: []ToolRequest{call("c1", "tag", `{}`)}}, turn{Text: "done"})
 	res, err := m.client(ClientOptions{}).Run(context.Background(), "x", mustToolkit(t, tagged))
 	if err != nil || len(res.ToolCalls) != 1 || res.ToolCalls[0].Metadata["todos"] == nil {
 		t.Fatalf("res %+v err %v", res, err)

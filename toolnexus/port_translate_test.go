@@ -41,12 +41,12 @@ func TestIssue17TranslateRequestFields(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			m := newScripted(t, tc.style, turn{calls: []ToolRequest{call("c1", "weather", `{"city":"Oslo"}`)}})
+			m := newScripted(t, tc.style, turn{Calls: []ToolRequest{call("c1", "weather", `{"city":"Oslo"}`)}})
 			res, err := m.client(ClientOptions{SystemPrompt: "client prompt"}).Translate(context.Background(), tc.req)
 			if err != nil {
 				t.Fatal(err)
 			}
-			body := m.sent()[0].body
+			body := m.sent()[0].Body
 			for path, want := range tc.checks {
 				if got := body.Get(path).Raw; got != want {
 					t.Errorf("%s = %s, want %s (body %s)", path, got, want, body.Raw)
@@ -86,12 +86,12 @@ func TestIssue17ToolChoiceAuto(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			m := newScripted(t, tc.style, turn{text: "ok"})
+			m := newScripted(t, tc.style, turn{Text: "ok"})
 			if _, err := m.client(tc.opts).Run(context.Background(), "go", mustToolkit(t, tc.tools...)); err != nil {
 				t.Fatal(err)
 			}
-			raw := m.sent()[0].body.Raw
-			if got := m.sent()[0].body.Get("tool_choice").Raw; got != tc.wanted || strings.Count(raw, `"tool_choice"`) > 1 {
+			raw := m.sent()[0].Body.Raw
+			if got := m.sent()[0].Body.Get("tool_choice").Raw; got != tc.wanted || strings.Count(raw, `"tool_choice"`) > 1 {
 				t.Fatalf("tool_choice = %q, want %q (body %s)", got, tc.wanted, raw)
 			}
 		})

@@ -71,18 +71,34 @@ func (h *Handler) serveAgentRun(w http.ResponseWriter, r *http.Request, cfg Conf
 // agent (Runtime.Resume).
 func (h *Handler) resumeAgent(w http.ResponseWriter, r *http.Request, cfg Config, st State, answer core.Answer, stream bool) {
 	trees := h.opts.Trees()
-	tree, err := trees.Take(r.Context(), st.ID)
+	tree, ok := h.takeTree(w, r, trees, st.ID, "the state token is used up")
+	if !ok {
+		return
+	}
+	h.runTeamRequest(w, r, cfg, "resume", st.Workspace, st.Agent, stream, trees, restoreBegin(tree, answer))
+}
+
+// takeTree takes the halted team's tree stored under id from trees (gone
+// whatever happens next), answering 503 or 410 itself when it cannot; spent
+// says what was used up, for the 503.
+func (h *Handler) takeTree(w http.ResponseWriter, r *http.Request, trees TreeStore, id, spent string) ([]byte, bool) {
+	tree, err := trees.Take(r.Context(), id)
 	if err != nil {
 		h.opts.Logf("worker: tree store: %v", err)
-		writeError(w, http.StatusServiceUnavailable, "state_store", "could not read the halted agent team; the state token is used up: start a new run")
-		return
+		writeError(w, http.StatusServiceUnavailable, "state_store", "could not read the halted agent team; "+spent+": start a new run")
+		return nil, false
 	}
 	if tree == nil {
 		h.metrics.refusedState("state_gone")
 		writeError(w, http.StatusGone, "state_gone", "the halted agent team is no longer stored (it expired); start a new run")
-		return
+		return nil, false
 	}
-	h.runTeamRequest(w, r, cfg, "resume", st.Workspace, st.Agent, stream, trees, func(opts agents.Options) (*agents.Runtime, func() agents.TaskResult, error) {
+	return tree, true
+}
+
+// restoreBegin begins a team restored from tree and resumed with answer.
+func restoreBegin(tree []byte, answer core.Answer) teamBegin {
+	return func(opts agents.Options) (*agents.Runtime, func() agents.TaskResult, error) {
 		rt, err := agents.RestoreRuntime(opts, tree)
 		if err != nil {
 			return nil, nil, err
@@ -94,7 +110,7 @@ func (h *Handler) resumeAgent(w http.ResponseWriter, r *http.Request, cfg Config
 			}
 			return res
 		}, nil
-	})
+	}
 }
 
 // treesUnavailable answers a team run on a Worker without a tree store.
@@ -112,23 +128,18 @@ type teamBegin func(agents.Options) (*agents.Runtime, func() agents.TaskResult, 
 func (h *Handler) runTeamRequest(w http.ResponseWriter, r *http.Request, cfg Config, endpoint, workspace, agent string, stream bool, trees TreeStore, begin teamBegin) {
 	ctx, cancel := context.WithTimeout(r.Context(), cfg.Timeout)
 	defer cancel()
-	team, ok := h.newAgentTeam(ctx, w, cfg, workspace, agent, h.agentMetrics)
+	var feed *eventFeed
+	team, ok := h.startTeam(ctx, w, cfg, workspace, agent, begin, func(opts *agents.Options) {
+		if stream {
+			feed = newEventFeed()
+			opts.OnEvent, opts.OnStream = feed.onEvent, feed.onStream
+		}
+	})
 	if !ok {
 		return
 	}
-	defer team.tk.Close()
-	var feed *eventFeed
-	if stream {
-		feed = newEventFeed()
-		team.opts.OnEvent, team.opts.OnStream = feed.onEvent, feed.onStream
-	}
-	rt, run, err := begin(team.opts)
-	if err != nil {
-		h.opts.Logf("worker: restore agent team: %v", err)
-		writeError(w, http.StatusConflict, "state_unrestorable", "the halted agent team cannot be restored with this Worker's "+AgentsSetting+" (an agent it names is no longer declared?); start a new run")
-		return
-	}
-	defer rt.Close(rt.Root, &agents.CloseOptions{Force: true})
+	defer team.close()
+	rt, run := team.rt, team.run
 	finish := func(res agents.TaskResult) (int, any) {
 		return h.teamAnswer(ctx, cfg, endpoint, workspace, agent, rt, res, trees)
 	}
@@ -138,6 +149,38 @@ func (h *Handler) runTeamRequest(w http.ResponseWriter, r *http.Request, cfg Con
 	}
 	status, body := finish(runTeam(ctx, rt, run))
 	writeJSON(w, status, body)
+}
+
+// startedTeam is a request's team begun over its toolkit: rt runs run.
+type startedTeam struct {
+	tk  *core.Toolkit
+	rt  *agents.Runtime
+	run func() agents.TaskResult
+}
+
+// close closes the runtime and then the toolkit.
+func (t startedTeam) close() {
+	t.rt.Close(t.rt.Root, &agents.CloseOptions{Force: true})
+	t.tk.Close()
+}
+
+// startTeam builds the request's team, lets hook set its options' event
+// hooks, and begins it; the caller closes what it returns. When ok is false
+// it has answered: a config problem, or 409 when a restore fails.
+func (h *Handler) startTeam(ctx context.Context, w http.ResponseWriter, cfg Config, workspace, agent string, begin teamBegin, hook func(*agents.Options)) (startedTeam, bool) {
+	team, ok := h.newAgentTeam(ctx, w, cfg, workspace, agent, h.agentMetrics)
+	if !ok {
+		return startedTeam{}, false
+	}
+	hook(&team.opts)
+	rt, run, err := begin(team.opts)
+	if err != nil {
+		team.tk.Close()
+		h.opts.Logf("worker: restore agent team: %v", err)
+		writeError(w, http.StatusConflict, "state_unrestorable", "the halted agent team cannot be restored with this Worker's "+AgentsSetting+" (an agent it names is no longer declared?); start a new run")
+		return startedTeam{}, false
+	}
+	return startedTeam{tk: team.tk, rt: rt, run: run}, true
 }
 
 // teamAnswer records a settled team run and shapes its answer: a pending

@@ -55,24 +55,19 @@ func (h *Handler) uiTeam(w http.ResponseWriter, r *http.Request, cfg Config, wor
 	trees := h.opts.Trees()
 	ctx, cancel := context.WithTimeout(r.Context(), cfg.Timeout)
 	defer cancel()
-	team, ok := h.newAgentTeam(ctx, w, cfg, workspace, agent, h.agentMetrics)
+	feed := newEventFeed()
+	team, ok := h.startTeam(ctx, w, cfg, workspace, agent, begin, func(opts *agents.Options) {
+		opts.OnStream = func(e agents.StreamEvent) {
+			if e.Type != core.EventDone && e.Type != core.EventError {
+				feed.push(feedItem{e.Type, e})
+			}
+		}
+	})
 	if !ok {
 		return
 	}
-	defer team.tk.Close()
-	feed := newEventFeed()
-	team.opts.OnStream = func(e agents.StreamEvent) {
-		if e.Type != core.EventDone && e.Type != core.EventError {
-			feed.push(feedItem{e.Type, e})
-		}
-	}
-	rt, run, err := begin(team.opts)
-	if err != nil {
-		h.opts.Logf("worker: restore agent team: %v", err)
-		writeError(w, http.StatusConflict, "state_unrestorable", "the halted agent team cannot be restored with this Worker's "+AgentsSetting+" (an agent it names is no longer declared?); start a new run")
-		return
-	}
-	defer rt.Close(rt.Root, &agents.CloseOptions{Force: true})
+	defer team.close()
+	rt, run := team.rt, team.run
 	w.Header().Set(uiStreamHeader, "v1")
 	s := &uiStream{sse: newSSEWriter(w), tk: team.tk, skip: skip}
 	s.part(uiPart{Type: "start"})
@@ -120,28 +115,9 @@ func (h *Handler) uiTeamRun(w http.ResponseWriter, r *http.Request, cfg Config, 
 // uiTeamResume resumes a team's tree with answer, after its token was
 // spent: the tree is taken from the TreeStore (gone whatever happens next).
 func (h *Handler) uiTeamResume(w http.ResponseWriter, r *http.Request, cfg Config, st State, answer core.Answer, skip string) {
-	tree, err := h.opts.Trees().Take(r.Context(), st.ID)
-	if err != nil {
-		h.opts.Logf("worker: tree store: %v", err)
-		writeError(w, http.StatusServiceUnavailable, "state_store", "could not read the halted agent team; the approval is used up: start a new run")
+	tree, ok := h.takeTree(w, r, h.opts.Trees(), st.ID, "the approval is used up")
+	if !ok {
 		return
 	}
-	if tree == nil {
-		h.metrics.refusedState("state_gone")
-		writeError(w, http.StatusGone, "state_gone", "the halted agent team is no longer stored (it expired); start a new run")
-		return
-	}
-	h.uiTeam(w, r, cfg, st.Workspace, st.Agent, skip, func(opts agents.Options) (*agents.Runtime, func() agents.TaskResult, error) {
-		rt, err := agents.RestoreRuntime(opts, tree)
-		if err != nil {
-			return nil, nil, err
-		}
-		return rt, func() agents.TaskResult {
-			res, err := rt.Resume(answer)
-			if err != nil {
-				return agents.TaskResult{Text: err.Error(), IsError: true, Status: agents.TaskStatusError}
-			}
-			return res
-		}, nil
-	})
+	h.uiTeam(w, r, cfg, st.Workspace, st.Agent, skip, restoreBegin(tree, answer))
 }
