@@ -6,7 +6,6 @@ import (
 	_ "github.com/toolnexus/wasm/core/builtins"
 	_ "github.com/toolnexus/wasm/core/mcp"
 	_ "github.com/toolnexus/wasm/core/skills"
-	_ "github.com/toolnexus/wasm/core/skills/port" // linked by core/skills natively; explicit for js/wasm
 )
 
 func memfs(t interface {

@@ -69,10 +69,9 @@ const (
 	RedactedMarker = wire.RedactedMarker
 )
 
-var (
-	ErrNoHostFiles         = port.ErrNoHostFiles
-	ErrPortSkillsNotLinked = port.ErrPortSkillsNotLinked
-)
+// ErrNoHostFiles is the error of the path-taking APIs (Options.SkillsDir,
+// an MCP config file path) under js/wasm, which reads no host files.
+var ErrNoHostFiles = port.ErrNoHostFiles
 
 // ClientStyle is the Go port's name for Style.
 type ClientStyle = core.Style

@@ -6,5 +6,4 @@ import (
 	_ "github.com/toolnexus/wasm/core/builtins"
 	_ "github.com/toolnexus/wasm/core/mcp"
 	_ "github.com/toolnexus/wasm/core/skills"
-	_ "github.com/toolnexus/wasm/core/skills/port"
 )

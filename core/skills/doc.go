@@ -7,10 +7,9 @@
 //	import _ "github.com/toolnexus/wasm/core/skills"
 //
 // Its init registers Load with core/tool's registry, and core's
-// Options.SkillsFS, the Go port's skill options, LoadSkills, LoadSkillsWith
-// and ListSkills then use it (core/skills/port holds the port's loader and
-// skill tool; native builds link it from here, js/wasm programs import it). Without the import, asking
-// core for skills is an error that names it.
+// Options.SkillsFS and LoadSkillsFS then use it (so does toolnexus, whose
+// port-shaped skill sources read SKILL.md files with it). Without the
+// import, asking core for skills is an error that names it.
 //
 // The frontmatter is read by one YAML subset reader on every runtime (a
 // mapping of plain, quoted or block scalars; nested values kept opaque): a

@@ -111,3 +111,15 @@ func (s *SkillSet) Tool() Tool {
 	}
 	return s.makeTool(s)
 }
+
+// SkillSkipReason says why a candidate did not become a skill.
+type SkillSkipReason string
+
+// The reasons a SKILL.md or a data skill is skipped (SkillProblem.Reason; the
+// names are the Go port's).
+const (
+	SkipMissingName   SkillSkipReason = "missing-name"
+	SkipMalformed     SkillSkipReason = "malformed-frontmatter"
+	SkipDuplicateName SkillSkipReason = "duplicate-name"
+	SkipUnreadable    SkillSkipReason = "unreadable"
+)

@@ -6,25 +6,26 @@ import (
 
 	"github.com/toolnexus/wasm/core"
 	"github.com/toolnexus/wasm/core/tool"
+	"github.com/toolnexus/wasm/toolnexus/internal/portskills"
 )
 
 // The Go port's skills API: directories and data skills, filtered, behind
-// a skill tool and a prompt in the port's layout. Core's own is
-// LoadSkillsFS over any fs.FS. The loader is core/skills'.
+// a skill tool and a prompt in the port's layout (toolnexus/internal/
+// portskills). Core's own is LoadSkillsFS over any fs.FS.
 
 // SkillInfo is one discovered skill in the Go port's shape.
-type SkillInfo = tool.SkillInfo
+type SkillInfo = portskills.SkillInfo
 
 // SkillDef is a skill supplied as data (Options.Skills, SkillProvider).
-type SkillDef = tool.SkillDef
+type SkillDef = portskills.SkillDef
 
 // SkillSkipReason, SkillSkip, SkillInventory, LoadSkillsOptions: see
-// core/tool.
+// toolnexus/internal/portskills.
 type (
 	SkillSkipReason   = tool.SkillSkipReason
-	SkillSkip         = tool.SkillSkip
-	SkillInventory    = tool.SkillInventory
-	LoadSkillsOptions = tool.LoadSkillsOptions
+	SkillSkip         = portskills.SkillSkip
+	SkillInventory    = portskills.SkillInventory
+	LoadSkillsOptions = portskills.LoadSkillsOptions
 )
 
 // The reasons of SkillSkip.
@@ -37,8 +38,8 @@ const (
 
 // SkillToolDescription and SkillsPromptPreamble follow the Go port's layout, in our own words.
 const (
-	SkillToolDescription = tool.SkillToolDescription
-	SkillsPromptPreamble = tool.SkillsPromptPreamble
+	SkillToolDescription = portskills.SkillToolDescription
+	SkillsPromptPreamble = portskills.SkillsPromptPreamble
 )
 
 // SkillSource is what LoadSkillsWith found: the skills (after the filter)
@@ -57,9 +58,9 @@ type SkillSource struct {
 // currently available." when none has one.
 func (s *SkillSource) Prompt() string {
 	if s == nil {
-		return tool.PortSkillsPrompt(nil)
+		return portskills.Prompt(nil)
 	}
-	return tool.PortSkillsPrompt(s.Skills)
+	return portskills.Prompt(s.Skills)
 }
 
 // Set returns core's core.SkillSet behind the source: every skill kept, and in
@@ -80,38 +81,28 @@ func LoadSkills(dirs ...string) *SkillSource {
 // LoadSkillsWith loads skills from directories (the first skill of a name
 // wins; a directory that cannot be read contributes nothing) and data
 // skills, keeps those opts.Filter allows, and makes the "skill" tool over
-// them. It never fails: a program that does not link the loader (native:
-// core/skills; js/wasm: core/skills/port) gets an empty source, and under
-// js/wasm directories are not read (ErrNoHostFiles).
+// them. It never fails: under js/wasm directories are not read
+// (ErrNoHostFiles).
 func LoadSkillsWith(opts LoadSkillsOptions) *SkillSource {
 	src, _ := loadSkillSources(context.Background(), opts, nil)
 	return src
 }
 
 // ListSkills reports every skill opts' sources hold, before any filter,
-// and every candidate skipped with its reason; it makes no tool. Empty in
-// a program that does not link the loader (see LoadSkillsWith).
+// and every candidate skipped with its reason; it makes no tool.
 func ListSkills(opts LoadSkillsOptions) *SkillInventory {
-	load := tool.SkillSources()
-	if load == nil {
-		return &SkillInventory{}
-	}
-	got := load(context.Background(), opts, nil)
+	got := portskills.Load(context.Background(), opts, nil)
 	return &SkillInventory{Skills: got.All, Skipped: got.Skipped}
 }
 
-// loadSkillSources runs core/skills' loader; the error is
-// core.ErrSkillsNotLinked when the program does not import it.
+// loadSkillSources runs the port's skill sources over core/skills' SKILL.md
+// loader, which toolnexus always links (link.go); the error is
+// core.ErrSkillsNotLinked should a program somehow lack it.
 func loadSkillSources(ctx context.Context, opts LoadSkillsOptions, provider func(context.Context) ([]SkillDef, error)) (*SkillSource, error) {
-	load := tool.SkillSources()
-	if load == nil {
-		err := core.ErrSkillsNotLinked
-		if core.SkillsLinked() {
-			err = ErrPortSkillsNotLinked
-		}
-		return &SkillSource{Skills: map[string]SkillInfo{}}, err
+	if !core.SkillsLinked() {
+		return &SkillSource{Skills: map[string]SkillInfo{}}, core.ErrSkillsNotLinked
 	}
-	got := load(ctx, opts, provider)
+	got := portskills.Load(ctx, opts, provider)
 	return &SkillSource{Skills: got.Skills, Tool: got.Tool, set: got.Set, prompt: got.Prompt}, nil
 }
 
@@ -142,11 +133,6 @@ func toolkitSkills(ctx context.Context, opts Options) (*SkillSource, error) {
 	return loadSkillSources(ctx, LoadSkillsOptions{FS: opts.SkillsFS, Dirs: opts.SkillsDir, Skills: opts.Skills,
 		Filter: opts.SkillsFilter, SampleLimit: opts.SkillSampleLimit}, opts.SkillProvider)
 }
-
-// ErrPortSkillsNotLinked is CreateToolkit's error for the Go port's skill
-// options in a js/wasm program that imports core/skills but not
-// core/skills/port (native programs get it with core/skills).
-var ErrPortSkillsNotLinked = errors.New(`core: the Go port's skill options are not linked: import _ "github.com/toolnexus/wasm/core/skills/port"`)
 
 // ErrNoHostFiles is the error of the Go port's path-taking APIs
 // (Options.SkillsDir, an MCP config file path) under js/wasm, where core

@@ -1,4 +1,4 @@
-package port
+package portskills
 
 import (
 	"context"
@@ -9,41 +9,33 @@ import (
 	"github.com/toolnexus/wasm/core/tool"
 )
 
-// Package port is the Go port's skill sources (core.LoadSkillsWith,
-// ListSkills, the toolkit's Options.Skills/SkillsDir/SkillProvider):
-// directories and data skills merged, filtered by name, behind a "skill"
-// tool in the port's layout (tool.go). SKILL.md files are read by
-// core/skills' loader.
-//
-// Native builds link it with core/skills. A js/wasm program that uses
-// those options imports it itself, so that the browser and Worker builds,
-// which use core's own skills (Options.SkillsFS), do not carry it:
-//
-//	import _ "github.com/toolnexus/wasm/core/skills/port"
-
-func init() { tool.RegisterSkillSources(loadSources) }
+// Package portskills is the Go port's skill sources (toolnexus'
+// LoadSkillsWith, ListSkills, the toolkit's Options.Skills/SkillsDir/
+// SkillProvider): directories and data skills merged, filtered by name,
+// behind a "skill" tool in the port's layout (tool.go). SKILL.md files are
+// read by core/skills' loader, which the program must link (toolnexus does).
 
 // found is one skill and where its files are: fsys and folder for a
 // SKILL.md's skill (root is the directory fsys stands for, "" for an
 // fs.FS of the host's), nothing for a data skill.
 type found struct {
-	info   tool.SkillInfo
+	info   SkillInfo
 	fsys   fs.FS
 	folder string
 	root   string
 }
 
-// loadSources reads opts' sources in order (FS, Dirs, Skills, then the
+// Load reads opts' sources in order (FS, Dirs, Skills, then the
 // provider's), keeps the first skill of a name, and applies the filter.
-func loadSources(ctx context.Context, opts tool.LoadSkillsOptions, provider func(context.Context) ([]tool.SkillDef, error)) *tool.LoadedSkills {
-	l := &loading{out: &tool.LoadedSkills{Skills: map[string]tool.SkillInfo{}}, seen: map[string]bool{}}
+func Load(ctx context.Context, opts LoadSkillsOptions, provider func(context.Context) ([]SkillDef, error)) *LoadedSkills {
+	l := &loading{out: &LoadedSkills{Skills: map[string]SkillInfo{}}, seen: map[string]bool{}}
 	out := l.out
 	if provider != nil {
 		more, err := callProvider(ctx, provider)
 		if err != nil {
 			out.Problems = append(out.Problems, &tool.SkillProblem{Path: "SkillProvider", Err: err})
 		}
-		opts.Skills = append(append([]tool.SkillDef(nil), opts.Skills...), more...)
+		opts.Skills = append(append([]SkillDef(nil), opts.Skills...), more...)
 	}
 	if opts.FS != nil {
 		l.fromFS(opts.FS, "")
@@ -61,10 +53,10 @@ func loadSources(ctx context.Context, opts tool.LoadSkillsOptions, provider func
 			}
 		}
 		if d.Name == "" {
-			out.Skipped = append(out.Skipped, tool.SkillSkip{Location: base, Reason: tool.SkipMissingName})
+			out.Skipped = append(out.Skipped, SkillSkip{Location: base, Reason: tool.SkipMissingName})
 			continue
 		}
-		l.add(&found{info: tool.SkillInfo{Name: d.Name, Description: d.Description, Location: base, Content: d.Content,
+		l.add(&found{info: SkillInfo{Name: d.Name, Description: d.Description, Location: base, Content: d.Content,
 			Origin: "logical", Resources: append([]string{}, d.Resources...), Base: base}})
 	}
 	var kept []*found
@@ -78,7 +70,7 @@ func loadSources(ctx context.Context, opts tool.LoadSkillsOptions, provider func
 		}
 	}
 	out.Tool = portSkillTool(kept, opts.SampleLimit)
-	out.Prompt = tool.PortSkillsPrompt(out.Skills)
+	out.Prompt = Prompt(out.Skills)
 	t := out.Tool
 	out.Set = tool.NewSkillSet(set, out.Problems, func(*tool.SkillSet) tool.Tool { return t })
 	return out
@@ -86,7 +78,7 @@ func loadSources(ctx context.Context, opts tool.LoadSkillsOptions, provider func
 
 // loading is one loadSources call's state.
 type loading struct {
-	out  *tool.LoadedSkills
+	out  *LoadedSkills
 	all  []*found
 	seen map[string]bool
 }
@@ -94,7 +86,7 @@ type loading struct {
 // add keeps f unless a skill of its name came first.
 func (l *loading) add(f *found) {
 	if l.seen[f.info.Name] {
-		l.out.Skipped = append(l.out.Skipped, tool.SkillSkip{Location: f.info.Location, Reason: tool.SkipDuplicateName})
+		l.out.Skipped = append(l.out.Skipped, SkillSkip{Location: f.info.Location, Reason: tool.SkipDuplicateName})
 		return
 	}
 	l.seen[f.info.Name] = true
@@ -116,16 +108,16 @@ func (l *loading) fromFS(fsys fs.FS, root string) {
 	for _, p := range set.Problems {
 		loc := hostPath(root, p.Path)
 		l.out.Problems = append(l.out.Problems, &tool.SkillProblem{Path: loc, Err: p.Err})
-		l.out.Skipped = append(l.out.Skipped, tool.SkillSkip{Location: loc, Reason: p.Reason})
+		l.out.Skipped = append(l.out.Skipped, SkillSkip{Location: loc, Reason: p.Reason})
 	}
 	for _, sk := range set.Skills {
-		l.add(&found{info: tool.SkillInfo{Name: sk.Name, Description: sk.Description, Location: hostPath(root, sk.Path),
+		l.add(&found{info: SkillInfo{Name: sk.Name, Description: sk.Description, Location: hostPath(root, sk.Path),
 			Content: sk.Instructions, Origin: "fs"}, fsys: fsys, folder: path.Dir(sk.Path), root: root})
 	}
 }
 
 // callProvider calls a host's skill provider; a panic in it is its error.
-func callProvider(ctx context.Context, p func(context.Context) ([]tool.SkillDef, error)) (defs []tool.SkillDef, err error) {
+func callProvider(ctx context.Context, p func(context.Context) ([]SkillDef, error)) (defs []SkillDef, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			defs, err = nil, fmt.Errorf("skill provider panicked: %v", r)

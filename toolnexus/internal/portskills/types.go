@@ -1,17 +1,16 @@
-package tool
+package portskills
 
 import (
-	"context"
 	"io/fs"
 	"sort"
 	"strings"
-	"sync"
+
+	"github.com/toolnexus/wasm/core/tool"
 )
 
 // The Go port's skills API (LoadSkillsWith, ListSkills, Options.Skills as
-// data): its types live here so that core and core/skills share them; the
-// loader is core/skills' (RegisterSkillSources), so a program that does not
-// import core/skills links none of it.
+// data) in the port's shapes. Only toolnexus uses it; core's own skills are
+// core/skills over an fs.FS.
 
 // SkillDef is a skill supplied as data rather than as a SKILL.md file.
 // Base is its logical base ("skill://<name>/" when empty); Resources, when
@@ -41,21 +40,10 @@ type SkillInfo struct {
 	Base string
 }
 
-// SkillSkipReason says why a candidate did not become a skill.
-type SkillSkipReason string
-
-// The reasons of SkillSkip.
-const (
-	SkipMissingName   SkillSkipReason = "missing-name"
-	SkipMalformed     SkillSkipReason = "malformed-frontmatter"
-	SkipDuplicateName SkillSkipReason = "duplicate-name"
-	SkipUnreadable    SkillSkipReason = "unreadable"
-)
-
 // SkillSkip is a candidate that did not become a skill, and why.
 type SkillSkip struct {
 	Location string
-	Reason   SkillSkipReason
+	Reason   tool.SkillSkipReason
 }
 
 // SkillInventory is what ListSkills found, before any filter.
@@ -86,40 +74,15 @@ type LoadedSkills struct {
 	All     []SkillInfo
 	Skipped []SkillSkip
 	Skills  map[string]SkillInfo
-	Tool    Tool
+	Tool    tool.Tool
 	// Problems are core's detailed reasons (with the parse error) for the
 	// skipped SKILL.md files, for SkillSet.Problems.
-	Problems []*SkillProblem
-	// Prompt is PortSkillsPrompt(Skills).
+	Problems []*tool.SkillProblem
+	// Prompt is Prompt(Skills).
 	Prompt string
 	// Set is core's SkillSet of the kept skills (Path is the Location),
 	// with Problems and the provider's error among them.
-	Set *SkillSet
-}
-
-// SkillSourcesLoader loads skills from LoadSkillsOptions and, when
-// provider is not nil, the data skills it returns (called once with ctx;
-// its error or panic is one of Set.Problems and the other sources still
-// load). Package core/skills registers one.
-type SkillSourcesLoader func(ctx context.Context, opts LoadSkillsOptions, provider func(context.Context) ([]SkillDef, error)) *LoadedSkills
-
-var (
-	skillSourcesMu sync.RWMutex
-	skillSources   SkillSourcesLoader
-)
-
-// RegisterSkillSources records the loader; the last one wins.
-func RegisterSkillSources(l SkillSourcesLoader) {
-	skillSourcesMu.Lock()
-	defer skillSourcesMu.Unlock()
-	skillSources = l
-}
-
-// SkillSources returns the registered loader, or nil.
-func SkillSources() SkillSourcesLoader {
-	skillSourcesMu.RLock()
-	defer skillSourcesMu.RUnlock()
-	return skillSources
+	Set *tool.SkillSet
 }
 
 // SkillToolDescription is the description of the skill tool the port's
@@ -135,10 +98,10 @@ const SkillToolDescription = "Loads one of the skills named in the system prompt
 const SkillsPromptPreamble = "Each skill below is a set of instructions for one kind of task.\n" +
 	"When a task matches a skill's description, load it with the skill tool before you start."
 
-// PortSkillsPrompt is the Go port's system-prompt section listing the
+// Prompt is the Go port's system-prompt section listing the
 // skills that have a description, sorted by name; "No skills are currently
 // available." when none has one.
-func PortSkillsPrompt(skills map[string]SkillInfo) string {
+func Prompt(skills map[string]SkillInfo) string {
 	var described []string // sort.Strings: no sort.Slice reflection
 	for name, sk := range skills {
 		if sk.Description != "" {

@@ -1,4 +1,4 @@
-package port
+package portskills
 
 import (
 	"io/fs"
@@ -23,7 +23,7 @@ func portSkillTool(skills []*found, limit int) tool.Tool {
 	}
 	return tool.Tool{
 		Name:        "skill",
-		Description: tool.SkillToolDescription,
+		Description: SkillToolDescription,
 		InputSchema: tool.ObjectSchema(`{"name": {"type": "string", "description": "The name of the skill to load"}}`, "name"),
 		Source:      tool.SourceSkill,
 		Execute: func(args map[string]any, _ *tool.ToolContext) (tool.ToolResult, error) {
