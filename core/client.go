@@ -237,3 +237,13 @@ func (c *Client) RunWithHistory(ctx context.Context, prompt string, tk *Toolkit,
 	r.appendMessage(c.wire.UserMessage(prompt))
 	return r.loop(ctx, nil)
 }
+
+// WithSystemPrompt is c with another system prompt: the same options,
+// provider, store and metrics (Metrics counts both), for a run whose
+// prompt depends on something only the caller knows — a user, a toolkit's
+// skills (SkillsPrompt). c is unchanged.
+func (c *Client) WithSystemPrompt(prompt string) *Client {
+	cp := *c
+	cp.opts.SystemPrompt = prompt
+	return &cp
+}

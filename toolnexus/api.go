@@ -92,7 +92,7 @@ func CreateClient(opts ClientOptions) *Client { return port.CreateClient(opts) }
 // CreateGenerateClient runs the loop around generate, a model in this
 // process, instead of an HTTP provider.
 func CreateGenerateClient(generate core.GenerateFunc, opts ClientOptions) *Client {
-	return port.Wrap(core.CreateGenerateClient(generate, port.CoreClientOptions(opts)))
+	return port.Wrap(core.CreateGenerateClient(generate, port.CoreClientOptions(opts)), opts.SystemPrompt)
 }
 
 // ParseMcpConfig reads an MCP configuration: a file path, JSON bytes, an

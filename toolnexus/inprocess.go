@@ -124,7 +124,7 @@ func CreateInProcessClient(opts InProcessOptions) *Client {
 			return nil, errNoGenerate
 		}}
 	}
-	return port.Wrap(core.CreateClient(o))
+	return port.Wrap(core.CreateClient(o), opts.SystemPrompt)
 }
 
 // inProcessReply is r as an OpenAI chat-completions reply.

@@ -136,16 +136,21 @@ func portMetrics(f func(core.MetricEvent)) func(core.MetricEvent) {
 // them. It is safe for concurrent use.
 type Client struct {
 	*core.Client
+	// systemPrompt is ClientOptions.SystemPrompt, which a run with a
+	// toolkit that has skills extends (see with).
+	systemPrompt string
 }
 
 // CreateClient builds a client. A bad option (an unknown Style) is
 // reported by the first Run rather than here.
 func CreateClient(opts ClientOptions) *Client {
-	return &Client{core.CreateClient(CoreClientOptions(opts))}
+	return &Client{Client: core.CreateClient(CoreClientOptions(opts)), systemPrompt: opts.SystemPrompt}
 }
 
-// Wrap is c as the port's Client.
-func Wrap(c *core.Client) *Client { return &Client{c} }
+// Wrap is c, made with systemPrompt, as the port's Client.
+func Wrap(c *core.Client, systemPrompt string) *Client {
+	return &Client{Client: c, systemPrompt: systemPrompt}
+}
 
 // CoreClient is c's core client (nil for nil).
 func CoreClient(c *Client) *core.Client {
@@ -249,58 +254,73 @@ func portEvents(in <-chan core.StreamEvent, err error) (<-chan core.StreamEvent,
 // without tool calls, a tool suspends with no WaitFor (Status "pending"),
 // or MaxTurns is reached.
 func (c *Client) Run(ctx context.Context, prompt string, tk *Toolkit) (core.RunResult, error) {
-	return PortResult(c.Client.Run(ctx, prompt, CoreToolkit(tk)))
+	return PortResult(c.with(tk).Run(ctx, prompt, CoreToolkit(tk)))
 }
 
 // RunWithHistory is Run continuing an earlier transcript.
 func (c *Client) RunWithHistory(ctx context.Context, prompt string, tk *Toolkit, history []any) (core.RunResult, error) {
-	return PortResult(c.Client.RunWithHistory(ctx, prompt, CoreToolkit(tk), history))
+	return PortResult(c.with(tk).RunWithHistory(ctx, prompt, CoreToolkit(tk), history))
 }
 
 // RunWithAnswer resumes a run that halted on pending with answer.
 func (c *Client) RunWithAnswer(ctx context.Context, tk *Toolkit, history []any, pending core.Request, answer core.Answer) (core.RunResult, error) {
-	return PortResult(c.Client.RunWithAnswer(ctx, CoreToolkit(tk), history, pending, answer))
+	return PortResult(c.with(tk).RunWithAnswer(ctx, CoreToolkit(tk), history, pending, answer))
 }
 
 // Ask is Run against the stored conversation id ("" is Run).
 func (c *Client) Ask(ctx context.Context, prompt string, tk *Toolkit, id string) (core.RunResult, error) {
-	return PortResult(c.Client.Ask(ctx, prompt, CoreToolkit(tk), id))
+	return PortResult(c.with(tk).Ask(ctx, prompt, CoreToolkit(tk), id))
 }
 
 // AskWithAnswer is RunWithAnswer against the stored conversation id.
 func (c *Client) AskWithAnswer(ctx context.Context, tk *Toolkit, id string, pending core.Request, answer core.Answer) (core.RunResult, error) {
-	return PortResult(c.Client.AskWithAnswer(ctx, CoreToolkit(tk), id, pending, answer))
+	return PortResult(c.with(tk).AskWithAnswer(ctx, CoreToolkit(tk), id, pending, answer))
 }
 
 // AskStream is Ask with the reply's text streamed to onText.
 func (c *Client) AskStream(ctx context.Context, prompt string, tk *Toolkit, id string, onText func(delta string)) (core.RunResult, error) {
-	return PortResult(c.Client.AskStream(ctx, prompt, CoreToolkit(tk), id, onText))
+	return PortResult(c.with(tk).AskStream(ctx, prompt, CoreToolkit(tk), id, onText))
 }
 
 // Stream is Run as a channel of events; the last is "done" or "error".
 func (c *Client) Stream(ctx context.Context, prompt string, tk *Toolkit) (<-chan core.StreamEvent, error) {
-	return portEvents(c.Client.Stream(ctx, prompt, CoreToolkit(tk)))
+	return portEvents(c.with(tk).Stream(ctx, prompt, CoreToolkit(tk)))
 }
 
 // StreamWithHistory is RunWithHistory as a channel of events.
 func (c *Client) StreamWithHistory(ctx context.Context, prompt string, tk *Toolkit, history []any) (<-chan core.StreamEvent, error) {
-	return portEvents(c.Client.StreamWithHistory(ctx, prompt, CoreToolkit(tk), history))
+	return portEvents(c.with(tk).StreamWithHistory(ctx, prompt, CoreToolkit(tk), history))
 }
 
 // StreamWithAnswer is RunWithAnswer as a channel of events.
 func (c *Client) StreamWithAnswer(ctx context.Context, tk *Toolkit, history []any, pending core.Request, answer core.Answer) (<-chan core.StreamEvent, error) {
-	return portEvents(c.Client.StreamWithAnswer(ctx, CoreToolkit(tk), history, pending, answer))
+	return portEvents(c.with(tk).StreamWithAnswer(ctx, CoreToolkit(tk), history, pending, answer))
 }
 
 // StreamWithID is Stream against a stored conversation.
 func (c *Client) StreamWithID(ctx context.Context, prompt string, tk *Toolkit, id string) (<-chan core.StreamEvent, error) {
-	return portEvents(c.Client.StreamWithID(ctx, prompt, CoreToolkit(tk), id))
+	return portEvents(c.with(tk).StreamWithID(ctx, prompt, CoreToolkit(tk), id))
 }
 
 // Conversation starts a new conversation with a fresh id in the client's
 // store.
 func (c *Client) Conversation(tk *Toolkit) *Conversation {
-	return &Conversation{c.Client.Conversation(CoreToolkit(tk))}
+	return &Conversation{c.with(tk).Conversation(CoreToolkit(tk))}
+}
+
+// with is the core client for a run with tk: as the Go port does, the
+// system prompt sent is ClientOptions.SystemPrompt followed by the
+// toolkit's SkillsPrompt, when it has one (the skill tool's description
+// points the model at that list).
+func (c *Client) with(tk *Toolkit) *core.Client {
+	skills := CoreToolkit(tk).SkillsPrompt()
+	if skills == "" {
+		return c.Client
+	}
+	if c.systemPrompt != "" {
+		skills = c.systemPrompt + "\n\n" + skills
+	}
+	return c.Client.WithSystemPrompt(skills)
 }
 
 // Conversation is a running conversation (Client.Conversation).
