@@ -85,7 +85,7 @@ func ListMcpTools(ctx context.Context, input any) (*McpInventory, error) {
 		return nil, err
 	}
 	sessions := p.Connect(ctx, cfgs, tool.MCPEnv{Transport: core.DefaultTransport(),
-		Fill: func(v string) (string, error) { return noVariables(v) }})
+		Fill: fillFromEnvironment})
 	for _, s := range sessions {
 		st := s.Status().Status
 		inv.Status[s.Name()] = McpStatus(st)

@@ -2,9 +2,10 @@ package port
 
 import (
 	"context"
-	"fmt"
+	"os"
 	"strings"
 
+	"github.com/toolnexus/wasm/core/tool"
 	"github.com/toolnexus/wasm/internal/jsonx"
 )
 
@@ -19,10 +20,27 @@ func orBackground(ctx context.Context) context.Context {
 	return ctx
 }
 
-// noVariables fills no ${NAME}: one left in a header value is an error.
-func noVariables(v string) (string, error) {
-	if i := strings.Index(v, "${"); i >= 0 {
-		return "", fmt.Errorf("no value for %s", v[i:])
+// withEnvironment is vars over the process environment: an MCP server's
+// header ${NAME} reads Options.Variables, then the environment, as the Go
+// port's does (an unset name stays an error; under js/wasm the environment
+// is empty).
+func withEnvironment(vars map[string]string) map[string]string {
+	env := os.Environ()
+	if len(env) == 0 {
+		return vars
 	}
-	return v, nil
+	out := make(map[string]string, len(env)+len(vars))
+	for _, kv := range env {
+		if k, v, ok := strings.Cut(kv, "="); ok {
+			out[k] = v
+		}
+	}
+	for k, v := range vars {
+		out[k] = v
+	}
+	return out
 }
+
+// fillFromEnvironment fills ${NAME} from the process environment; an unset
+// name is an error.
+func fillFromEnvironment(v string) (string, error) { return tool.FillVariables(v, nil, os.LookupEnv) }

@@ -68,7 +68,7 @@ func CreateToolkit(ctx context.Context, opts Options) (*Toolkit, error) {
 // coreOptions reads opts' port forms into core's.
 func coreOptions(ctx context.Context, opts Options) (core.Options, error) {
 	o := core.Options{Builtins: opts.Builtins, SkillsFS: opts.SkillsFS, ExtraTools: opts.ExtraTools,
-		MCP: opts.MCP, Variables: opts.Variables, Transport: opts.Transport, WaitFor: opts.WaitFor,
+		MCP: opts.MCP, Variables: withEnvironment(opts.Variables), Transport: opts.Transport, WaitFor: opts.WaitFor,
 		WaitForContext: opts.WaitForContext}
 	if m, ok := opts.Builtins.(map[string]any); ok {
 		cfg, on, err := builtinsObject(m)
