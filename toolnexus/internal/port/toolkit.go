@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io/fs"
+	"runtime"
 
 	"github.com/toolnexus/wasm/core"
 )
@@ -114,13 +115,17 @@ func (tk *Toolkit) Execute(ctx context.Context, name string, args map[string]any
 	return CoreToolkit(tk).Execute(ctx, name, args)
 }
 
-// noShellNote explains a call to "bash", the one port built-in the
-// sandbox has not: there is no shell where core runs.
+// noShellNote explains a call to a missing "bash": natively the built-in
+// exists and was left out by Options.Builtins; under js/wasm there is no
+// shell to run it in.
 func noShellNote(name string) string {
-	if name != "bash" {
+	switch {
+	case name != "bash":
 		return ""
+	case runtime.GOOS == "js":
+		return "; this build runs in a sandbox (browser, Worker, WebAssembly) with no shell to run commands in — a host that has one can register its own tool named bash"
 	}
-	return "; core has no bash built-in: it runs in a sandbox (browser, Worker, WebAssembly) with no shell to run commands in — a host that has one can register its own tool named bash"
+	return "; the bash built-in is off in this toolkit (Options.Builtins)"
 }
 
 // SkillsPrompt is the system-prompt section listing the toolkit's skills.
