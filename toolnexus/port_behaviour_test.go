@@ -9,13 +9,13 @@ import (
 	"time"
 )
 
-// Conformance with the Go port's behaviour (issue 17): each test states one
+// Conformance with the Go port's behaviour: each test states one
 // rule a program written for the port relies on.
 
-// TestIssue17WaitForRunsConcurrently: when three calls of one turn
+// TestPortWaitForRunsConcurrently: when three calls of one turn
 // suspend, WaitFor is called for each at once — every WaitFor here waits
 // until all three are open, so a one-at-a-time loop fails the deadline.
-func TestIssue17WaitForRunsConcurrently(t *testing.T) {
+func TestPortWaitForRunsConcurrently(t *testing.T) {
 	var c counter
 	m := newScripted(t, StyleOpenAI,
 		turn{Calls: []ToolRequest{call("c1", "refund", `{"order":"1"}`), call("c2", "refund", `{"order":"2"}`), call("c3", "refund", `{"order":"3"}`)}},
@@ -54,10 +54,10 @@ func TestIssue17WaitForRunsConcurrently(t *testing.T) {
 	}
 }
 
-// TestIssue17HaltKeepsFinishedCalls: without WaitFor the turn's calls still
+// TestPortHaltKeepsFinishedCalls: without WaitFor the turn's calls still
 // all run; the run halts on the first suspension, and a call that finished
 // keeps its result (it does not run again on resume).
-func TestIssue17HaltKeepsFinishedCalls(t *testing.T) {
+func TestPortHaltKeepsFinishedCalls(t *testing.T) {
 	var refunds, looks counter
 	m := newScripted(t, StyleOpenAI,
 		turn{Calls: []ToolRequest{call("c1", "refund", `{"order":"1"}`), call("c2", "look", `{"order":"1"}`)}},
@@ -78,9 +78,9 @@ func TestIssue17HaltKeepsFinishedCalls(t *testing.T) {
 	}
 }
 
-// TestIssue17AskWithoutIDIsRun: Ask with id "" is a stateless Run and the
+// TestPortAskWithoutIDIsRun: Ask with id "" is a stateless Run and the
 // store is never touched.
-func TestIssue17AskWithoutIDIsRun(t *testing.T) {
+func TestPortAskWithoutIDIsRun(t *testing.T) {
 	m := newScripted(t, StyleOpenAI, turn{Text: "hi"})
 	store := &countingStore{MemoryStore: NewMemoryStore()}
 	res, err := m.client(ClientOptions{Store: store}).Ask(context.Background(), "hello", mustToolkit(t), "")
@@ -100,9 +100,9 @@ func (s *countingStore) Save(id string, m []any) error {
 	return s.MemoryStore.Save(id, m)
 }
 
-// TestIssue17RelayNamedLikeBuiltin: a relay tool may not take a built-in's
+// TestPortRelayNamedLikeBuiltin: a relay tool may not take a built-in's
 // name (bash included), even with built-ins off; a host tool may.
-func TestIssue17RelayNamedLikeBuiltin(t *testing.T) {
+func TestPortRelayNamedLikeBuiltin(t *testing.T) {
 	native := NativeTool("read", "host read", nil, func(context.Context, map[string]any) (string, error) { return "", nil })
 	tests := []struct {
 		name    string
@@ -128,11 +128,11 @@ func TestIssue17RelayNamedLikeBuiltin(t *testing.T) {
 	}
 }
 
-// TestIssue17TimeoutWhileWaiting: TimeoutMs ending a run whose WaitFor is
+// TestPortTimeoutWhileWaiting: TimeoutMs ending a run whose WaitFor is
 // parked gives the port's shape — *RunTimeoutError, Status "incomplete",
 // Limit "timeout" — and (core's addition) a transcript RunWithAnswer can
 // still finish.
-func TestIssue17TimeoutWhileWaiting(t *testing.T) {
+func TestPortTimeoutWhileWaiting(t *testing.T) {
 	var c counter
 	m := refundScript(t, StyleOpenAI)
 	client := m.client(ClientOptions{TimeoutMs: 30, WaitFor: func(Request) (Answer, error) { select {} }})
@@ -155,9 +155,9 @@ func TestIssue17TimeoutWhileWaiting(t *testing.T) {
 	}
 }
 
-// TestIssue17CallerCancelIsNotATimeout: a caller's own deadline is not the
+// TestPortCallerCancelIsNotATimeout: a caller's own deadline is not the
 // run's TimeoutMs: the halt stays a durable "pending" with plain ctx errors.
-func TestIssue17CallerCancelIsNotATimeout(t *testing.T) {
+func TestPortCallerCancelIsNotATimeout(t *testing.T) {
 	var c counter
 	m := refundScript(t, StyleOpenAI)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Millisecond)
@@ -170,9 +170,9 @@ func TestIssue17CallerCancelIsNotATimeout(t *testing.T) {
 	}
 }
 
-// TestIssue17MissingRelayOutput: an Ok answer that carries no output for a
+// TestPortMissingRelayOutput: an Ok answer that carries no output for a
 // relay call is worded as the port words it, inline and on resume.
-func TestIssue17MissingRelayOutput(t *testing.T) {
+func TestPortMissingRelayOutput(t *testing.T) {
 	script := func() *scriptedModel {
 		return newScripted(t, StyleOpenAI, turn{Calls: []ToolRequest{call("r1", "lookup", `{"q":"a"}`)}}, turn{Text: "ok"})
 	}
@@ -201,10 +201,10 @@ func TestIssue17MissingRelayOutput(t *testing.T) {
 	})
 }
 
-// TestIssue17StreamWithIDAndAskStream: both keep the conversation in the
+// TestPortStreamWithIDAndAskStream: both keep the conversation in the
 // store like Ask; AskStream hands text deltas to its callback and returns
 // the result; an empty id leaves the store alone.
-func TestIssue17StreamWithIDAndAskStream(t *testing.T) {
+func TestPortStreamWithIDAndAskStream(t *testing.T) {
 	m := newScripted(t, StyleOpenAI, turn{Text: "first answer"}, turn{Text: "second answer"}, turn{Text: "third"})
 	store := &countingStore{MemoryStore: NewMemoryStore()}
 	client := m.client(ClientOptions{Store: store})
@@ -233,9 +233,9 @@ func TestIssue17StreamWithIDAndAskStream(t *testing.T) {
 	}
 }
 
-// TestIssue17ConversationSend: Send keeps the transcript in the exported
+// TestPortConversationSend: Send keeps the transcript in the exported
 // Messages field; Reset forgets it.
-func TestIssue17ConversationSend(t *testing.T) {
+func TestPortConversationSend(t *testing.T) {
 	m := newScripted(t, StyleOpenAI, turn{Text: "hello Ada"}, turn{Text: "you are Ada"}, turn{Text: "who?"})
 	conv := m.client(ClientOptions{}).Conversation(mustToolkit(t))
 	if _, err := conv.Send(context.Background(), "I am Ada"); err != nil || len(conv.Messages) != 2 {
@@ -253,9 +253,9 @@ func TestIssue17ConversationSend(t *testing.T) {
 	}
 }
 
-// TestIssue17MessagesAreMaps: RunResult.Messages holds decoded maps, as in
+// TestPortMessagesAreMaps: RunResult.Messages holds decoded maps, as in
 // the port, and they work as history.
-func TestIssue17MessagesAreMaps(t *testing.T) {
+func TestPortMessagesAreMaps(t *testing.T) {
 	m := newScripted(t, StyleAnthropic, turn{Text: "hello"}, turn{Text: "again"})
 	client := m.client(ClientOptions{})
 	res, err := client.Run(context.Background(), "hi", mustToolkit(t))
@@ -273,10 +273,10 @@ func TestIssue17MessagesAreMaps(t *testing.T) {
 	}
 }
 
-// TestIssue17HaltLeavesUnrunCallsOut: a turn that halts on its first
+// TestPortHaltLeavesUnrunCallsOut: a turn that halts on its first
 // suspension leaves the calls it did not run without a result in Messages,
 // as the port does; RunWithAnswer then runs them.
-func TestIssue17HaltLeavesUnrunCallsOut(t *testing.T) {
+func TestPortHaltLeavesUnrunCallsOut(t *testing.T) {
 	for _, style := range []Style{StyleOpenAI, StyleAnthropic} {
 		var c counter
 		m := newScripted(t, style,

@@ -9,13 +9,13 @@ import (
 )
 
 // Conformance with the Go port's hooks, metric events, error classifier
-// and stream events (issue 17).
+// and stream events.
 
-// TestIssue17HooksSeeAndSteer: BeforeLLM sees decoded messages and tools
+// TestPortHooksSeeAndSteer: BeforeLLM sees decoded messages and tools
 // and may swap the model for one call and the tools for the rest of the
 // run; BeforeTool may rewrite arguments or stand in for the tool; AfterTool
 // may replace a result; AfterLLM sees the decoded reply.
-func TestIssue17HooksSeeAndSteer(t *testing.T) {
+func TestPortHooksSeeAndSteer(t *testing.T) {
 	var c counter
 	m := newScripted(t, StyleOpenAI,
 		turn{Calls: []ToolRequest{call("c1", "refund", `{"order":"1"}`), call("c2", "refund", `{"order":"2"}`)}},
@@ -74,9 +74,9 @@ func TestIssue17HooksSeeAndSteer(t *testing.T) {
 	}
 }
 
-// TestIssue17HookErrorEndsRun: an error from any of the port's hooks ends
+// TestPortHookErrorEndsRun: an error from any of the port's hooks ends
 // the run, a tool hook's included.
-func TestIssue17HookErrorEndsRun(t *testing.T) {
+func TestPortHookErrorEndsRun(t *testing.T) {
 	boom := errors.New("boom")
 	tests := []struct {
 		name  string
@@ -99,9 +99,9 @@ func TestIssue17HookErrorEndsRun(t *testing.T) {
 	}
 }
 
-// TestIssue17MetricEventPortFields: OnMetric events carry the port's
+// TestPortMetricEventPortFields: OnMetric events carry the port's
 // field names.
-func TestIssue17MetricEventPortFields(t *testing.T) {
+func TestPortMetricEventPortFields(t *testing.T) {
 	var c counter
 	m := newScripted(t, StyleOpenAI, turn{Calls: []ToolRequest{call("c1", "t", `{"order":"1"}`)}}, turn{Text: "done"})
 	var mu sync.Mutex
@@ -127,9 +127,9 @@ func TestIssue17MetricEventPortFields(t *testing.T) {
 	}
 }
 
-// TestIssue17OnErrorTiers: OnError gets the port's ErrorInfo (a status, no
+// TestPortOnErrorTiers: OnError gets the port's ErrorInfo (a status, no
 // error, the attempt from 0) and its Tier decides.
-func TestIssue17OnErrorTiers(t *testing.T) {
+func TestPortOnErrorTiers(t *testing.T) {
 	ok := turn{Text: "fine"}
 	var infos []ErrorInfo
 	onError := func(info ErrorInfo) Tier {
@@ -154,9 +154,9 @@ func TestIssue17OnErrorTiers(t *testing.T) {
 	}
 }
 
-// TestIssue17StreamEventArgs: a tool_call event carries the arguments as a
+// TestPortStreamEventArgs: a tool_call event carries the arguments as a
 // map (the port's Args) and as JSON text (ArgsJSON, the event's JSON).
-func TestIssue17StreamEventArgs(t *testing.T) {
+func TestPortStreamEventArgs(t *testing.T) {
 	var c counter
 	m := newScripted(t, StyleOpenAI, turn{Calls: []ToolRequest{call("c1", "t", `{"order":"7"}`)}}, turn{Text: "done"})
 	events, err := m.client(ClientOptions{}).Stream(context.Background(), "go", mustToolkit(t, c.tool("t")))
@@ -180,9 +180,9 @@ func TestIssue17StreamEventArgs(t *testing.T) {
 	}
 }
 
-// TestIssue17ToolFormats: the package-level converters return the port's
+// TestPortToolFormats: the package-level converters return the port's
 // struct values, Gemini's wrapped in one functionDeclarations tool.
-func TestIssue17ToolFormats(t *testing.T) {
+func TestPortToolFormats(t *testing.T) {
 	tools := []Tool{{Name: "a", Description: "first", InputSchema: JSONSchema{"type": "object"}}, {Name: "b", InputSchema: JSONSchema{}}}
 	tests := []struct {
 		name string
@@ -201,9 +201,9 @@ func TestIssue17ToolFormats(t *testing.T) {
 	}
 }
 
-// TestIssue17DoneUsageAndRetryAfter: the done event carries the run's total
+// TestPortDoneUsageAndRetryAfter: the done event carries the run's total
 // usage, and a provider error keeps its Retry-After.
-func TestIssue17DoneUsageAndRetryAfter(t *testing.T) {
+func TestPortDoneUsageAndRetryAfter(t *testing.T) {
 	m := newScripted(t, StyleOpenAI, turn{Text: "hi"})
 	events, err := m.client(ClientOptions{}).Stream(context.Background(), "x", mustToolkit(t))
 	if err != nil {

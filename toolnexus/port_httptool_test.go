@@ -5,9 +5,9 @@ import (
 	"testing"
 )
 
-// TestIssue17HTTPToolBodyEncoding: HTTPToolOptions.Body is the port's body
+// TestPortHTTPToolBodyEncoding: HTTPToolOptions.Body is the port's body
 // encoding of the arguments left after the URL and the query.
-func TestIssue17HTTPToolBodyEncoding(t *testing.T) {
+func TestPortHTTPToolBodyEncoding(t *testing.T) {
 	for _, c := range []struct {
 		name, body, wantBody, wantType string
 		headers                        map[string]string
@@ -39,9 +39,9 @@ func TestIssue17HTTPToolBodyEncoding(t *testing.T) {
 	}
 }
 
-// TestIssue17HTTPToolResultMode: ResultMode shapes a 2xx reply as the
+// TestPortHTTPToolResultMode: ResultMode shapes a 2xx reply as the
 // port's does; an error reply is unchanged.
-func TestIssue17HTTPToolResultMode(t *testing.T) {
+func TestPortHTTPToolResultMode(t *testing.T) {
 	for _, c := range []struct {
 		mode, reply string
 		status      int

@@ -8,11 +8,11 @@ import (
 )
 
 // Conformance with the Go port's in-process client and BodyTransform
-// (issue 17).
+//.
 
-// TestIssue17InProcessClient: Generate sees decoded messages, tools and the
+// TestPortInProcessClient: Generate sees decoded messages, tools and the
 // body; its tool calls (arguments of any shape) drive the loop.
-func TestIssue17InProcessClient(t *testing.T) {
+func TestPortInProcessClient(t *testing.T) {
 	var c counter
 	var seen []InProcessRequest
 	gen := func(req InProcessRequest) (InProcessResponse, error) {
@@ -42,10 +42,10 @@ func TestIssue17InProcessClient(t *testing.T) {
 	}
 }
 
-// TestIssue17InProcessFailuresAreFinal: without OnError a failing Generate
+// TestPortInProcessFailuresAreFinal: without OnError a failing Generate
 // is not retried; with one, it is classified like an HTTP failure. A
 // missing Generate is an error, not a panic.
-func TestIssue17InProcessFailuresAreFinal(t *testing.T) {
+func TestPortInProcessFailuresAreFinal(t *testing.T) {
 	calls := 0
 	gen := func(InProcessRequest) (InProcessResponse, error) {
 		calls++
@@ -66,9 +66,9 @@ func TestIssue17InProcessFailuresAreFinal(t *testing.T) {
 	}
 }
 
-// TestIssue17BodyTransformMap: BodyTransform sees the decoded body and its
+// TestPortBodyTransformMap: BodyTransform sees the decoded body and its
 // returned map is what is sent; nil keeps the body.
-func TestIssue17BodyTransformMap(t *testing.T) {
+func TestPortBodyTransformMap(t *testing.T) {
 	for _, replace := range []bool{true, false} {
 		m := newScripted(t, StyleOpenAI, turn{Text: "ok"})
 		transform := func(body map[string]any) map[string]any {
@@ -90,9 +90,9 @@ func TestIssue17BodyTransformMap(t *testing.T) {
 	}
 }
 
-// TestIssue17InProcessRefusesStreaming: an in-process model returns whole
+// TestPortInProcessRefusesStreaming: an in-process model returns whole
 // replies, so a stream is refused with an error, before any text delta.
-func TestIssue17InProcessRefusesStreaming(t *testing.T) {
+func TestPortInProcessRefusesStreaming(t *testing.T) {
 	c := CreateInProcessClient(InProcessOptions{Model: "m", Generate: func(InProcessRequest) (InProcessResponse, error) {
 		return InProcessResponse{Content: "x"}, nil
 	}})

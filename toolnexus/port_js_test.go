@@ -11,9 +11,9 @@ import (
 // mcpConfigFile: under js/wasm core reads no host files.
 func mcpConfigFile(*testing.T, string) (string, bool) { return "", false }
 
-// TestIssue17NoHostFilesUnderJS: the Go port's path-taking APIs say plainly
+// TestPortNoHostFilesUnderJS: the Go port's path-taking APIs say plainly
 // that a js/wasm build reads no files of the host's.
-func TestIssue17NoHostFilesUnderJS(t *testing.T) {
+func TestPortNoHostFilesUnderJS(t *testing.T) {
 	if _, err := ParseMcpConfig("/etc/mcp.json"); !errors.Is(err, ErrNoHostFiles) {
 		t.Fatalf("ParseMcpConfig(path) = %v", err)
 	}

@@ -5,11 +5,11 @@ import (
 	"testing"
 )
 
-// TestIssue17McpToolsFilter: a server's "tools" filter picks its tools by
+// TestPortMcpToolsFilter: a server's "tools" filter picks its tools by
 // their own names, as the Go port's does: any true value makes an
 // allowlist, only false values a drop-list; the server's state counts the
 // tools kept.
-func TestIssue17McpToolsFilter(t *testing.T) {
+func TestPortMcpToolsFilter(t *testing.T) {
 	f := &fakeMCP{Tools: []string{
 		`{"name":"read","inputSchema":{"type":"object"}}`,
 		`{"name":"write","inputSchema":{"type":"object"}}`,

@@ -8,10 +8,10 @@ import (
 	"testing"
 )
 
-// TestIssue17LoadMcp: LoadMcp connects a configuration without a toolkit:
+// TestPortLoadMcp: LoadMcp connects a configuration without a toolkit:
 // the connected servers' tools (the "tools" filter applied), every
 // server's state, and Close ends the sessions.
-func TestIssue17LoadMcp(t *testing.T) {
+func TestPortLoadMcp(t *testing.T) {
 	m := mockMCP{SessionID: "s-1"}
 	srv := newMockMCP(t, &m)
 	off := true
@@ -53,10 +53,10 @@ func TestIssue17LoadMcp(t *testing.T) {
 	}
 }
 
-// TestIssue17ListMcpTools: ListMcpTools reports each server's tools as
+// TestPortListMcpTools: ListMcpTools reports each server's tools as
 // listed, by their own names and before the "tools" filter, and the
 // servers' states.
-func TestIssue17ListMcpTools(t *testing.T) {
+func TestPortListMcpTools(t *testing.T) {
 	m := mockMCP{}
 	srv := newMockMCP(t, &m)
 	doc := []byte(`{"mcpServers":{"docs":{"url":"` + srv.URL + `/mcp","tools":{"echo":true}},"off":{"url":"x","enabled":false}}}`)

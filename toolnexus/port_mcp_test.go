@@ -5,9 +5,9 @@ import (
 	"testing"
 )
 
-// Conformance with the Go port's MCP configuration API (issue 17).
+// Conformance with the Go port's MCP configuration API.
 
-func TestIssue17ParseMcpConfig(t *testing.T) {
+func TestPortParseMcpConfig(t *testing.T) {
 	doc := `{"mcpServers":{"docs":{"url":"https://docs.test/mcp","headers":{"authorization":"Bearer ${T}"},"timeout":5000,"tools":{"search":true}},"local":{"command":["npx","srv"],"env":{"A":"1"},"disabled":true}}}`
 	bare, err := ParseMcpConfig([]byte(`{"docs":{"url":"https://docs.test/mcp"}}`))
 	if err != nil || bare["docs"].URL != "https://docs.test/mcp" {
@@ -38,8 +38,8 @@ func TestIssue17ParseMcpConfig(t *testing.T) {
 	}
 }
 
-// TestIssue17OptionsMcpConfig: Options.McpConfig takes the port's forms.
-func TestIssue17OptionsMcpConfig(t *testing.T) {
+// TestPortOptionsMcpConfig: Options.McpConfig takes the port's forms.
+func TestPortOptionsMcpConfig(t *testing.T) {
 	off := true
 	tk, err := CreateToolkit(context.Background(), Options{Builtins: false, McpConfig: McpConfig{"docs": {URL: "https://docs.test/mcp", Disabled: &off}}})
 	if err != nil {

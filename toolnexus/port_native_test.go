@@ -12,12 +12,12 @@ import (
 	"testing"
 )
 
-// Native-only conformance with the Go port (issue 17): the environment and
+// Native-only conformance with the Go port: the environment and
 // net/http's client.
 
-// TestIssue17HTTPToolHeadersFromEnvironment: natively a ${NAME} that
+// TestPortHTTPToolHeadersFromEnvironment: natively a ${NAME} that
 // Variables lack comes from the environment; Variables win.
-func TestIssue17HTTPToolHeadersFromEnvironment(t *testing.T) {
+func TestPortHTTPToolHeadersFromEnvironment(t *testing.T) {
 	t.Setenv("TNX_ISSUE17_TOKEN", "from-env")
 	t.Setenv("TNX_ISSUE17_BOTH", "env-loses")
 	rt := &recordingTransport{status: 200, body: "ok"}
@@ -36,9 +36,9 @@ func TestIssue17HTTPToolHeadersFromEnvironment(t *testing.T) {
 	}
 }
 
-// TestIssue17HTTPClient: ClientOptions.HTTPClient carries the provider
+// TestPortHTTPClient: ClientOptions.HTTPClient carries the provider
 // requests.
-func TestIssue17HTTPClient(t *testing.T) {
+func TestPortHTTPClient(t *testing.T) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		_, _ = io.ReadAll(r.Body)
 		w.Header().Set("content-type", "application/json")

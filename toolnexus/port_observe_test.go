@@ -7,10 +7,10 @@ import (
 	"testing"
 )
 
-// TestIssue17RunResultModel: RunResult.Model is the model the run asked for,
+// TestPortRunResultModel: RunResult.Model is the model the run asked for,
 // as in the Go port, even when the provider names another one; that one is
 // kept in ProviderModel.
-func TestIssue17RunResultModel(t *testing.T) {
+func TestPortRunResultModel(t *testing.T) {
 	for _, style := range []Style{StyleOpenAI, StyleAnthropic} {
 		t.Run(string(style), func(t *testing.T) {
 			m := newScripted(t, style, turn{Text: "hello"})
@@ -28,10 +28,10 @@ func TestIssue17RunResultModel(t *testing.T) {
 	}
 }
 
-// TestIssue17ProviderErrorText: a non-2xx reply reads as in the Go port,
+// TestPortProviderErrorText: a non-2xx reply reads as in the Go port,
 // "LLM <status>: <body>" with the body redacted and shortened to 200 bytes
 // in the text (not in the Body field); 401 and 403 keep no body at all.
-func TestIssue17ProviderErrorText(t *testing.T) {
+func TestPortProviderErrorText(t *testing.T) {
 	long := `{"error":"` + strings.Repeat("x", 300) + `"}`
 	tests := []struct {
 		name     string
@@ -67,9 +67,9 @@ func TestIssue17ProviderErrorText(t *testing.T) {
 	}
 }
 
-// TestIssue17RedactProviderBody: the exported redaction, on JSON and on text
+// TestPortRedactProviderBody: the exported redaction, on JSON and on text
 // that is not JSON.
-func TestIssue17RedactProviderBody(t *testing.T) {
+func TestPortRedactProviderBody(t *testing.T) {
 	tests := []struct {
 		status     int
 		body, want string
@@ -95,10 +95,10 @@ func TestIssue17RedactProviderBody(t *testing.T) {
 	}
 }
 
-// TestIssue17StreamUsage: as in the Go port, "done" carries the run's total
+// TestPortStreamUsage: as in the Go port, "done" carries the run's total
 // usage. Core's "usage" events stay one per model call (the JS bridge and the
 // Worker stream them so), and they add up to that total.
-func TestIssue17StreamUsage(t *testing.T) {
+func TestPortStreamUsage(t *testing.T) {
 	for _, style := range []Style{StyleOpenAI, StyleAnthropic} {
 		t.Run(string(style), func(t *testing.T) {
 			var c counter
@@ -134,12 +134,12 @@ func TestIssue17StreamUsage(t *testing.T) {
 	}
 }
 
-// TestIssue17MetricsFamilies: Client.Metrics renders the Go port's six
+// TestPortMetricsFamilies: Client.Metrics renders the Go port's six
 // families under the port's names and types, each series with the port's
 // label keys in the port's order — except toolnexus_tool_calls_total, which
 // has no "pending" label (suspensions are not counted), and the llm status,
 // which is the HTTP status rather than "ok"/"error" (see the README).
-func TestIssue17MetricsFamilies(t *testing.T) {
+func TestPortMetricsFamilies(t *testing.T) {
 	var c counter
 	m := newScripted(t, StyleOpenAI, turn{Calls: []ToolRequest{call("c1", "t", `{"order":"1"}`)}}, turn{Text: "ok"}, turn{Status: 400, Raw: "bad"})
 	client := m.client(ClientOptions{Model: "m1", Retries: -1})
@@ -172,9 +172,9 @@ func TestIssue17MetricsFamilies(t *testing.T) {
 	}
 }
 
-// TestIssue17LLMMetricStatus: a model call's metric says "ok" or "error",
+// TestPortLLMMetricStatus: a model call's metric says "ok" or "error",
 // as the port's does (core's says the HTTP status).
-func TestIssue17LLMMetricStatus(t *testing.T) {
+func TestPortLLMMetricStatus(t *testing.T) {
 	var got []string
 	m := newScripted(t, StyleOpenAI, turn{Text: "hi"})
 	onMetric := func(e MetricEvent) {

@@ -13,11 +13,11 @@ import (
 	"github.com/toolnexus/wasm/toolnexus"
 )
 
-// TestIssue17PortProgram is a program written against the Go port's API
+// TestPortPortProgram is a program written against the Go port's API
 // (package toolnexus), compiled against toolnexus with only the import line
 // changed: if a name or a shape it uses drifts from the port's, this file
 // stops compiling. It also runs, on an in-process model.
-func TestIssue17PortProgram(t *testing.T) {
+func TestPortPortProgram(t *testing.T) {
 	ctx := context.Background()
 	type refundIn struct {
 		Order string `json:"order"`

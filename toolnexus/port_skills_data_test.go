@@ -7,7 +7,7 @@ import (
 	"testing"
 )
 
-// Conformance with the Go port's skills as data (issue 17): Options.Skills,
+// Conformance with the Go port's skills as data: Options.Skills,
 // SkillProvider, SkillsFilter, SkillSampleLimit, LoadSkillsWith. These read
 // no files, so they hold under js/wasm too.
 
@@ -19,9 +19,9 @@ func dataSkills() []SkillDef {
 	}
 }
 
-// TestIssue17SkillsAsData: data skills load through the toolkit with the
+// TestPortSkillsAsData: data skills load through the toolkit with the
 // port's tool output, prompt and errors.
-func TestIssue17SkillsAsData(t *testing.T) {
+func TestPortSkillsAsData(t *testing.T) {
 	tk, err := CreateToolkit(context.Background(), Options{Builtins: false, Skills: dataSkills(), SkillSampleLimit: 2})
 	if err != nil {
 		t.Fatal(err)
@@ -50,10 +50,10 @@ func TestIssue17SkillsAsData(t *testing.T) {
 	}
 }
 
-// TestIssue17SkillsFilterAndProvider: the provider's skills join the data
+// TestPortSkillsFilterAndProvider: the provider's skills join the data
 // ones, its error leaves the others loaded (and is a Problem), and the
 // filter is an allowlist when any value is true, else a drop-list.
-func TestIssue17SkillsFilterAndProvider(t *testing.T) {
+func TestPortSkillsFilterAndProvider(t *testing.T) {
 	provider := func(ctx context.Context) ([]SkillDef, error) {
 		if ctx == nil {
 			return nil, errors.New("no ctx")
@@ -96,9 +96,9 @@ func TestIssue17SkillsFilterAndProvider(t *testing.T) {
 	}
 }
 
-// TestIssue17SkillsFSBeside: core's SkillsFS alone keeps core's wording;
+// TestPortSkillsFSBeside: core's SkillsFS alone keeps core's wording;
 // beside a port option it is one more source in the port's layout.
-func TestIssue17SkillsFSBeside(t *testing.T) {
+func TestPortSkillsFSBeside(t *testing.T) {
 	fsys, err := NewMemFS(map[string]string{"notes/SKILL.md": "---\nname: notes\ndescription: tidy notes\n---\nWrite notes."})
 	if err != nil {
 		t.Fatal(err)

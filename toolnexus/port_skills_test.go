@@ -10,7 +10,7 @@ import (
 	"testing"
 )
 
-// Conformance with the Go port's skills over directories (issue 17).
+// Conformance with the Go port's skills over directories.
 
 func writeSkill(t *testing.T, dir, folder, name, desc, body string) {
 	t.Helper()
@@ -23,10 +23,10 @@ func writeSkill(t *testing.T, dir, folder, name, desc, body string) {
 	}
 }
 
-// TestIssue17LoadSkillsDirs: LoadSkills(dirs...) finds the skills of every
+// TestPortLoadSkillsDirs: LoadSkills(dirs...) finds the skills of every
 // directory, the first of a name winning, and Options.SkillsDir gives the
 // toolkit the skill tool.
-func TestIssue17LoadSkillsDirs(t *testing.T) {
+func TestPortLoadSkillsDirs(t *testing.T) {
 	a, b := t.TempDir(), t.TempDir()
 	writeSkill(t, a, "pdf", "pdf", "work with PDFs", "Use pdftotext.")
 	writeSkill(t, b, "pdf2", "pdf", "the second pdf", "ignored")
@@ -60,10 +60,10 @@ func TestIssue17LoadSkillsDirs(t *testing.T) {
 	}
 }
 
-// TestIssue17SkillToolFileSample: a directory's skill loads as the port's
+// TestPortSkillToolFileSample: a directory's skill loads as the port's
 // <skill_content> block with a file:// base and its files (absolute, none
 // named SKILL.md) up to SkillSampleLimit; -1 leaves the list out.
-func TestIssue17SkillToolFileSample(t *testing.T) {
+func TestPortSkillToolFileSample(t *testing.T) {
 	dir := t.TempDir()
 	writeSkill(t, dir, "pdf", "pdf", "work with PDFs", "\nUse pdftotext.\n")
 	for _, f := range []string{"a.txt", "b.txt", "scripts/run.sh", "nested/SKILL.md"} {
@@ -102,9 +102,9 @@ func TestIssue17SkillToolFileSample(t *testing.T) {
 	}
 }
 
-// TestIssue17ListSkillsReasons: ListSkills reports every skill, before
+// TestPortListSkillsReasons: ListSkills reports every skill, before
 // the filter, and each candidate skipped with the port's reason.
-func TestIssue17ListSkillsReasons(t *testing.T) {
+func TestPortListSkillsReasons(t *testing.T) {
 	dir := t.TempDir()
 	writeSkill(t, dir, "a", "alpha", "first", "A")
 	writeSkill(t, dir, "b", "alpha", "again", "B")

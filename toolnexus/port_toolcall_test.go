@@ -16,11 +16,11 @@ func describeCall(c toolnexus.ToolCall) (name string, order any, output string, 
 	return c.Name, c.Args["order"], c.Output, c.IsError, c.Metadata["todos"]
 }
 
-// TestIssue17ToolCallRecord: RunResult.ToolCalls is a []ToolCall whose
+// TestPortToolCallRecord: RunResult.ToolCalls is a []ToolCall whose
 // elements have the port's Name, Args (a map: the arguments the tool ran
 // with, after a BeforeTool rewrite), Output, IsError and Metadata; the
 // model's request is ToolRequest; the record's JSON keeps core's keys.
-func TestIssue17ToolCallRecord(t *testing.T) {
+func TestPortToolCallRecord(t *testing.T) {
 	ctx := context.Background()
 	planner := toolnexus.Tool{Name: "plan", InputSchema: toolnexus.JSONSchema{"type": "object"},
 		Execute: func(args map[string]any, _ *toolnexus.ToolContext) (toolnexus.ToolResult, error) {
@@ -114,9 +114,9 @@ func TestIssue17ToolCallRecord(t *testing.T) {
 	}
 }
 
-// TestIssue17ToolCallLiteral: a port program can build a record itself (a
+// TestPortToolCallLiteral: a port program can build a record itself (a
 // test double, a replayed log) with the port's field names.
-func TestIssue17ToolCallLiteral(t *testing.T) {
+func TestPortToolCallLiteral(t *testing.T) {
 	c := toolnexus.ToolCall{Name: "plan", Args: map[string]any{"order": "1"}, Output: "ok", IsError: false, Metadata: map[string]any{"todos": []any{}}}
 	res := toolnexus.RunResult{ToolCalls: []toolnexus.ToolCall{c}, ToolCallCount: 1}
 	if name, order, output, failed, todos := describeCall(res.ToolCalls[0]); name != "plan" || order != "1" || output != "ok" || failed || todos == nil {

@@ -7,9 +7,9 @@ import (
 	"testing"
 )
 
-// Conformance with the Go port's tool helpers (issue 17).
+// Conformance with the Go port's tool helpers.
 
-func TestIssue17Sanitize(t *testing.T) {
+func TestPortSanitize(t *testing.T) {
 	tests := []struct{ in, want string }{
 		{"github", "github"},
 		{"my server.v2", "my_server_v2"},
@@ -25,7 +25,7 @@ func TestIssue17Sanitize(t *testing.T) {
 	}
 }
 
-func TestIssue17ExpandEnvNames(t *testing.T) {
+func TestPortExpandEnvNames(t *testing.T) {
 	vals := map[string]string{"A": "1", "B_2": "two"}
 	get := func(n string) string { return vals[n] }
 	tests := []struct{ in, want string }{
@@ -44,9 +44,9 @@ func TestIssue17ExpandEnvNames(t *testing.T) {
 	}
 }
 
-// TestIssue17NativeToolReflect: the schema follows the json tags (omitempty
+// TestPortNativeToolReflect: the schema follows the json tags (omitempty
 // is optional) and the arguments arrive decoded into the struct.
-func TestIssue17NativeToolReflect(t *testing.T) {
+func TestPortNativeToolReflect(t *testing.T) {
 	type item struct {
 		SKU string `json:"sku"`
 	}
@@ -82,18 +82,18 @@ func TestIssue17NativeToolReflect(t *testing.T) {
 	}
 }
 
-// TestIssue17NativeToolNilSchema: a nil schema is the port's closed empty
+// TestPortNativeToolNilSchema: a nil schema is the port's closed empty
 // object.
-func TestIssue17NativeToolNilSchema(t *testing.T) {
+func TestPortNativeToolNilSchema(t *testing.T) {
 	tool := NativeTool("t", "", nil, func(context.Context, map[string]any) (string, error) { return "", nil })
 	if tool.InputSchema["additionalProperties"] != false || tool.InputSchema["type"] != "object" {
 		t.Fatalf("schema = %v", tool.InputSchema)
 	}
 }
 
-// TestIssue17ExecuteUnknown: Execute of an unknown tool is the port's
+// TestPortExecuteUnknown: Execute of an unknown tool is the port's
 // error result, also on a nil toolkit; core's Execute makes it an error.
-func TestIssue17ExecuteUnknown(t *testing.T) {
+func TestPortExecuteUnknown(t *testing.T) {
 	for _, tk := range []*Toolkit{mustToolkit(t), nil} {
 		res, err := tk.Execute(context.Background(), "nope", nil)
 		if err != nil || !res.IsError || res.Output != "Unknown tool: nope" {
@@ -105,10 +105,10 @@ func TestIssue17ExecuteUnknown(t *testing.T) {
 	}
 }
 
-// TestIssue17NoBash: asking for a bash the toolkit lacks, from the host or
+// TestPortNoBash: asking for a bash the toolkit lacks, from the host or
 // the model, says why: natively it was turned off, under js/wasm there is
 // no shell in the sandbox.
-func TestIssue17NoBash(t *testing.T) {
+func TestPortNoBash(t *testing.T) {
 	tk := mustToolkit(t)
 	why := "off in this toolkit (Options.Builtins)"
 	if runtime.GOOS == "js" {
@@ -133,9 +133,9 @@ func TestIssue17NoBash(t *testing.T) {
 	}
 }
 
-// TestIssue17RecordMetadata: a finished call's record keeps its result's
+// TestPortRecordMetadata: a finished call's record keeps its result's
 // metadata, as the port's ToolCall record does.
-func TestIssue17RecordMetadata(t *testing.T) {
+func TestPortRecordMetadata(t *testing.T) {
 	tagged := Tool{Name: "tag", InputSchema: JSONSchema{"type": "object"}, Execute: func(map[string]any, *ToolContext) (ToolResult, error) {
 		return ToolResult{Output: "ok", Metadata: map[string]any{"todos": []any{"a"}}}, nil
 	}}

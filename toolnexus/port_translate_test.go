@@ -6,12 +6,12 @@ import (
 	"testing"
 )
 
-// Conformance with the Go port's Translate and request body (issue 17).
+// Conformance with the Go port's Translate and request body.
 
-// TestIssue17TranslateRequestFields: Messages and Tools take any values,
+// TestPortTranslateRequestFields: Messages and Tools take any values,
 // Toolkit's tools are declared first, and ToolChoice, System and MaxTokens
 // reach the body in each provider's shape.
-func TestIssue17TranslateRequestFields(t *testing.T) {
+func TestPortTranslateRequestFields(t *testing.T) {
 	weather := NativeTool("weather", "get weather", nil, func(context.Context, map[string]any) (string, error) { return "", nil })
 	tk := mustToolkit(t, weather)
 	msgs := []any{
@@ -67,10 +67,10 @@ func TestIssue17TranslateRequestFields(t *testing.T) {
 	}
 }
 
-// TestIssue17ToolChoiceAuto: an OpenAI run sends tool_choice "auto" when it
+// TestPortToolChoiceAuto: an OpenAI run sends tool_choice "auto" when it
 // declares tools, and not otherwise (nor for Anthropic, nor over a
 // RequestParams tool_choice).
-func TestIssue17ToolChoiceAuto(t *testing.T) {
+func TestPortToolChoiceAuto(t *testing.T) {
 	var c counter
 	tests := []struct {
 		name   string
