@@ -13,7 +13,7 @@ import (
 
 // Options wires the handler to its platform. The zero value runs natively:
 // os.Getenv, core's default (net/http) transport, DefaultTools and an
-// in-memory approval ledger. On Workers, PlatformOptions supplies the fetch
+// in-memory approval ledger. On Workers, cfworker.Options (internal/cfworker) supplies the fetch
 // transport, the Worker environment and the APPROVALS ledger.
 type Options struct {
 	// Getenv reads one setting; "" means unset. Read on every request, so a
@@ -44,6 +44,11 @@ type Options struct {
 	// Files returns the store of the built-ins' file system (files.go), or
 	// nil when none is bound (the file tools are then unavailable).
 	Files func() BlobStore
+	// Mailbox returns where a client's answer to an MCP elicitation waits
+	// for the tools/call that asked (mcpmailbox.go). Nil means the
+	// process's memory natively; on Workers cfworker.Options binds the
+	// isolate's memory and STATE_KV.
+	Mailbox func() Mailbox
 	// Match compiles grep patterns for the built-in grep tool. Nil means
 	// core's default (literal text where the build has no regexp).
 	Match core.Matcher
@@ -54,7 +59,7 @@ type Options struct {
 	Logf func(format string, args ...any)
 	// Bind, when set, returns the options one request runs with, from the
 	// request's context: on Workers the environment, the outbound fetch and
-	// the bindings belong to the request (worker/serve_js.go), so Getenv,
+	// the bindings belong to the request (internal/cfworker/serve_js.go), so Getenv,
 	// Transport and the stores are bound per request.
 	Bind func(ctx context.Context, o Options) Options
 }
@@ -111,6 +116,9 @@ func NewHandler(opts Options) *Handler {
 	}
 	if opts.Files == nil {
 		opts.Files = func() BlobStore { return nil }
+	}
+	if opts.Mailbox == nil {
+		opts.Mailbox = defaultMailbox
 	}
 	if opts.Now == nil {
 		opts.Now = time.Now

@@ -26,7 +26,7 @@ import (
 //     an elicitation/create request (the exact arguments in the message,
 //     an empty form: accept approves), then the tool's result once the
 //     client posts its answer. The answer may reach another instance: it
-//     travels through mcpMailbox (memory shared by the isolate, and the
+//     travels through Options.Mailbox (memory shared by the isolate, and the
 //     STATE_KV namespace when bound). A client that did not advertise
 //     elicitation gets an error result saying approval is required.
 //   - A batch holds at most mcpMaxBatch (16) messages, and the messages of
@@ -142,7 +142,7 @@ func (h *Handler) mcpMessage(r *http.Request, w http.ResponseWriter, m gjson.Res
 	if method == "" {
 		// A client's answer to our elicitation/create.
 		if key := m.Get("id").String(); strings.HasPrefix(key, mcpElicitPrefix) {
-			if err := mcpMailbox(r.Context()).Put(r.Context(), key, []byte(m.Raw)); err != nil {
+			if err := h.opts.Mailbox().Put(r.Context(), key, []byte(m.Raw)); err != nil {
 				h.opts.Logf("worker: mcp: could not deliver an elicitation answer: %v", err)
 			}
 		}
@@ -252,7 +252,7 @@ func (h *Handler) mcpToolsCall(w http.ResponseWriter, r *http.Request, m gjson.R
 func (h *Handler) mcpAwait(ctx context.Context, key string) (gjson.Result, error) {
 	ctx, cancel := context.WithTimeout(ctx, mcpApprovalWait)
 	defer cancel()
-	box := mcpMailbox(ctx)
+	box := h.opts.Mailbox()
 	for {
 		b, ok, err := box.Take(ctx, key)
 		if err != nil {

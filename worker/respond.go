@@ -90,3 +90,9 @@ func compactJSON(b []byte) []byte {
 func writeError(w http.ResponseWriter, status int, code, message string) {
 	writeJSON(w, status, errorBody{Error: apiError{Code: code, Message: message}})
 }
+
+// WriteError is writeError for the platform glue (internal/cfworker), which
+// answers a request it cannot hand to the Handler in the same shape.
+func WriteError(w http.ResponseWriter, status int, code, message string) {
+	writeError(w, status, code, message)
+}

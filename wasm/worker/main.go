@@ -8,9 +8,10 @@ import (
 	_ "github.com/toolnexus/wasm/core/builtins" // the BUILTINS setting
 	_ "github.com/toolnexus/wasm/core/mcp"      // the MCP routes and settings
 	_ "github.com/toolnexus/wasm/core/skills"   // the SKILLS setting
+	"github.com/toolnexus/wasm/internal/cfworker"
 	"github.com/toolnexus/wasm/worker"
 )
 
 func main() {
-	worker.Serve(worker.NewHandler(worker.PlatformOptions()))
+	cfworker.Serve(worker.NewHandler(cfworker.Options()))
 }
