@@ -128,7 +128,7 @@ func (h *Handler) chatCompletion(res core.TranslateResult) chatCompletion {
 		u.TotalTokens = u.PromptTokens + u.CompletionTokens
 	}
 	return chatCompletion{
-		ID:      "chatcmpl-" + randomHex(12),
+		ID:      "chatcmpl-" + RandomHex(12),
 		Object:  "chat.completion",
 		Created: h.opts.Now().Unix(),
 		Model:   res.Model,

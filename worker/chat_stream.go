@@ -91,7 +91,7 @@ func (h *Handler) streamChatCompletion(w http.ResponseWriter, r *http.Request, c
 	s := &chatStream{
 		sse:  newSSEWriter(w),
 		seen: map[int]bool{},
-		base: chatChunk{ID: "chatcmpl-" + randomHex(12), Object: "chat.completion.chunk", Created: h.opts.Now().Unix(), Model: firstSet(req.Model, cfg.Model)},
+		base: chatChunk{ID: "chatcmpl-" + RandomHex(12), Object: "chat.completion.chunk", Created: h.opts.Now().Unix(), Model: firstSet(req.Model, cfg.Model)},
 	}
 	res, err := client.TranslateStream(r.Context(), req, func(e core.StreamEvent) {
 		switch e.Type {

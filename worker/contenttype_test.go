@@ -8,11 +8,11 @@ import (
 func TestJSONRoutesRequireJSONContentType(t *testing.T) {
 	hs := newHarness(t, func(env map[string]string) { env["API_TOKEN"] = testAPIToken })
 	auth := "Bearer " + testAPIToken
+	// /mcp's cases are mcpserver's TestMCPRequiresJSONContentType.
 	bodies := map[string]string{
 		"/v1/run":              `{"prompt":"refund order 42"}`,
 		"/v1/resume":           `{"state":"tn1.a.b","answer":{"id":"x","ok":true}}`,
 		"/v1/chat/completions": `{"messages":[{"role":"user","content":"hi"}]}`,
-		"/mcp":                 `{"jsonrpc":"2.0","id":1,"method":"ping"}`,
 	}
 	for path, body := range bodies {
 		for _, ct := range []string{"", "text/plain", "text/plain;charset=UTF-8", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", "application/json; charset=iso-8859-1", "application/json-patch+json", "application/jsonx", "application/json; =bad"} {

@@ -91,8 +91,10 @@ type route struct {
 
 type routeFunc func(h *Handler, w http.ResponseWriter, r *http.Request)
 
-// NewHandler returns the API handler.
-func NewHandler(opts Options) *Handler {
+// NewHandler returns the API handler, with the routes of each product
+// mounted (mcpserver.Mount, …): what a build serves, and links, follows
+// what its main passes here.
+func NewHandler(opts Options, products ...func(*Handler)) *Handler {
 	if opts.Getenv == nil {
 		opts.Getenv = os.Getenv
 	}
@@ -143,10 +145,32 @@ func NewHandler(opts Options) *Handler {
 		runEventsRoute:         {name: "run_events", get: (*Handler).serveRunEvents, allow: "GET, OPTIONS", api: true},
 		approveRoute:           {name: "approve", get: (*Handler).serveApprovePage, post: (*Handler).serveApprove, allow: "GET, POST, OPTIONS", json: true},
 		approveAssetRoute:      {name: "approve_asset", get: (*Handler).serveApproveAsset, allow: "GET, HEAD, OPTIONS"},
-		"/mcp":                 {name: "mcp", post: (*Handler).serveMCP, delete: (*Handler).serveMCPDelete, allow: "POST, DELETE, OPTIONS", api: true, json: true},
+	}
+	for _, mount := range products {
+		mount(h)
 	}
 	return h
 }
+
+// Route is one path a product serves (Handle): its handlers by method (nil:
+// not allowed), the Allow header, whether it is under /v1 (behind
+// API_TOKEN) and whether its POST body must be JSON.
+type Route struct {
+	Name              string
+	Get, Post, Delete func(h *Handler, w http.ResponseWriter, r *http.Request)
+	Allow             string
+	API, JSON         bool
+}
+
+// Handle adds a product's route at path. The handlers get the Handler bound
+// to the request (Options.Bind).
+func (h *Handler) Handle(path string, rt Route) {
+	h.routes[path] = route{name: rt.Name, get: rt.Get, post: rt.Post, delete: rt.Delete, allow: rt.Allow, api: rt.API, json: rt.JSON}
+}
+
+// Options returns the options the handler runs with (bound to the request
+// in a route's handler).
+func (h *Handler) Options() Options { return h.opts }
 
 // ServeHTTP checks origin, route, method, bearer token and a JSON route's
 // Content-Type in that order, then limits the body and dispatches.
@@ -237,6 +261,14 @@ func (s *statusWriter) Write(b []byte) (int, error) {
 // Unwrap lets http.ResponseController reach the underlying writer (to
 // flush a stream natively).
 func (s *statusWriter) Unwrap() http.ResponseWriter { return s.ResponseWriter }
+
+// Flush lets the MCP event stream reach the client as it is written (the
+// Workers response writer streams anyway; net/http needs the flush).
+func (s *statusWriter) Flush() {
+	if f, ok := s.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}
 
 func (s *statusWriter) code() int {
 	if s.status == 0 {

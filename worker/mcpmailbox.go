@@ -5,10 +5,6 @@ import (
 	"sync"
 )
 
-// mcpElicitPrefix starts the id of every elicitation request the Worker
-// sends, and so the mailbox key of its answer.
-const mcpElicitPrefix = "tnx-elicit-"
-
 // Mailbox hands a client's answer to an elicitation from the request that
 // brings it to the request waiting for it (possibly another instance).
 type Mailbox interface {

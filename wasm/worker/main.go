@@ -1,7 +1,7 @@
 // Command worker is the Cloudflare Worker: the agent behind the HTTP API of
-// package worker. Build it with `./build.sh worker` (its main module is
-// worker/js/worker.mjs); natively, `go run ./wasm/worker` serves the same
-// API on :9900 (PORT overrides).
+// package worker and its products. Build it with `./build.sh worker` (its
+// main module is worker/js/worker.mjs); natively, `go run ./wasm/worker`
+// serves the same API on :9900 (PORT overrides).
 package main
 
 import (
@@ -10,8 +10,9 @@ import (
 	_ "github.com/toolnexus/wasm/core/skills"   // the SKILLS setting
 	"github.com/toolnexus/wasm/internal/cfworker"
 	"github.com/toolnexus/wasm/worker"
+	"github.com/toolnexus/wasm/worker/mcpserver"
 )
 
 func main() {
-	cfworker.Serve(worker.NewHandler(cfworker.Options()))
+	cfworker.Serve(worker.NewHandler(cfworker.Options(), mcpserver.Mount))
 }
