@@ -31,7 +31,7 @@ func TestJSONRoutesRequireJSONContentType(t *testing.T) {
 			t.Errorf("POST %s without a token = %d, want 401", path, rec.Code)
 		}
 	}
-	if n := len(hs.llm.requests()); n != 8 {
+	if n := len(hs.llm.Requests()); n != 8 {
 		// one for each accepted /v1/run (it halts) and /v1/chat/completions
 		t.Errorf("the model saw %d requests, want 8", n)
 	}

@@ -12,21 +12,29 @@ import (
 	"time"
 
 	"github.com/toolnexus/wasm/core"
+	"github.com/toolnexus/wasm/worker/internal/workertest"
 )
 
 // Secrets the tests configure; no response body, header or log line may
 // contain any of them.
 const (
-	testAPIKey   = "sk-test-KEY-0123456789abcdef"
-	testSecret   = "state-secret-0123456789abcdef0123456789"
-	testAPIToken = "api-token-xyz-987654321"
+	testAPIKey   = workertest.APIKey
+	testSecret   = workertest.Secret
+	testAPIToken = workertest.APIToken
+)
+
+// The readers of the API's answers that products' tests share.
+var (
+	decodeMap = workertest.DecodeMap
+	errCode   = workertest.ErrCode
+	pendingID = workertest.PendingID
 )
 
 // harness is one Handler wired to a scripted LLM, with a settable clock,
 // captured logs and a count of refund executions.
 type harness struct {
 	t       *testing.T
-	llm     *scriptedLLM
+	llm     *workertest.ScriptedLLM
 	env     map[string]string
 	h       *Handler
 	refunds atomic.Int32
@@ -39,7 +47,7 @@ type harness struct {
 // newHarness builds a harness; edit changes the environment first.
 func newHarness(t *testing.T, edit func(env map[string]string)) *harness {
 	t.Helper()
-	hs := &harness{t: t, llm: newScriptedLLM(t)}
+	hs := &harness{t: t, llm: workertest.NewScriptedLLM(t)}
 	hs.now.Store(time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC).Unix())
 	hs.env = map[string]string{
 		"LLM_BASE_URL": hs.llm.URL() + "/v1",
@@ -56,7 +64,7 @@ func newHarness(t *testing.T, edit func(env map[string]string)) *harness {
 	spent.now = clock
 	hs.h = NewHandler(Options{
 		Getenv:    func(k string) string { return hs.env[k] },
-		Transport: testTransport(hs.llm),
+		Transport: workertest.Transport(hs.llm),
 		Tools:     hs.countingTools,
 		Spent:     func() SpentStore { return spent },
 		Now:       clock,
@@ -123,15 +131,6 @@ func (hs *harness) post(path string, v any, headers ...string) (int, map[string]
 	return rec.Code, decodeMap(hs.t, rec)
 }
 
-func decodeMap(t *testing.T, rec *httptest.ResponseRecorder) map[string]any {
-	t.Helper()
-	var out map[string]any
-	if err := json.Unmarshal(rec.Body.Bytes(), &out); err != nil {
-		t.Fatalf("response is not a JSON object (%d): %q", rec.Code, rec.Body.String())
-	}
-	return out
-}
-
 func (hs *harness) noSecrets(where, s string) {
 	hs.t.Helper()
 	for _, secret := range []string{testAPIKey, testSecret, testAPIToken} {
@@ -145,18 +144,4 @@ func (hs *harness) checkLogs() {
 	hs.mu.Lock()
 	defer hs.mu.Unlock()
 	hs.noSecrets("log", strings.Join(hs.logs, "\n"))
-}
-
-// errCode returns body.error.code.
-func errCode(body map[string]any) string {
-	e, _ := body["error"].(map[string]any)
-	c, _ := e["code"].(string)
-	return c
-}
-
-// pendingID returns body.pending.id.
-func pendingID(body map[string]any) string {
-	p, _ := body["pending"].(map[string]any)
-	id, _ := p["id"].(string)
-	return id
 }

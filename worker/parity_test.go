@@ -140,11 +140,11 @@ func TestConversationStore(t *testing.T) {
 	if code, body = hs.post("/v1/run", map[string]any{"prompt": "add 2 and 3", "conversation": "c1"}); code != http.StatusOK || body["text"] != "done: 5" {
 		t.Fatalf("first: %d %v", code, body)
 	}
-	n := len(hs.llm.requests())
+	n := len(hs.llm.Requests())
 	if code, body = hs.post("/v1/run", map[string]any{"prompt": "and now?", "conversation": "c1"}); code != http.StatusOK {
 		t.Fatalf("second: %d %v", code, body)
 	}
-	sent := hs.llm.requests()[n]
+	sent := hs.llm.Requests()[n]
 	for _, want := range []string{"add 2 and 3", `"content":"5"`, "done: 5", "and now?"} {
 		if !strings.Contains(sent, want) {
 			t.Errorf("second request lacks %q: %s", want, sent)
@@ -241,7 +241,7 @@ func TestChatCompletionsAnthropic(t *testing.T) {
 	if usage["prompt_tokens"] != float64(10) || usage["completion_tokens"] != float64(5) || usage["total_tokens"] != float64(15) {
 		t.Fatalf("usage %v", usage)
 	}
-	sent := hs.llm.requests()[0]
+	sent := hs.llm.Requests()[0]
 	if !strings.Contains(sent, `"system":"be brief"`) || !strings.Contains(sent, `"model":"claude-x"`) || !strings.Contains(sent, `"input_schema"`) {
 		t.Fatalf("sent %s", sent)
 	}

@@ -91,7 +91,7 @@ func TestConfigErrorNamesEveryProblem(t *testing.T) {
 			t.Fatalf("a value leaked: %s", s)
 		}
 	}
-	if len(hs.llm.requests()) != 0 {
+	if len(hs.llm.Requests()) != 0 {
 		t.Fatal("a misconfigured Worker called the model")
 	}
 }

@@ -10,10 +10,11 @@ import (
 
 	"github.com/toolnexus/wasm/internal/jsonx"
 	"github.com/toolnexus/wasm/worker"
+	"github.com/toolnexus/wasm/worker/internal/workertest"
 )
 
 // testAPIToken is the bearer the tests' Worker requires.
-const testAPIToken = "api-token-xyz-987654321"
+const testAPIToken = workertest.APIToken
 
 // TestMCPRequiresJSONContentType: /mcp is a JSON route like /v1/run
 // (worker's TestJSONRoutesRequireJSONContentType): any other type, or none,
