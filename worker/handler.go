@@ -71,22 +71,10 @@ type Handler struct {
 	// coreMetrics counts what the core clients of every request this
 	// instance served reported through OnMetric.
 	coreMetrics *core.MetricsRegistry
-	routes      map[string]route
+	routes      map[string]Route
 	// configLogged makes the configuration's problems logged once (a
 	// pointer: the Handler bound to a request is a copy).
 	configLogged *sync.Once
-}
-
-// route is one path: its handlers by method (nil: not allowed), whether it
-// is under /v1 (and so behind API_TOKEN), whether its POST body must be
-// JSON (415 otherwise), and the Allow header value. The handlers are method
-// expressions, so that they run on the Handler bound to the request
-// (Options.Bind).
-type route struct {
-	name              string
-	get, post, delete routeFunc
-	allow             string
-	api, json         bool
 }
 
 type routeFunc func(h *Handler, w http.ResponseWriter, r *http.Request)
@@ -129,22 +117,20 @@ func NewHandler(opts Options, products ...func(*Handler)) *Handler {
 		opts.Logf = log.Printf
 	}
 	h := &Handler{opts: opts, metrics: newMetrics(), coreMetrics: core.NewMetricsRegistry(), configLogged: new(sync.Once)}
-	h.routes = map[string]route{
-		"/healthz":             {name: "healthz", get: (*Handler).serveHealth, allow: "GET, HEAD, OPTIONS"},
-		"/readyz":              {name: "readyz", get: (*Handler).serveReady, allow: "GET, HEAD, OPTIONS"},
-		"/metrics":             {name: "metrics", get: (*Handler).serveMetrics, allow: "GET, HEAD, OPTIONS"},
-		"/v1/tools":            {name: "tools", get: (*Handler).serveTools, allow: "GET, HEAD, OPTIONS", api: true},
-		"/v1/run":              {name: "run", post: (*Handler).serveRun, allow: "POST, OPTIONS", api: true, json: true},
-		"/v1/resume":           {name: "resume", post: (*Handler).serveResume, allow: "POST, OPTIONS", api: true, json: true},
-		"/v1/chat/completions": {name: "chat_completions", post: (*Handler).serveChatCompletions, allow: "POST, OPTIONS", api: true, json: true},
-		"/v1/ui":               {name: "ui", post: (*Handler).serveUI, allow: "POST, OPTIONS", api: true, json: true},
-		uiStreamRoute:          {name: "ui_stream", get: (*Handler).serveUIStream, allow: "GET, HEAD, OPTIONS", api: true},
-		"/v1/models":           {name: "models", get: (*Handler).serveModels, allow: "GET, HEAD, OPTIONS", api: true},
-		"/v1/runs":             {name: "runs", post: (*Handler).serveRunsStart, allow: "POST, OPTIONS", api: true, json: true},
-		runStateRoute:          {name: "run_state", get: (*Handler).serveRunState, allow: "GET, HEAD, OPTIONS", api: true},
-		runEventsRoute:         {name: "run_events", get: (*Handler).serveRunEvents, allow: "GET, OPTIONS", api: true},
-		approveRoute:           {name: "approve", get: (*Handler).serveApprovePage, post: (*Handler).serveApprove, allow: "GET, POST, OPTIONS", json: true},
-		approveAssetRoute:      {name: "approve_asset", get: (*Handler).serveApproveAsset, allow: "GET, HEAD, OPTIONS"},
+	h.routes = map[string]Route{
+		"/healthz":        {Name: "healthz", Get: (*Handler).serveHealth, Allow: "GET, HEAD, OPTIONS"},
+		"/readyz":         {Name: "readyz", Get: (*Handler).serveReady, Allow: "GET, HEAD, OPTIONS"},
+		"/metrics":        {Name: "metrics", Get: (*Handler).serveMetrics, Allow: "GET, HEAD, OPTIONS"},
+		"/v1/tools":       {Name: "tools", Get: (*Handler).serveTools, Allow: "GET, HEAD, OPTIONS", API: true},
+		"/v1/run":         {Name: "run", Post: (*Handler).serveRun, Allow: "POST, OPTIONS", API: true, JSON: true},
+		"/v1/resume":      {Name: "resume", Post: (*Handler).serveResume, Allow: "POST, OPTIONS", API: true, JSON: true},
+		"/v1/ui":          {Name: "ui", Post: (*Handler).serveUI, Allow: "POST, OPTIONS", API: true, JSON: true},
+		uiStreamRoute:     {Name: "ui_stream", Get: (*Handler).serveUIStream, Allow: "GET, HEAD, OPTIONS", API: true},
+		"/v1/runs":        {Name: "runs", Post: (*Handler).serveRunsStart, Allow: "POST, OPTIONS", API: true, JSON: true},
+		runStateRoute:     {Name: "run_state", Get: (*Handler).serveRunState, Allow: "GET, HEAD, OPTIONS", API: true},
+		runEventsRoute:    {Name: "run_events", Get: (*Handler).serveRunEvents, Allow: "GET, OPTIONS", API: true},
+		approveRoute:      {Name: "approve", Get: (*Handler).serveApprovePage, Post: (*Handler).serveApprove, Allow: "GET, POST, OPTIONS", JSON: true},
+		approveAssetRoute: {Name: "approve_asset", Get: (*Handler).serveApproveAsset, Allow: "GET, HEAD, OPTIONS"},
 	}
 	for _, mount := range products {
 		mount(h)
@@ -152,9 +138,11 @@ func NewHandler(opts Options, products ...func(*Handler)) *Handler {
 	return h
 }
 
-// Route is one path a product serves (Handle): its handlers by method (nil:
-// not allowed), the Allow header, whether it is under /v1 (behind
-// API_TOKEN) and whether its POST body must be JSON.
+// Route is one path: its handlers by method (nil: not allowed), whether it
+// is under /v1 (and so behind API_TOKEN), whether its POST body must be
+// JSON (415 otherwise), and the Allow header value. The handlers are method
+// expressions, or a product's functions (Handle), so that they run on the
+// Handler bound to the request (Options.Bind).
 type Route struct {
 	Name              string
 	Get, Post, Delete func(h *Handler, w http.ResponseWriter, r *http.Request)
@@ -165,12 +153,12 @@ type Route struct {
 // Handle adds a product's route at path. The handlers get the Handler bound
 // to the request (Options.Bind).
 func (h *Handler) Handle(path string, rt Route) {
-	h.routes[path] = route{name: rt.Name, get: rt.Get, post: rt.Post, delete: rt.Delete, allow: rt.Allow, api: rt.API, json: rt.JSON}
+	h.routes[path] = rt
 }
 
 // Options returns the options the handler runs with (bound to the request
-// in a route's handler).
-func (h *Handler) Options() Options { return h.opts }
+// in a route's handler); a product reads them, never changes them.
+func (h *Handler) Options() *Options { return &h.opts }
 
 // ServeHTTP checks origin, route, method, bearer token and a JSON route's
 // Content-Type in that order, then limits the body and dispatches.
@@ -183,7 +171,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	start := h.opts.Now()
 	h.logConfigOnce()
 	rt, known := h.routes[routeKey(r.URL.Path)]
-	name := rt.name
+	name := rt.Name
 	if !known {
 		name = "unknown"
 	}
@@ -201,29 +189,29 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if r.Method == http.MethodOptions {
-		preflight(sw, r, rt.allow)
+		preflight(sw, r, rt.Allow)
 		return
 	}
 	var serve routeFunc
 	switch r.Method {
 	case http.MethodGet, http.MethodHead:
-		serve = rt.get
+		serve = rt.Get
 	case http.MethodPost:
-		serve = rt.post
+		serve = rt.Post
 	case http.MethodDelete:
-		serve = rt.delete
+		serve = rt.Delete
 	}
 	if serve == nil {
-		sw.Header().Set("Allow", rt.allow)
-		writeError(sw, http.StatusMethodNotAllowed, "method_not_allowed", r.Method+" is not allowed on "+r.URL.Path+"; use "+rt.allow)
+		sw.Header().Set("Allow", rt.Allow)
+		writeError(sw, http.StatusMethodNotAllowed, "method_not_allowed", r.Method+" is not allowed on "+r.URL.Path+"; use "+rt.Allow)
 		return
 	}
-	if rt.api && !access.authorized(r) {
+	if rt.API && !access.authorized(r) {
 		sw.Header().Set("WWW-Authenticate", `Bearer realm="toolnexus"`)
 		writeError(sw, http.StatusUnauthorized, "unauthorized", "a valid bearer token is required (Authorization: Bearer <API_TOKEN>)")
 		return
 	}
-	if rt.json && r.Method == http.MethodPost && !jsonContentType(r.Header.Get("Content-Type")) {
+	if rt.JSON && r.Method == http.MethodPost && !jsonContentType(r.Header.Get("Content-Type")) {
 		unsupportedMediaType(sw, r.Header.Get("Content-Type"))
 		return
 	}

@@ -316,7 +316,7 @@ func (h *Handler) serveConversation(w http.ResponseWriter, r *http.Request, cfg 
 	// stream the way Ask does.
 	history, err := store.Get(id)
 	if err != nil {
-		status, body := h.runErrorBody(cfg, core.RunResult{}, err)
+		status, body := h.RunErrorBody(cfg, core.RunResult{}, err)
 		writeJSON(w, status, body)
 		return
 	}

@@ -84,7 +84,7 @@ func (h *Handler) runsStore(w http.ResponseWriter) (RunStore, bool) {
 // {"id", "status": "running", "events"} as soon as the run has started;
 // a body or setting /v1/run refuses is refused the same way.
 func (h *Handler) serveRunsStart(w http.ResponseWriter, r *http.Request) {
-	cfg, req, ok := beginJSON(h, w, r, decodeRunRequest)
+	cfg, req, ok := BeginJSON(h, w, r, decodeRunRequest)
 	if !ok {
 		return
 	}

@@ -10,9 +10,10 @@ import (
 	_ "github.com/toolnexus/wasm/core/skills"   // the SKILLS setting
 	"github.com/toolnexus/wasm/internal/cfworker"
 	"github.com/toolnexus/wasm/worker"
+	"github.com/toolnexus/wasm/worker/gateway"
 	"github.com/toolnexus/wasm/worker/mcpserver"
 )
 
 func main() {
-	cfworker.Serve(worker.NewHandler(cfworker.Options(), mcpserver.Mount))
+	cfworker.Serve(worker.NewHandler(cfworker.Options(), gateway.Mount, mcpserver.Mount))
 }

@@ -41,7 +41,7 @@ func Mount(h *worker.Handler) {
 // uses it.
 type handler struct {
 	*worker.Handler
-	opts worker.Options
+	opts *worker.Options
 }
 
 func serveMCP(wh *worker.Handler, w http.ResponseWriter, r *http.Request) {
