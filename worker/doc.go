@@ -4,6 +4,12 @@
 // specific comes in through Options (internal/cfworker.Options picks the
 // right set, and cfworker.Serve serves the handler).
 //
+// Package worker is the router and what the products share; a product that
+// is its own package mounts its routes (NewHandler(opts, gateway.Mount,
+// mcpserver.Mount)): the OpenAI gateway (worker/gateway) and the MCP server
+// (worker/mcpserver). The API below is the whole Worker's, as wasm/worker
+// mounts it.
+//
 // # HTTP API (JSON in and out)
 //
 // POST bodies must be sent with Content-Type: application/json (a charset
