@@ -5,7 +5,7 @@
 # (tests/mcp-server.mjs) on 127.0.0.1 and drives it from Go natively, from the
 # browser bundle in Node and in chromium, and from the Worker on workerd; it
 # also points the SDK's client at the Worker's POST /mcp. The Go unit tests
-# (core/mcp*_test.go, worker/mcp_test.go) run in test_go.
+# (core/mcp*_test.go, worker/mcpserver/mcp_test.go) run in test_go.
 
 # ensure_mcp_sdk installs the pinned test packages when an older
 # tests/node_modules predates @modelcontextprotocol/sdk.

@@ -3,7 +3,7 @@
 # and DIST and runs with `set -euo pipefail`.
 #
 #   fuzz      the Worker's state token, /v1/resume bodies and /v1/run
-#             histories (worker/fuzz_test.go), FUZZTIME each (default 10000x, see fuzz_target);
+#             histories (worker/fuzz_test.go, and chat bodies in worker/gateway), FUZZTIME each (default 10000x, see fuzz_target);
 #             core's targets run in test_go
 #   faults    tests/faults.test.mjs: JS-side faults in Node and Chromium,
 #             upstream faults over real sockets and through the Worker
@@ -15,9 +15,11 @@
 # The load test is separate and bench-style: scripts/load.sh (run_load).
 
 test_reliability() {
-  local target
-  for target in $(grep -ho '^func Fuzz[A-Za-z0-9]*' worker/*_test.go | cut -d' ' -f2); do
-    fuzz_target worker "$target"
+  local target pkg
+  for pkg in worker worker/gateway; do
+    for target in $(grep -ho '^func Fuzz[A-Za-z0-9]*' "$pkg"/*_test.go | cut -d' ' -f2); do
+      fuzz_target "$pkg" "$target"
+    done
   done
   build_browser || return 1
   build_worker

@@ -59,8 +59,8 @@ func TestCORS(t *testing.T) {
 	}
 	// A simple cross-site POST skips the preflight: it must not run either.
 	rec := hs.do(http.MethodPost, "/v1/run", `{"prompt":"refund"}`, "Origin", "https://evil.example", "Content-Type", "text/plain")
-	if rec.Code != http.StatusForbidden || len(hs.llm.requests()) != 0 {
-		t.Fatalf("cross-site POST = %d, LLM calls %d", rec.Code, len(hs.llm.requests()))
+	if rec.Code != http.StatusForbidden || len(hs.llm.Requests()) != 0 {
+		t.Fatalf("cross-site POST = %d, LLM calls %d", rec.Code, len(hs.llm.Requests()))
 	}
 	rec = hs.do(http.MethodGet, "/v1/tools", "", "Origin", "https://app.example", "Authorization", "Bearer "+testAPIToken)
 	if rec.Code != http.StatusOK || rec.Header().Get("Access-Control-Allow-Origin") != "https://app.example" || rec.Header().Get("Vary") != "Origin" {

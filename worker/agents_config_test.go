@@ -113,7 +113,7 @@ func TestAgentsMisconfiguredIsAConfigError(t *testing.T) {
 			t.Errorf("run %v = %d %v", req, code, body)
 		}
 	}
-	if n := len(hs.llm.requests()); n != 0 {
+	if n := len(hs.llm.Requests()); n != 0 {
 		t.Errorf("the model was called %d times", n)
 	}
 }

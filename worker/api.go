@@ -78,7 +78,7 @@ func (h *Handler) serveTools(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *Handler) serveRun(w http.ResponseWriter, r *http.Request) {
-	cfg, req, ok := beginJSON(h, w, r, decodeRunRequest)
+	cfg, req, ok := BeginJSON(h, w, r, decodeRunRequest)
 	if !ok {
 		return
 	}
@@ -113,7 +113,7 @@ func (h *Handler) serveRun(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *Handler) serveResume(w http.ResponseWriter, r *http.Request) {
-	cfg, req, ok := beginJSON(h, w, r, decodeResumeRequest)
+	cfg, req, ok := BeginJSON(h, w, r, decodeResumeRequest)
 	if !ok {
 		return
 	}
@@ -259,12 +259,12 @@ func (h *Handler) runResponse(cfg Config, endpoint, workspace string, res core.R
 // bad key). The partial result goes along so that a caller learns which
 // tools already ran.
 func (h *Handler) runError(w http.ResponseWriter, cfg Config, partial core.RunResult, err error) {
-	status, body := h.runErrorBody(cfg, partial, err)
+	status, body := h.RunErrorBody(cfg, partial, err)
 	writeJSON(w, status, body)
 }
 
-// runErrorBody is the status and body runError answers.
-func (h *Handler) runErrorBody(cfg Config, partial core.RunResult, err error) (int, errorBody) {
+// RunErrorBody is the status and body runError answers.
+func (h *Handler) RunErrorBody(cfg Config, partial core.RunResult, err error) (int, errorBody) {
 	body := errorBody{Error: apiError{Code: "upstream_error"}}
 	if len(partial.ToolCalls) > 0 {
 		partial.Pending = nil
@@ -295,9 +295,9 @@ func (h *Handler) internalError(w http.ResponseWriter, err error) {
 	writeError(w, http.StatusInternalServerError, "internal", "internal error")
 }
 
-// loadConfig reads and checks the whole configuration, answering 500
+// RequestConfig reads and checks the whole configuration, answering 500
 // naming every setting that is missing or invalid.
-func (h *Handler) loadConfig(w http.ResponseWriter) (Config, bool) {
+func (h *Handler) RequestConfig(w http.ResponseWriter) (Config, bool) {
 	cfg, problems := h.checkConfig()
 	if err := problems.err(); err != nil {
 		h.configError(w, err)
@@ -306,13 +306,13 @@ func (h *Handler) loadConfig(w http.ResponseWriter) (Config, bool) {
 	return cfg, true
 }
 
-// beginJSON starts every JSON route: the configuration (500 naming a
+// BeginJSON starts every JSON route: the configuration (500 naming a
 // missing or invalid setting), then the body, read (413 over the limit, 400
 // when empty or not JSON) and decoded (400, decoding errors before trailing
 // data, as encoding/json's Decoder did). When ok is false the answer has
 // been written.
-func beginJSON[T any](h *Handler, w http.ResponseWriter, r *http.Request, decode func(gjson.Result) (T, error)) (cfg Config, req T, ok bool) {
-	if cfg, ok = h.loadConfig(w); !ok {
+func BeginJSON[T any](h *Handler, w http.ResponseWriter, r *http.Request, decode func(gjson.Result) (T, error)) (cfg Config, req T, ok bool) {
+	if cfg, ok = h.RequestConfig(w); !ok {
 		return cfg, req, false
 	}
 	body, err := readJSONBody(r)

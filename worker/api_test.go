@@ -46,7 +46,7 @@ func TestResumeDeclined(t *testing.T) {
 	if n := hs.refunds.Load(); n != 0 {
 		t.Fatalf("declined refund ran %d times", n)
 	}
-	reqs := hs.llm.requests()
+	reqs := hs.llm.Requests()
 	if last := reqs[len(reqs)-1]; !strings.Contains(last, "order is older than 90 days") {
 		t.Fatalf("the model did not see the reason: %s", last)
 	}
@@ -97,7 +97,7 @@ func TestResumeWithoutLedgerIsRefused(t *testing.T) {
 	if n := hs.refunds.Load(); n != 0 {
 		t.Fatalf("refund ran %d times without a ledger", n)
 	}
-	if n := len(hs.llm.requests()); n != 1 {
+	if n := len(hs.llm.Requests()); n != 1 {
 		t.Fatalf("the model saw %d requests, want only the run's", n)
 	}
 }
@@ -155,7 +155,7 @@ func TestAnthropicStyle(t *testing.T) {
 	if code != http.StatusOK || res["text"] != "done: refunded order 42" || hs.refunds.Load() != 1 {
 		t.Fatalf("resume = %d %v (refunds %d)", code, res, hs.refunds.Load())
 	}
-	if got := hs.llm.apiKeys[0]; got != testAPIKey {
+	if got := hs.llm.APIKeys()[0]; got != testAPIKey {
 		t.Fatalf("x-api-key = %q", got)
 	}
 }
@@ -178,7 +178,7 @@ func TestRetriesSetting(t *testing.T) {
 		if code, _ := hs.post("/v1/run", map[string]any{"prompt": "please fail"}); code != http.StatusBadGateway {
 			t.Fatalf("LLM_RETRIES=%s: code %d", tt.setting, code)
 		}
-		if n := len(hs.llm.requests()); n != tt.calls {
+		if n := len(hs.llm.Requests()); n != tt.calls {
 			t.Fatalf("LLM_RETRIES=%s: %d model requests, want %d", tt.setting, n, tt.calls)
 		}
 	}

@@ -1,7 +1,14 @@
 // Package worker serves the toolnexus agent over HTTP, as a Cloudflare
 // Worker (wasm/worker, built by ./build.sh worker) or natively (go run
 // ./wasm/worker). The handler is plain net/http; everything platform
-// specific comes in through Options (PlatformOptions picks the right set).
+// specific comes in through Options (internal/cfworker.Options picks the
+// right set, and cfworker.Serve serves the handler).
+//
+// Package worker is the router and what the products share; a product that
+// is its own package mounts its routes (NewHandler(opts, gateway.Mount,
+// mcpserver.Mount)): the OpenAI gateway (worker/gateway) and the MCP server
+// (worker/mcpserver). The API below is the whole Worker's, as wasm/worker
+// mounts it.
 //
 // # HTTP API (JSON in and out)
 //
@@ -105,7 +112,7 @@
 // that fails before the run starts (bad JSON, a bad token, no API_TOKEN
 // bearer) is answered as plain JSON with its status. Events reach the
 // client as they are written: each is flushed, and on Workers the response
-// then becomes a stream fed by each write (Serve). A client that
+// then becomes a stream fed by each write (cfworker.Serve). A client that
 // disconnects cancels the run (on Workers through request.signal, the
 // compatibility flag enable_request_signal, and the response stream's
 // cancel), at the latest when the next event cannot be written.
@@ -176,7 +183,7 @@
 // capped at MAX_CONVERSATION_BYTES (default 1 MiB) and expires
 // CONVERSATION_TTL_SECONDS (default 30 days; 0 never) after its last save.
 // Without the binding, "conversation" is refused with 400; natively
-// (PlatformOptions) the store is in memory. Anyone holding the API token
+// (cfworker.Options) the store is in memory. Anyone holding the API token
 // can continue (and so read) any conversation whose id they know: use
 // unguessable ids.
 //
@@ -220,7 +227,7 @@
 // GET /metrics serves the Worker's counters (toolnexus_worker_*) and the
 // sums of core's Client.Metrics (toolnexus_llm_*, toolnexus_tool_*,
 // toolnexus_run_errors_total) over the requests this instance served. On
-// Workers one Go instance serves every request of an isolate (Serve), so
+// Workers one Go instance serves every request of an isolate (cfworker.Serve), so
 // the numbers describe one isolate since its instance started; Cloudflare
 // runs many isolates, so across a deployment use the log lines or Workers
 // Analytics.
@@ -276,7 +283,7 @@
 // says so; natively the ledger is in memory.
 //
 // STATE_KV, when bound, only carries MCP elicitation answers between
-// isolates (mcpmailbox_js.go); it records no tokens: KV has no
+// isolates (internal/cfworker/mcpmailbox_js.go); it records no tokens: KV has no
 // compare-and-set, so concurrent resumes could all pass a KV check.
 //
 // # Agent teams

@@ -65,7 +65,7 @@ func TestRefusedTokensRunNothing(t *testing.T) {
 	hs := newHarness(t, nil)
 	_, run := hs.post("/v1/run", map[string]any{"prompt": "refund"})
 	state := run["state"].(string)
-	calls := len(hs.llm.requests())
+	calls := len(hs.llm.Requests())
 	answer := map[string]any{"id": pendingID(run), "ok": true}
 
 	foreign := newHarness(t, func(env map[string]string) { env["STATE_SECRET"] = "a-different-secret-0123456789abcdef0123" })
@@ -90,8 +90,8 @@ func TestRefusedTokensRunNothing(t *testing.T) {
 	if code != http.StatusBadRequest || errCode(body) != "state_expired" {
 		t.Errorf("expired: %d %v", code, body)
 	}
-	if hs.refunds.Load() != 0 || len(hs.llm.requests()) != calls {
-		t.Fatalf("a refused token ran something: refunds %d, LLM calls %d -> %d", hs.refunds.Load(), calls, len(hs.llm.requests()))
+	if hs.refunds.Load() != 0 || len(hs.llm.Requests()) != calls {
+		t.Fatalf("a refused token ran something: refunds %d, LLM calls %d -> %d", hs.refunds.Load(), calls, len(hs.llm.Requests()))
 	}
 }
 

@@ -12,6 +12,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/toolnexus/wasm/worker/internal/workertest"
 )
 
 // The fuzz targets feed what a caller controls to the Worker: the sealed
@@ -105,15 +107,13 @@ func FuzzStatePayload(f *testing.F) {
 // fuzz targets (newHarness needs a *testing.T that lives for one input).
 type fuzzHarness struct {
 	h       *Handler
-	llm     *scriptedLLM
+	llm     *workertest.ScriptedLLM
 	refunds atomic.Int32
 	logs    atomic.Pointer[[]string]
 }
 
 func newFuzzHarness(f *testing.F) *fuzzHarness {
-	fh := &fuzzHarness{llm: &scriptedLLM{}}
-	fh.llm.srv = httptest.NewServer(http.HandlerFunc(fh.llm.serve))
-	f.Cleanup(fh.llm.srv.Close)
+	fh := &fuzzHarness{llm: workertest.NewScriptedLLM(f)}
 	env := map[string]string{
 		"LLM_BASE_URL": fh.llm.URL() + "/v1", "LLM_MODEL": "mock-model", "LLM_API_KEY": testAPIKey,
 		"STATE_SECRET": testSecret, "LLM_RETRIES": "0", "MAX_TURNS": "4", "MAX_BODY_BYTES": "65536",
@@ -121,7 +121,7 @@ func newFuzzHarness(f *testing.F) *fuzzHarness {
 	spent := NewMemorySpentStore()
 	fh.h = NewHandler(Options{
 		Getenv:    func(k string) string { return env[k] },
-		Transport: testTransport(fh.llm),
+		Transport: workertest.Transport(fh.llm),
 		Tools:     refundCounting(&fh.refunds),
 		Spent:     func() SpentStore { return spent },
 		Now:       func() time.Time { return fuzzNow },

@@ -13,7 +13,7 @@ import (
 
 // Options wires the handler to its platform. The zero value runs natively:
 // os.Getenv, core's default (net/http) transport, DefaultTools and an
-// in-memory approval ledger. On Workers, PlatformOptions supplies the fetch
+// in-memory approval ledger. On Workers, cfworker.Options (internal/cfworker) supplies the fetch
 // transport, the Worker environment and the APPROVALS ledger.
 type Options struct {
 	// Getenv reads one setting; "" means unset. Read on every request, so a
@@ -44,6 +44,11 @@ type Options struct {
 	// Files returns the store of the built-ins' file system (files.go), or
 	// nil when none is bound (the file tools are then unavailable).
 	Files func() BlobStore
+	// Mailbox returns where a client's answer to an MCP elicitation waits
+	// for the tools/call that asked (mcpmailbox.go). Nil means the
+	// process's memory natively; on Workers cfworker.Options binds the
+	// isolate's memory and STATE_KV.
+	Mailbox func() Mailbox
 	// Match compiles grep patterns for the built-in grep tool. Nil means
 	// core's default (literal text where the build has no regexp).
 	Match core.Matcher
@@ -54,7 +59,7 @@ type Options struct {
 	Logf func(format string, args ...any)
 	// Bind, when set, returns the options one request runs with, from the
 	// request's context: on Workers the environment, the outbound fetch and
-	// the bindings belong to the request (worker/serve_js.go), so Getenv,
+	// the bindings belong to the request (internal/cfworker/serve_js.go), so Getenv,
 	// Transport and the stores are bound per request.
 	Bind func(ctx context.Context, o Options) Options
 }
@@ -66,28 +71,18 @@ type Handler struct {
 	// coreMetrics counts what the core clients of every request this
 	// instance served reported through OnMetric.
 	coreMetrics *core.MetricsRegistry
-	routes      map[string]route
+	routes      map[string]Route
 	// configLogged makes the configuration's problems logged once (a
 	// pointer: the Handler bound to a request is a copy).
 	configLogged *sync.Once
 }
 
-// route is one path: its handlers by method (nil: not allowed), whether it
-// is under /v1 (and so behind API_TOKEN), whether its POST body must be
-// JSON (415 otherwise), and the Allow header value. The handlers are method
-// expressions, so that they run on the Handler bound to the request
-// (Options.Bind).
-type route struct {
-	name              string
-	get, post, delete routeFunc
-	allow             string
-	api, json         bool
-}
-
 type routeFunc func(h *Handler, w http.ResponseWriter, r *http.Request)
 
-// NewHandler returns the API handler.
-func NewHandler(opts Options) *Handler {
+// NewHandler returns the API handler, with the routes of each product
+// mounted (mcpserver.Mount, …): what a build serves, and links, follows
+// what its main passes here.
+func NewHandler(opts Options, products ...func(*Handler)) *Handler {
 	if opts.Getenv == nil {
 		opts.Getenv = os.Getenv
 	}
@@ -112,6 +107,9 @@ func NewHandler(opts Options) *Handler {
 	if opts.Files == nil {
 		opts.Files = func() BlobStore { return nil }
 	}
+	if opts.Mailbox == nil {
+		opts.Mailbox = defaultMailbox
+	}
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
@@ -119,26 +117,48 @@ func NewHandler(opts Options) *Handler {
 		opts.Logf = log.Printf
 	}
 	h := &Handler{opts: opts, metrics: newMetrics(), coreMetrics: core.NewMetricsRegistry(), configLogged: new(sync.Once)}
-	h.routes = map[string]route{
-		"/healthz":             {name: "healthz", get: (*Handler).serveHealth, allow: "GET, HEAD, OPTIONS"},
-		"/readyz":              {name: "readyz", get: (*Handler).serveReady, allow: "GET, HEAD, OPTIONS"},
-		"/metrics":             {name: "metrics", get: (*Handler).serveMetrics, allow: "GET, HEAD, OPTIONS"},
-		"/v1/tools":            {name: "tools", get: (*Handler).serveTools, allow: "GET, HEAD, OPTIONS", api: true},
-		"/v1/run":              {name: "run", post: (*Handler).serveRun, allow: "POST, OPTIONS", api: true, json: true},
-		"/v1/resume":           {name: "resume", post: (*Handler).serveResume, allow: "POST, OPTIONS", api: true, json: true},
-		"/v1/chat/completions": {name: "chat_completions", post: (*Handler).serveChatCompletions, allow: "POST, OPTIONS", api: true, json: true},
-		"/v1/ui":               {name: "ui", post: (*Handler).serveUI, allow: "POST, OPTIONS", api: true, json: true},
-		uiStreamRoute:          {name: "ui_stream", get: (*Handler).serveUIStream, allow: "GET, HEAD, OPTIONS", api: true},
-		"/v1/models":           {name: "models", get: (*Handler).serveModels, allow: "GET, HEAD, OPTIONS", api: true},
-		"/v1/runs":             {name: "runs", post: (*Handler).serveRunsStart, allow: "POST, OPTIONS", api: true, json: true},
-		runStateRoute:          {name: "run_state", get: (*Handler).serveRunState, allow: "GET, HEAD, OPTIONS", api: true},
-		runEventsRoute:         {name: "run_events", get: (*Handler).serveRunEvents, allow: "GET, OPTIONS", api: true},
-		approveRoute:           {name: "approve", get: (*Handler).serveApprovePage, post: (*Handler).serveApprove, allow: "GET, POST, OPTIONS", json: true},
-		approveAssetRoute:      {name: "approve_asset", get: (*Handler).serveApproveAsset, allow: "GET, HEAD, OPTIONS"},
-		"/mcp":                 {name: "mcp", post: (*Handler).serveMCP, delete: (*Handler).serveMCPDelete, allow: "POST, DELETE, OPTIONS", api: true, json: true},
+	h.routes = map[string]Route{
+		"/healthz":        {Name: "healthz", Get: (*Handler).serveHealth, Allow: "GET, HEAD, OPTIONS"},
+		"/readyz":         {Name: "readyz", Get: (*Handler).serveReady, Allow: "GET, HEAD, OPTIONS"},
+		"/metrics":        {Name: "metrics", Get: (*Handler).serveMetrics, Allow: "GET, HEAD, OPTIONS"},
+		"/v1/tools":       {Name: "tools", Get: (*Handler).serveTools, Allow: "GET, HEAD, OPTIONS", API: true},
+		"/v1/run":         {Name: "run", Post: (*Handler).serveRun, Allow: "POST, OPTIONS", API: true, JSON: true},
+		"/v1/resume":      {Name: "resume", Post: (*Handler).serveResume, Allow: "POST, OPTIONS", API: true, JSON: true},
+		"/v1/ui":          {Name: "ui", Post: (*Handler).serveUI, Allow: "POST, OPTIONS", API: true, JSON: true},
+		uiStreamRoute:     {Name: "ui_stream", Get: (*Handler).serveUIStream, Allow: "GET, HEAD, OPTIONS", API: true},
+		"/v1/runs":        {Name: "runs", Post: (*Handler).serveRunsStart, Allow: "POST, OPTIONS", API: true, JSON: true},
+		runStateRoute:     {Name: "run_state", Get: (*Handler).serveRunState, Allow: "GET, HEAD, OPTIONS", API: true},
+		runEventsRoute:    {Name: "run_events", Get: (*Handler).serveRunEvents, Allow: "GET, OPTIONS", API: true},
+		approveRoute:      {Name: "approve", Get: (*Handler).serveApprovePage, Post: (*Handler).serveApprove, Allow: "GET, POST, OPTIONS", JSON: true},
+		approveAssetRoute: {Name: "approve_asset", Get: (*Handler).serveApproveAsset, Allow: "GET, HEAD, OPTIONS"},
+	}
+	for _, mount := range products {
+		mount(h)
 	}
 	return h
 }
+
+// Route is one path: its handlers by method (nil: not allowed), whether it
+// is under /v1 (and so behind API_TOKEN), whether its POST body must be
+// JSON (415 otherwise), and the Allow header value. The handlers are method
+// expressions, or a product's functions (Handle), so that they run on the
+// Handler bound to the request (Options.Bind).
+type Route struct {
+	Name              string
+	Get, Post, Delete func(h *Handler, w http.ResponseWriter, r *http.Request)
+	Allow             string
+	API, JSON         bool
+}
+
+// Handle adds a product's route at path. The handlers get the Handler bound
+// to the request (Options.Bind).
+func (h *Handler) Handle(path string, rt Route) {
+	h.routes[path] = rt
+}
+
+// Options returns the options the handler runs with (bound to the request
+// in a route's handler); a product reads them, never changes them.
+func (h *Handler) Options() *Options { return &h.opts }
 
 // ServeHTTP checks origin, route, method, bearer token and a JSON route's
 // Content-Type in that order, then limits the body and dispatches.
@@ -151,7 +171,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	start := h.opts.Now()
 	h.logConfigOnce()
 	rt, known := h.routes[routeKey(r.URL.Path)]
-	name := rt.name
+	name := rt.Name
 	if !known {
 		name = "unknown"
 	}
@@ -169,29 +189,29 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if r.Method == http.MethodOptions {
-		preflight(sw, r, rt.allow)
+		preflight(sw, r, rt.Allow)
 		return
 	}
 	var serve routeFunc
 	switch r.Method {
 	case http.MethodGet, http.MethodHead:
-		serve = rt.get
+		serve = rt.Get
 	case http.MethodPost:
-		serve = rt.post
+		serve = rt.Post
 	case http.MethodDelete:
-		serve = rt.delete
+		serve = rt.Delete
 	}
 	if serve == nil {
-		sw.Header().Set("Allow", rt.allow)
-		writeError(sw, http.StatusMethodNotAllowed, "method_not_allowed", r.Method+" is not allowed on "+r.URL.Path+"; use "+rt.allow)
+		sw.Header().Set("Allow", rt.Allow)
+		writeError(sw, http.StatusMethodNotAllowed, "method_not_allowed", r.Method+" is not allowed on "+r.URL.Path+"; use "+rt.Allow)
 		return
 	}
-	if rt.api && !access.authorized(r) {
+	if rt.API && !access.authorized(r) {
 		sw.Header().Set("WWW-Authenticate", `Bearer realm="toolnexus"`)
 		writeError(sw, http.StatusUnauthorized, "unauthorized", "a valid bearer token is required (Authorization: Bearer <API_TOKEN>)")
 		return
 	}
-	if rt.json && r.Method == http.MethodPost && !jsonContentType(r.Header.Get("Content-Type")) {
+	if rt.JSON && r.Method == http.MethodPost && !jsonContentType(r.Header.Get("Content-Type")) {
 		unsupportedMediaType(sw, r.Header.Get("Content-Type"))
 		return
 	}
@@ -229,6 +249,14 @@ func (s *statusWriter) Write(b []byte) (int, error) {
 // Unwrap lets http.ResponseController reach the underlying writer (to
 // flush a stream natively).
 func (s *statusWriter) Unwrap() http.ResponseWriter { return s.ResponseWriter }
+
+// Flush lets the MCP event stream reach the client as it is written (the
+// Workers response writer streams anyway; net/http needs the flush).
+func (s *statusWriter) Flush() {
+	if f, ok := s.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}
 
 func (s *statusWriter) code() int {
 	if s.status == 0 {

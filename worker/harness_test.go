@@ -1,72 +1,61 @@
 package worker
 
 import (
-	"encoding/json"
-	"fmt"
-	"net/http"
 	"net/http/httptest"
-	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/toolnexus/wasm/core"
+	"github.com/toolnexus/wasm/worker/internal/workertest"
 )
 
 // Secrets the tests configure; no response body, header or log line may
 // contain any of them.
 const (
-	testAPIKey   = "sk-test-KEY-0123456789abcdef"
-	testSecret   = "state-secret-0123456789abcdef0123456789"
-	testAPIToken = "api-token-xyz-987654321"
+	testAPIKey   = workertest.APIKey
+	testSecret   = workertest.Secret
+	testAPIToken = workertest.APIToken
 )
 
-// harness is one Handler wired to a scripted LLM, with a settable clock,
-// captured logs and a count of refund executions.
+// The readers of the API's answers that products' tests share.
+var (
+	decodeMap = workertest.DecodeMap
+	errCode   = workertest.ErrCode
+	pendingID = workertest.PendingID
+)
+
+// harness is one Handler wired to a scripted LLM (workertest.Harness: the
+// environment, captured logs, secret checks), with a settable clock and a
+// count of refund executions.
 type harness struct {
+	*workertest.Harness
 	t       *testing.T
-	llm     *scriptedLLM
+	llm     *workertest.ScriptedLLM
 	env     map[string]string
 	h       *Handler
 	refunds atomic.Int32
 	now     atomic.Int64 // unix seconds
-
-	mu   sync.Mutex
-	logs []string
 }
 
 // newHarness builds a harness; edit changes the environment first.
 func newHarness(t *testing.T, edit func(env map[string]string)) *harness {
 	t.Helper()
-	hs := &harness{t: t, llm: newScriptedLLM(t)}
+	base := workertest.NewHarness(t, edit)
+	hs := &harness{Harness: base, t: t, llm: base.LLM, env: base.Env}
 	hs.now.Store(time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC).Unix())
-	hs.env = map[string]string{
-		"LLM_BASE_URL": hs.llm.URL() + "/v1",
-		"LLM_MODEL":    "mock-model",
-		"LLM_API_KEY":  testAPIKey,
-		"STATE_SECRET": testSecret,
-		"LLM_RETRIES":  "0",
-	}
-	if edit != nil {
-		edit(hs.env)
-	}
 	clock := func() time.Time { return time.Unix(hs.now.Load(), 0) }
 	spent := NewMemorySpentStore()
 	spent.now = clock
 	hs.h = NewHandler(Options{
-		Getenv:    func(k string) string { return hs.env[k] },
-		Transport: testTransport(hs.llm),
+		Getenv:    base.Getenv,
+		Transport: workertest.Transport(hs.llm),
 		Tools:     hs.countingTools,
 		Spent:     func() SpentStore { return spent },
 		Now:       clock,
-		Logf: func(format string, args ...any) {
-			hs.mu.Lock()
-			hs.logs = append(hs.logs, fmt.Sprintf(format, args...))
-			hs.mu.Unlock()
-		},
+		Logf:      base.Logf,
 	})
-	t.Cleanup(hs.checkLogs)
+	base.Handler = hs.h
 	return hs
 }
 
@@ -94,69 +83,13 @@ func refundCounting(n *atomic.Int32) func(ToolEnv) []core.Tool {
 // advance moves the clock.
 func (hs *harness) advance(d time.Duration) { hs.now.Add(int64(d / time.Second)) }
 
-// do serves one request; headers are name, value pairs (a POST says
-// Content-Type: application/json unless they set another or ""). It fails
-// the test when a secret shows up in the response.
+// do and post are workertest.Harness's Do and Post.
 func (hs *harness) do(method, path, body string, headers ...string) *httptest.ResponseRecorder {
 	hs.t.Helper()
-	req := httptest.NewRequest(method, path, strings.NewReader(body))
-	if body != "" || method == http.MethodPost {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	for i := 0; i+1 < len(headers); i += 2 {
-		req.Header.Set(headers[i], headers[i+1])
-	}
-	rec := httptest.NewRecorder()
-	hs.h.ServeHTTP(rec, req)
-	hs.noSecrets("response to "+method+" "+path, rec.Body.String()+fmt.Sprint(rec.Header()))
-	return rec
+	return hs.Do(method, path, body, headers...)
 }
 
-// post sends v as JSON and decodes the JSON reply into a map.
 func (hs *harness) post(path string, v any, headers ...string) (int, map[string]any) {
 	hs.t.Helper()
-	b, err := json.Marshal(v)
-	if err != nil {
-		hs.t.Fatal(err)
-	}
-	rec := hs.do(http.MethodPost, path, string(b), headers...)
-	return rec.Code, decodeMap(hs.t, rec)
-}
-
-func decodeMap(t *testing.T, rec *httptest.ResponseRecorder) map[string]any {
-	t.Helper()
-	var out map[string]any
-	if err := json.Unmarshal(rec.Body.Bytes(), &out); err != nil {
-		t.Fatalf("response is not a JSON object (%d): %q", rec.Code, rec.Body.String())
-	}
-	return out
-}
-
-func (hs *harness) noSecrets(where, s string) {
-	hs.t.Helper()
-	for _, secret := range []string{testAPIKey, testSecret, testAPIToken} {
-		if strings.Contains(s, secret) {
-			hs.t.Errorf("%s contains a secret: %q", where, s)
-		}
-	}
-}
-
-func (hs *harness) checkLogs() {
-	hs.mu.Lock()
-	defer hs.mu.Unlock()
-	hs.noSecrets("log", strings.Join(hs.logs, "\n"))
-}
-
-// errCode returns body.error.code.
-func errCode(body map[string]any) string {
-	e, _ := body["error"].(map[string]any)
-	c, _ := e["code"].(string)
-	return c
-}
-
-// pendingID returns body.pending.id.
-func pendingID(body map[string]any) string {
-	p, _ := body["pending"].(map[string]any)
-	id, _ := p["id"].(string)
-	return id
+	return hs.Post(path, v, headers...)
 }

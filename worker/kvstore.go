@@ -25,8 +25,8 @@ const (
 	// DefaultConversationTTL is how long a conversation is kept after its
 	// last message (CONVERSATION_TTL_SECONDS).
 	DefaultConversationTTL = 30 * 24 * time.Hour
-	// kvMinTTL is the shortest expiration Workers KV accepts.
-	kvMinTTL = 60 * time.Second
+	// KVMinTTL is the shortest expiration Workers KV accepts.
+	KVMinTTL = 60 * time.Second
 	// kvTimeout bounds one KV call (core.ConversationStore has no context).
 	kvTimeout = 10 * time.Second
 	// maxConversationID bounds a conversation id.
@@ -34,7 +34,7 @@ const (
 )
 
 // KVNamespace is the part of a Workers KV namespace the conversation store
-// uses. On Workers it is the CONVERSATIONS_KV binding (kv_js.go); natively
+// uses. On Workers it is the CONVERSATIONS_KV binding (internal/cfworker/kv_js.go); natively
 // and in tests it is a MemoryKV.
 type KVNamespace interface {
 	// Get returns the text stored under key; found is false when there is
@@ -124,8 +124,8 @@ func (s *KVConversationStore) Save(id string, messages []any) error {
 		return &ConversationError{Code: "conversation_too_large", Message: fmt.Sprintf("the conversation would be %d bytes, over the %d-byte cap (MAX_CONVERSATION_BYTES); it was not saved: start a new conversation", len(b), s.MaxBytes)}
 	}
 	ttl := s.TTL
-	if ttl > 0 && ttl < kvMinTTL {
-		ttl = kvMinTTL
+	if ttl > 0 && ttl < KVMinTTL {
+		ttl = KVMinTTL
 	}
 	ctx, cancel := s.ctx()
 	defer cancel()
@@ -316,7 +316,7 @@ func (h *Handler) serveConversation(w http.ResponseWriter, r *http.Request, cfg 
 	// stream the way Ask does.
 	history, err := store.Get(id)
 	if err != nil {
-		status, body := h.runErrorBody(cfg, core.RunResult{}, err)
+		status, body := h.RunErrorBody(cfg, core.RunResult{}, err)
 		writeJSON(w, status, body)
 		return
 	}

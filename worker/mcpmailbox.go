@@ -5,21 +5,23 @@ import (
 	"sync"
 )
 
-// mcpElicitPrefix starts the id of every elicitation request the Worker
-// sends, and so the mailbox key of its answer.
-const mcpElicitPrefix = "tnx-elicit-"
-
-// mailbox hands a client's answer to an elicitation from the request that
+// Mailbox hands a client's answer to an elicitation from the request that
 // brings it to the request waiting for it (possibly another instance).
-type mailbox interface {
+type Mailbox interface {
 	Put(ctx context.Context, key string, value []byte) error
 	// Take returns and removes the value under key, if there is one.
 	Take(ctx context.Context, key string) ([]byte, bool, error)
 }
 
-// mailboxCap bounds the answers kept in memory: an answer nobody waits
+// defaultMailbox is Options.Mailbox when none is given: natively the
+// process's memory (mcpmailbox_other.go); under js nil, since the platform
+// (internal/cfworker) always binds one, and so the Worker links no memory
+// mailbox.
+var defaultMailbox func() Mailbox
+
+// MailboxCap bounds the answers kept in memory: an answer nobody waits
 // for any more (its tools/call gave up) is dropped when the cap is reached.
-const mailboxCap = 256
+const MailboxCap = 256
 
 // memoryMailbox serves one process (native builds and tests).
 type memoryMailbox struct {
@@ -30,7 +32,7 @@ type memoryMailbox struct {
 func (b *memoryMailbox) Put(_ context.Context, key string, value []byte) error {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if b.m == nil || len(b.m) >= mailboxCap {
+	if b.m == nil || len(b.m) >= MailboxCap {
 		b.m = map[string][]byte{}
 	}
 	b.m[key] = value

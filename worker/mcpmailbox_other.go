@@ -2,9 +2,7 @@
 
 package worker
 
-import "context"
-
 var processMailbox = &memoryMailbox{}
 
-// mcpMailbox natively is the process's memory.
-func mcpMailbox(context.Context) mailbox { return processMailbox }
+// The default mailbox natively is the process's memory.
+func init() { defaultMailbox = func() Mailbox { return processMailbox } }

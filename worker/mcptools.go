@@ -71,10 +71,10 @@ func variableNames(s string) []string {
 	}
 }
 
-// newToolkit builds one request's toolkit (see toolkitOptions) and logs
+// NewToolkit builds one request's toolkit (see toolkitOptions) and logs
 // each MCP server that failed (reasons never carry header values). A
 // setting that cannot work is a *ConfigError.
-func (h *Handler) newToolkit(ctx context.Context, workspace string) (*core.Toolkit, error) {
+func (h *Handler) NewToolkit(ctx context.Context, workspace string) (*core.Toolkit, error) {
 	opts, err := h.toolkitOptions(ctx, workspace)
 	if err != nil {
 		return nil, err
@@ -91,11 +91,11 @@ func (h *Handler) newToolkit(ctx context.Context, workspace string) (*core.Toolk
 	return tk, nil
 }
 
-// requestToolkit is newToolkit for a route that answers with JSON: when the
+// requestToolkit is NewToolkit for a route that answers with JSON: when the
 // toolkit cannot be built it answers 500 (naming the setting when one is
 // wrong) and ok is false.
 func (h *Handler) requestToolkit(ctx context.Context, w http.ResponseWriter, workspace string) (tk *core.Toolkit, ok bool) {
-	tk, err := h.newToolkit(ctx, workspace)
+	tk, err := h.NewToolkit(ctx, workspace)
 	switch ce, isConfig := errors.AsType[*ConfigError](err); {
 	case isConfig:
 		h.configError(w, ce)

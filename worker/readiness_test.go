@@ -86,12 +86,12 @@ func TestConfigErrorNamesEveryProblem(t *testing.T) {
 		}
 	}
 	rec := hs.do(http.MethodGet, "/readyz", "")
-	for _, s := range []string{hs.do(http.MethodPost, "/v1/run", `{"prompt":"hi"}`).Body.String(), rec.Body.String(), strings.Join(hs.logs, "\n")} {
+	for _, s := range []string{hs.do(http.MethodPost, "/v1/run", `{"prompt":"hi"}`).Body.String(), rec.Body.String(), strings.Join(hs.Logs(), "\n")} {
 		if strings.Contains(s, badValue) {
 			t.Fatalf("a value leaked: %s", s)
 		}
 	}
-	if len(hs.llm.requests()) != 0 {
+	if len(hs.llm.Requests()) != 0 {
 		t.Fatal("a misconfigured Worker called the model")
 	}
 }
@@ -133,7 +133,7 @@ func TestReadiness(t *testing.T) {
 		}
 		// The problems are logged once, on the first request, all in one line.
 		var lines []string
-		for _, l := range hs.logs {
+		for _, l := range hs.Logs() {
 			if strings.Contains(l, "configuration:") {
 				lines = append(lines, l)
 			}

@@ -14,7 +14,7 @@ import (
 	"github.com/toolnexus/wasm/internal/jsonx"
 )
 
-// decodeBody runs a body through what beginJSON does: read, check, decode.
+// decodeBody runs a body through what BeginJSON does: read, check, decode.
 func decodeBody[T any](body string, decode func(gjson.Result) (T, error)) (T, error) {
 	var zero T
 	v, err := readJSONBody(httptest.NewRequest("POST", "/", strings.NewReader(body)))
@@ -66,7 +66,8 @@ func TestDecodeRunRequest(t *testing.T) {
 	}
 }
 
-func TestDecodeResumeAndChatRequests(t *testing.T) {
+// The chat request's cases are gateway's TestDecodeChatRequest.
+func TestDecodeResumeRequest(t *testing.T) {
 	yes := true
 	req, err := decodeBody(`{"state":"s","answer":{"id":"x","ok":true,"data":{"args":{"order":7}},"reason":"r"}}`, decodeResumeRequest)
 	want := resumeRequest{State: "s", Answer: &resumeAnswer{ID: "x", Ok: &yes, Data: map[string]any{"args": map[string]any{"order": 7.0}}, Reason: "r"}}
@@ -75,10 +76,6 @@ func TestDecodeResumeAndChatRequests(t *testing.T) {
 	}
 	if req, err := decodeBody(`{"state":"s"}`, decodeResumeRequest); err != nil || req.Answer != nil {
 		t.Fatalf("no answer: %#v %v", req, err)
-	}
-	chat, err := decodeBody(`{"model":"m","messages":[{"role":"user"}],"tools":[],"n":1e2,"temperature":0.2,"stream":true}`, decodeChatRequest)
-	if err != nil || chat.Model != "m" || len(chat.Messages) != 1 || chat.Tools == nil || chat.N == nil || *chat.N != 100 || !chat.Stream {
-		t.Fatalf("chat: %#v %v", chat, err)
 	}
 	for _, tt := range []struct {
 		body   string
@@ -89,11 +86,6 @@ func TestDecodeResumeAndChatRequests(t *testing.T) {
 		{`{"answer":{"ok":"true"}}`, resume, `"answer.ok" must be true or false`},
 		{`{"answer":{"zz":1}}`, resume, `"answer.zz" is not a known field`},
 		{`{"answer":{"data":[]}}`, resume, `"answer.data" must be an object`},
-		{`{"n":1.5}`, chatReq, `"n" must be a whole number`},
-		{`{"n":"1"}`, chatReq, `"n" must be a whole number`},
-		{`{"n":99999999999999999999}`, chatReq, `"n" must be a whole number`},
-		{`{"model":7}`, chatReq, `"model" must be a string`},
-		{`{"unknown":{"deep":[1]},"model":"m"}`, chatReq, ``},
 	} {
 		err := tt.decode(tt.body)
 		if tt.err == "" && err != nil || tt.err != "" && (err == nil || err.Error() != tt.err) {
@@ -102,39 +94,7 @@ func TestDecodeResumeAndChatRequests(t *testing.T) {
 	}
 }
 
-func resume(body string) error  { _, err := decodeBody(body, decodeResumeRequest); return err }
-func chatReq(body string) error { _, err := decodeBody(body, decodeChatRequest); return err }
-
-func TestChatShapes(t *testing.T) {
-	tests := []struct {
-		raw  string
-		want chatMessageShape
-		ok   bool
-		tool bool
-	}{
-		{raw: `{"role":"user","content":"hi"}`, want: chatMessageShape{Role: "user"}, ok: true},
-		{raw: `{"role":"assistant","tool_calls":[{"id":"c","type":"function","function":{"name":"f","arguments":"{\"a\":1}"}}]}`,
-			want: chatMessageShape{Role: "assistant", ToolCalls: []chatToolCallShape{{"f", `{"a":1}`}}}, ok: true},
-		{raw: `{"tool_calls":null}`, ok: true},
-		{raw: `{"tool_calls":[]}`, want: chatMessageShape{ToolCalls: []chatToolCallShape{}}, ok: true},
-		{raw: `null`}, {raw: `[]`}, {raw: `1`}, {raw: `{"role":1}`}, {raw: `{"tool_calls":{}}`}, {raw: `{"tool_calls":[1]}`},
-		{raw: `{"tool_calls":[{"function":"f"}]}`}, {raw: `{"tool_calls":[{"function":{"name":1}}]}`},
-		{raw: `{"type":"function","function":{"name":"f","parameters":{}}}`, ok: true, tool: true},
-		{raw: `{"function":{"name":"f"}}`, ok: true, tool: true},
-		{raw: `{"type":"x","function":{"name":"f"}}`, ok: true},
-		{raw: `{"type":"function"}`, ok: true}, {raw: `{"function":null}`, ok: true}, {raw: `{"function":{}}`, ok: true},
-		{raw: `{"type":1,"function":{"name":"f"}}`, ok: true}, {raw: `{"FUNCTION":{"NAME":"f"}}`, ok: true},
-	}
-	for _, tt := range tests {
-		got, ok := decodeChatMessage([]byte(tt.raw))
-		if ok != tt.ok || ok && !reflect.DeepEqual(got, tt.want) {
-			t.Errorf("message %s: %#v %v, want %#v %v", tt.raw, got, ok, tt.want, tt.ok)
-		}
-		if validChatTool([]byte(tt.raw)) != tt.tool {
-			t.Errorf("tool %s: %v, want %v", tt.raw, !tt.tool, tt.tool)
-		}
-	}
-}
+func resume(body string) error { _, err := decodeBody(body, decodeResumeRequest); return err }
 
 func TestDecodePayloads(t *testing.T) {
 	st, err := decodeState([]byte(`{"id":"st_1","iat":1,"exp":1e3,"style":"openai","ws":"w","pending":{"id":"req_1","kind":"approval","data":{"tool":"refund"}},"messages":[{"role":"user"}],"extra":1}`))
@@ -181,11 +141,8 @@ func FuzzDecodeBodies(f *testing.F) {
 			t.Fatalf("%q called empty", body)
 		}
 		_, _ = decodeBody(body, decodeResumeRequest)
-		_, _ = decodeBody(body, decodeChatRequest)
 		_, _ = decodeState([]byte(body))
 		_, _ = decodeStoredConversation([]byte(body))
-		decodeChatMessage([]byte(body))
-		validChatTool([]byte(body))
 	})
 }
 
@@ -214,10 +171,5 @@ func TestMarshalJSONCompacts(t *testing.T) {
 	if !bytes.Equal(got, std) {
 		t.Fatalf("runResponse:\n got %s\nwant %s", got, std)
 	}
-	ev := rpcMessage{JSONRPC: "2.0", ID: json.RawMessage("[ 1 ,\n2 ]"), Result: map[string]any{"ok": true}}
-	got, _ = marshalJSON(ev)
-	std, _ = json.Marshal(ev)
-	if !bytes.Equal(got, std) {
-		t.Fatalf("rpcMessage:\n got %s\nwant %s", got, std)
-	}
+	// mcpserver's TestRPCMessageMarshalsLikeEncodingJSON checks its rpcMessage.
 }

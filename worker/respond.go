@@ -90,3 +90,17 @@ func compactJSON(b []byte) []byte {
 func writeError(w http.ResponseWriter, status int, code, message string) {
 	writeJSON(w, status, errorBody{Error: apiError{Code: code, Message: message}})
 }
+
+// WriteJSON is writeJSON for the products (mcpserver), so that every answer
+// has the same shape.
+func WriteJSON(w http.ResponseWriter, status int, v any) { writeJSON(w, status, v) }
+
+// MarshalJSON is marshalJSON for the products.
+func MarshalJSON(v any) ([]byte, error) { return marshalJSON(v) }
+
+// WriteError is writeError for the products and the platform glue
+// (internal/cfworker), which answers a request it cannot hand to the
+// Handler in the same shape.
+func WriteError(w http.ResponseWriter, status int, code, message string) {
+	writeError(w, status, code, message)
+}

@@ -84,7 +84,7 @@ func (h *Handler) runsStore(w http.ResponseWriter) (RunStore, bool) {
 // {"id", "status": "running", "events"} as soon as the run has started;
 // a body or setting /v1/run refuses is refused the same way.
 func (h *Handler) serveRunsStart(w http.ResponseWriter, r *http.Request) {
-	cfg, req, ok := beginJSON(h, w, r, decodeRunRequest)
+	cfg, req, ok := BeginJSON(h, w, r, decodeRunRequest)
 	if !ok {
 		return
 	}
@@ -282,7 +282,7 @@ func (h *Handler) driveRun(w http.ResponseWriter, r *http.Request, sink *runSink
 	}
 	accepted(w)
 	if d := detacherOf(w); d != nil {
-		d.detach()
+		d.Detach()
 		<-done
 		sink.notify()
 		return
@@ -294,10 +294,10 @@ func (h *Handler) driveRun(w http.ResponseWriter, r *http.Request, sink *runSink
 }
 
 // detacherOf finds the platform's response writer that can send its
-// answer before the handler returns (Workers: runs_js.go).
-func detacherOf(w http.ResponseWriter) interface{ detach() } {
+// answer before the handler returns (Workers: internal/cfworker/runs_js.go).
+func detacherOf(w http.ResponseWriter) interface{ Detach() } {
 	for {
-		if d, ok := w.(interface{ detach() }); ok {
+		if d, ok := w.(interface{ Detach() }); ok {
 			return d
 		}
 		u, ok := w.(interface{ Unwrap() http.ResponseWriter })

@@ -161,7 +161,7 @@ func (h *Handler) serveApprovePage(w http.ResponseWriter, r *http.Request) {
 		w.Write([]byte(approvePageHTML))
 		return
 	}
-	cfg, ok := h.loadConfig(w)
+	cfg, ok := h.RequestConfig(w)
 	if !ok {
 		return
 	}
@@ -231,7 +231,7 @@ func alreadyAnswered(w http.ResponseWriter, decision []byte) {
 // nothing recorded), and openLink's codes.
 func (h *Handler) serveApprove(w http.ResponseWriter, r *http.Request) {
 	securePage(w)
-	cfg, ok := h.loadConfig(w)
+	cfg, ok := h.RequestConfig(w)
 	if !ok {
 		return
 	}
@@ -249,7 +249,7 @@ func (h *Handler) serveApprove(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var in approveBody
-	if err := readBodyObject(doc, true,
+	if err := ReadBodyObject(doc, true,
 		jsonx.Field{Name: "ok", Read: jsonx.BoolPtr(&in.Ok)},
 		jsonx.Field{Name: "reason", Read: jsonx.String(&in.Reason)},
 		jsonx.Field{Name: "args", Read: jsonx.Map(&in.Args)},

@@ -33,7 +33,7 @@ type RunEvent struct {
 // RunStore keeps durable runs (POST /v1/runs).
 //
 //   - On Workers it is the RunLog Durable Object bound as RUNS
-//     (runs_js.go): one object per run, SQLite-backed, so a run outlives
+//     (internal/cfworker/runs_js.go): one object per run, SQLite-backed, so a run outlives
 //     its caller and the Worker's isolate.
 //   - Natively it is a MemoryRunStore (one process).
 type RunStore interface {

@@ -103,7 +103,7 @@ func TestDurableRunDeclineReachesModel(t *testing.T) {
 		t.Fatalf("decline = %d", code)
 	}
 	hs.waitRun(id, "done")
-	reqs := hs.llm.requests()
+	reqs := hs.llm.Requests()
 	if !strings.Contains(reqs[len(reqs)-1], "past the refund window") || hs.refunds.Load() != 0 {
 		t.Fatalf("the model did not read the reason (refunds %d)", hs.refunds.Load())
 	}

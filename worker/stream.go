@@ -7,6 +7,7 @@ import (
 	"net/http"
 
 	"github.com/toolnexus/wasm/core"
+	"github.com/toolnexus/wasm/core/wire"
 )
 
 // errAnswered tells runAgent that the step already wrote the response (a
@@ -77,7 +78,7 @@ func (h *Handler) streamStep(w http.ResponseWriter, r *http.Request, cfg Config,
 		}
 		if runErr != nil {
 			h.metrics.run(endpoint, "error")
-			_, body := h.runErrorBody(cfg, res, runErr)
+			_, body := h.RunErrorBody(cfg, res, runErr)
 			sse.event(core.EventError, body)
 			return res, errAnswered
 		}
@@ -154,4 +155,13 @@ func (s *sseWriter) write(b []byte) error {
 		s.err = fmt.Errorf("flush event: %w", err)
 	}
 	return s.err
+}
+
+// FinishReason maps a provider's stop reason to OpenAI's vocabulary
+// (wire.OpenAIFinishReason); a reply that gave none stopped.
+func FinishReason(reason string, toolCalls bool) string {
+	if reason == "" && !toolCalls {
+		return "stop"
+	}
+	return wire.OpenAIFinishReason(reason, toolCalls)
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/toolnexus/wasm/core"
+	"github.com/toolnexus/wasm/worker/internal/workertest"
 )
 
 // TestStalledUpstreamIs504 pins LLM_TIMEOUT_SECONDS: a provider that stops
@@ -19,14 +20,14 @@ func TestStalledUpstreamIs504(t *testing.T) {
 	hs := newHarness(t, func(env map[string]string) { env["LLM_TIMEOUT_SECONDS"] = "1" })
 	// The transport answers the first turn with a call of add and never
 	// answers the second (the one carrying the tool result).
-	llm := &scriptedLLM{}
+	llm := &workertest.ScriptedLLM{}
 	hs.h.opts.Transport = core.TransportFunc(func(ctx context.Context, req *core.HTTPRequest) (*core.HTTPResponse, error) {
 		if strings.Contains(string(req.Body), `"role":"tool"`) {
 			<-ctx.Done()
 			return nil, ctx.Err()
 		}
 		rec := httptest.NewRecorder()
-		llm.reply(rec, false, "", "add", `{"a":2,"b":3}`)
+		llm.Reply(rec, false, "", "add", `{"a":2,"b":3}`)
 		return &core.HTTPResponse{Status: rec.Code, Header: map[string]string{"content-type": "application/json"}, Body: io.NopCloser(rec.Body)}, nil
 	})
 	start := time.Now()

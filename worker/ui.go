@@ -48,7 +48,7 @@ type uiApproval struct {
 
 // serveUI handles POST /v1/ui.
 func (h *Handler) serveUI(w http.ResponseWriter, r *http.Request) {
-	cfg, body, ok := beginJSON(h, w, r, func(v gjson.Result) (gjson.Result, error) {
+	cfg, body, ok := BeginJSON(h, w, r, func(v gjson.Result) (gjson.Result, error) {
 		if !v.IsObject() {
 			return v, errors.New("request body must be a JSON object")
 		}

@@ -221,7 +221,7 @@ func (h *Handler) uiStep(w http.ResponseWriter, r *http.Request, cfg Config, wor
 		}
 		if runErr != nil {
 			h.metrics.run("ui", "error")
-			_, body := h.runErrorBody(cfg, res, runErr)
+			_, body := h.RunErrorBody(cfg, res, runErr)
 			s.endStep()
 			s.part(uiPart{Type: "error", ErrorText: body.Error.Code + ": " + body.Error.Message})
 		}

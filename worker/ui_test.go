@@ -133,7 +133,7 @@ func TestUIDenialReasonReachesTheModel(t *testing.T) {
 	if chunkOf(resumed, "tool-output-denied") == nil || hs.refunds.Load() != 0 {
 		t.Fatalf("chunks %s, refunds %d", chunkTypes(resumed), hs.refunds.Load())
 	}
-	reqs := hs.llm.requests()
+	reqs := hs.llm.Requests()
 	if last := reqs[len(reqs)-1]; !strings.Contains(last, "not before Friday") {
 		t.Fatalf("the model did not read the reason: %s", last)
 	}
@@ -154,7 +154,7 @@ func TestUIHistoryReachesTheModel(t *testing.T) {
 		map[string]any{"type": "tool-refund", "toolCallId": "call_10", "state": "approval-requested", "input": map[string]any{"order": 1}},
 	}}
 	hs.uiChunks(map[string]any{"messages": []any{uiUser("u1", "sum it"), prior, uiUser("u2", "hello")}})
-	reqs := hs.llm.requests()
+	reqs := hs.llm.Requests()
 	var sent struct {
 		Messages []map[string]any `json:"messages"`
 	}
@@ -301,7 +301,7 @@ func TestUIAnthropicStyle(t *testing.T) {
 	}}
 	user := uiUser("u2", "refund order 42")
 	halted := hs.uiChunks(map[string]any{"messages": []any{uiUser("u1", "sum it"), prior, user}})
-	reqs := hs.llm.requests()
+	reqs := hs.llm.Requests()
 	var sent struct {
 		Messages []struct {
 			Role    string `json:"role"`

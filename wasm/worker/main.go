@@ -1,16 +1,19 @@
 // Command worker is the Cloudflare Worker: the agent behind the HTTP API of
-// package worker. Build it with `./build.sh worker` (its main module is
-// worker/js/worker.mjs); natively, `go run ./wasm/worker` serves the same
-// API on :9900 (PORT overrides).
+// package worker and its products. Build it with `./build.sh worker` (its
+// main module is worker/js/worker.mjs); natively, `go run ./wasm/worker`
+// serves the same API on :9900 (PORT overrides).
 package main
 
 import (
 	_ "github.com/toolnexus/wasm/core/builtins" // the BUILTINS setting
 	_ "github.com/toolnexus/wasm/core/mcp"      // the MCP routes and settings
 	_ "github.com/toolnexus/wasm/core/skills"   // the SKILLS setting
+	"github.com/toolnexus/wasm/internal/cfworker"
 	"github.com/toolnexus/wasm/worker"
+	"github.com/toolnexus/wasm/worker/gateway"
+	"github.com/toolnexus/wasm/worker/mcpserver"
 )
 
 func main() {
-	worker.Serve(worker.NewHandler(worker.PlatformOptions()))
+	cfworker.Serve(worker.NewHandler(cfworker.Options(), gateway.Mount, mcpserver.Mount))
 }

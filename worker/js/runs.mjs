@@ -1,6 +1,6 @@
 // runs.mjs — RunLog, the Durable Object bound as RUNS that holds one durable
 // run (issue 24): POST /v1/runs names one object per run id (idFromName) and
-// the Worker (worker/runs_js.go) keeps there
+// the Worker (internal/cfworker/runs_js.go) keeps there
 //
 //   meta     the run's public state (GET /v1/runs/{id}: status, text, pending
 //            with its approveURL) and its secret: the sealed state token of a

@@ -3,7 +3,7 @@
 //
 // One Go instance per isolate serves every request, concurrent ones included: the
 // first request instantiates app.wasm and runs Go, whose main hands back its API
-// (worker.Serve, worker/serve_js.go); each request is then one call of api.handle.
+// (cfworker.Serve, internal/cfworker/serve_js.go); each request is then one call of api.handle.
 // When the instance dies (a panic outside a request, a trap), the requests it was
 // serving get a 500 and the next request starts a fresh one.
 //

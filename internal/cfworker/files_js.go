@@ -1,21 +1,23 @@
 //go:build js && wasm
 
-package worker
+package cfworker
 
 import (
 	"context"
 	"fmt"
 	"syscall/js"
+
+	"github.com/toolnexus/wasm/worker"
 )
 
 // filesBinding returns the store of the built-ins' file system for q: the
 // R2 bucket bound as FILES_R2, else the KV namespace bound as FILES_KV,
 // else nil.
-func (q *jsRequest) filesBinding() BlobStore {
-	if b, ok := q.boundObject(FilesR2Binding); ok {
+func (q *jsRequest) filesBinding() worker.BlobStore {
+	if b, ok := q.boundObject(worker.FilesR2Binding); ok {
 		return jsBlobs{store: b, r2: true, op: "r2 ", q: q}
 	}
-	if ns, ok := q.boundObject(FilesKVBinding); ok {
+	if ns, ok := q.boundObject(worker.FilesKVBinding); ok {
 		return jsBlobs{store: ns, op: "kv ", q: q}
 	}
 	return nil

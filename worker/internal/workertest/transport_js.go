@@ -1,6 +1,6 @@
 //go:build js && wasm
 
-package worker
+package workertest
 
 import (
 	"bytes"
@@ -13,11 +13,11 @@ import (
 	"github.com/toolnexus/wasm/core"
 )
 
-// testTransport under js/wasm (go_js_wasm_exec in Node) hands each request
+// Transport under js/wasm (go_js_wasm_exec in Node) hands each request
 // straight to the scripted LLM's handler: core has no default transport
 // there, and Node's fetch cannot reach Go's in-process network. A request
 // for any other host fails as an unreachable one would.
-func testTransport(llm *scriptedLLM) core.Transport {
+func Transport(llm *ScriptedLLM) core.Transport {
 	return core.TransportFunc(func(ctx context.Context, req *core.HTTPRequest) (*core.HTTPResponse, error) {
 		if !strings.HasPrefix(req.URL, llm.URL()+"/") {
 			return nil, fmt.Errorf("test transport: connection refused: %s", req.URL)

@@ -1,6 +1,6 @@
 //go:build !js
 
-package worker
+package gateway
 
 import (
 	"bufio"
@@ -10,6 +10,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/toolnexus/wasm/worker"
+	"github.com/toolnexus/wasm/worker/internal/workertest"
 )
 
 // TestChatCompletionsStreamIsIncremental: the gateway writes each chunk as
@@ -38,8 +41,8 @@ func TestChatCompletionsStreamIsIncremental(t *testing.T) {
 		fmt.Fprint(w, "data: {\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"tool_calls\"}]}\n\ndata: [DONE]\n\n")
 	}))
 	defer upstream.Close()
-	env := map[string]string{"LLM_BASE_URL": upstream.URL + "/v1", "LLM_MODEL": "m", "LLM_API_KEY": testAPIKey, "STATE_SECRET": testSecret}
-	gw := httptest.NewServer(NewHandler(Options{Getenv: func(k string) string { return env[k] }, Logf: func(string, ...any) {}}))
+	env := map[string]string{"LLM_BASE_URL": upstream.URL + "/v1", "LLM_MODEL": "m", "LLM_API_KEY": workertest.APIKey, "STATE_SECRET": workertest.Secret}
+	gw := httptest.NewServer(worker.NewHandler(worker.Options{Getenv: func(k string) string { return env[k] }, Logf: func(string, ...any) {}}, Mount))
 	defer gw.Close()
 
 	res, err := http.Post(gw.URL+"/v1/chat/completions", "application/json",

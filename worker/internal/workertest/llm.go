@@ -1,4 +1,4 @@
-package worker
+package workertest
 
 import (
 	"encoding/json"
@@ -13,7 +13,7 @@ import (
 	"github.com/tidwall/gjson"
 )
 
-// scriptedLLM is a provider stand-in that answers from the conversation, so
+// ScriptedLLM is a provider stand-in that answers from the conversation, so
 // that it needs no per-test script:
 //
 //   - a user prompt mentioning "refund then fail": call refund {order: 13},
@@ -30,7 +30,7 @@ import (
 //
 // It speaks the OpenAI chat-completions and Anthropic messages formats and
 // records every request body and auth header.
-type scriptedLLM struct {
+type ScriptedLLM struct {
 	srv *httptest.Server
 
 	mu      sync.Mutex
@@ -38,24 +38,31 @@ type scriptedLLM struct {
 	apiKeys []string
 }
 
-func newScriptedLLM(t *testing.T) *scriptedLLM {
+func NewScriptedLLM(t testing.TB) *ScriptedLLM {
 	t.Helper()
-	m := &scriptedLLM{}
+	m := &ScriptedLLM{}
 	m.srv = httptest.NewServer(http.HandlerFunc(m.serve))
 	t.Cleanup(m.srv.Close)
 	return m
 }
 
-func (m *scriptedLLM) URL() string { return m.srv.URL }
+func (m *ScriptedLLM) URL() string { return m.srv.URL }
 
-// requests returns the bodies received so far.
-func (m *scriptedLLM) requests() []string {
+// Requests returns the bodies received so far.
+func (m *ScriptedLLM) Requests() []string {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	return append([]string(nil), m.bodies...)
 }
 
-func (m *scriptedLLM) serve(w http.ResponseWriter, r *http.Request) {
+// APIKeys returns the key each request carried (bearer or x-api-key).
+func (m *ScriptedLLM) APIKeys() []string {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return append([]string(nil), m.apiKeys...)
+}
+
+func (m *ScriptedLLM) serve(w http.ResponseWriter, r *http.Request) {
 	b, _ := io.ReadAll(r.Body)
 	key := strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")
 	if k := r.Header.Get("X-Api-Key"); k != "" {
@@ -85,7 +92,7 @@ func (m *scriptedLLM) serve(w http.ResponseWriter, r *http.Request) {
 	case toolOutput == "refunded order 42" && strings.Contains(string(b), "refund orders 42 and 43"):
 		tool, args = "refund", `{"order":43}`
 	case toolOutput != "":
-		m.reply(w, anthropic, "done: "+toolOutput, "", "")
+		m.Reply(w, anthropic, "done: "+toolOutput, "", "")
 		return
 	case strings.HasPrefix(prompt, "call "):
 		// "call <tool> <arguments JSON>": any tool, for the built-in tests.
@@ -105,7 +112,7 @@ func (m *scriptedLLM) serve(w http.ResponseWriter, r *http.Request) {
 	case strings.Contains(prompt, "add"):
 		tool, args = "add", `{"a":2,"b":3}`
 	}
-	m.reply(w, anthropic, "hello", tool, args)
+	m.Reply(w, anthropic, "hello", tool, args)
 }
 
 // lastTurn reads the prompt or the tool output of the last message.
@@ -135,7 +142,9 @@ func lastTurn(msg gjson.Result, anthropic bool) (prompt, toolOutput string) {
 	return prompt, ""
 }
 
-func (m *scriptedLLM) reply(w http.ResponseWriter, anthropic bool, text, tool, args string) {
+// Reply writes one model reply: a call of tool with args when tool is set,
+// else text, in the Anthropic or the OpenAI format.
+func (m *ScriptedLLM) Reply(w http.ResponseWriter, anthropic bool, text, tool, args string) {
 	var v any
 	switch {
 	case anthropic && tool != "":

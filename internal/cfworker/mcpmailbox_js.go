@@ -1,11 +1,13 @@
 //go:build js && wasm
 
-package worker
+package cfworker
 
 import (
 	"context"
 	"syscall/js"
 	"time"
+
+	"github.com/toolnexus/wasm/worker"
 )
 
 // mcpMailboxGlobal names the Map on globalThis that keeps answers in the
@@ -21,7 +23,7 @@ type jsMailbox struct {
 	q  *jsRequest
 }
 
-func mcpMailbox(ctx context.Context) mailbox {
+func mcpMailbox(ctx context.Context) worker.Mailbox {
 	b := jsMailbox{kv: js.Undefined(), q: requestOf(ctx)}
 	if b.q != nil {
 		if ns, ok := b.q.boundObject(StateKVBinding); ok {
@@ -42,7 +44,7 @@ func isolateMap() js.Value {
 
 func (b jsMailbox) Put(ctx context.Context, key string, value []byte) error {
 	m := isolateMap()
-	if m.Get("size").Int() >= mailboxCap {
+	if m.Get("size").Int() >= worker.MailboxCap {
 		m.Call("clear")
 	}
 	m.Call("set", key, string(value))
@@ -50,7 +52,7 @@ func (b jsMailbox) Put(ctx context.Context, key string, value []byte) error {
 		return nil
 	}
 	opts := js.Global().Get("Object").New()
-	opts.Set("expirationTtl", int(kvMinTTL/time.Second))
+	opts.Set("expirationTtl", int(worker.KVMinTTL/time.Second))
 	_, err := b.q.jsCall(ctx, "kv put", b.kv, "put", "mcp:"+key, string(value), opts)
 	return err
 }

@@ -1,6 +1,6 @@
 //go:build !js
 
-package worker
+package mcpserver
 
 import (
 	"bufio"
@@ -14,12 +14,13 @@ import (
 
 	"github.com/tidwall/gjson"
 	"github.com/toolnexus/wasm/core"
+	"github.com/toolnexus/wasm/worker"
 )
 
 // mcpWorker serves a Handler with the default tools and env.
 func mcpWorker(t *testing.T, env map[string]string) *httptest.Server {
 	t.Helper()
-	h := NewHandler(Options{Getenv: func(k string) string { return env[k] }, Logf: t.Logf})
+	h := worker.NewHandler(worker.Options{Getenv: func(k string) string { return env[k] }, Logf: t.Logf}, Mount)
 	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
 	return srv
@@ -190,12 +191,5 @@ func TestMCPClientAgainstWorker(t *testing.T) {
 	names := gjson.GetBytes(b, "tools.#.name").String()
 	if names != `["add","refund","edge_add","edge_refund"]` || gjson.GetBytes(b, "tools.2.source").String() != "mcp" {
 		t.Errorf("gateway tools: %s", b)
-	}
-}
-
-func TestVariableNames(t *testing.T) {
-	got := strings.Join(variableNames(`{"a":"Bearer ${A}","b":"${B}-${C}","c":"${unterminated`), ",")
-	if got != "A,B,C" {
-		t.Errorf("got %s", got)
 	}
 }

@@ -1,9 +1,7 @@
-package worker
+package mcpserver
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json" // for the RawMessage type only: nothing of the package runs
 	"fmt"
 	"io"
@@ -14,6 +12,7 @@ import (
 	"github.com/tidwall/gjson"
 	"github.com/toolnexus/wasm/core"
 	"github.com/toolnexus/wasm/internal/jsonx"
+	"github.com/toolnexus/wasm/worker"
 )
 
 // POST /mcp serves the Worker's toolkit as a remote MCP server over
@@ -26,12 +25,32 @@ import (
 //     an elicitation/create request (the exact arguments in the message,
 //     an empty form: accept approves), then the tool's result once the
 //     client posts its answer. The answer may reach another instance: it
-//     travels through mcpMailbox (memory shared by the isolate, and the
+//     travels through Options.Mailbox (memory shared by the isolate, and the
 //     STATE_KV namespace when bound). A client that did not advertise
 //     elicitation gets an error result saying approval is required.
 //   - A batch holds at most mcpMaxBatch (16) messages, and the messages of
 //     one POST share one toolkit (mcpbatch.go).
 //   - GET (a server-to-client stream) is not offered: 405.
+
+// Mount adds POST and DELETE /mcp to the Worker's handler.
+func Mount(h *worker.Handler) {
+	h.Handle("/mcp", worker.Route{Name: "mcp", Post: serveMCP, Delete: serveMCPDelete, Allow: "POST, DELETE, OPTIONS", API: true, JSON: true})
+}
+
+// handler is the Worker's handler bound to one request, as the MCP server
+// uses it.
+type handler struct {
+	*worker.Handler
+	opts *worker.Options
+}
+
+func serveMCP(wh *worker.Handler, w http.ResponseWriter, r *http.Request) {
+	handler{wh, wh.Options()}.serveMCP(w, r)
+}
+
+func serveMCPDelete(wh *worker.Handler, w http.ResponseWriter, r *http.Request) {
+	handler{wh, wh.Options()}.serveMCPDelete(w, r)
+}
 
 // mcpProtocols are the protocol versions the server speaks, newest first.
 var mcpProtocols = []string{"2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"}
@@ -43,6 +62,9 @@ const (
 	mcpToolTimeout = 60 * time.Second
 	// mcpPoll is how often a waiting tools/call looks for the answer.
 	mcpPoll = 100 * time.Millisecond
+	// mcpElicitPrefix starts the id of every elicitation request the
+	// Worker sends, and so the mailbox key of its answer.
+	mcpElicitPrefix = "tnx-elicit-"
 )
 
 type rpcError struct {
@@ -70,31 +92,23 @@ func rpcFail(id json.RawMessage, code int, format string, args ...any) rpcMessag
 	return rpcMessage{JSONRPC: "2.0", ID: id, Error: &rpcError{Code: code, Message: fmt.Sprintf(format, args...)}}
 }
 
-// Flush lets the MCP event stream reach the client as it is written (the
-// Workers response writer streams anyway; net/http needs the flush).
-func (s *statusWriter) Flush() {
-	if f, ok := s.ResponseWriter.(http.Flusher); ok {
-		f.Flush()
-	}
-}
-
-func (h *Handler) serveMCPDelete(w http.ResponseWriter, r *http.Request) {
+func (h handler) serveMCPDelete(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusNoContent) // nothing is kept per session
 }
 
-func (h *Handler) serveMCP(w http.ResponseWriter, r *http.Request) {
+func (h handler) serveMCP(w http.ResponseWriter, r *http.Request) {
 	body, err := io.ReadAll(r.Body)
 	if err != nil {
-		writeError(w, http.StatusRequestEntityTooLarge, "body_too_large", "the request body is too large")
+		worker.WriteError(w, http.StatusRequestEntityTooLarge, "body_too_large", "the request body is too large")
 		return
 	}
 	w.Header().Set("Access-Control-Expose-Headers", "Mcp-Session-Id")
 	if err := jsonx.CheckDepth(body, jsonx.MaxDepth); err != nil {
-		writeJSON(w, http.StatusBadRequest, rpcFail(nil, -32700, "parse error: %v", err))
+		worker.WriteJSON(w, http.StatusBadRequest, rpcFail(nil, -32700, "parse error: %v", err))
 		return
 	}
 	if !gjson.ValidBytes(body) {
-		writeJSON(w, http.StatusBadRequest, rpcFail(nil, -32700, "parse error: the body is not JSON"))
+		worker.WriteJSON(w, http.StatusBadRequest, rpcFail(nil, -32700, "parse error: the body is not JSON"))
 		return
 	}
 	msg := gjson.ParseBytes(body)
@@ -115,7 +129,7 @@ func (h *Handler) serveMCP(w http.ResponseWriter, r *http.Request) {
 			w.WriteHeader(http.StatusAccepted)
 			return
 		}
-		writeJSON(w, http.StatusOK, out)
+		worker.WriteJSON(w, http.StatusOK, out)
 		return
 	}
 	if msg.Get("method").String() == "tools/call" && msg.Get("id").Exists() {
@@ -127,13 +141,13 @@ func (h *Handler) serveMCP(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusAccepted)
 		return
 	}
-	writeJSON(w, http.StatusOK, reply)
+	worker.WriteJSON(w, http.StatusOK, reply)
 }
 
 // mcpMessage handles one message that needs no stream; ok false means no
 // reply (a notification or a client's response). tks is the request's
 // toolkit, shared by the messages of a batch.
-func (h *Handler) mcpMessage(r *http.Request, w http.ResponseWriter, m gjson.Result, tks *mcpToolkit) (rpcMessage, bool) {
+func (h handler) mcpMessage(r *http.Request, w http.ResponseWriter, m gjson.Result, tks *mcpToolkit) (rpcMessage, bool) {
 	id := json.RawMessage(m.Get("id").Raw)
 	method := m.Get("method").String()
 	if !m.IsObject() || m.Get("jsonrpc").String() != "2.0" {
@@ -142,7 +156,7 @@ func (h *Handler) mcpMessage(r *http.Request, w http.ResponseWriter, m gjson.Res
 	if method == "" {
 		// A client's answer to our elicitation/create.
 		if key := m.Get("id").String(); strings.HasPrefix(key, mcpElicitPrefix) {
-			if err := mcpMailbox(r.Context()).Put(r.Context(), key, []byte(m.Raw)); err != nil {
+			if err := h.opts.Mailbox().Put(r.Context(), key, []byte(m.Raw)); err != nil {
 				h.opts.Logf("worker: mcp: could not deliver an elicitation answer: %v", err)
 			}
 		}
@@ -160,7 +174,7 @@ func (h *Handler) mcpMessage(r *http.Request, w http.ResponseWriter, m gjson.Res
 				version = v
 			}
 		}
-		sid := "tnx-" + randomHex(12)
+		sid := "tnx-" + worker.RandomHex(12)
 		if m.Get("params.capabilities.elicitation").IsObject() {
 			sid += ".e"
 		}
@@ -191,31 +205,31 @@ func (h *Handler) mcpMessage(r *http.Request, w http.ResponseWriter, m gjson.Res
 
 // mcpToolsCall runs one tool. One that needs approval asks the client
 // first, when it can.
-func (h *Handler) mcpToolsCall(w http.ResponseWriter, r *http.Request, m gjson.Result) {
+func (h handler) mcpToolsCall(w http.ResponseWriter, r *http.Request, m gjson.Result) {
 	id := json.RawMessage(m.Get("id").Raw)
 	name := m.Get("params.name").String()
 	args, _ := m.Get("params.arguments").Value().(map[string]any)
 	if a := m.Get("params.arguments"); a.Exists() && a.Type != gjson.Null && !a.IsObject() {
-		writeJSON(w, http.StatusOK, rpcFail(id, -32602, "invalid params: arguments must be an object"))
+		worker.WriteJSON(w, http.StatusOK, rpcFail(id, -32602, "invalid params: arguments must be an object"))
 		return
 	}
-	tk, err := h.newToolkit(r.Context(), "")
+	tk, err := h.NewToolkit(r.Context(), "")
 	if err != nil {
-		writeJSON(w, http.StatusOK, rpcFail(id, -32603, "build toolkit: %v", err))
+		worker.WriteJSON(w, http.StatusOK, rpcFail(id, -32603, "build toolkit: %v", err))
 		return
 	}
 	defer tk.Close()
 	tool, ok := tk.Get(name)
 	if !ok {
-		writeJSON(w, http.StatusOK, rpcFail(id, -32602, "unknown tool %q", name))
+		worker.WriteJSON(w, http.StatusOK, rpcFail(id, -32602, "unknown tool %q", name))
 		return
 	}
 	if !tool.NeedsApproval {
-		writeJSON(w, http.StatusOK, rpcResult(id, h.mcpRun(r.Context(), tk, name, args)))
+		worker.WriteJSON(w, http.StatusOK, rpcResult(id, h.mcpRun(r.Context(), tk, name, args)))
 		return
 	}
 	if !strings.HasSuffix(r.Header.Get("Mcp-Session-Id"), ".e") {
-		writeJSON(w, http.StatusOK, rpcResult(id, mcpText(fmt.Sprintf(
+		worker.WriteJSON(w, http.StatusOK, rpcResult(id, mcpText(fmt.Sprintf(
 			"tool %q needs a person's approval, and this MCP client does not support elicitation: approval is required (use POST /v1/run, which halts for approval)", name), true)))
 		return
 	}
@@ -223,8 +237,8 @@ func (h *Handler) mcpToolsCall(w http.ResponseWriter, r *http.Request, m gjson.R
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(http.StatusOK)
-	key := mcpElicitPrefix + randomHex(12)
-	shown, _ := marshalJSON(args)
+	key := mcpElicitPrefix + worker.RandomHex(12)
+	shown, _ := worker.MarshalJSON(args)
 	if args == nil {
 		shown = []byte("{}")
 	}
@@ -249,10 +263,10 @@ func (h *Handler) mcpToolsCall(w http.ResponseWriter, r *http.Request, m gjson.R
 }
 
 // mcpAwait polls the mailbox for the client's answer to key.
-func (h *Handler) mcpAwait(ctx context.Context, key string) (gjson.Result, error) {
+func (h handler) mcpAwait(ctx context.Context, key string) (gjson.Result, error) {
 	ctx, cancel := context.WithTimeout(ctx, mcpApprovalWait)
 	defer cancel()
-	box := mcpMailbox(ctx)
+	box := h.opts.Mailbox()
 	for {
 		b, ok, err := box.Take(ctx, key)
 		if err != nil {
@@ -269,7 +283,7 @@ func (h *Handler) mcpAwait(ctx context.Context, key string) (gjson.Result, error
 	}
 }
 
-func (h *Handler) mcpRun(ctx context.Context, tk *core.Toolkit, name string, args map[string]any) map[string]any {
+func (h handler) mcpRun(ctx context.Context, tk *core.Toolkit, name string, args map[string]any) map[string]any {
 	ctx, cancel := context.WithTimeout(ctx, mcpToolTimeout)
 	defer cancel()
 	res, err := tk.Execute(ctx, name, args)
@@ -288,15 +302,9 @@ func mcpText(text string, isError bool) map[string]any {
 }
 
 func writeEvent(w http.ResponseWriter, m rpcMessage) {
-	b, _ := marshalJSON(m)
+	b, _ := worker.MarshalJSON(m)
 	fmt.Fprintf(w, "event: message\ndata: %s\n\n", b)
 	if f, ok := w.(http.Flusher); ok {
 		f.Flush()
 	}
-}
-
-func randomHex(n int) string {
-	b := make([]byte, n)
-	_, _ = rand.Read(b)
-	return hex.EncodeToString(b)
 }

@@ -1,10 +1,11 @@
-package worker
+package gateway
 
 import (
 	"net/http"
 	"strings"
 
 	"github.com/toolnexus/wasm/core"
+	"github.com/toolnexus/wasm/worker"
 )
 
 // chatChunk is an OpenAI chat.completion.chunk.
@@ -47,7 +48,7 @@ type chatToolFunctionDelta struct {
 // writes through the sseWriter /v1/run streams with, one Write and a flush
 // per chunk, so a chunk leaves as soon as the model's delta arrived.
 type chatStream struct {
-	sse     *sseWriter
+	sse     *worker.SSEWriter
 	base    chatChunk
 	started bool
 	seen    map[int]bool // tool calls whose first delta was written
@@ -65,11 +66,11 @@ func (s *chatStream) chunk(delta chatDelta, finish *string) error {
 }
 
 func (s *chatStream) data(v any) error {
-	b, err := marshalJSON(v)
+	b, err := worker.MarshalJSON(v)
 	if err != nil {
 		return err
 	}
-	return s.sse.write(append(append([]byte("data: "), b...), "\n\n"...))
+	return s.sse.Send(append(append([]byte("data: "), b...), "\n\n"...))
 }
 
 // toolDelta writes a piece of tool call i; its first piece carries the id,
@@ -87,11 +88,11 @@ func (s *chatStream) toolDelta(i int, id, name, args string) error {
 // model sends its first delta nothing is written, so a provider that fails
 // at once gets the same JSON error as without streaming; after that an
 // error is one chunk {"error": {...}} and the stream ends without [DONE].
-func (h *Handler) streamChatCompletion(w http.ResponseWriter, r *http.Request, cfg Config, client *core.Client, req core.TranslateRequest, includeUsage bool) {
+func (h handler) streamChatCompletion(w http.ResponseWriter, r *http.Request, cfg worker.Config, client *core.Client, req core.TranslateRequest, includeUsage bool) {
 	s := &chatStream{
-		sse:  newSSEWriter(w),
+		sse:  worker.NewSSEWriter(w),
 		seen: map[int]bool{},
-		base: chatChunk{ID: "chatcmpl-" + randomHex(12), Object: "chat.completion.chunk", Created: h.opts.Now().Unix(), Model: firstSet(req.Model, cfg.Model)},
+		base: chatChunk{ID: "chatcmpl-" + worker.RandomHex(12), Object: "chat.completion.chunk", Created: h.opts.Now().Unix(), Model: firstSet(req.Model, cfg.Model)},
 	}
 	res, err := client.TranslateStream(r.Context(), req, func(e core.StreamEvent) {
 		switch e.Type {
@@ -103,16 +104,16 @@ func (h *Handler) streamChatCompletion(w http.ResponseWriter, r *http.Request, c
 		}
 	})
 	if err != nil {
-		h.metrics.run("chat_completions", "error")
-		status, body := h.runErrorBody(cfg, core.RunResult{}, err)
+		h.CountRun("chat_completions", "error")
+		status, body := h.RunErrorBody(cfg, core.RunResult{}, err)
 		if !s.started {
-			writeJSON(w, status, body)
+			worker.WriteJSON(w, status, body)
 			return
 		}
 		s.data(map[string]any{"error": map[string]any{"message": body.Error.Message, "type": "server_error", "code": body.Error.Code}})
 		return
 	}
-	h.metrics.run("chat_completions", core.StatusDone)
+	h.CountRun("chat_completions", core.StatusDone)
 	// A provider that answered the stream request in one piece streamed its
 	// text as one delta but no tool-call deltas: send those calls whole.
 	for i, tc := range res.ToolCalls {
@@ -127,7 +128,7 @@ func (h *Handler) streamChatCompletion(w http.ResponseWriter, r *http.Request, c
 	if res.Model != "" {
 		s.base.Model = res.Model
 	}
-	finish := finishReason(res.FinishReason, len(res.ToolCalls) > 0)
+	finish := worker.FinishReason(res.FinishReason, len(res.ToolCalls) > 0)
 	s.chunk(chatDelta{}, &finish)
 	if includeUsage {
 		u := res.Usage
@@ -139,17 +140,17 @@ func (h *Handler) streamChatCompletion(w http.ResponseWriter, r *http.Request, c
 		c.Usage = &chatUsage{PromptTokens: u.PromptTokens, CompletionTokens: u.CompletionTokens, TotalTokens: u.TotalTokens}
 		s.data(c)
 	}
-	s.sse.write([]byte("data: [DONE]\n\n"))
+	s.sse.Send([]byte("data: [DONE]\n\n"))
 }
 
 // serveModels is GET /v1/models: the one model this Worker calls, in
 // OpenAI's list shape (clients ask for it before their first request).
-func (h *Handler) serveModels(w http.ResponseWriter, r *http.Request) {
-	cfg, ok := h.loadConfig(w)
+func (h handler) serveModels(w http.ResponseWriter, r *http.Request) {
+	cfg, ok := h.RequestConfig(w)
 	if !ok {
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]any{
+	worker.WriteJSON(w, http.StatusOK, map[string]any{
 		"object": "list",
 		"data":   []any{map[string]any{"id": cfg.Model, "object": "model", "created": 0, "owned_by": "toolnexus"}},
 	})

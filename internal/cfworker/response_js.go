@@ -1,12 +1,14 @@
 //go:build js && wasm
 
-package worker
+package cfworker
 
 import (
 	"errors"
 	"net/http"
 	"strings"
 	"syscall/js"
+
+	"github.com/toolnexus/wasm/worker"
 )
 
 // jsResponse is the handler's http.ResponseWriter: it keeps the body until
@@ -115,7 +117,7 @@ func (w *jsResponse) fail() {
 		w.q.obj.Call("end", "internal error")
 	case !w.sent:
 		w.header, w.buf, w.wroteHeader = http.Header{}, nil, false
-		writeError(w, http.StatusInternalServerError, "internal", "internal error")
+		worker.WriteError(w, http.StatusInternalServerError, "internal", "internal error")
 	}
 }
 

@@ -1,4 +1,4 @@
-package worker
+package gateway
 
 import (
 	"bufio"
@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/toolnexus/wasm/worker/internal/workertest"
 )
 
 // chatChunks reads a streamed chat completion: the chunks, and whether it
@@ -78,9 +80,9 @@ func TestChatCompletionsStream(t *testing.T) {
 			hs := newHarness(t, func(env map[string]string) { env["LLM_STYLE"] = style })
 			for _, prompt := range []string{"say hi", "refund order 42"} {
 				msgs := []any{map[string]any{"role": "user", "content": prompt}}
-				_, whole := hs.post("/v1/chat/completions", map[string]any{"messages": msgs})
+				_, whole := hs.Post("/v1/chat/completions", map[string]any{"messages": msgs})
 				body, _ := json.Marshal(map[string]any{"messages": msgs, "stream": true, "stream_options": map[string]any{"include_usage": true}})
-				rec := hs.do(http.MethodPost, "/v1/chat/completions", string(body))
+				rec := hs.Do(http.MethodPost, "/v1/chat/completions", string(body))
 				if rec.Code != http.StatusOK || !strings.HasPrefix(rec.Header().Get("Content-Type"), "text/event-stream") {
 					t.Fatalf("%s: %d %s", prompt, rec.Code, rec.Body)
 				}
@@ -106,8 +108,8 @@ func TestChatCompletionsStream(t *testing.T) {
 				}
 			}
 			// A provider failing before the stream starts is the usual JSON error.
-			code, body := hs.post("/v1/chat/completions", map[string]any{"stream": true, "messages": []any{map[string]any{"role": "user", "content": "fail"}}})
-			if code != http.StatusBadGateway || errCode(body) != "upstream_error" {
+			code, body := hs.Post("/v1/chat/completions", map[string]any{"stream": true, "messages": []any{map[string]any{"role": "user", "content": "fail"}}})
+			if code != http.StatusBadGateway || workertest.ErrCode(body) != "upstream_error" {
 				t.Fatalf("fail: %d %v", code, body)
 			}
 		})
@@ -116,7 +118,7 @@ func TestChatCompletionsStream(t *testing.T) {
 
 func TestModelsList(t *testing.T) {
 	hs := newHarness(t, nil)
-	rec := hs.do(http.MethodGet, "/v1/models", "")
+	rec := hs.Do(http.MethodGet, "/v1/models", "")
 	var body struct {
 		Object string `json:"object"`
 		Data   []struct {

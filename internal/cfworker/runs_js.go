@@ -1,6 +1,6 @@
 //go:build js && wasm
 
-package worker
+package cfworker
 
 import (
 	"context"
@@ -9,12 +9,14 @@ import (
 	"time"
 
 	"github.com/toolnexus/wasm/jsbridge"
+
+	"github.com/toolnexus/wasm/worker"
 )
 
 // detach sends the response now, before the handler returns: a durable
 // run answers 202 and goes on in the request (worker.mjs keeps its
 // context with ctx.waitUntil until Go is done with it).
-func (w *jsResponse) detach() { w.close() }
+func (w *jsResponse) Detach() { w.close() }
 
 // doRuns is a RunStore over the RunLog Durable Object bound as RUNS
 // (worker/js/runs.mjs): one object per run id. q is the request it serves.
@@ -48,12 +50,12 @@ func (d doRuns) Put(ctx context.Context, id string, public []byte, secret string
 	return err
 }
 
-func (d doRuns) Get(ctx context.Context, id, req string) (RunRecord, bool, error) {
+func (d doRuns) Get(ctx context.Context, id, req string) (worker.RunRecord, bool, error) {
 	v, err := d.call(ctx, id, "get", req)
 	if err != nil || v.Type() != js.TypeObject {
-		return RunRecord{}, false, err
+		return worker.RunRecord{}, false, err
 	}
-	rec := RunRecord{Public: []byte(v.Get("public").String()), Secret: v.Get("secret").String()}
+	rec := worker.RunRecord{Public: []byte(v.Get("public").String()), Secret: v.Get("secret").String()}
 	if dec := v.Get("decision"); dec.Type() == js.TypeString {
 		rec.Decision = []byte(dec.String())
 	}
@@ -65,16 +67,16 @@ func (d doRuns) Append(ctx context.Context, id, typ string, data []byte) error {
 	return err
 }
 
-func (d doRuns) Events(ctx context.Context, id string, after int, wait time.Duration) ([]RunEvent, bool, error) {
+func (d doRuns) Events(ctx context.Context, id string, after int, wait time.Duration) ([]worker.RunEvent, bool, error) {
 	v, err := d.call(ctx, id, "events", after, float64(wait.Milliseconds()))
 	if err != nil {
 		return nil, false, err
 	}
 	list := v.Get("events")
-	out := make([]RunEvent, list.Length())
+	out := make([]worker.RunEvent, list.Length())
 	for i := range out {
 		e := list.Index(i)
-		out[i] = RunEvent{Seq: e.Get("seq").Int(), Type: e.Get("type").String(), Data: []byte(e.Get("data").String())}
+		out[i] = worker.RunEvent{Seq: e.Get("seq").Int(), Type: e.Get("type").String(), Data: []byte(e.Get("data").String())}
 	}
 	return out, v.Get("ended").Bool(), nil
 }
@@ -88,8 +90,8 @@ func (d doRuns) Answer(ctx context.Context, id, req string, decision []byte) (bo
 }
 
 // runsBinding returns the RUNS store of q, or nil when it is not bound.
-func (q *jsRequest) runsBinding() RunStore {
-	if ns, ok := q.boundObject(RunsBinding); ok && ns.Get("idFromName").Type() == js.TypeFunction {
+func (q *jsRequest) runsBinding() worker.RunStore {
+	if ns, ok := q.boundObject(worker.RunsBinding); ok && ns.Get("idFromName").Type() == js.TypeFunction {
 		return doRuns{ns: ns, q: q}
 	}
 	return nil

@@ -1,4 +1,4 @@
-package worker
+package mcpserver
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 
 	"github.com/tidwall/gjson"
 	"github.com/toolnexus/wasm/core"
+	"github.com/toolnexus/wasm/worker"
 )
 
 // upstreamMCP is an MCP server behind a Transport (no sockets: the test
@@ -58,7 +59,7 @@ func batchOf(n int, method string) string {
 func TestMCPBatchBounded(t *testing.T) {
 	up := &upstreamMCP{}
 	env := map[string]string{"MCP_CONFIG": `{"mcpServers":{"up":{"url":"http://up.test/mcp"}}}`}
-	h := NewHandler(Options{Getenv: func(k string) string { return env[k] }, Transport: up, Logf: t.Logf})
+	h := worker.NewHandler(worker.Options{Getenv: func(k string) string { return env[k] }, Transport: up, Logf: t.Logf}, Mount)
 	tests := []struct {
 		name, body string
 		status     int
@@ -102,7 +103,7 @@ func TestMCPToolsNeedApproval(t *testing.T) {
 		{`,"approval":["lookup"]`, `up_lookup:true,up_wipe:false`},
 	} {
 		env := map[string]string{"MCP_CONFIG": `{"mcpServers":{"up":{"url":"http://up.test/mcp"` + tc.setting + `}}}`}
-		h := NewHandler(Options{Getenv: func(k string) string { return env[k] }, Transport: &upstreamMCP{}, Logf: t.Logf})
+		h := worker.NewHandler(worker.Options{Getenv: func(k string) string { return env[k] }, Transport: &upstreamMCP{}, Logf: t.Logf}, Mount)
 		rec := httptest.NewRecorder()
 		h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/v1/tools", nil))
 		var got []string
@@ -114,7 +115,7 @@ func TestMCPToolsNeedApproval(t *testing.T) {
 		}
 	}
 	env := map[string]string{"MCP_CONFIG": `{"mcpServers":{"up":{"url":"http://up.test/mcp","approval":"maybe"}}}`}
-	h := NewHandler(Options{Getenv: func(k string) string { return env[k] }, Transport: &upstreamMCP{}, Logf: t.Logf})
+	h := worker.NewHandler(worker.Options{Getenv: func(k string) string { return env[k] }, Transport: &upstreamMCP{}, Logf: t.Logf}, Mount)
 	rec := httptest.NewRecorder()
 	h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/v1/tools", nil))
 	if rec.Code != 500 || !strings.Contains(rec.Body.String(), `MCP_CONFIG is invalid: mcp config: server \"up\": approval must be`) {

@@ -1,4 +1,4 @@
-package worker
+package gateway
 
 import (
 	"encoding/json" // for the RawMessage type only: nothing of the package runs
@@ -7,10 +7,32 @@ import (
 	"strings"
 
 	"github.com/toolnexus/wasm/core"
-	"github.com/toolnexus/wasm/core/wire"
 	"github.com/toolnexus/wasm/internal/jsonx"
 	"github.com/toolnexus/wasm/internal/textx"
+	"github.com/toolnexus/wasm/worker"
 )
+
+// Mount adds POST /v1/chat/completions and GET /v1/models to the Worker's
+// handler.
+func Mount(h *worker.Handler) {
+	h.Handle("/v1/chat/completions", worker.Route{Name: "chat_completions", Post: serveChatCompletions, Allow: "POST, OPTIONS", API: true, JSON: true})
+	h.Handle("/v1/models", worker.Route{Name: "models", Get: serveModels, Allow: "GET, HEAD, OPTIONS", API: true})
+}
+
+// handler is the Worker's handler bound to one request, as the gateway
+// uses it.
+type handler struct {
+	*worker.Handler
+	opts *worker.Options
+}
+
+func serveChatCompletions(wh *worker.Handler, w http.ResponseWriter, r *http.Request) {
+	handler{wh, wh.Options()}.serveChatCompletions(w, r)
+}
+
+func serveModels(wh *worker.Handler, w http.ResponseWriter, r *http.Request) {
+	handler{wh, wh.Options()}.serveModels(w, r)
+}
 
 // chatRequest is the part of an OpenAI chat-completions request the
 // gateway uses. Other fields (temperature, tool_choice, …) are accepted
@@ -75,13 +97,13 @@ var chatRoles = map[string]bool{"system": true, "developer": true, "user": true,
 // Client.Translate — one model call, no tool runs, no SYSTEM_PROMPT added.
 // With "stream": true the answer is OpenAI's server-sent chunks, written as
 // the model streams (chat_stream.go).
-func (h *Handler) serveChatCompletions(w http.ResponseWriter, r *http.Request) {
-	cfg, req, ok := beginJSON(h, w, r, decodeChatRequest)
+func (h handler) serveChatCompletions(w http.ResponseWriter, r *http.Request) {
+	cfg, req, ok := worker.BeginJSON(h.Handler, w, r, decodeChatRequest)
 	if !ok {
 		return
 	}
 	if msg := validateChat(req); msg != "" {
-		writeError(w, http.StatusBadRequest, "invalid_request", msg)
+		worker.WriteError(w, http.StatusBadRequest, "invalid_request", msg)
 		return
 	}
 	client := core.CreateClient(core.ClientOptions{
@@ -91,7 +113,7 @@ func (h *Handler) serveChatCompletions(w http.ResponseWriter, r *http.Request) {
 		APIKey:    cfg.APIKey,
 		Retries:   cfg.Retries,
 		Transport: h.opts.Transport,
-		OnMetric:  h.coreMetrics.Record,
+		OnMetric:  h.CoreMetrics().Record,
 	})
 	treq := core.TranslateRequest{Model: req.Model, Messages: rawList(req.Messages), Tools: rawList(req.Tools)}
 	if req.Stream {
@@ -100,17 +122,17 @@ func (h *Handler) serveChatCompletions(w http.ResponseWriter, r *http.Request) {
 	}
 	res, err := client.Translate(r.Context(), treq)
 	if err != nil {
-		h.metrics.run("chat_completions", "error")
-		status, body := h.runErrorBody(cfg, core.RunResult{}, err)
-		writeJSON(w, status, body)
+		h.CountRun("chat_completions", "error")
+		status, body := h.RunErrorBody(cfg, core.RunResult{}, err)
+		worker.WriteJSON(w, status, body)
 		return
 	}
-	h.metrics.run("chat_completions", core.StatusDone)
-	writeJSON(w, http.StatusOK, h.chatCompletion(res))
+	h.CountRun("chat_completions", core.StatusDone)
+	worker.WriteJSON(w, http.StatusOK, h.chatCompletion(res))
 }
 
 // chatCompletion shapes a translated reply as an OpenAI chat.completion.
-func (h *Handler) chatCompletion(res core.TranslateResult) chatCompletion {
+func (h handler) chatCompletion(res core.TranslateResult) chatCompletion {
 	msg := chatMessage{Role: "assistant"}
 	for _, tc := range res.ToolCalls {
 		args := tc.Arguments
@@ -128,22 +150,13 @@ func (h *Handler) chatCompletion(res core.TranslateResult) chatCompletion {
 		u.TotalTokens = u.PromptTokens + u.CompletionTokens
 	}
 	return chatCompletion{
-		ID:      "chatcmpl-" + randomHex(12),
+		ID:      "chatcmpl-" + worker.RandomHex(12),
 		Object:  "chat.completion",
 		Created: h.opts.Now().Unix(),
 		Model:   res.Model,
-		Choices: []chatChoice{{Index: 0, Message: msg, FinishReason: finishReason(res.FinishReason, len(msg.ToolCalls) > 0)}},
+		Choices: []chatChoice{{Index: 0, Message: msg, FinishReason: worker.FinishReason(res.FinishReason, len(msg.ToolCalls) > 0)}},
 		Usage:   chatUsage{PromptTokens: u.PromptTokens, CompletionTokens: u.CompletionTokens, TotalTokens: u.TotalTokens},
 	}
-}
-
-// finishReason maps a provider's stop reason to OpenAI's vocabulary
-// (wire.OpenAIFinishReason); a reply that gave none stopped.
-func finishReason(reason string, toolCalls bool) string {
-	if reason == "" && !toolCalls {
-		return "stop"
-	}
-	return wire.OpenAIFinishReason(reason, toolCalls)
 }
 
 // validateChat checks what Translate would otherwise reject or pass on

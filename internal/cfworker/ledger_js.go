@@ -1,6 +1,6 @@
 //go:build js && wasm
 
-package worker
+package cfworker
 
 import (
 	"context"
@@ -15,7 +15,7 @@ import (
 // APPROVALS (worker/js/ledger.mjs): one object per state token id, whose
 // spend(id, untilMs) RPC inserts the id with a compare-and-set in the
 // object's SQLite storage and answers whether it was absent. q is the
-// request it serves (PlatformOptions binds it per request).
+// request it serves (Options binds it per request).
 type doLedger struct {
 	ns js.Value
 	q  *jsRequest

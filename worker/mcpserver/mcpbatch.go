@@ -1,4 +1,4 @@
-package worker
+package mcpserver
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 
 	"github.com/tidwall/gjson"
 	"github.com/toolnexus/wasm/core"
+	"github.com/toolnexus/wasm/worker"
 )
 
 // mcpMaxBatch is the most messages one POST /mcp may carry as a JSON-RPC
@@ -18,10 +19,10 @@ const mcpMaxBatch = 16
 func checkBatch(w http.ResponseWriter, batch gjson.Result) (ok bool) {
 	switch n := len(batch.Array()); {
 	case n == 0:
-		writeJSON(w, http.StatusBadRequest, rpcFail(nil, -32600, "invalid request: an empty batch"))
+		worker.WriteJSON(w, http.StatusBadRequest, rpcFail(nil, -32600, "invalid request: an empty batch"))
 		return false
 	case n > mcpMaxBatch:
-		writeJSON(w, http.StatusBadRequest, rpcFail(nil, -32600, "invalid request: a batch holds at most %d messages, this one %d", mcpMaxBatch, n))
+		worker.WriteJSON(w, http.StatusBadRequest, rpcFail(nil, -32600, "invalid request: a batch holds at most %d messages, this one %d", mcpMaxBatch, n))
 		return false
 	}
 	return true
@@ -31,7 +32,7 @@ func checkBatch(w http.ResponseWriter, batch gjson.Result) (ok bool) {
 // by every message of a batch, so that a batch opens each upstream MCP
 // session once rather than once per message.
 type mcpToolkit struct {
-	h     *Handler
+	h     handler
 	ctx   context.Context
 	tk    *core.Toolkit
 	err   error
@@ -41,7 +42,7 @@ type mcpToolkit struct {
 func (l *mcpToolkit) get() (*core.Toolkit, error) {
 	if !l.built {
 		l.built = true
-		l.tk, l.err = l.h.newToolkit(l.ctx, "")
+		l.tk, l.err = l.h.NewToolkit(l.ctx, "")
 	}
 	return l.tk, l.err
 }

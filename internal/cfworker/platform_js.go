@@ -1,6 +1,6 @@
 //go:build js && wasm
 
-package worker
+package cfworker
 
 import (
 	"context"
@@ -11,6 +11,8 @@ import (
 	"github.com/toolnexus/wasm/core"
 	"github.com/toolnexus/wasm/internal/jsregexp"
 	"github.com/toolnexus/wasm/jsbridge"
+
+	"github.com/toolnexus/wasm/worker"
 )
 
 // StateKVBinding is the KV namespace that, when bound, carries an MCP
@@ -19,7 +21,7 @@ import (
 // that is the APPROVALS Durable Object's job (KV has no compare-and-set).
 const StateKVBinding = "STATE_KV"
 
-// PlatformOptions wires the handler to Cloudflare Workers (Serve): settings
+// Options wires the handler to Cloudflare Workers (Serve): settings
 // from the request's environment, outbound HTTP over fetch (jsbridge's
 // transport, which streams event-stream bodies), the ApprovalLedger
 // Durable Object bound as APPROVALS as the spent-token store and the store
@@ -32,16 +34,18 @@ const StateKVBinding = "STATE_KV"
 // reads them from the request's context); every JS call a request makes
 // runs in that request's context (jsRequest.enter). Outside a request
 // (tests under Node) nothing is set and fetch is globalThis.fetch.
-func PlatformOptions() Options {
+func Options() worker.Options {
 	var fetch core.Transport
 	if t, err := jsbridge.NewFetchTransport(js.Undefined()); err == nil {
 		fetch = t
 	}
-	return Options{
+	return worker.Options{
 		Getenv:    func(string) string { return "" },
 		Transport: fetch,
 		Match:     jsregexp.Matcher,
-		Bind: func(ctx context.Context, o Options) Options {
+		// Outside a request the MCP mailbox is the isolate's memory alone.
+		Mailbox: func() worker.Mailbox { return mcpMailbox(context.Background()) },
+		Bind: func(ctx context.Context, o worker.Options) worker.Options {
 			q := requestOf(ctx)
 			if q == nil {
 				return o
@@ -50,26 +54,27 @@ func PlatformOptions() Options {
 			if fetch != nil {
 				o.Transport = requestTransport{q: q, inner: fetch}
 			}
-			o.Spent = func() SpentStore {
-				if ns, ok := q.boundObject(ApprovalsBinding); ok && ns.Get("idFromName").Type() == js.TypeFunction {
+			o.Spent = func() worker.SpentStore {
+				if ns, ok := q.boundObject(worker.ApprovalsBinding); ok && ns.Get("idFromName").Type() == js.TypeFunction {
 					return doLedger{ns: ns, q: q}
 				}
 				return nil
 			}
-			o.Trees = func() TreeStore {
-				if ns, ok := q.boundObject(ApprovalsBinding); ok && ns.Get("idFromName").Type() == js.TypeFunction {
+			o.Trees = func() worker.TreeStore {
+				if ns, ok := q.boundObject(worker.ApprovalsBinding); ok && ns.Get("idFromName").Type() == js.TypeFunction {
 					return doLedger{ns: ns, q: q}
 				}
 				return nil
 			}
 			o.Runs = q.runsBinding
-			o.Conversations = func() KVNamespace {
-				if ns, ok := q.boundObject(ConversationsBinding); ok {
+			o.Conversations = func() worker.KVNamespace {
+				if ns, ok := q.boundObject(worker.ConversationsBinding); ok {
 					return kvNamespace{ns: ns, q: q}
 				}
 				return nil
 			}
-			o.Files = func() BlobStore { return q.filesBinding() }
+			o.Files = func() worker.BlobStore { return q.filesBinding() }
+			o.Mailbox = func() worker.Mailbox { return mcpMailbox(ctx) }
 			return o
 		},
 	}

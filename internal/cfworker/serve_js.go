@@ -1,6 +1,6 @@
 //go:build js && wasm
 
-package worker
+package cfworker
 
 import (
 	"context"
@@ -14,6 +14,8 @@ import (
 	"strings"
 	"syscall/js"
 	"time"
+
+	"github.com/toolnexus/wasm/worker"
 )
 
 // Serve is the Worker's request entry: it hands worker/js/worker.mjs (the
@@ -144,7 +146,7 @@ func (s *server) serve(ctx context.Context, q *jsRequest, method, url string, he
 	}
 	r, err := http.NewRequestWithContext(ctx, method, url, rb)
 	if err != nil {
-		writeError(w, http.StatusBadRequest, "bad_request", "the request cannot be read")
+		worker.WriteError(w, http.StatusBadRequest, "bad_request", "the request cannot be read")
 		return
 	}
 	r.Header = header
