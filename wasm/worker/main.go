@@ -6,7 +6,7 @@ package main
 
 import (
 	_ "github.com/toolnexus/wasm/core/builtins" // the BUILTINS setting
-	_ "github.com/toolnexus/wasm/core/mcp"      // the MCP routes and settings
+	_ "github.com/toolnexus/wasm/core/mcp"      // MCP_CONFIG: MCP servers as tool sources
 	_ "github.com/toolnexus/wasm/core/skills"   // the SKILLS setting
 	"github.com/toolnexus/wasm/internal/cfworker"
 	"github.com/toolnexus/wasm/worker"
