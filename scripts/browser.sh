@@ -35,9 +35,28 @@ build_browser() {
   local exec_js
   exec_js=$(wasm_exec_js) || return 1
   cp "$exec_js" "$DIST/web/wasm_exec.js" || return 1
+  web_deps || return 1
   # Content-hashed copies (cacheable for good), the bundle pointed at them,
   # and brotli beside every wasm; it prints the sizes (scripts/wasm-hash.mjs).
   node "$ROOT/scripts/wasm-hash.mjs" "$DIST/web" || return 1
+}
+
+# web_deps copies the third-party browser modules the bundle ships into
+# $DIST/web, each with its licence: lean-qr (the QR code of a durable run's
+# approval link, web/qr-code.mjs). They are pinned in scripts/web-deps (its
+# package.json and lockfile; npm ci installs them there when missing or of
+# another version) and copied at build time, never vendored into web/.
+web_deps() {
+  local deps="$ROOT/scripts/web-deps" want have
+  want=$(node -p 'require(process.argv[1]).dependencies["lean-qr"]' "$deps/package.json") || return 1
+  have=$(node -p 'try { require(process.argv[1]).version } catch { "" }' "$deps/node_modules/lean-qr/package.json")
+  if [ "$have" != "$want" ]; then
+    echo "== installing the web bundle's third-party modules (scripts/web-deps: npm ci)"
+    (cd "$deps" && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error) || return 1
+  fi
+  { echo "// lean-qr $want from npm, unchanged below this line; MIT licence: lean-qr.LICENSE.txt."
+    cat "$deps/node_modules/lean-qr/index.mjs"; } >"$DIST/web/lean-qr.mjs" || return 1
+  cp "$deps/node_modules/lean-qr/LICENSE" "$DIST/web/lean-qr.LICENSE.txt" || return 1
 }
 
 serve_demo() {

@@ -7,16 +7,20 @@
 # its forms and editor; EMBED_FILES adds the wasm and its loader (local mode).
 EMBED_MODULES="toolnexus-chat.mjs chat-element.mjs chat-engine.mjs outcome.mjs approval-dialog.mjs styles.mjs question-form.mjs elicit-form.mjs args-editor.mjs"
 EMBED_FILES="$EMBED_MODULES toolnexus.mjs wasm_exec.js toolnexus.wasm"
+# EMBED_QR is loaded later, when a durable run first waits on an approval
+# link: the link's QR code (web/qr-code.mjs and lean-qr, scripts/browser.sh web_deps).
+EMBED_QR="qr-code.mjs lean-qr.mjs"
 
 # embed_size prints, per mode, the bytes a page downloads to show the element
 # (raw and gzip -9), read from the built bundle in $DIST/web.
 embed_size() {
   local web="$DIST/web" mode files f raw gz total_raw total_gz
-  for mode in local demo remote; do
+  for mode in local demo remote "remote + QR code"; do
     case $mode in
       local) files=$EMBED_FILES ;;
       demo) files="$EMBED_FILES demo-model.mjs demo-tools.mjs" ;;
       remote) files=$EMBED_MODULES ;;
+      *) files="$EMBED_MODULES $EMBED_QR" ;;
     esac
     total_raw=0 total_gz=0
     for f in $files; do

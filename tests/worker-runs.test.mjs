@@ -382,7 +382,7 @@ test("<toolnexus-chat endpoint> follows a durable run, names the link, and goes 
       await dialog.waitFor();
       const note = el.locator(".entry.note", { hasText: "Waiting for approval — open this link on another device" });
       await note.waitFor();
-      const url = (await note.textContent()).match(/https?:\/\/\S+/)[0];
+      const url = (await note.locator(".text").textContent()).match(/https?:\/\/\S+/)[0]; // the line, not the QR code's caption
       // Another device answers: this page's dialog closes and the run goes on here.
       const other = new URL(linkPath(url), worker.url).href;
       await withPage(site.browser, async (phone) => {

@@ -14,7 +14,8 @@
 //   provider streams when the `stream` attribute is set (it must then answer
 //   stream:true with server-sent events). Remote mode (endpoint) streams when
 //   the Worker offers durable runs (POST /v1/runs): a halt's dialog opens here
-//   and a note names its approveURL, so it can be answered on another device
+//   and a note names its approveURL, with the link's QR code while it waits
+//   (web/qr-code.mjs, loaded then), so it can be answered on another device
 //   too, and the run goes on live; with persist a reload reattaches to the
 //   run. Otherwise it uses /v1/run + /v1/resume.
 // - persist="key" keeps the conversation in this browser (IndexedDB, else
@@ -62,6 +63,7 @@ export class ToolnexusChatElement extends HTMLElement {
   // answer to an approval is written on the call's own line.
   #callLines = new Map();
   #answered = new Map();
+  #qrs = new Map(); // request id -> {figure, done}: the QR code shown while a durable run's request waits
   #restored = null; // a saved history waiting for the first run to pick it up
   #halted = null;   // {messages, pending}: a run saved while waiting for an answer
   #durable = null;  // {key, wait}: durableWait for the current persist key
@@ -194,7 +196,7 @@ export class ToolnexusChatElement extends HTMLElement {
         onStep: (s) => this.#showToolCalls(s, seen, live.args),
         onEvent: (e) => this.#onEvent(e, live, seen),
         // A durable run (remote mode) can also be answered through its link.
-        onWaiting: (url) => this.#entry("note", "Note", `Waiting for approval — open this link on another device: ${url}`),
+        onWaiting: (url, request) => this.#showWaiting(url, request),
         // With persist, a reload reattaches to the durable run (#restore).
         onStarted: (id, prompt) => this.#save(engine.history, { run: { id, prompt } }),
       };
@@ -237,6 +239,8 @@ export class ToolnexusChatElement extends HTMLElement {
     this.#view = [];
     this.#callLines = new Map();
     this.#answered = new Map();
+    for (const qr of this.#qrs.values()) qr.done = true;
+    this.#qrs.clear();
     this.#ui.log.replaceChildren();
     if (this.persist) this.#store().then((s) => s.clear(this.#storeKey())).catch(() => {});
   }
@@ -439,6 +443,12 @@ export class ToolnexusChatElement extends HTMLElement {
       this.#showAnswer(request, answer);
       return answer;
     } finally {
+      const qr = this.#qrs.get(request?.id);
+      if (qr) {
+        qr.done = true;
+        qr.figure?.remove();
+        this.#qrs.delete(request.id);
+      }
       this.#setBusy(true, "Working…");
     }
   }
@@ -468,6 +478,29 @@ export class ToolnexusChatElement extends HTMLElement {
     if (shown) this.#answered.delete(id);
     const text = shown?.text || (args === undefined ? String(name ?? "") : `${name} ${compact(args)}`);
     return this.#entry("tool-call", shown?.who ?? "Tool call", text, false, id);
+  }
+
+  // #showWaiting says a durable run's request can be answered through its
+  // link, and shows the link's QR code beside it while the request waits
+  // (#waitFor's finally removes it: a used link is no use to a phone).
+  #showWaiting(url, request) {
+    const note = this.#entry("note", "Note", `Waiting for approval — open this link on another device: ${url}`);
+    const id = request?.id;
+    if (typeof id !== "string" || !/^https?:\/\//i.test(String(url))) return;
+    const shown = { figure: null, done: false };
+    this.#qrs.get(id)?.figure?.remove();
+    this.#qrs.set(id, shown);
+    qrModule().then(({ qrSVG }) => {
+      if (shown.done || this.#qrs.get(id) !== shown) return;
+      const svg = qrSVG(String(url), { label: "QR code of the approval link" });
+      const caption = document.createElement("figcaption");
+      caption.textContent = "Scan with a phone to approve there.";
+      shown.figure = document.createElement("figure");
+      shown.figure.className = "qr";
+      shown.figure.setAttribute("part", "qr");
+      shown.figure.append(svg, caption);
+      note.attach(shown.figure);
+    }).catch(() => {}); // no QR code (lean-qr.mjs missing, a link too long): the link is there
   }
 
   #askDialog(request, opts) {
@@ -583,6 +616,11 @@ export class ToolnexusChatElement extends HTMLElement {
         body.textContent = clip(String(text));
         view.text = String(text);
       },
+      // attach shows node in the line for this visit only (not saved).
+      attach: (node) => {
+        div.append(node);
+        this.#ui.log.scrollTop = this.#ui.log.scrollHeight;
+      },
     };
     if (view.callId && kind === "tool-call") this.#callLines.set(view.callId, handle);
     return handle;
@@ -594,6 +632,8 @@ export class ToolnexusChatElement extends HTMLElement {
 }
 
 let storePromise = null; // the page's one browserStore(), loaded on first use
+let qrPromise = null; // qr-code.mjs (and lean-qr), loaded when a run first waits on a link
+const qrModule = () => (qrPromise ??= import("./qr-code.mjs").catch((err) => { qrPromise = null; throw err; }));
 let durablePromise = null; // durable-wait.mjs, loaded by the first persisting element
 
 function closeEngine(engine) {
@@ -665,5 +705,8 @@ button { font: inherit; padding: 6px 16px; border-radius: 8px; cursor: pointer;
   border: 1px solid var(--_accent); background: var(--_accent); color: var(--_accent-fg); }
 button:disabled { opacity: .55; cursor: default; }
 :focus-visible { outline: 2px solid var(--_accent); outline-offset: 2px; }
+.qr { margin: 6px 0 2px; display: flex; flex-direction: column; align-items: flex-start; gap: 4px; white-space: normal; }
+.qr svg { display: block; max-width: 100%; height: auto; border-radius: 4px; }
+.qr figcaption { font-size: .8em; color: var(--_muted); }
 .sr-only { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
 `;
