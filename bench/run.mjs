@@ -50,6 +50,18 @@ function goBench() {
   }));
 }
 
+// keptMemory appends the "Worker memory" section of the RESULTS.md being
+// replaced: ./build.sh bench memory writes it (bench/worker-memory.mjs), this
+// run does not measure it.
+function keptMemory(md) {
+  const file = join(here, "RESULTS.md");
+  const old = existsSync(file) ? readFileSync(file, "utf8") : "";
+  const start = old.indexOf("## Worker memory");
+  if (start < 0) return md;
+  const end = old.indexOf("\n## ", start + 3);
+  return md.replace(/\n*$/, "\n\n") + old.slice(start, end < 0 ? undefined : end).trimEnd();
+}
+
 const f = (x, d = 2) => (x == null || Number.isNaN(x) ? "–" : x.toFixed(d));
 const kb = (n) => `${(n / 1000).toFixed(1)} kB`;
 const mb = (n) => `${(n / 1e6).toFixed(3)} MB`;
@@ -216,6 +228,6 @@ const browserLoop = await measureBrowserLoop(rounds, log);
 const browserLoad = await measureBrowserLoad(10, log);
 const load1 = loadavg()[0];
 const md = report({ started, load0, load1, m, loop, go, size, chromium, startLoad, node, worker, workerCpu, browserLoop, browserLoad, seconds: (performance.now() - t0) / 1000 });
-writeFileSync(join(here, "RESULTS.md"), md + "\n");
+writeFileSync(join(here, "RESULTS.md"), keptMemory(md) + "\n");
 writeFileSync(join(here, "results.json"), JSON.stringify({ started, load0, load1, machine: m, loop, go, size, chromium, startLoad, node, worker, workerCpu, browserLoop, browserLoad }, null, 2) + "\n");
 console.log(md);

@@ -5,6 +5,10 @@
 #   ./build.sh bench [rounds=5]   build, measure everything, write bench/RESULTS.md
 #   ./build.sh bench profile      where the time and bytes go: CPU profiles of our loop
 #                                 (Node, native Go), chromium start-up, wasm code by package
+#   ./build.sh bench memory [requests=30000]
+#                                 the Worker isolate's memory over many requests beside
+#                                 the AI SDK Worker's (bench/worker-memory.mjs); rewrites
+#                                 the "Worker memory" section of bench/RESULTS.md
 
 # ensure_bench_modules installs the pinned peers from bench/package-lock.json
 # (again whenever the lock file changes).
@@ -55,6 +59,11 @@ run_bench() {
   snap=$(bench_snapshot)
   if [ "${1:-}" = profile ]; then
     TOOLNEXUS_DIST="$snap" timeout 900 node "$ROOT/bench/profile.mjs"
+    return
+  fi
+  if [ "${1:-}" = memory ]; then
+    echo "== Worker memory (load average: $(cut -d' ' -f1-3 /proc/loadavg)); writes the memory section of bench/RESULTS.md"
+    TOOLNEXUS_DIST="$snap" timeout 3600 node "$ROOT/bench/worker-memory.mjs" "${2:-30000}" 8 5000 --write
     return
   fi
   echo "== benchmarks (load average: $(cut -d' ' -f1-3 /proc/loadavg)); writes bench/RESULTS.md"

@@ -197,6 +197,8 @@ test_worker() {
   worker_dry_run
   echo "== worker tests on workerd (tests/worker.test.mjs)"
   (cd "$ROOT/tests" && TOOLNEXUS_DIST="$DIST" timeout 600 node --test --test-force-exit --test-concurrency=1 worker.test.mjs)
+  echo "== worker memory: 2,000 requests leave nothing behind (tests/worker-memory.test.mjs)"
+  (cd "$ROOT/tests" && TOOLNEXUS_DIST="$DIST" timeout 600 node --test --test-force-exit worker-memory.test.mjs)
   test_worker_parity
 }
 

@@ -103,17 +103,21 @@ export async function startWorker(env, { kv = false, r2 = [], dir = workerDir, a
     kv: (name) => mf.getKVNamespace(name),
     r2: (name) => mf.getR2Bucket(name),
     // heapUsage is Runtime.getHeapUsage of the Worker's isolate:
-    // {usedSize, totalSize, …} in bytes.
-    async heapUsage() {
+    // {usedSize, totalSize, …} in bytes. collect: true first makes V8
+    // collect all it can (workerd here never answers
+    // HeapProfiler.collectGarbage; a heap snapshot collects first, and its
+    // chunks are dropped).
+    async heapUsage({ collect = false } = {}) {
       const { default: WebSocket } = await import("ws"); // miniflare's own dependency
       const targets = await (await fetch(`http://127.0.0.1:${inspectorPort}/json`)).json();
       const target = targets.find((t) => t.id === "core:user:") ?? targets[0];
-      const ws = new WebSocket(target.webSocketDebuggerUrl);
+      const ws = new WebSocket(target.webSocketDebuggerUrl, { maxPayload: 1 << 30 });
       try {
         await new Promise((ok, fail) => { ws.once("open", ok); ws.once("error", fail); });
         return await new Promise((ok) => {
-          ws.on("message", (m) => { const d = JSON.parse(m); if (d.id === 1) ok(d.result); });
-          ws.send(JSON.stringify({ id: 1, method: "Runtime.getHeapUsage" }));
+          ws.on("message", (m) => { const d = JSON.parse(m); if (d.id === 2) ok(d.result); });
+          if (collect) ws.send(JSON.stringify({ id: 1, method: "HeapProfiler.takeHeapSnapshot", params: { reportProgress: false } }));
+          ws.send(JSON.stringify({ id: 2, method: "Runtime.getHeapUsage" }));
         });
       } finally {
         ws.close();

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"runtime"
 	"strconv"
 	"strings"
 	"syscall/js"
@@ -17,6 +18,10 @@ import (
 //	GET /__test/instance   {"instance", "goInstance", "served", "inFlight", "hops",
 //	                        "js": {refs, requests, timers, memory}} (memory: the
 //	                        wasm memory's bytes)
+//	GET /__test/gc         runs Go's collector (and its finalizers, which
+//	                       release the JS values Go held), then answers Go's
+//	                       memory: {"go": {heapAlloc, heapInuse, heapSys, sys,
+//	                       numGC}, "js": {…as above}}
 //	GET /__test/panic      a panic inside the request (answered 500)
 //	GET /__test/exit       a panic outside any request: the instance dies
 //	GET /__test/sleep?ms=N&id=X   answers {"slept": N, "id": "X"} after N ms
@@ -33,6 +38,19 @@ func (s *server) serveTest(w http.ResponseWriter, r *http.Request, q *jsRequest)
 		}
 		answer(fmt.Sprintf(`{"instance":%d,"goInstance":%q,"served":%d,"inFlight":%d,"hops":%d,"js":%s}`,
 			q.instance, s.instanceID, s.served, len(s.requests), s.hops, stats))
+	case "/__test/gc":
+		runtime.GC()
+		// Finalizers run in their own goroutine: let it release the JS
+		// values the collection freed before counting what is left.
+		time.Sleep(time.Millisecond)
+		var m runtime.MemStats
+		runtime.ReadMemStats(&m)
+		stats := "{}"
+		if s.stats.Type() == js.TypeFunction {
+			stats = js.Global().Get("JSON").Call("stringify", s.stats.Invoke()).String()
+		}
+		answer(fmt.Sprintf(`{"go":{"heapAlloc":%d,"heapInuse":%d,"heapSys":%d,"sys":%d,"numGC":%d},"js":%s}`,
+			m.HeapAlloc, m.HeapInuse, m.HeapSys, m.Sys, m.NumGC, stats))
 	case "/__test/panic":
 		panic("test: a panicking request")
 	case "/__test/exit":
