@@ -45,6 +45,7 @@ func (c *Client) newRun(tk *Toolkit, history []any) (*run, error) {
 		return nil, err
 	}
 	r := &run{c: c, tk: tk}
+	r.tr.reserve(msgs)
 	for _, m := range msgs {
 		r.tr.add(m)
 	}
@@ -137,13 +138,7 @@ func (r *run) callModel(ctx context.Context) (LLMResponse, error) {
 		o = &turnOpts
 	}
 	tools := r.wireTools()
-	body := r.c.wire.Body(wireParams(o), r.tr.joined, tools, r.stream != nil)
-	if _, set := o.RequestParams["tool_choice"]; !set && len(tools) > 0 {
-		if tc, _ := wire.ToolChoice(r.c.wire, "auto"); tc != nil {
-			body = withParams(body, append([]byte(`,"tool_choice":`), tc...))
-		}
-	}
-	body = withParams(body, r.c.params)
+	body := r.c.wire.Body(r.c.requestParams(o, len(tools) > 0), r.tr.joined, tools, r.stream != nil)
 	r.reply = nil
 	var resp LLMResponse
 	if short != nil {

@@ -24,6 +24,18 @@ func (t *transcript) add(m json.RawMessage) {
 	t.msgs = append(t.msgs, m)
 }
 
+// reserve sizes joined for msgs and a run's worth of turns after them, so
+// that a long history is not copied again as the run appends to it.
+func (t *transcript) reserve(msgs []json.RawMessage) {
+	n := 0
+	for _, m := range msgs {
+		n += len(m) + 1
+	}
+	if n > 0 {
+		t.joined = make([]byte, 0, n+n/8+4096)
+	}
+}
+
 // truncate keeps the first n messages.
 func (t *transcript) truncate(n int) {
 	msgs := t.msgs[:n]

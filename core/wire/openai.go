@@ -27,7 +27,7 @@ func (OpenAI) Headers(apiKey string) map[string]string {
 }
 
 func (OpenAI) Body(o *Params, joined, tools []byte, stream bool) []byte {
-	b := make([]byte, 0, len(joined)+len(tools)+len(o.SystemPrompt)+128)
+	b := make([]byte, 0, len(joined)+len(tools)+len(o.SystemPrompt)+len(o.Extra)+128)
 	b = append(b, `{"model":`...)
 	b = jsonx.AppendString(b, o.Model)
 	b = append(b, `,"messages":[`...)
@@ -52,6 +52,7 @@ func (OpenAI) Body(o *Params, joined, tools []byte, stream bool) []byte {
 	if stream {
 		b = append(b, `,"stream":true,"stream_options":{"include_usage":true}`...)
 	}
+	b = append(b, o.Extra...)
 	return append(b, '}')
 }
 

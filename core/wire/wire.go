@@ -75,6 +75,10 @@ type Params struct {
 	// MaxTokensInParams says the caller's extra request parameters carry
 	// max_tokens, so the body leaves it out.
 	MaxTokensInParams bool
+	// Extra is raw object members, each starting with a comma (tool_choice,
+	// the caller's RequestParams), written before the body's closing brace:
+	// splicing them in afterwards copied the whole body again.
+	Extra []byte
 }
 
 // noCompare, a first field, makes a struct not comparable: the compiler
