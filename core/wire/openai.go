@@ -60,33 +60,76 @@ func (OpenAI) Parse(body []byte) (LLMResponse, error) {
 	if err := jsonx.CheckText(body, "core: ", "provider reply"); err != nil {
 		return LLMResponse{}, err
 	}
-	doc := gjson.ParseBytes(body)
-	if e := doc.Get("error"); e.Exists() && e.Type != gjson.Null {
+	// One pass over the top level (and one over the message and the usage)
+	// instead of a path lookup from the top per field: the lookups were
+	// most of a turn's parsing. The first of duplicate keys wins, as with
+	// gjson.Get.
+	var e, choices, model, usage gjson.Result
+	gjson.ParseBytes(body).ForEach(func(k, v gjson.Result) bool {
+		switch k.Str {
+		case "error":
+			first(&e, v)
+		case "choices":
+			first(&choices, v)
+		case "model":
+			first(&model, v)
+		case "usage":
+			first(&usage, v)
+		}
+		return true
+	})
+	if e.Exists() && e.Type != gjson.Null {
 		msg := e.Get("message").String()
 		if msg == "" {
 			msg = e.Raw
 		}
 		return LLMResponse{}, fmt.Errorf("core: provider error: %s", msg)
 	}
-	choice := doc.Get("choices.0")
+	choice := choices.Get("0")
 	if !choice.Exists() {
 		return LLMResponse{}, fmt.Errorf("core: provider reply has no choices")
 	}
-	msg := choice.Get("message")
+	var msg, finish gjson.Result
+	choice.ForEach(func(k, v gjson.Result) bool {
+		switch k.Str {
+		case "message":
+			first(&msg, v)
+		case "finish_reason":
+			first(&finish, v)
+		}
+		return true
+	})
 	if !msg.IsObject() {
 		return LLMResponse{}, fmt.Errorf("core: provider reply has no message in choices[0]")
 	}
-	r := LLMResponse{
-		Text:         msg.Get("content").String(),
-		Model:        doc.Get("model").String(),
-		FinishReason: choice.Get("finish_reason").String(),
-		Usage: Usage{
-			PromptTokens:     int(doc.Get("usage.prompt_tokens").Int()),
-			CompletionTokens: int(doc.Get("usage.completion_tokens").Int()),
-			TotalTokens:      int(doc.Get("usage.total_tokens").Int()),
-		},
-	}
-	for i, tc := range msg.Get("tool_calls").Array() {
+	var prompt, completion, total gjson.Result
+	usage.ForEach(func(k, v gjson.Result) bool {
+		switch k.Str {
+		case "prompt_tokens":
+			first(&prompt, v)
+		case "completion_tokens":
+			first(&completion, v)
+		case "total_tokens":
+			first(&total, v)
+		}
+		return true
+	})
+	r := LLMResponse{Model: model.String(), FinishReason: finish.String(),
+		Usage: Usage{PromptTokens: int(prompt.Int()), CompletionTokens: int(completion.Int()), TotalTokens: int(total.Int())}}
+	var calls gjson.Result
+	var content bool
+	msg.ForEach(func(k, v gjson.Result) bool {
+		switch k.Str {
+		case "content":
+			if !content {
+				content, r.Text = true, v.String()
+			}
+		case "tool_calls":
+			first(&calls, v)
+		}
+		return true
+	})
+	for i, tc := range calls.Array() {
 		args := tc.Get("function.arguments")
 		call := ToolCall{ID: tc.Get("id").String(), Name: tc.Get("function.name").String()}
 		if args.Type == gjson.String {
@@ -100,6 +143,13 @@ func (OpenAI) Parse(body []byte) (LLMResponse, error) {
 		r.ToolCalls = append(r.ToolCalls, call)
 	}
 	return r, nil
+}
+
+// first sets *dst to v unless an earlier key set it.
+func first(dst *gjson.Result, v gjson.Result) {
+	if !dst.Exists() {
+		*dst = v
+	}
 }
 
 func (OpenAI) UserMessage(text string) json.RawMessage {
