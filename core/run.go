@@ -59,7 +59,7 @@ func (r *run) appendMessage(m json.RawMessage) { r.tr.add(m) }
 // loop alternates model calls and tool phases. resume, when set, is the tool
 // phase of a halted turn to finish before the next model call.
 func (r *run) loop(ctx context.Context, resume *toolPhase) (RunResult, error) {
-	start := time.Now()
+	start := clock()
 	runCtx := ctx
 	if r.c.opts.TimeoutMs > 0 {
 		var cancel context.CancelFunc
@@ -70,7 +70,7 @@ func (r *run) loop(ctx context.Context, resume *toolPhase) (RunResult, error) {
 	if err != nil && runCtx != ctx && ctx.Err() == nil && errors.Is(runCtx.Err(), context.DeadlineExceeded) {
 		res, err = timedOut(res, r.c.opts.TimeoutMs, err)
 	}
-	r.c.emit(MetricEvent{Kind: "run", Model: r.c.opts.Model, Status: res.Status, Duration: time.Since(start), Usage: res.Usage, Err: errText(err),
+	r.c.emit(MetricEvent{Kind: "run", Model: r.c.opts.Model, Status: res.Status, Duration: clock() - start, Usage: res.Usage, Err: errText(err),
 		Turns: res.Turns, ToolCalls: res.ToolCallCount})
 	return res, err
 }
