@@ -69,6 +69,14 @@ func encodeHistory(history []any) ([]json.RawMessage, error) {
 	for i, h := range history {
 		var raw []byte
 		switch v := h.(type) {
+		case jsonx.Checked:
+			// Valid and within the depth limit already (the JS bridge
+			// checked the whole history): only the shape is left.
+			if len(v) == 0 || v[0] != '{' {
+				return nil, fmt.Errorf("core: history[%d] is not a JSON object", i)
+			}
+			out = append(out, json.RawMessage(v))
+			continue
 		case json.RawMessage:
 			raw = v
 		case []byte:

@@ -2,7 +2,10 @@ package core
 
 import (
 	"context"
+	"encoding/json"
 	"testing"
+
+	"github.com/toolnexus/wasm/internal/jsonx"
 )
 
 // The request body of a turn is built from parts cached across turns and
@@ -143,5 +146,30 @@ func TestRequestParamsFollowHooksAndOptions(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestCheckedHistory: history the JS bridge has checked (jsonx.Checked) is
+// sent as it is without validating it again, but a checked element that is
+// not an object is still refused, and a refused history comes back in the
+// result encodable as JSON.
+func TestCheckedHistory(t *testing.T) {
+	m := newScripted(t, StyleOpenAI, turn{Text: "done"})
+	client := m.client(ClientOptions{})
+	history := []any{jsonx.Checked(`{"role":"user","content":"earlier"}`), json.RawMessage(`{"role":"assistant","content":"ok"}`)}
+	res, err := client.RunWithHistory(context.Background(), "now", mustToolkit(t), history)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := m.sent()[0].Body.Get("messages.0.content").String(); got != "earlier" || len(res.Messages) != 4 {
+		t.Fatalf("first message %q, %d messages", got, len(res.Messages))
+	}
+	bad := []any{jsonx.Checked(`["not","an","object"]`)}
+	res, err = client.RunWithHistory(context.Background(), "now", mustToolkit(t), bad)
+	if err == nil {
+		t.Fatal("a checked history element that is not an object was accepted")
+	}
+	if b, err := json.Marshal(res.Messages); err != nil || string(b) != `[["not","an","object"]]` {
+		t.Fatalf("refused history encodes as %s (%v)", b, err)
 	}
 }
