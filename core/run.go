@@ -30,6 +30,9 @@ type run struct {
 	// keepReply, for TranslateResult.Raw.
 	reply     []byte
 	keepReply bool
+	// body is the buffer of the last request, reused for the next one
+	// when the Transport copies bodies (callModel).
+	body []byte
 	// mu guards abortErr: a hook error from one of a turn's concurrent
 	// tool calls, which ends the run once the turn's calls are done.
 	mu       sync.Mutex
@@ -138,7 +141,19 @@ func (r *run) callModel(ctx context.Context) (LLMResponse, error) {
 		o = &turnOpts
 	}
 	tools := r.wireTools()
-	body := r.c.wire.Body(r.c.requestParams(o, len(tools) > 0), r.tr.joined, tools, r.stream != nil)
+	// A transport that has copied the body when Do returns lets the run
+	// write every request into one buffer: with a long history each
+	// request is as large as the whole transcript.
+	_, copies := o.Transport.(interface{ CopiesRequestBody() })
+	reuse := copies && o.BodyTransform == nil
+	var dst []byte
+	if reuse {
+		dst = r.body[:0]
+	}
+	body := r.c.wire.Body(dst, r.c.requestParams(o, len(tools) > 0), r.tr.joined, tools, r.stream != nil)
+	if reuse {
+		r.body = body
+	}
 	r.reply = nil
 	var resp LLMResponse
 	if short != nil {

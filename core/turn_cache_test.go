@@ -3,6 +3,7 @@ package core
 import (
 	"context"
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/toolnexus/wasm/internal/jsonx"
@@ -171,5 +172,93 @@ func TestCheckedHistory(t *testing.T) {
 	}
 	if b, err := json.Marshal(res.Messages); err != nil || string(b) != `[["not","an","object"]]` {
 		t.Fatalf("refused history encodes as %s (%v)", b, err)
+	}
+}
+
+// keepingTransport keeps every request body it is given, as it is (no
+// copy), and answers from the script; copies says CopiesRequestBody.
+type keepingTransport struct {
+	next   Transport
+	bodies [][]byte
+}
+
+func (k *keepingTransport) Do(ctx context.Context, req *HTTPRequest) (*HTTPResponse, error) {
+	k.bodies = append(k.bodies, req.Body)
+	return k.next.Do(ctx, req)
+}
+
+type copyingTransport struct{ keepingTransport }
+
+func (c *copyingTransport) CopiesRequestBody() {}
+
+// TestRequestBodyBuffer: a run reuses its request buffer only for a
+// Transport that copies bodies and with no BodyTransform (which may keep
+// the body); each request is whole either way.
+func TestRequestBodyBuffer(t *testing.T) {
+	// A long history, as where the reuse matters: a turn adds little to it,
+	// so a grown buffer holds the next request.
+	history := []any{json.RawMessage(`{"role":"user","content":"` + strings.Repeat("earlier ", 1000) + `"}`), json.RawMessage(`{"role":"assistant","content":"ok"}`)}
+	for _, tt := range []struct {
+		name      string
+		copies    bool
+		transform bool
+	}{{"keeping", false, false}, {"copying", true, false}, {"copying with BodyTransform", true, true}} {
+		t.Run(tt.name, func(t *testing.T) {
+			var c counter
+			m := newScripted(t, StyleOpenAI,
+				turn{Calls: []ToolRequest{call("c1", "t", `{"order":"1"}`)}},
+				turn{Calls: []ToolRequest{call("c2", "t", `{"order":"2"}`)}},
+				turn{Text: "done"})
+			var k *keepingTransport
+			var tr Transport
+			if tt.copies {
+				ct := &copyingTransport{keepingTransport{next: m}}
+				k, tr = &ct.keepingTransport, ct
+			} else {
+				k = &keepingTransport{next: m}
+				tr = k
+			}
+			opts := ClientOptions{Style: StyleOpenAI, BaseURL: "https://model.test/v1", Model: "test-model", Transport: tr}
+			var kept [][]byte
+			if tt.transform {
+				opts.BodyTransform = func(b []byte) ([]byte, error) { kept = append(kept, b); return b, nil }
+			}
+			if _, err := CreateClient(opts).RunWithHistory(context.Background(), "go", mustToolkit(t, c.tool("t")), history); err != nil {
+				t.Fatal(err)
+			}
+			sent := m.sent() // parsed as each request came in
+			if len(sent) != 3 {
+				t.Fatalf("%d requests", len(sent))
+			}
+			for i, r := range sent {
+				if n := len(r.Body.Get("messages").Array()); n != 3+2*i {
+					t.Errorf("request %d has %d messages, want %d", i, n, 3+2*i)
+				}
+			}
+			// What a transport or BodyTransform kept is intact unless the
+			// transport said it copies.
+			same := func(a, b []byte) bool { return len(a) > 0 && len(b) > 0 && &a[:1][0] == &b[:1][0] }
+			shared := false // a buffer outgrown is replaced: some pair shares one
+			for i := range k.bodies {
+				for j := i + 1; j < len(k.bodies); j++ {
+					shared = shared || same(k.bodies[i], k.bodies[j])
+				}
+			}
+			if shared != (tt.copies && !tt.transform) {
+				t.Errorf("requests share a buffer: %v", shared)
+			}
+			if !tt.copies || tt.transform {
+				for i, b := range k.bodies {
+					if string(b) != sent[i].Body.Raw {
+						t.Errorf("request %d changed after it was sent", i)
+					}
+				}
+				for i, b := range kept {
+					if string(b) != sent[i].Body.Raw {
+						t.Errorf("BodyTransform's request %d changed after it was sent", i)
+					}
+				}
+			}
+		})
 	}
 }

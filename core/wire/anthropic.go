@@ -3,6 +3,7 @@ package wire
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -34,8 +35,8 @@ func (Anthropic) Headers(apiKey string) map[string]string {
 	return h
 }
 
-func (Anthropic) Body(o *Params, joined, tools []byte, stream bool) []byte {
-	b := make([]byte, 0, len(joined)+len(tools)+len(o.SystemPrompt)+len(o.Extra)+128)
+func (Anthropic) Body(dst []byte, o *Params, joined, tools []byte, stream bool) []byte {
+	b := slices.Grow(dst, len(joined)+len(tools)+len(o.SystemPrompt)+len(o.Extra)+128)
 	b = append(b, `{"model":`...)
 	b = jsonx.AppendString(b, o.Model)
 	maxTokens := o.MaxTokens

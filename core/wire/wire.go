@@ -91,10 +91,11 @@ type noCompare [0]func()
 type Format interface {
 	Endpoint(base string) string
 	Headers(apiKey string) map[string]string
-	// Body builds the request from pre-encoded parts: joined is the
-	// transcript's messages already joined with commas, tools the cached
-	// tool list (nil when empty).
-	Body(p *Params, joined, tools []byte, stream bool) []byte
+	// Body appends the request to dst from pre-encoded parts: joined is
+	// the transcript's messages already joined with commas, tools the
+	// cached tool list (nil when empty). dst lets a run reuse one buffer
+	// for its requests.
+	Body(dst []byte, p *Params, joined, tools []byte, stream bool) []byte
 	Parse(body []byte) (LLMResponse, error)
 	// NewStream returns an accumulator for one streamed reply.
 	NewStream() Stream
