@@ -68,15 +68,12 @@ func encodeHistory(history []any) ([]json.RawMessage, error) {
 	out := make([]json.RawMessage, 0, len(history))
 	for i, h := range history {
 		var raw []byte
+		checked := false
 		switch v := h.(type) {
 		case jsonx.Checked:
 			// Valid and within the depth limit already (the JS bridge
 			// checked the whole history): only the shape is left.
-			if len(v) == 0 || v[0] != '{' {
-				return nil, fmt.Errorf("core: history[%d] is not a JSON object", i)
-			}
-			out = append(out, json.RawMessage(v))
-			continue
+			raw, checked = v, true
 		case json.RawMessage:
 			raw = v
 		case []byte:
@@ -90,10 +87,12 @@ func encodeHistory(history []any) ([]json.RawMessage, error) {
 		}
 		// A message may wrap tool arguments accepted at MaxJSONDepth (an
 		// Anthropic tool_use block), hence the slack.
-		if err := jsonx.CheckDepth(raw, jsonx.MaxDepth+jsonx.WrapSlack); err != nil {
-			return nil, err
+		if !checked {
+			if err := jsonx.CheckDepth(raw, jsonx.MaxDepth+jsonx.WrapSlack); err != nil {
+				return nil, err
+			}
 		}
-		if len(raw) == 0 || raw[0] != '{' || !gjson.ValidBytes(raw) {
+		if len(raw) == 0 || raw[0] != '{' || (!checked && !gjson.ValidBytes(raw)) {
 			return nil, fmt.Errorf("core: history[%d] is not a JSON object", i)
 		}
 		out = append(out, json.RawMessage(raw))

@@ -3,7 +3,6 @@ package wire
 import (
 	"encoding/json"
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -36,7 +35,7 @@ func (Anthropic) Headers(apiKey string) map[string]string {
 }
 
 func (Anthropic) Body(dst []byte, o *Params, joined, tools []byte, stream bool) []byte {
-	b := slices.Grow(dst, len(joined)+len(tools)+len(o.SystemPrompt)+len(o.Extra)+128)
+	b := grow(dst, len(joined)+len(tools)+len(o.SystemPrompt)+len(o.Extra)+128)
 	b = append(b, `{"model":`...)
 	b = jsonx.AppendString(b, o.Model)
 	maxTokens := o.MaxTokens

@@ -3,7 +3,6 @@ package wire
 import (
 	"encoding/json"
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -28,7 +27,7 @@ func (OpenAI) Headers(apiKey string) map[string]string {
 }
 
 func (OpenAI) Body(dst []byte, o *Params, joined, tools []byte, stream bool) []byte {
-	b := slices.Grow(dst, len(joined)+len(tools)+len(o.SystemPrompt)+len(o.Extra)+128)
+	b := grow(dst, len(joined)+len(tools)+len(o.SystemPrompt)+len(o.Extra)+128)
 	b = append(b, `{"model":`...)
 	b = jsonx.AppendString(b, o.Model)
 	b = append(b, `,"messages":[`...)
@@ -61,21 +60,24 @@ func (OpenAI) Parse(body []byte) (LLMResponse, error) {
 	if err := jsonx.CheckText(body, "core: ", "provider reply"); err != nil {
 		return LLMResponse{}, err
 	}
-	// One pass over the top level (and one over the message and the usage)
-	// instead of a path lookup from the top per field: the lookups were
-	// most of a turn's parsing. The first of duplicate keys wins, as with
-	// gjson.Get.
+	// One pass over the top level instead of a path lookup from the top
+	// per field: the lookups were most of a turn's parsing. The first of
+	// duplicate keys wins, as with gjson.Get.
 	var e, choices, model, usage gjson.Result
 	gjson.ParseBytes(body).ForEach(func(k, v gjson.Result) bool {
+		var dst *gjson.Result
 		switch k.Str {
 		case "error":
-			first(&e, v)
+			dst = &e
 		case "choices":
-			first(&choices, v)
+			dst = &choices
 		case "model":
-			first(&model, v)
+			dst = &model
 		case "usage":
-			first(&usage, v)
+			dst = &usage
+		}
+		if dst != nil && !dst.Exists() {
+			*dst = v
 		}
 		return true
 	})
@@ -90,46 +92,23 @@ func (OpenAI) Parse(body []byte) (LLMResponse, error) {
 	if !choice.Exists() {
 		return LLMResponse{}, fmt.Errorf("core: provider reply has no choices")
 	}
-	var msg, finish gjson.Result
-	choice.ForEach(func(k, v gjson.Result) bool {
-		switch k.Str {
-		case "message":
-			first(&msg, v)
-		case "finish_reason":
-			first(&finish, v)
-		}
-		return true
-	})
+	// The choice, its message and the usage are small: path lookups in
+	// them cost little.
+	msg := choice.Get("message")
 	if !msg.IsObject() {
 		return LLMResponse{}, fmt.Errorf("core: provider reply has no message in choices[0]")
 	}
-	var prompt, completion, total gjson.Result
-	usage.ForEach(func(k, v gjson.Result) bool {
-		switch k.Str {
-		case "prompt_tokens":
-			first(&prompt, v)
-		case "completion_tokens":
-			first(&completion, v)
-		case "total_tokens":
-			first(&total, v)
-		}
-		return true
-	})
-	r := LLMResponse{Model: model.String(), FinishReason: finish.String(),
-		Usage: Usage{PromptTokens: int(prompt.Int()), CompletionTokens: int(completion.Int()), TotalTokens: int(total.Int())}}
-	var calls gjson.Result
-	var content bool
-	msg.ForEach(func(k, v gjson.Result) bool {
-		switch k.Str {
-		case "content":
-			if !content {
-				content, r.Text = true, v.String()
-			}
-		case "tool_calls":
-			first(&calls, v)
-		}
-		return true
-	})
+	r := LLMResponse{
+		Text:         msg.Get("content").String(),
+		Model:        model.String(),
+		FinishReason: choice.Get("finish_reason").String(),
+		Usage: Usage{
+			PromptTokens:     int(usage.Get("prompt_tokens").Int()),
+			CompletionTokens: int(usage.Get("completion_tokens").Int()),
+			TotalTokens:      int(usage.Get("total_tokens").Int()),
+		},
+	}
+	calls := msg.Get("tool_calls")
 	for i, tc := range calls.Array() {
 		args := tc.Get("function.arguments")
 		call := ToolCall{ID: tc.Get("id").String(), Name: tc.Get("function.name").String()}
@@ -144,13 +123,6 @@ func (OpenAI) Parse(body []byte) (LLMResponse, error) {
 		r.ToolCalls = append(r.ToolCalls, call)
 	}
 	return r, nil
-}
-
-// first sets *dst to v unless an earlier key set it.
-func first(dst *gjson.Result, v gjson.Result) {
-	if !dst.Exists() {
-		*dst = v
-	}
 }
 
 func (OpenAI) UserMessage(text string) json.RawMessage {
