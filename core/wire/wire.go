@@ -128,12 +128,13 @@ func appendRawList(dst []byte, key string, joined []byte) []byte {
 }
 
 // grow returns dst with room for n more bytes, reallocated only when
-// short, then with a quarter of its old capacity to spare: a run's
-// requests grow by a turn each (slices.Grow's generic code cost the wasm
-// build more).
+// short, then with an eighth to spare: a run's requests grow by a turn
+// each, so one buffer holds a run's requests (slices.Grow's generic code
+// cost the wasm build more).
 func grow(dst []byte, n int) []byte {
 	if cap(dst)-len(dst) < n {
-		dst = append(make([]byte, 0, len(dst)+n+cap(dst)/4), dst...)
+		need := len(dst) + n
+		dst = append(make([]byte, 0, need+need/8), dst...)
 	}
 	return dst
 }
