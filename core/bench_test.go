@@ -45,6 +45,10 @@ func newBenchModel() *benchModel {
 	return m
 }
 
+// CopiesRequestBody: the model keeps nothing of a request, as the JS
+// bridge's fetch transport (core.Transport).
+func (m *benchModel) CopiesRequestBody() {}
+
 func (m *benchModel) Do(_ context.Context, _ *core.HTTPRequest) (*core.HTTPResponse, error) {
 	if m.calls >= len(m.replies) {
 		return nil, fmt.Errorf("benchModel: call %d beyond the script", m.calls+1)

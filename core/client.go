@@ -151,9 +151,12 @@ const (
 // Client runs the tool-calling loop against one provider endpoint. It is
 // safe for concurrent use; each Run keeps its own state.
 type Client struct {
-	opts    ClientOptions
-	wire    wire.Format
-	params  []byte // RequestParams, encoded once as `,"k":v…`
+	opts   ClientOptions
+	wire   wire.Format
+	params []byte // RequestParams, encoded once as `,"k":v…`
+	// wparams are the request params of a turn without and with tools
+	// (requestParams), made once.
+	wparams [2]*wire.Params
 	metrics *MetricsRegistry
 	err     error // a bad option, reported by every Run
 }
@@ -194,6 +197,9 @@ func CreateClient(opts ClientOptions) *Client {
 	c.wire, c.err = wire.For(opts.Style)
 	if c.err == nil {
 		c.params, c.err = encodeParams(opts.RequestParams)
+	}
+	if c.err == nil {
+		c.wparams = [2]*wire.Params{c.requestParams(&c.opts, false), c.requestParams(&c.opts, true)}
 	}
 	return c
 }

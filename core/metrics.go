@@ -79,7 +79,17 @@ type MetricsRegistry struct {
 	mu         sync.Mutex
 	counters   map[string]map[string]float64 // name → labels → value
 	histograms map[string]map[string]*histogram
+	// rendered keeps each label set's text: the same few (model, status,
+	// tool) recur every turn, and rendering them was a fifth of a turn's
+	// Go time natively.
+	rendered map[labelSet]string
 }
+
+// labelSet is up to three label pairs, unused ones empty.
+type labelSet [6]string
+
+// maxRendered bounds rendered: past it label sets are rendered each time.
+const maxRendered = 1024
 
 type histogram struct {
 	counts []uint64 // per bucket, cumulative when written
@@ -132,9 +142,27 @@ func writeLabelValue(b *strings.Builder, v string) {
 	}
 }
 
+// render is labels of ls, rendered once per registry; m.mu is held.
+func (m *MetricsRegistry) render(ls labelSet) string {
+	if s, ok := m.rendered[ls]; ok {
+		return s
+	}
+	n := len(ls)
+	for n > 0 && ls[n-2] == "" {
+		n -= 2
+	}
+	s := labels(ls[:n]...)
+	if len(m.rendered) < maxRendered {
+		if m.rendered == nil {
+			m.rendered = map[labelSet]string{}
+		}
+		m.rendered[ls] = s
+	}
+	return s
+}
+
+// add and observe are called with m.mu held.
 func (m *MetricsRegistry) add(name, lbl string, v float64) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
 	if m.counters[name] == nil {
 		m.counters[name] = map[string]float64{}
 	}
@@ -142,8 +170,6 @@ func (m *MetricsRegistry) add(name, lbl string, v float64) {
 }
 
 func (m *MetricsRegistry) observe(name, lbl string, seconds float64) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
 	if m.histograms[name] == nil {
 		m.histograms[name] = map[string]*histogram{}
 	}
@@ -165,25 +191,27 @@ func (m *MetricsRegistry) observe(name, lbl string, seconds float64) {
 // ClientOptions.OnMetric. A suspended tool call (Pending) is not counted.
 func (m *MetricsRegistry) Record(e MetricEvent) {
 	secs := e.Duration.Seconds()
+	m.mu.Lock()
+	defer m.mu.Unlock()
 	switch e.Kind {
 	case "llm":
-		m.add("toolnexus_llm_requests_total", labels("model", e.Model, "status", e.Status), 1)
-		m.observe("toolnexus_llm_request_duration_seconds", labels("model", e.Model), secs)
+		m.add("toolnexus_llm_requests_total", m.render(labelSet{"model", e.Model, "status", e.Status}), 1)
+		m.observe("toolnexus_llm_request_duration_seconds", m.render(labelSet{"model", e.Model}), secs)
 		if e.Usage.PromptTokens > 0 {
-			m.add("toolnexus_llm_tokens_total", labels("type", "prompt"), float64(e.Usage.PromptTokens))
+			m.add("toolnexus_llm_tokens_total", `type="prompt"`, float64(e.Usage.PromptTokens))
 		}
 		if e.Usage.CompletionTokens > 0 {
-			m.add("toolnexus_llm_tokens_total", labels("type", "completion"), float64(e.Usage.CompletionTokens))
+			m.add("toolnexus_llm_tokens_total", `type="completion"`, float64(e.Usage.CompletionTokens))
 		}
 	case "tool":
 		if e.Pending {
 			return
 		}
-		m.add("toolnexus_tool_calls_total", labels("tool", e.Tool, "source", e.Source, "is_error", strconv.FormatBool(e.IsError)), 1)
-		m.observe("toolnexus_tool_duration_seconds", labels("tool", e.Tool), secs)
+		m.add("toolnexus_tool_calls_total", m.render(labelSet{"tool", e.Tool, "source", e.Source, "is_error", strconv.FormatBool(e.IsError)}), 1)
+		m.observe("toolnexus_tool_duration_seconds", m.render(labelSet{"tool", e.Tool}), secs)
 	case "run":
 		if e.Err != "" {
-			m.add("toolnexus_run_errors_total", labels("model", e.Model), 1)
+			m.add("toolnexus_run_errors_total", m.render(labelSet{"model", e.Model}), 1)
 		}
 	}
 }

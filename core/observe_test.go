@@ -3,6 +3,7 @@ package core
 import (
 	"context"
 	"errors"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -154,6 +155,38 @@ func TestAskKeepsConversations(t *testing.T) {
 func TestLabelEscaping(t *testing.T) {
 	if got := labels("tool", "a\"b\\c\nd"); got != `tool="a\"b\\c\nd"` {
 		t.Fatalf("labels = %s", got)
+	}
+}
+
+// TestRenderedLabelsKeepSeriesApart: label sets rendered once and reused
+// still make one series per distinct value, escaped, also past the cache's
+// bound.
+func TestRenderedLabelsKeepSeriesApart(t *testing.T) {
+	reg := NewMetricsRegistry()
+	for range 2 {
+		reg.Record(MetricEvent{Kind: "llm", Model: "m\"1", Status: "200"})
+		reg.Record(MetricEvent{Kind: "llm", Model: "m2", Status: "200"})
+		reg.Record(MetricEvent{Kind: "llm", Model: "m2", Status: "500"})
+		reg.Record(MetricEvent{Kind: "tool", Tool: "t", Source: "custom", IsError: true})
+	}
+	for i := range maxRendered + 10 {
+		reg.Record(MetricEvent{Kind: "tool", Tool: "x" + strconv.Itoa(i), Source: "custom"})
+	}
+	text := reg.Text()
+	for _, want := range []string{
+		`toolnexus_llm_requests_total{model="m\"1",status="200"} 2`,
+		`toolnexus_llm_requests_total{model="m2",status="200"} 2`,
+		`toolnexus_llm_requests_total{model="m2",status="500"} 2`,
+		`toolnexus_llm_request_duration_seconds_count{model="m2"} 4`,
+		`toolnexus_tool_calls_total{tool="t",source="custom",is_error="true"} 2`,
+		`toolnexus_tool_calls_total{tool="x1033",source="custom",is_error="false"} 1`,
+	} {
+		if !strings.Contains(text, want+"\n") {
+			t.Errorf("missing %s", want)
+		}
+	}
+	if len(reg.rendered) > maxRendered {
+		t.Errorf("%d rendered label sets kept, bound %d", len(reg.rendered), maxRendered)
 	}
 }
 

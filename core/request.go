@@ -22,8 +22,8 @@ func (r *run) request(ctx context.Context, body []byte) (LLMResponse, error) {
 			return LLMResponse{}, fmt.Errorf("core: BodyTransform: %w", err)
 		}
 	}
-	start := time.Now()
-	resp, err := r.send(ctx, body)
+	start := clock()
+	resp, err := r.send(ctx, body, start)
 	if err != nil {
 		return LLMResponse{}, err
 	}
@@ -48,7 +48,7 @@ func (r *run) request(ctx context.Context, body []byte) (LLMResponse, error) {
 			status = "cancelled"
 		}
 	}
-	r.c.emit(MetricEvent{Kind: "llm", Model: o.Model, Status: status, Duration: time.Since(start), Usage: parsed.Usage, Err: errText(err)})
+	r.c.emit(MetricEvent{Kind: "llm", Model: o.Model, Status: status, Duration: clock() - start, Usage: parsed.Usage, Err: errText(err)})
 	return parsed, err
 }
 
@@ -73,8 +73,8 @@ func (r *run) readWhole(body io.Reader) (LLMResponse, error) {
 
 // send posts body until it gets a 2xx reply, retrying what ClassifyError (or the
 // default classification) calls retryable, at most Retries times. Aborts
-// are never retried.
-func (r *run) send(ctx context.Context, body []byte) (*HTTPResponse, error) {
+// are never retried. start is when the first attempt began.
+func (r *run) send(ctx context.Context, body []byte, start time.Duration) (*HTTPResponse, error) {
 	o := &r.c.opts
 	headers := r.c.wire.Headers(o.APIKey)
 	for k, v := range o.Headers {
@@ -82,22 +82,24 @@ func (r *run) send(ctx context.Context, body []byte) (*HTTPResponse, error) {
 	}
 	req := &HTTPRequest{Method: "POST", URL: r.c.wire.Endpoint(o.BaseURL), Header: headers, Body: body}
 	for attempt := 0; ; attempt++ {
-		start := time.Now()
+		if attempt > 0 {
+			start = clock()
+		}
 		resp, err := o.Transport.Do(ctx, req)
 		wait := time.Duration(-1)
 		switch {
 		case err != nil && ctx.Err() != nil:
-			r.c.emit(MetricEvent{Kind: "llm", Model: o.Model, Status: "cancelled", Duration: time.Since(start), Err: ctx.Err().Error()})
+			r.c.emit(MetricEvent{Kind: "llm", Model: o.Model, Status: "cancelled", Duration: clock() - start, Err: ctx.Err().Error()})
 			return nil, fmt.Errorf("core: model request: %w", ctx.Err())
 		case err != nil:
 			err = &networkError{fmt.Errorf("core: model request to %s: %s", withoutQuery(req.URL), r.redact(err.Error()))}
-			r.c.emit(MetricEvent{Kind: "llm", Model: o.Model, Status: "error", Duration: time.Since(start), Err: err.Error()})
+			r.c.emit(MetricEvent{Kind: "llm", Model: o.Model, Status: "error", Duration: clock() - start, Err: err.Error()})
 		case resp.Status < 200 || resp.Status > 299:
 			data, _ := io.ReadAll(io.LimitReader(resp.Body, 4096))
 			resp.Body.Close()
 			wait = retryAfter(resp.Header["retry-after"])
 			err = &ProviderError{Status: resp.Status, Body: r.providerBody(resp.Status, string(data)), RetryAfter: resp.Header["retry-after"]}
-			r.c.emit(MetricEvent{Kind: "llm", Model: o.Model, Status: strconv.Itoa(resp.Status), Duration: time.Since(start), Err: err.Error()})
+			r.c.emit(MetricEvent{Kind: "llm", Model: o.Model, Status: strconv.Itoa(resp.Status), Duration: clock() - start, Err: err.Error()})
 		default:
 			return resp, nil
 		}

@@ -30,6 +30,9 @@ type run struct {
 	// keepReply, for TranslateResult.Raw.
 	reply     []byte
 	keepReply bool
+	// body is the buffer of the last request, reused for the next one
+	// when the Transport copies bodies (callModel).
+	body []byte
 	// mu guards abortErr: a hook error from one of a turn's concurrent
 	// tool calls, which ends the run once the turn's calls are done.
 	mu       sync.Mutex
@@ -45,6 +48,7 @@ func (c *Client) newRun(tk *Toolkit, history []any) (*run, error) {
 		return nil, err
 	}
 	r := &run{c: c, tk: tk}
+	r.tr.reserve(msgs)
 	for _, m := range msgs {
 		r.tr.add(m)
 	}
@@ -58,7 +62,7 @@ func (r *run) appendMessage(m json.RawMessage) { r.tr.add(m) }
 // loop alternates model calls and tool phases. resume, when set, is the tool
 // phase of a halted turn to finish before the next model call.
 func (r *run) loop(ctx context.Context, resume *toolPhase) (RunResult, error) {
-	start := time.Now()
+	start := clock()
 	runCtx := ctx
 	if r.c.opts.TimeoutMs > 0 {
 		var cancel context.CancelFunc
@@ -69,7 +73,7 @@ func (r *run) loop(ctx context.Context, resume *toolPhase) (RunResult, error) {
 	if err != nil && runCtx != ctx && ctx.Err() == nil && errors.Is(runCtx.Err(), context.DeadlineExceeded) {
 		res, err = timedOut(res, r.c.opts.TimeoutMs, err)
 	}
-	r.c.emit(MetricEvent{Kind: "run", Model: r.c.opts.Model, Status: res.Status, Duration: time.Since(start), Usage: res.Usage, Err: errText(err),
+	r.c.emit(MetricEvent{Kind: "run", Model: r.c.opts.Model, Status: res.Status, Duration: clock() - start, Usage: res.Usage, Err: errText(err),
 		Turns: res.Turns, ToolCalls: res.ToolCallCount})
 	return res, err
 }
@@ -137,13 +141,19 @@ func (r *run) callModel(ctx context.Context) (LLMResponse, error) {
 		o = &turnOpts
 	}
 	tools := r.wireTools()
-	body := r.c.wire.Body(wireParams(o), r.tr.joined, tools, r.stream != nil)
-	if _, set := o.RequestParams["tool_choice"]; !set && len(tools) > 0 {
-		if tc, _ := wire.ToolChoice(r.c.wire, "auto"); tc != nil {
-			body = withParams(body, append([]byte(`,"tool_choice":`), tc...))
-		}
+	// A transport that has copied the body when Do returns lets the run
+	// write every request into one buffer: with a long history each
+	// request is as large as the whole transcript.
+	_, copies := o.Transport.(interface{ CopiesRequestBody() })
+	reuse := copies && o.BodyTransform == nil
+	var dst []byte
+	if reuse {
+		dst = r.body[:0]
 	}
-	body = withParams(body, r.c.params)
+	body := r.c.wire.Body(dst, r.c.requestParams(o, len(tools) > 0), r.tr.joined, tools, r.stream != nil)
+	if reuse {
+		r.body = body
+	}
 	r.reply = nil
 	var resp LLMResponse
 	if short != nil {

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/toolnexus/wasm/core/wire"
 	"github.com/toolnexus/wasm/internal/textx"
@@ -194,9 +193,9 @@ func (r *run) execCall(ctx context.Context, call *ToolRequest, answer *Answer) (
 		}
 		tctx.Answer = nil // the approval answered the loop, not the tool
 	}
-	start := time.Now()
+	start := clock()
 	res := safeExecute(t, args, tctx)
-	event := MetricEvent{Kind: "tool", Tool: t.Name, Source: string(t.Source), Duration: time.Since(start), IsError: res.IsError, Args: call.Arguments}
+	event := MetricEvent{Kind: "tool", Tool: t.Name, Source: string(t.Source), Duration: clock() - start, IsError: res.IsError, Args: call.Arguments}
 	if call.Arguments != asked {
 		event.OriginalArgs = asked
 	}

@@ -24,6 +24,18 @@ func (t *transcript) add(m json.RawMessage) {
 	t.msgs = append(t.msgs, m)
 }
 
+// reserve sizes joined for msgs and a run's worth of turns after them, so
+// that a long history is not copied again as the run appends to it.
+func (t *transcript) reserve(msgs []json.RawMessage) {
+	n := 0
+	for _, m := range msgs {
+		n += len(m) + 1
+	}
+	if n > 0 {
+		t.joined = make([]byte, 0, n+n/8+4096)
+	}
+}
+
 // truncate keeps the first n messages.
 func (t *transcript) truncate(n int) {
 	msgs := t.msgs[:n]
@@ -56,7 +68,12 @@ func encodeHistory(history []any) ([]json.RawMessage, error) {
 	out := make([]json.RawMessage, 0, len(history))
 	for i, h := range history {
 		var raw []byte
+		checked := false
 		switch v := h.(type) {
+		case jsonx.Checked:
+			// Valid and within the depth limit already (the JS bridge
+			// checked the whole history): only the shape is left.
+			raw, checked = v, true
 		case json.RawMessage:
 			raw = v
 		case []byte:
@@ -70,10 +87,12 @@ func encodeHistory(history []any) ([]json.RawMessage, error) {
 		}
 		// A message may wrap tool arguments accepted at MaxJSONDepth (an
 		// Anthropic tool_use block), hence the slack.
-		if err := jsonx.CheckDepth(raw, jsonx.MaxDepth+jsonx.WrapSlack); err != nil {
-			return nil, err
+		if !checked {
+			if err := jsonx.CheckDepth(raw, jsonx.MaxDepth+jsonx.WrapSlack); err != nil {
+				return nil, err
+			}
 		}
-		if len(raw) == 0 || raw[0] != '{' || !gjson.ValidBytes(raw) {
+		if len(raw) == 0 || raw[0] != '{' || (!checked && !gjson.ValidBytes(raw)) {
 			return nil, fmt.Errorf("core: history[%d] is not a JSON object", i)
 		}
 		out = append(out, json.RawMessage(raw))

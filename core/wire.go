@@ -38,6 +38,28 @@ func wireParams(o *ClientOptions) *wire.Params {
 	return &wire.Params{Model: o.Model, SystemPrompt: o.SystemPrompt, MaxTokens: o.MaxTokens, MaxTokensInParams: set}
 }
 
+// requestParams is the wire.Params of a request for o.Model; with tools it
+// asks for tool_choice "auto" unless RequestParams set one. The client's
+// own (o is c.opts) are made once, by CreateClient: they do not change
+// from turn to turn.
+func (c *Client) requestParams(o *ClientOptions, withTools bool) *wire.Params {
+	i := 0
+	if withTools {
+		i = 1
+	}
+	if o == &c.opts && c.wparams[i] != nil {
+		return c.wparams[i]
+	}
+	p := wireParams(o)
+	p.Extra = c.params
+	if _, set := o.RequestParams["tool_choice"]; !set && withTools {
+		if tc, _ := wire.ToolChoice(c.wire, "auto"); tc != nil {
+			p.Extra = append(append([]byte(`,"tool_choice":`), tc...), c.params...)
+		}
+	}
+	return p
+}
+
 // streamEvent is the stream event of a reply's delta.
 func streamEvent(d wire.Delta) StreamEvent {
 	return StreamEvent{Type: d.Type, Delta: d.Text, Index: d.Index, ID: d.ID, Name: d.Name, ArgsJSON: d.Args}

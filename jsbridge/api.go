@@ -4,7 +4,6 @@ package jsbridge
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"sync"
@@ -193,11 +192,12 @@ func messagesFromJSON(v js.Value, what string) ([]any, error) {
 	}
 	var out []any
 	doc.ForEach(func(_, m gjson.Result) bool {
-		// Each message is a slice of b (Index is its offset), not a copy.
+		// Each message is a slice of b (Index is its offset), not a copy,
+		// marked checked: core need not validate it again.
 		if m.Index > 0 && m.Index+len(m.Raw) <= len(b) {
-			out = append(out, json.RawMessage(b[m.Index:m.Index+len(m.Raw)]))
+			out = append(out, jsonx.Checked(b[m.Index:m.Index+len(m.Raw)]))
 		} else {
-			out = append(out, json.RawMessage(m.Raw))
+			out = append(out, jsonx.Checked(m.Raw))
 		}
 		return true
 	})

@@ -38,6 +38,11 @@ func NewFetchTransport(fn js.Value) (*FetchTransport, error) {
 	return t, nil
 }
 
+// CopiesRequestBody tells core's loop that Do is done with the request
+// body when it returns: both ways copy it into JS before the fetch starts
+// (core.Transport).
+func (t *FetchTransport) CopiesRequestBody() {}
+
 // Do performs one request. Cancelling ctx aborts the fetch.
 func (t *FetchTransport) Do(ctx context.Context, req *core.HTTPRequest) (*core.HTTPResponse, error) {
 	if hostReady {

@@ -101,6 +101,8 @@ func appendMessages(b []byte, msgs []any) ([]byte, error) {
 		var err error
 		if raw, ok := m.(json.RawMessage); ok {
 			b = append(b, raw...)
+		} else if raw, ok := m.(jsonx.Checked); ok {
+			b = append(b, raw...)
 		} else if b, err = jsonx.Append(b, m); err != nil {
 			return nil, err
 		}

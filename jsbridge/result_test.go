@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/toolnexus/wasm/core"
+	"github.com/toolnexus/wasm/internal/jsonx"
 )
 
 // TestAppendRunResultMatchesStructTags: the hand-written encoding decodes to
@@ -15,8 +16,9 @@ func TestAppendRunResultMatchesStructTags(t *testing.T) {
 	results := []core.RunResult{
 		{Status: "done", ToolCalls: []core.ToolCall{}},
 		{
-			Text:     "hi <b> \"q\"",
-			Messages: []any{json.RawMessage(`{"role":"user","content":"x"}`), map[string]any{"role": "assistant", "content": "y"}},
+			Text: "hi <b> \"q\"",
+			Messages: []any{json.RawMessage(`{"role":"user","content":"x"}`), map[string]any{"role": "assistant", "content": "y"},
+				jsonx.Checked(`{"role":"user","content":"z"}`)},
 			ToolCalls: []core.ToolCall{{ID: "c1", Name: "t", Args: map[string]any{"a": 1.0}, RawArgs: json.RawMessage(`{"a":1}`), Output: "out\n", IsError: true},
 				{ID: "c2", Name: "t", RawArgs: json.RawMessage(`{"a":2}`), OriginalArgs: json.RawMessage(`{"a":1}`), Output: "edited", Edited: true},
 				{ID: "c3", Name: "t", RawArgs: json.RawMessage(`{}`), Declined: true}},

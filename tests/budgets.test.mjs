@@ -72,9 +72,13 @@ const browserNever = [...never, "net/http.", "crypto/tls."];
 // with the dialog's six modules embedded, the webhook) took it from
 // 1,993,096 to 2,043,088 bytes (+50.0 kB: the embedded modules ~13.4 kB of
 // it, the Go ~36 kB; time.Parse and url.Values were kept out, -40 kB raw),
-// hence 2.063 MB.
+// hence 2.063 MB. The turn's caches (issue 27: request params and metric
+// labels made once, a reused request buffer, a one-pass reply parse, a
+// checked history not checked again) took the browser build from
+// 1,132,932 to 1,136,116 bytes (+3.2 kB), hence 1.138 MB until the byte
+// cuts of the same issue land.
 const targets = [
-  { name: "browser", file: "web/toolnexus.wasm", pkg: "./wasm/browser", gzipBudget: 1_135_000, never: browserNever },
+  { name: "browser", file: "web/toolnexus.wasm", pkg: "./wasm/browser", gzipBudget: 1_138_000, never: browserNever },
   // The tools build also links core/agents and its bridge (+69 kB gzip:
   // 1,188,826 → 1,257,920); the default build stays without them.
   { name: "browser with tools", file: "web/toolnexus-tools.wasm", pkg: "./wasm/browser-tools", gzipBudget: 1_304_000, never: browserNever },

@@ -26,6 +26,11 @@ type HTTPResponse struct {
 // Transport performs one HTTP exchange. Native builds default to net/http;
 // under js/wasm the JS bridge supplies one over fetch, so the wasm never
 // links net/http. A Transport must honour ctx cancellation.
+//
+// A Transport that is done with req.Body by the time Do returns (it has
+// copied it, as the JS bridge's fetch transport does) may say so with a
+// method CopiesRequestBody(): the client's loop then writes a run's
+// requests into one reused buffer. Without it every request gets its own.
 type Transport interface {
 	Do(ctx context.Context, req *HTTPRequest) (*HTTPResponse, error)
 }

@@ -34,8 +34,8 @@ func (Anthropic) Headers(apiKey string) map[string]string {
 	return h
 }
 
-func (Anthropic) Body(o *Params, joined, tools []byte, stream bool) []byte {
-	b := make([]byte, 0, len(joined)+len(tools)+len(o.SystemPrompt)+128)
+func (Anthropic) Body(dst []byte, o *Params, joined, tools []byte, stream bool) []byte {
+	b := grow(dst, len(joined)+len(tools)+len(o.SystemPrompt)+len(o.Extra)+128)
 	b = append(b, `{"model":`...)
 	b = jsonx.AppendString(b, o.Model)
 	maxTokens := o.MaxTokens
@@ -59,6 +59,7 @@ func (Anthropic) Body(o *Params, joined, tools []byte, stream bool) []byte {
 	if stream {
 		b = append(b, `,"stream":true`...)
 	}
+	b = append(b, o.Extra...)
 	return append(b, '}')
 }
 

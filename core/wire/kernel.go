@@ -67,5 +67,5 @@ func TranslateBody(f Format, p *Params, msgs, tools []json.RawMessage, system st
 	case HasSystemMessage(msgs):
 		o.SystemPrompt = "" // the messages carry their own
 	}
-	return OpenAI{}.Body(&o, JoinRaw(msgs), JoinList(tools), stream), nil
+	return OpenAI{}.Body(nil, &o, JoinRaw(msgs), JoinList(tools), stream), nil
 }

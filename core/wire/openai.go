@@ -26,8 +26,8 @@ func (OpenAI) Headers(apiKey string) map[string]string {
 	return h
 }
 
-func (OpenAI) Body(o *Params, joined, tools []byte, stream bool) []byte {
-	b := make([]byte, 0, len(joined)+len(tools)+len(o.SystemPrompt)+128)
+func (OpenAI) Body(dst []byte, o *Params, joined, tools []byte, stream bool) []byte {
+	b := grow(dst, len(joined)+len(tools)+len(o.SystemPrompt)+len(o.Extra)+128)
 	b = append(b, `{"model":`...)
 	b = jsonx.AppendString(b, o.Model)
 	b = append(b, `,"messages":[`...)
@@ -52,6 +52,7 @@ func (OpenAI) Body(o *Params, joined, tools []byte, stream bool) []byte {
 	if stream {
 		b = append(b, `,"stream":true,"stream_options":{"include_usage":true}`...)
 	}
+	b = append(b, o.Extra...)
 	return append(b, '}')
 }
 
@@ -59,33 +60,56 @@ func (OpenAI) Parse(body []byte) (LLMResponse, error) {
 	if err := jsonx.CheckText(body, "core: ", "provider reply"); err != nil {
 		return LLMResponse{}, err
 	}
-	doc := gjson.ParseBytes(body)
-	if e := doc.Get("error"); e.Exists() && e.Type != gjson.Null {
+	// One pass over the top level instead of a path lookup from the top
+	// per field: the lookups were most of a turn's parsing. The first of
+	// duplicate keys wins, as with gjson.Get.
+	var e, choices, model, usage gjson.Result
+	gjson.ParseBytes(body).ForEach(func(k, v gjson.Result) bool {
+		var dst *gjson.Result
+		switch k.Str {
+		case "error":
+			dst = &e
+		case "choices":
+			dst = &choices
+		case "model":
+			dst = &model
+		case "usage":
+			dst = &usage
+		}
+		if dst != nil && !dst.Exists() {
+			*dst = v
+		}
+		return true
+	})
+	if e.Exists() && e.Type != gjson.Null {
 		msg := e.Get("message").String()
 		if msg == "" {
 			msg = e.Raw
 		}
 		return LLMResponse{}, fmt.Errorf("core: provider error: %s", msg)
 	}
-	choice := doc.Get("choices.0")
+	choice := choices.Get("0")
 	if !choice.Exists() {
 		return LLMResponse{}, fmt.Errorf("core: provider reply has no choices")
 	}
+	// The choice, its message and the usage are small: path lookups in
+	// them cost little.
 	msg := choice.Get("message")
 	if !msg.IsObject() {
 		return LLMResponse{}, fmt.Errorf("core: provider reply has no message in choices[0]")
 	}
 	r := LLMResponse{
 		Text:         msg.Get("content").String(),
-		Model:        doc.Get("model").String(),
+		Model:        model.String(),
 		FinishReason: choice.Get("finish_reason").String(),
 		Usage: Usage{
-			PromptTokens:     int(doc.Get("usage.prompt_tokens").Int()),
-			CompletionTokens: int(doc.Get("usage.completion_tokens").Int()),
-			TotalTokens:      int(doc.Get("usage.total_tokens").Int()),
+			PromptTokens:     int(usage.Get("prompt_tokens").Int()),
+			CompletionTokens: int(usage.Get("completion_tokens").Int()),
+			TotalTokens:      int(usage.Get("total_tokens").Int()),
 		},
 	}
-	for i, tc := range msg.Get("tool_calls").Array() {
+	calls := msg.Get("tool_calls")
+	for i, tc := range calls.Array() {
 		args := tc.Get("function.arguments")
 		call := ToolCall{ID: tc.Get("id").String(), Name: tc.Get("function.name").String()}
 		if args.Type == gjson.String {

@@ -109,7 +109,7 @@ func AnthropicTranslateBody(o *Params, reqMsgs, reqTools []json.RawMessage, syst
 	if len(tools) > 0 {
 		toolBytes, _ = jsonx.Marshal(tools)
 	}
-	return Anthropic{}.Body(&o2, JoinRaw(encMsgs), toolBytes, stream), nil
+	return Anthropic{}.Body(nil, &o2, JoinRaw(encMsgs), toolBytes, stream), nil
 }
 
 // contentText flattens an OpenAI content value (a string or a list of

@@ -75,6 +75,10 @@ type Params struct {
 	// MaxTokensInParams says the caller's extra request parameters carry
 	// max_tokens, so the body leaves it out.
 	MaxTokensInParams bool
+	// Extra is raw object members, each starting with a comma (tool_choice,
+	// the caller's RequestParams), written before the body's closing brace:
+	// splicing them in afterwards copied the whole body again.
+	Extra []byte
 }
 
 // noCompare, a first field, makes a struct not comparable: the compiler
@@ -87,10 +91,11 @@ type noCompare [0]func()
 type Format interface {
 	Endpoint(base string) string
 	Headers(apiKey string) map[string]string
-	// Body builds the request from pre-encoded parts: joined is the
-	// transcript's messages already joined with commas, tools the cached
-	// tool list (nil when empty).
-	Body(p *Params, joined, tools []byte, stream bool) []byte
+	// Body appends the request to dst from pre-encoded parts: joined is
+	// the transcript's messages already joined with commas, tools the
+	// cached tool list (nil when empty). dst lets a run reuse one buffer
+	// for its requests.
+	Body(dst []byte, p *Params, joined, tools []byte, stream bool) []byte
 	Parse(body []byte) (LLMResponse, error)
 	// NewStream returns an accumulator for one streamed reply.
 	NewStream() Stream
@@ -120,4 +125,16 @@ func appendRawList(dst []byte, key string, joined []byte) []byte {
 	dst = append(dst, `":[`...)
 	dst = append(dst, joined...)
 	return append(dst, ']')
+}
+
+// grow returns dst with room for n more bytes, reallocated only when
+// short, then with an eighth to spare: a run's requests grow by a turn
+// each, so one buffer holds a run's requests (slices.Grow's generic code
+// cost the wasm build more).
+func grow(dst []byte, n int) []byte {
+	if cap(dst)-len(dst) < n {
+		need := len(dst) + n
+		dst = append(make([]byte, 0, need+need/8), dst...)
+	}
+	return dst
 }

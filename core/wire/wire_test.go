@@ -23,7 +23,7 @@ func TestBodyParams(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			b := tt.f.Body(&tt.p, []byte(`{"role":"user","content":"hi"}`), nil, true)
+			b := tt.f.Body(nil, &tt.p, []byte(`{"role":"user","content":"hi"}`), nil, true)
 			doc := gjson.ParseBytes(b)
 			if !gjson.ValidBytes(b) || doc.Get("model").String() != "m" || !doc.Get("stream").Bool() {
 				t.Fatalf("body = %s", b)
