@@ -36,7 +36,7 @@ func TestMetricsAndEvents(t *testing.T) {
 		`toolnexus_llm_requests_total{model="m1",status="200"} 1`,
 		`toolnexus_llm_tokens_total{type="prompt"} 3`,
 		`toolnexus_tool_calls_total{tool="t",source="native",is_error="false"} 1`,
-		`toolnexus_llm_request_duration_seconds_bucket{model="m1",le="0.05"} 2`,
+		`toolnexus_llm_request_duration_seconds_bucket{model="m1",le="+Inf"} 2`,
 		`toolnexus_llm_request_duration_seconds_count{model="m1"} 2`,
 		"# TYPE toolnexus_tool_duration_seconds histogram",
 	} {
