@@ -251,5 +251,9 @@ func (c *Client) RunWithHistory(ctx context.Context, prompt string, tk *Toolkit,
 func (c *Client) WithSystemPrompt(prompt string) *Client {
 	cp := *c
 	cp.opts.SystemPrompt = prompt
+	cp.wparams = [2]*wire.Params{} // made with c's prompt: remade below
+	if cp.err == nil {
+		cp.wparams = [2]*wire.Params{cp.requestParams(&cp.opts, false), cp.requestParams(&cp.opts, true)}
+	}
 	return &cp
 }
