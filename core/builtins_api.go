@@ -2,7 +2,7 @@ package core
 
 import (
 	"errors"
-	"fmt"
+	fmt "github.com/toolnexus/wasm/internal/fmtx" // fmt without reflection: internal/fmtx
 
 	"github.com/toolnexus/wasm/core/tool"
 	"github.com/toolnexus/wasm/core/vfs"

@@ -1,6 +1,6 @@
 package core
 
-import "fmt"
+import fmt "github.com/toolnexus/wasm/internal/fmtx" // fmt without reflection: internal/fmtx
 
 // addSkillsAndBuiltins is CreateToolkit's step after ExtraTools and MCP: the
 // skill tool (the skill options), then the built-ins (Options.Builtins) in

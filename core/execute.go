@@ -2,7 +2,7 @@ package core
 
 import (
 	"context"
-	"fmt"
+	fmt "github.com/toolnexus/wasm/internal/fmtx" // fmt without reflection: internal/fmtx
 	"time"
 )
 

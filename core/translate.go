@@ -3,7 +3,7 @@ package core
 import (
 	"context"
 	"encoding/json"
-	"fmt"
+	fmt "github.com/toolnexus/wasm/internal/fmtx" // fmt without reflection: internal/fmtx
 
 	"github.com/toolnexus/wasm/core/wire"
 	"github.com/toolnexus/wasm/internal/textx"

@@ -4,7 +4,7 @@ package jsbridge
 
 import (
 	"errors"
-	"fmt"
+	fmt "github.com/toolnexus/wasm/internal/fmtx" // fmt without reflection: internal/fmtx
 	"math"
 	"strings"
 	"syscall/js"

@@ -5,7 +5,7 @@ package jsbridge
 import (
 	"context"
 	"errors"
-	"fmt"
+	fmt "github.com/toolnexus/wasm/internal/fmtx" // fmt without reflection: internal/fmtx
 	"io"
 	"sync"
 	"syscall/js"

@@ -29,7 +29,9 @@
 // variables fills ${NAME} in http tool and MCP server headers (only from this
 // explicit map), fetch (default globalThis.fetch) carries http tool and MCP
 // requests, mcpServers is an MCP config (a map of servers, or a whole
-// Claude-desktop config; see docs/mcp.md), and waitFor answers the MCP
+// Claude-desktop config; see docs/mcp.md; only in a wasm whose main imports
+// core/mcp, toolnexus-tools.wasm: elsewhere it is an error naming that
+// build), and waitFor answers the MCP
 // servers' elicitations (kind "input" with data.schema, or "authorization"
 // with a URL; approvalDialog() renders both).
 //

@@ -6,7 +6,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"fmt"
+	fmt "github.com/toolnexus/wasm/internal/fmtx" // fmt without reflection: internal/fmtx
 	"io"
 	"runtime"
 

@@ -5,10 +5,11 @@ package jsbridge
 import (
 	"context"
 	"errors"
-	"fmt"
+	fmt "github.com/toolnexus/wasm/internal/fmtx" // fmt without reflection: internal/fmtx
 	"strings"
 	"syscall/js"
 
+	"github.com/toolnexus/wasm/core"
 	"github.com/toolnexus/wasm/internal/jsonx"
 )
 
@@ -57,8 +58,11 @@ func jsonOf(v js.Value) (s string, err error) {
 
 // fromJS decodes a JS value into dst through JSON.stringify and gjson (the
 // wasm does not link encoding/json). dst is one of the shapes the bridge
-// reads: a map of strings, of booleans or of values, or a type with an
-// UnmarshalJSON method (core.Answer, core.Request).
+// reads: a map of strings, of booleans or of values, or a core.Answer or
+// core.Request. They are named, not matched as any type with an UnmarshalJSON
+// method: an interface call of UnmarshalJSON keeps that method of every type
+// that may sit in an interface, time.Time's among them, and with it
+// time.Parse (measured: the browser build 66 kB raw / 17 kB gzip smaller).
 func fromJS(v js.Value, dst any) error {
 	s, err := jsonOf(v)
 	if err != nil {
@@ -68,7 +72,9 @@ func fromJS(v js.Value, dst any) error {
 		return errors.New("value is undefined")
 	}
 	switch d := dst.(type) {
-	case interface{ UnmarshalJSON([]byte) error }:
+	case *core.Answer:
+		return d.UnmarshalJSON([]byte(s))
+	case *core.Request:
 		return d.UnmarshalJSON([]byte(s))
 	case *map[string]string:
 		m, err := jsonx.StringMap([]byte(s))

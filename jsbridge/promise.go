@@ -3,7 +3,7 @@
 package jsbridge
 
 import (
-	"fmt"
+	fmt "github.com/toolnexus/wasm/internal/fmtx" // fmt without reflection: internal/fmtx
 	"runtime"
 	"runtime/debug"
 	"sync/atomic"

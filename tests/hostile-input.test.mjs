@@ -31,7 +31,7 @@ const deepText = (n) => '{"a":['.repeat(n / 2) + "1" + "]}".repeat(n / 2);
 
 describe("JSON nested past the limit never kills the wasm runtime", () => {
   test("in Node", { timeout: 240_000 }, async (t) => {
-    const report = await deepScenarios({ module: pathToFileURL(join(WEB, "toolnexus.mjs")).href, wasm: join(WEB, "toolnexus.wasm"), depths: DEPTHS });
+    const report = await deepScenarios({ module: pathToFileURL(join(WEB, "toolnexus.mjs")).href, wasm: join(WEB, "toolnexus-tools.wasm"), depths: DEPTHS }); // MCP scenarios: the tools build
     await checkReport(t, report, 20);
   });
 

@@ -101,9 +101,9 @@ test("Go natively: TestMCPAgainstOfficialSDK against the SDK server", { timeout:
 });
 
 test("Node: the browser bundle uses the SDK server as a tool source", T, async () => {
-  assert.ok(existsSync(join(WEB, "toolnexus.wasm")), `no build in ${WEB}: run ./build.sh first`);
+  assert.ok(existsSync(join(WEB, "toolnexus-tools.wasm")), `no build in ${WEB}: run ./build.sh first`);
   const mod = await import(pathToFileURL(join(WEB, "toolnexus.mjs")).href);
-  const tnx = await mod.load({ wasm: join(WEB, "toolnexus.wasm") });
+  const tnx = await mod.load({ wasm: join(WEB, "toolnexus-tools.wasm") }); // the MCP client is in the tools build
   const asked = [];
   const closedBefore = sdk.stats.closed;
   const start = Date.now();
@@ -150,7 +150,7 @@ test("Node: the browser bundle uses the SDK server as a tool source", T, async (
 
 test("Node: the MCP approval policy — a destructive tool suspends for approval, a readOnly one runs directly", T, async () => {
   const mod = await import(pathToFileURL(join(WEB, "toolnexus.mjs")).href);
-  const tnx = await mod.load({ wasm: join(WEB, "toolnexus.wasm") });
+  const tnx = await mod.load({ wasm: join(WEB, "toolnexus-tools.wasm") }); // the MCP client is in the tools build
   // The model asks for each tool named in the prompt, then reports the result.
   const client = await tnx.createClient({
     model: "local",
@@ -198,7 +198,7 @@ test("Node: the MCP approval policy — a destructive tool suspends for approval
 
 test("Node: a declined elicitation reaches the server as decline", T, async () => {
   const mod = await import(pathToFileURL(join(WEB, "toolnexus.mjs")).href);
-  const tnx = await mod.load({ wasm: join(WEB, "toolnexus.wasm") });
+  const tnx = await mod.load({ wasm: join(WEB, "toolnexus-tools.wasm") }); // the MCP client is in the tools build
   const tk = await tnx.createToolkit({
     mcpServers: { sdk: { url: sdk.url } },
     waitFor: async (request) => mod.answerDeclined(request.id, "no thanks"),
@@ -237,7 +237,7 @@ test("Node: a tools/call that times out on an open event stream is an error resu
   });
   await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
   const mod = await import(pathToFileURL(join(WEB, "toolnexus.mjs")).href);
-  const tnx = await mod.load({ wasm: join(WEB, "toolnexus.wasm") });
+  const tnx = await mod.load({ wasm: join(WEB, "toolnexus-tools.wasm") }); // the MCP client is in the tools build
   const tk = await tnx.createToolkit({ mcpServers: { h: { url: `http://127.0.0.1:${server.address().port}/mcp`, timeout: 400 } } });
   try {
     const start = Date.now();
@@ -301,7 +301,7 @@ test("chromium: the browser build calls the SDK server and answers with the elic
     await page.goto(site.url);
     await page.evaluate(async (servers) => {
       const mod = await import("/toolnexus.mjs");
-      const tnx = await mod.load();
+      const tnx = await mod.load({ wasm: "/toolnexus-tools.wasm" }); // the MCP client is in the tools build
       // The page's own approval dialog renders the elicitation as a form.
       const waitFor = tnx.approvalDialog();
       const tk = await tnx.createToolkit({ mcpServers: servers, waitFor });

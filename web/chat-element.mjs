@@ -405,7 +405,9 @@ export class ToolnexusChatElement extends HTMLElement {
   async #build() {
     if (this.endpoint) return remoteEngine({ endpoint: this.endpoint });
     const config = this.#jsonConfig();
-    const wasm = this.wasm ? new URL(this.wasm, document.baseURI) : DEFAULT_WASM;
+    // The MCP client is in the tools build only (toolnexus.wasm leaves it out):
+    // a config with mcpServers and no wasm attribute loads that build.
+    const wasm = this.wasm ? new URL(this.wasm, document.baseURI) : config.mcpServers ? wasmURL("tools") : DEFAULT_WASM;
     return localEngine({
       wasm,
       demo: this.demo,

@@ -166,7 +166,9 @@ function wrapApi(api) {
     // createToolkit({tools, variables?, fetch?}) or createToolkit([...tools]):
     // variables fill ${NAME} in http tool headers; fetch carries http tool requests.
     // createToolkit({tools, variables, fetch, mcpServers, waitFor, builtins, skills}):
-    // every option is handed to Go as is (see jsbridge/doc.go).
+    // every option is handed to Go as is (see jsbridge/doc.go). mcpServers,
+    // builtins, skills and files need toolnexus-tools.wasm; the default build
+    // rejects them with an error that says so.
     async createToolkit(options = {}) {
       const opts = Array.isArray(options) ? { tools: options } : { ...options, tools: options.tools ?? [] };
       return wrapToolkit(await call(() => api.createToolkit(clientOptions(opts))));

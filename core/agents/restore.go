@@ -3,7 +3,7 @@ package agents
 import (
 	"encoding/json"
 	"errors"
-	"fmt"
+	fmt "github.com/toolnexus/wasm/internal/fmtx" // fmt without reflection: internal/fmtx
 	"strings"
 	"time"
 

@@ -2,7 +2,7 @@ package agents
 
 import (
 	"errors"
-	"fmt"
+	fmt "github.com/toolnexus/wasm/internal/fmtx" // fmt without reflection: internal/fmtx
 	"sort"
 	"strings"
 	"sync"

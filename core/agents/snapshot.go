@@ -3,7 +3,7 @@ package agents
 import (
 	"encoding/json"
 	"errors"
-	"fmt"
+	fmt "github.com/toolnexus/wasm/internal/fmtx" // fmt without reflection: internal/fmtx
 
 	"github.com/toolnexus/wasm/core"
 	"github.com/toolnexus/wasm/internal/jsonx"

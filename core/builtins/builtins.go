@@ -1,7 +1,7 @@
 package builtins
 
 import (
-	"fmt"
+	fmt "github.com/toolnexus/wasm/internal/fmtx" // fmt without reflection: internal/fmtx
 
 	"github.com/toolnexus/wasm/core/tool"
 	"github.com/toolnexus/wasm/core/vfs"

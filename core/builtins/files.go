@@ -2,7 +2,7 @@ package builtins
 
 import (
 	"errors"
-	"fmt"
+	fmt "github.com/toolnexus/wasm/internal/fmtx" // fmt without reflection: internal/fmtx
 	"io/fs"
 	"path"
 	"strings"

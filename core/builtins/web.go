@@ -2,7 +2,7 @@ package builtins
 
 import (
 	"context"
-	"fmt"
+	fmt "github.com/toolnexus/wasm/internal/fmtx" // fmt without reflection: internal/fmtx
 	"io"
 	"strings"
 	"time"

@@ -2,7 +2,7 @@ package httptool
 
 import (
 	"context"
-	"fmt"
+	fmt "github.com/toolnexus/wasm/internal/fmtx" // fmt without reflection: internal/fmtx
 	"io"
 	"sort"
 	"strings"

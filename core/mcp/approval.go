@@ -1,7 +1,7 @@
 package mcp
 
 import (
-	"fmt"
+	fmt "github.com/toolnexus/wasm/internal/fmtx" // fmt without reflection: internal/fmtx
 
 	"github.com/tidwall/gjson"
 	"github.com/toolnexus/wasm/core/tool"

@@ -2,7 +2,7 @@ package mcp
 
 import (
 	"errors"
-	"fmt"
+	fmt "github.com/toolnexus/wasm/internal/fmtx" // fmt without reflection: internal/fmtx
 	"strings"
 
 	"github.com/tidwall/gjson"

@@ -3,7 +3,7 @@ package mcp
 import (
 	"context"
 	"errors"
-	"fmt"
+	fmt "github.com/toolnexus/wasm/internal/fmtx" // fmt without reflection: internal/fmtx
 	"github.com/toolnexus/wasm/internal/sse"
 	"io"
 	"strings"

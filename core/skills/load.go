@@ -3,7 +3,7 @@ package skills
 import (
 	"bytes"
 	"errors"
-	"fmt"
+	fmt "github.com/toolnexus/wasm/internal/fmtx" // fmt without reflection: internal/fmtx
 	"io/fs"
 	"strings"
 

@@ -1,7 +1,7 @@
 package skills
 
 import (
-	"fmt"
+	fmt "github.com/toolnexus/wasm/internal/fmtx" // fmt without reflection: internal/fmtx
 	"io/fs"
 	"path"
 	"strings"

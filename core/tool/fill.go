@@ -1,7 +1,7 @@
 package tool
 
 import (
-	"fmt"
+	fmt "github.com/toolnexus/wasm/internal/fmtx" // fmt without reflection: internal/fmtx
 	"strings"
 )
 

@@ -5,7 +5,7 @@ package tool
 import (
 	"bytes"
 	"context"
-	"fmt"
+	fmt "github.com/toolnexus/wasm/internal/fmtx" // fmt without reflection: internal/fmtx
 	"net/http"
 	"strings"
 )

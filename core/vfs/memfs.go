@@ -2,7 +2,7 @@ package vfs
 
 import (
 	"errors"
-	"fmt"
+	fmt "github.com/toolnexus/wasm/internal/fmtx" // fmt without reflection: internal/fmtx
 	"io"
 	"io/fs"
 	"path"

@@ -2,7 +2,7 @@ package wire
 
 import (
 	"encoding/json"
-	"fmt"
+	fmt "github.com/toolnexus/wasm/internal/fmtx" // fmt without reflection: internal/fmtx
 	"strconv"
 	"strings"
 

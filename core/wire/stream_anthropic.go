@@ -1,7 +1,7 @@
 package wire
 
 import (
-	"fmt"
+	fmt "github.com/toolnexus/wasm/internal/fmtx" // fmt without reflection: internal/fmtx
 	"strings"
 
 	"github.com/tidwall/gjson"

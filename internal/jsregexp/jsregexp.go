@@ -7,7 +7,7 @@ package jsregexp
 
 import (
 	"errors"
-	"fmt"
+	fmt "github.com/toolnexus/wasm/internal/fmtx" // fmt without reflection: internal/fmtx
 	"syscall/js"
 )
 

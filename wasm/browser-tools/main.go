@@ -1,16 +1,16 @@
 //go:build js && wasm
 
-// Command browser-tools is the browser's wasm with the built-in tools and
-// skills and agent teams linked (web/toolnexus-tools.wasm): the same bridge as
+// Command browser-tools is the browser's wasm with the MCP client, the
+// built-in tools, skills and agent teams linked (web/toolnexus-tools.wasm): the same bridge as
 // wasm/browser, plus the packages its imports register with core and the
 // bridge's glue for them (jsbridge.EnableTools).
 package main
 
 import (
-	_ "github.com/toolnexus/wasm/core/mcp"
 	"syscall/js"
 
 	_ "github.com/toolnexus/wasm/core/builtins"
+	_ "github.com/toolnexus/wasm/core/mcp" // Options.MCP over the host's fetch
 	_ "github.com/toolnexus/wasm/core/skills"
 	"github.com/toolnexus/wasm/jsbridge"
 )

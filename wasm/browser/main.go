@@ -2,12 +2,14 @@
 
 // Command browser is the wasm the browser (and Node) loads through
 // web/toolnexus.mjs: it hands the bridge's API to the loader and stays alive.
+// It leaves out what the tools build (wasm/browser-tools) adds: the MCP
+// client (core/mcp: 148 kB raw, 37 kB gzip), built-ins, skills and agents;
+// asking for them here is an error that names toolnexus-tools.wasm.
 package main
 
 import (
 	"syscall/js"
 
-	_ "github.com/toolnexus/wasm/core/mcp" // Options.MCP over the host's fetch
 	"github.com/toolnexus/wasm/jsbridge"
 )
 
