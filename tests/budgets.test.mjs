@@ -90,13 +90,18 @@ const browserNever = [...never, "net/http.", "crypto/tls.", "fmt.", "internal/fm
 // links fmt (net/http, worker/) and pays for both: 7,412,222 / 2,036,643.
 // jsonx ranging over maps (no reflect.Value.MapIndex) took the browser to
 // 3,654,461 / 1,014,849 and the tools build to 4,478,029 / 1,213,016.
+// With the Worker split into product packages (issue 24: longer package
+// paths in the runtime's name tables, the router's mount seam) and the
+// turn's caches beside these cuts the Worker measured 7,452,784 / 2,047,161;
+// its budget is ~0.5 % above. (Most of what keeps it over 1.80 MB is
+// net/http, whose js build links crypto/tls and x509: ~700 kB raw.)
 const targets = [
   { name: "browser", file: "web/toolnexus.wasm", pkg: "./wasm/browser", gzipBudget: 1_020_000, rawBudget: 3_673_000, never: browserNever },
   // The tools build also links core/agents and its bridge (+69 kB gzip:
   // 1,188,826 → 1,257,920) and the MCP client; the default build stays
   // without them.
   { name: "browser with tools", file: "web/toolnexus-tools.wasm", pkg: "./wasm/browser-tools", gzipBudget: 1_219_000, rawBudget: 4_500_000, never: browserNever },
-  { name: "worker", file: "worker/build/app.wasm", pkg: "./wasm/worker", gzipBudget: 2_047_000, rawBudget: 7_450_000, never },
+  { name: "worker", file: "worker/build/app.wasm", pkg: "./wasm/worker", gzipBudget: 2_057_000, rawBudget: 7_490_000, never },
 ];
 
 const gzipSize = (buf) => gzipSync(buf, { level: 9 }).length;
