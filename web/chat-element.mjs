@@ -26,10 +26,17 @@
 //   again when the page is visible again or on the next load, and the run
 //   resumes with the person's answer. Nothing secret is stored (not apiKey).
 
-import { adoptStyles, approvalDialog } from "./approval-dialog.mjs";
 import { httpToolSpecs, localEngine, remoteEngine } from "./chat-engine.mjs";
 import { answerLabel, resultView, waitingStatus } from "./outcome.mjs";
+import { adoptStyles } from "./styles.mjs";
 import { wasmURL } from "./wasm-urls.mjs";
+
+// The approval dialog (and its forms: four more modules) is imported when
+// the runtime is ready or a request first needs it, not before the element
+// can be defined: each level of static imports is one more round trip
+// before the element shows (issue 27: navigation → visible).
+let dialogModule = null;
+const loadDialog = () => (dialogModule ??= import("./approval-dialog.mjs"));
 
 const ATTRS = ["model", "base-url", "style", "system-prompt", "max-turns", "endpoint", "demo", "wasm", "stream"];
 // Read when used, so changing them does not rebuild the engine.
@@ -358,6 +365,7 @@ export class ToolnexusChatElement extends HTMLElement {
       this.#showLoading(engine);
       engine.promise.then(() => {
         if (this.#engine === engine) this.toggleAttribute("ready", true);
+        loadDialog().catch(() => {}); // fetched before the first request needs it
       }, (err) => {
         if (this.#engine !== engine) return;
         this.#dropFailed(engine);
@@ -511,7 +519,10 @@ export class ToolnexusChatElement extends HTMLElement {
     if (this.endpoint) {
       try { agent = `the agent at ${new URL(this.endpoint, document.baseURI).host}`; } catch { agent = "the remote agent"; }
     }
-    if (!this.#ask || this.#ask.agent !== agent) this.#ask = { agent, ask: approvalDialog({ agent }) };
+    if (!this.#ask || this.#ask.agent !== agent) {
+      const ask = loadDialog().then(({ approvalDialog }) => approvalDialog({ agent }));
+      this.#ask = { agent, ask: (req, o) => ask.then((dialog) => dialog(req, o)) };
+    }
     return this.#ask.ask(request, opts);
   }
 
