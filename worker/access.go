@@ -35,7 +35,7 @@ func (a Access) applyCORS(w http.ResponseWriter, r *http.Request) bool {
 		return true
 	}
 	if !a.originAllowed(origin) {
-		writeError(w, http.StatusForbidden, "origin_not_allowed", "origin "+quoteClip(origin)+" is not in ALLOWED_ORIGINS")
+		writeError(w, http.StatusForbidden, "origin_not_allowed", "origin "+QuoteClip(origin)+" is not in ALLOWED_ORIGINS")
 		return false
 	}
 	w.Header().Set("Access-Control-Allow-Origin", origin)
@@ -84,9 +84,9 @@ func bearerToken(header string) (string, bool) {
 	return token, token != ""
 }
 
-// quoteClip quotes a client-supplied string for an error message, cut to a
+// QuoteClip quotes a client-supplied string for an error message, cut to a
 // length that keeps the message readable.
-func quoteClip(s string) string {
+func QuoteClip(s string) string {
 	const max = 80
 	if len(s) > max {
 		s = s[:max] + "…"

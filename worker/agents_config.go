@@ -31,8 +31,8 @@ import (
 // /v1/run with "agent": "<name>" runs that agent with its team.
 const AgentsSetting = "AGENTS"
 
-// agentDecl is one agent of AGENTS.
-type agentDecl struct {
+// AgentDecl is one agent of AGENTS.
+type AgentDecl struct {
 	Name         string
 	Does         string
 	Instructions string
@@ -61,14 +61,14 @@ func validAgentName(name string) bool {
 // build a huge registry.
 const maxAgents = 64
 
-// parseAgents reads and checks AGENTS ("" declares none). known reports
+// ParseAgents reads and checks AGENTS ("" declares none). known reports
 // whether the Worker offers a tool of that name; nil skips the check (the
 // tool set is only known when a request builds it: MCP servers, skills).
 // A problem is a *ConfigError naming AGENTS and the agent, never a value
 // beyond the names; once the text is an array of agents, every problem of
 // every agent is reported at once (ConfigErrors), as for the rest of the
 // configuration.
-func parseAgents(text string, known func(string) bool) ([]agentDecl, error) {
+func ParseAgents(text string, known func(string) bool) ([]AgentDecl, error) {
 	text = strings.TrimSpace(text)
 	if text == "" {
 		return nil, nil
@@ -92,7 +92,7 @@ func parseAgents(text string, known func(string) bool) ([]agentDecl, error) {
 	}
 	var problems ConfigErrors
 	report := func(format string, args ...any) { problems.add(problem(format, args...)) }
-	decls := make([]agentDecl, 0, len(list))
+	decls := make([]AgentDecl, 0, len(list))
 	// index holds every well-formed name, so a team member is checked
 	// against what was declared even when that agent has a problem itself.
 	index := map[string]int{}
@@ -119,7 +119,7 @@ func parseAgents(text string, known func(string) bool) ([]agentDecl, error) {
 	for _, d := range decls {
 		for _, t := range d.Team {
 			if _, ok := index[t]; !ok {
-				report("agent %s: team member %s is not declared", d.Name, quoteClip(t))
+				report("agent %s: team member %s is not declared", d.Name, QuoteClip(t))
 			}
 		}
 		for _, t := range d.Tools {
@@ -127,7 +127,7 @@ func parseAgents(text string, known func(string) bool) ([]agentDecl, error) {
 			case t == "task":
 				report("agent %s: \"task\" is not a tool to list: an agent with a team gets it", d.Name)
 			case known != nil && !known(t):
-				report("agent %s: tool %s is not offered by this Worker (GET /v1/tools lists them)", d.Name, quoteClip(t))
+				report("agent %s: tool %s is not offered by this Worker (GET /v1/tools lists them)", d.Name, QuoteClip(t))
 			}
 		}
 	}
@@ -138,8 +138,8 @@ func parseAgents(text string, known func(string) bool) ([]agentDecl, error) {
 }
 
 // readAgentDecl reads one entry of AGENTS; unknown fields are an error.
-func readAgentDecl(v gjson.Result) (agentDecl, error) {
-	var d agentDecl
+func readAgentDecl(v gjson.Result) (AgentDecl, error) {
+	var d AgentDecl
 	if !v.IsObject() {
 		return d, fmt.Errorf("must be an object")
 	}
@@ -240,12 +240,12 @@ func (h *Handler) staticToolNames(builtins any) (names map[string]bool, complete
 // declaredAgents parses AGENTS, checking tool names against the static
 // tool set when it is the whole tool set and builtinsOK (BUILTINS itself
 // parsed).
-func (h *Handler) declaredAgents(builtins any, builtinsOK bool) ([]agentDecl, error) {
+func (h *Handler) declaredAgents(builtins any, builtinsOK bool) ([]AgentDecl, error) {
 	var known func(string) bool
 	if builtinsOK {
 		if names, complete := h.staticToolNames(builtins); complete {
 			known = func(name string) bool { return names[name] }
 		}
 	}
-	return parseAgents(h.opts.Getenv(AgentsSetting), known)
+	return ParseAgents(h.opts.Getenv(AgentsSetting), known)
 }

@@ -14,7 +14,7 @@ import (
 // configuration does (issue 26: /readyz listed "biling" but not "refnd").
 func TestParseAgentsReportsEveryProblem(t *testing.T) {
 	known := func(name string) bool { return name == "refund" }
-	_, err := parseAgents(`[{"name": "support", "team": ["biling"]},
+	_, err := ParseAgents(`[{"name": "support", "team": ["biling"]},
 		{"name": "billing", "tools": ["refnd"]},
 		{"name": "billing"}, {"name": "audit", "soul": 1}, {"name": "ops", "team": ["audit"]}]`, known)
 	var got []string
@@ -63,7 +63,7 @@ func TestParseAgents(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			decls, err := parseAgents(c.text, known)
+			decls, err := ParseAgents(c.text, known)
 			if c.wantErr == "" {
 				if err != nil {
 					t.Fatalf("error %v", err)
@@ -79,14 +79,14 @@ func TestParseAgents(t *testing.T) {
 			}
 		})
 	}
-	decls, err := parseAgents(testAgents, known)
+	decls, err := ParseAgents(testAgents, known)
 	if err != nil || len(decls) != 2 || decls[1].Budget == nil || decls[1].Budget.MaxTurns != 4 || decls[0].Team[0] != "billing" {
 		t.Errorf("testAgents parsed as %+v, %v", decls, err)
 	}
 	if want := fmt.Sprintf("must be at most %d ", agents.MaxWallMsLimit); !strings.HasPrefix(maxWallProblem, want) {
 		t.Errorf("maxWallProblem = %q, want it to start %q", maxWallProblem, want)
 	}
-	decls, _ = parseAgents(`[{"name": "a", "budget": {"maxWallMs": 1500}}]`, nil)
+	decls, _ = ParseAgents(`[{"name": "a", "budget": {"maxWallMs": 1500}}]`, nil)
 	if decls[0].Budget.MaxWall != 1500*time.Millisecond {
 		t.Errorf("maxWallMs read as %v", decls[0].Budget.MaxWall)
 	}
@@ -115,21 +115,5 @@ func TestAgentsMisconfiguredIsAConfigError(t *testing.T) {
 	}
 	if n := len(hs.llm.Requests()); n != 0 {
 		t.Errorf("the model was called %d times", n)
-	}
-}
-
-// With MCP_CONFIG set the tool set is only known per request: an unknown
-// tool name passes the load and is refused when a request builds the team.
-func TestAgentsToolCheckedPerRequestWithMCP(t *testing.T) {
-	hs := newHarness(t, func(env map[string]string) {
-		env["AGENTS"] = `[{"name": "a", "tools": ["docs_search"]}]`
-		env["MCP_CONFIG"] = `{"mcpServers": {}}`
-	})
-	if rec := hs.do(http.MethodGet, "/readyz", ""); rec.Code != http.StatusOK {
-		t.Fatalf("readyz = %d %s", rec.Code, rec.Body.String())
-	}
-	code, body := hs.post("/v1/run", map[string]any{"prompt": "hi", "agent": "a"})
-	if code != http.StatusInternalServerError || errCode(body) != "config" || !strings.Contains(body["error"].(map[string]any)["message"].(string), `tool "docs_search" is not offered by this Worker now`) {
-		t.Errorf("run = %d %v", code, body)
 	}
 }

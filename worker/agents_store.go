@@ -33,7 +33,8 @@ type TreeStore interface {
 type MemoryTreeStore struct {
 	mu    sync.Mutex
 	trees map[string]storedTree
-	now   func() time.Time
+	// Now is the clock of expiry (time.Now); a test sets its own.
+	Now func() time.Time
 }
 
 type storedTree struct {
@@ -43,7 +44,7 @@ type storedTree struct {
 
 // NewMemoryTreeStore returns an empty store.
 func NewMemoryTreeStore() *MemoryTreeStore {
-	return &MemoryTreeStore{trees: map[string]storedTree{}, now: time.Now}
+	return &MemoryTreeStore{trees: map[string]storedTree{}, Now: time.Now}
 }
 
 // Put implements TreeStore. It also drops trees past their time.
@@ -77,7 +78,7 @@ func (m *MemoryTreeStore) Len() int {
 }
 
 func (m *MemoryTreeStore) expireLocked() {
-	now := m.now()
+	now := m.Now()
 	for k, t := range m.trees {
 		if !now.Before(t.until) {
 			delete(m.trees, k)

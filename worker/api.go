@@ -14,8 +14,8 @@ import (
 	"github.com/toolnexus/wasm/internal/jsonx"
 )
 
-// runRequest is the body of POST /v1/run.
-type runRequest struct {
+// RunRequest is the body of POST /v1/run.
+type RunRequest struct {
 	Prompt   string            `json:"prompt"`
 	Messages []json.RawMessage `json:"messages"`
 	// Stream answers with server-sent events (stream.go).
@@ -65,7 +65,7 @@ type toolInfo struct {
 }
 
 func (h *Handler) serveTools(w http.ResponseWriter, r *http.Request) {
-	tk, ok := h.requestToolkit(r.Context(), w, "")
+	tk, ok := h.RequestToolkit(r.Context(), w, "")
 	if !ok {
 		return
 	}
@@ -90,7 +90,9 @@ func (h *Handler) serveRun(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if req.Agent != "" {
-		h.serveAgentRun(w, r, cfg, req)
+		if !h.teamsUnavailable(w) {
+			h.teams.Run(h, w, r, cfg, req)
+		}
 		return
 	}
 	history := make([]any, len(req.Messages))
@@ -143,7 +145,7 @@ func (h *Handler) serveResume(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if req.Answer.ID != st.Pending.ID {
-		writeError(w, http.StatusBadRequest, "answer_mismatch", "answer.id "+quoteClip(req.Answer.ID)+" does not match the pending request "+quoteClip(st.Pending.ID))
+		writeError(w, http.StatusBadRequest, "answer_mismatch", "answer.id "+QuoteClip(req.Answer.ID)+" does not match the pending request "+QuoteClip(st.Pending.ID))
 		return
 	}
 	answer := core.Answer{ID: req.Answer.ID, Ok: *req.Answer.Ok, Data: req.Answer.Data, Reason: req.Answer.Reason}
@@ -157,8 +159,11 @@ func (h *Handler) serveResume(w http.ResponseWriter, r *http.Request) {
 			writeError(w, http.StatusBadRequest, "unsupported_field", `"conversation" cannot be combined with an agent team's state token; nothing ran and the token is still good`)
 			return
 		}
+		if h.teamsUnavailable(w) {
+			return
+		}
 		if h.opts.Trees() == nil {
-			h.treesUnavailable(w)
+			h.TreesUnavailable(w)
 			return
 		}
 	}
@@ -166,7 +171,7 @@ func (h *Handler) serveResume(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if st.Agent != "" {
-		h.resumeAgent(w, r, cfg, st, answer, req.Stream)
+		h.teams.Resume(h, w, r, cfg, st, answer, req.Stream)
 		return
 	}
 	if req.Stream {
@@ -190,7 +195,7 @@ func (h *Handler) tools() []core.Tool {
 // cfg, runs step, and writes the result: the RunResult (sealed into a state
 // token when pending) or a 502.
 func (h *Handler) runAgent(ctx context.Context, w http.ResponseWriter, cfg Config, endpoint, workspace string, step func(*core.Client, *core.Toolkit) (core.RunResult, error)) {
-	tk, ok := h.requestToolkit(ctx, w, workspace)
+	tk, ok := h.RequestToolkit(ctx, w, workspace)
 	if !ok {
 		return
 	}
@@ -264,8 +269,8 @@ func (h *Handler) runError(w http.ResponseWriter, cfg Config, partial core.RunRe
 }
 
 // RunErrorBody is the status and body runError answers.
-func (h *Handler) RunErrorBody(cfg Config, partial core.RunResult, err error) (int, errorBody) {
-	body := errorBody{Error: apiError{Code: "upstream_error"}}
+func (h *Handler) RunErrorBody(cfg Config, partial core.RunResult, err error) (int, ErrorBody) {
+	body := ErrorBody{Error: APIError{Code: "upstream_error"}}
 	if len(partial.ToolCalls) > 0 {
 		partial.Pending = nil
 		body.Result = partial
@@ -284,7 +289,7 @@ func (h *Handler) RunErrorBody(cfg Config, partial core.RunResult, err error) (i
 		body.Error.Code = "upstream_timeout"
 		body.Error.Message = "the run timed out"
 	} else {
-		body.Error.Message = "the run failed: " + redact(err.Error(), cfg.APIKey, cfg.StateSecret, cfg.APIToken)
+		body.Error.Message = "the run failed: " + Redact(err.Error(), cfg.APIKey, cfg.StateSecret, cfg.APIToken)
 	}
 	h.opts.Logf("worker: run failed: %s", body.Error.Message)
 	return status, body
@@ -300,7 +305,7 @@ func (h *Handler) internalError(w http.ResponseWriter, err error) {
 func (h *Handler) RequestConfig(w http.ResponseWriter) (Config, bool) {
 	cfg, problems := h.checkConfig()
 	if err := problems.err(); err != nil {
-		h.configError(w, err)
+		h.WriteConfigError(w, err)
 		return Config{}, false
 	}
 	return cfg, true
@@ -345,8 +350,8 @@ func bodyError(w http.ResponseWriter, err error) {
 	}
 }
 
-// redact removes every non-empty secret from s.
-func redact(s string, secrets ...string) string {
+// Redact removes every non-empty secret from s.
+func Redact(s string, secrets ...string) string {
 	for _, k := range secrets {
 		if len(k) >= 4 {
 			s = strings.ReplaceAll(s, k, "[redacted]")

@@ -49,7 +49,7 @@ func (h *Handler) builtinsOption(ctx context.Context, workspace string) (any, er
 			name = strings.TrimSpace(name)
 			switch {
 			case !known[name]:
-				return nil, &ConfigError{"BUILTINS", `names an unknown tool ` + quoteClip(name) + ` (want "on", "off" or a list of ` + strings.Join(core.BuiltinNames, ", ") + `)`}
+				return nil, &ConfigError{"BUILTINS", `names an unknown tool ` + QuoteClip(name) + ` (want "on", "off" or a list of ` + strings.Join(core.BuiltinNames, ", ") + `)`}
 			case fileBuiltins[name] && store == nil:
 				return nil, &ConfigError{"BUILTINS", "names " + name + ", which needs an R2 bucket bound as " + FilesR2Binding + " or a KV namespace bound as " + FilesKVBinding}
 			}

@@ -30,7 +30,7 @@ func unsupportedMediaType(w http.ResponseWriter, ct string) {
 	w.Header().Set("Accept-Post", "application/json")
 	got := "no Content-Type"
 	if strings.TrimSpace(ct) != "" {
-		got = "Content-Type " + quoteClip(ct)
+		got = "Content-Type " + QuoteClip(ct)
 	}
 	writeError(w, http.StatusUnsupportedMediaType, "unsupported_media_type", "this route takes a JSON body: send Content-Type: application/json (got "+got+")")
 }

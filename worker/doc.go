@@ -6,9 +6,10 @@
 //
 // Package worker is the router and what the products share; a product that
 // is its own package mounts its routes (NewHandler(opts, gateway.Mount,
-// mcpserver.Mount)): the OpenAI gateway (worker/gateway) and the MCP server
-// (worker/mcpserver). The API below is the whole Worker's, as wasm/worker
-// mounts it.
+// mcpserver.Mount, teams.Mount)): the OpenAI gateway (worker/gateway), the
+// MCP server (worker/mcpserver) and agent teams (worker/teams, the
+// TeamRunner the run API and the UI stream hand "agent" to). The API below
+// is the whole Worker's, as wasm/worker mounts it.
 //
 // # HTTP API (JSON in and out)
 //
@@ -87,6 +88,7 @@
 //	415 unsupported_media_type (a POST body that is not application/json)
 //	500 config (names every missing or invalid setting, also as
 //	    "problems": [{"setting", "problem"}]), internal
+//	501 teams_unavailable (a team run on a build that mounts no worker/teams)
 //	502 upstream_error (upstreamStatus: the provider's HTTP status, when it
 //	    answered; "result": the partial run when tools already ran)
 //	503 approvals_unavailable (no APPROVALS ledger: resumes and team runs

@@ -72,6 +72,8 @@ type Handler struct {
 	// instance served reported through OnMetric.
 	coreMetrics *core.MetricsRegistry
 	routes      map[string]Route
+	// teams runs agent teams (SetTeams); nil without worker/teams.
+	teams TeamRunner
 	// configLogged makes the configuration's problems logged once (a
 	// pointer: the Handler bound to a request is a copy).
 	configLogged *sync.Once
@@ -185,7 +187,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if !known {
-		writeError(sw, http.StatusNotFound, "not_found", "no route "+quoteClip(r.URL.Path)+"; try POST /v1/run, POST /v1/resume, POST /v1/runs, POST /v1/chat/completions, POST /v1/ui, GET /v1/models, GET /v1/tools, GET /metrics, GET /healthz or GET /readyz")
+		writeError(sw, http.StatusNotFound, "not_found", "no route "+QuoteClip(r.URL.Path)+"; try POST /v1/run, POST /v1/resume, POST /v1/runs, POST /v1/chat/completions, POST /v1/ui, GET /v1/models, GET /v1/tools, GET /metrics, GET /healthz or GET /readyz")
 		return
 	}
 	if r.Method == http.MethodOptions {
@@ -218,7 +220,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.Body != nil && r.Method == http.MethodPost {
 		limit, err := MaxBody(h.opts.Getenv)
 		if err != nil {
-			h.configError(sw, err)
+			h.WriteConfigError(sw, err)
 			return
 		}
 		r.Body = http.MaxBytesReader(sw, r.Body, limit)
@@ -265,11 +267,11 @@ func (s *statusWriter) code() int {
 	return s.status
 }
 
-// configError answers missing or invalid settings with 500 naming every
+// WriteConfigError answers missing or invalid settings with 500 naming every
 // one of them ("problems": [{setting, problem}]), never a value.
-func (h *Handler) configError(w http.ResponseWriter, err error) {
+func (h *Handler) WriteConfigError(w http.ResponseWriter, err error) {
 	h.opts.Logf("worker: configuration: %v", err)
-	writeJSON(w, http.StatusInternalServerError, errorBody{Error: apiError{Code: "config", Message: "worker misconfigured: " + err.Error(), Problems: problemList(err)}})
+	writeJSON(w, http.StatusInternalServerError, ErrorBody{Error: APIError{Code: "config", Message: "worker misconfigured: " + err.Error(), Problems: problemList(err)}})
 }
 
 // serveHealth is liveness: the Worker answers. "ready" says whether it can

@@ -16,6 +16,8 @@ const (
 	testAPIKey   = workertest.APIKey
 	testSecret   = workertest.Secret
 	testAPIToken = workertest.APIToken
+	// testAgents is the team the AGENTS tests parse.
+	testAgents = workertest.TeamAgents
 )
 
 // The readers of the API's answers that products' tests share.
@@ -46,7 +48,7 @@ func newHarness(t *testing.T, edit func(env map[string]string)) *harness {
 	hs.now.Store(time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC).Unix())
 	clock := func() time.Time { return time.Unix(hs.now.Load(), 0) }
 	spent := NewMemorySpentStore()
-	spent.now = clock
+	spent.Now = clock
 	hs.h = NewHandler(Options{
 		Getenv:    base.Getenv,
 		Transport: workertest.Transport(hs.llm),

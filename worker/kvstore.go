@@ -255,7 +255,7 @@ func (h *Handler) conversationSaver(w http.ResponseWriter, id string) (func(core
 	}
 	store, err := h.kvConversationStore()
 	if err != nil {
-		h.configError(w, err)
+		h.WriteConfigError(w, err)
 		return nil, false
 	}
 	if store == nil {
@@ -287,7 +287,7 @@ func saveAfter(save func(core.RunResult, error) error, res core.RunResult, runEr
 // serveConversation answers POST /v1/run with "conversation": the
 // transcript comes from CONVERSATIONS_KV and the run's transcript is saved
 // back (core's Client.Ask), also when the run halts pending.
-func (h *Handler) serveConversation(w http.ResponseWriter, r *http.Request, cfg Config, req runRequest) {
+func (h *Handler) serveConversation(w http.ResponseWriter, r *http.Request, cfg Config, req RunRequest) {
 	switch {
 	case !validConversationID(req.Conversation):
 		writeError(w, http.StatusBadRequest, "invalid_field", `"conversation" must be 1-128 characters of A-Z, a-z, 0-9, ".", "_", ":" or "-"`)
@@ -298,7 +298,7 @@ func (h *Handler) serveConversation(w http.ResponseWriter, r *http.Request, cfg 
 	}
 	store, err := h.kvConversationStore()
 	if err != nil {
-		h.configError(w, err)
+		h.WriteConfigError(w, err)
 		return
 	}
 	if store == nil {

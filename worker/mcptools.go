@@ -91,14 +91,14 @@ func (h *Handler) NewToolkit(ctx context.Context, workspace string) (*core.Toolk
 	return tk, nil
 }
 
-// requestToolkit is NewToolkit for a route that answers with JSON: when the
+// RequestToolkit is NewToolkit for a route that answers with JSON: when the
 // toolkit cannot be built it answers 500 (naming the setting when one is
 // wrong) and ok is false.
-func (h *Handler) requestToolkit(ctx context.Context, w http.ResponseWriter, workspace string) (tk *core.Toolkit, ok bool) {
+func (h *Handler) RequestToolkit(ctx context.Context, w http.ResponseWriter, workspace string) (tk *core.Toolkit, ok bool) {
 	tk, err := h.NewToolkit(ctx, workspace)
 	switch ce, isConfig := errors.AsType[*ConfigError](err); {
 	case isConfig:
-		h.configError(w, ce)
+		h.WriteConfigError(w, ce)
 		return nil, false
 	case err != nil:
 		h.internalError(w, fmt.Errorf("build toolkit: %w", err))

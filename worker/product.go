@@ -6,10 +6,11 @@ import (
 	"github.com/toolnexus/wasm/core"
 )
 
-// What a product mounted on the handler (gateway, mcpserver) uses of it,
-// beside Options, NewToolkit, BeginJSON, ReadBodyObject, RequestConfig,
-// RunErrorBody, WriteJSON, WriteError, MarshalJSON, RandomHex and
-// FinishReason.
+// What a product mounted on the handler (gateway, mcpserver, teams) uses
+// of it, beside Options, NewToolkit, RequestToolkit, BeginJSON,
+// ReadBodyObject, RequestConfig, RunErrorBody, WriteJSON, WriteError,
+// WriteConfigError, MarshalJSON, RandomHex, FinishReason, QuoteClip,
+// Redact, ParseAgents and the team seam (teamrunner.go).
 
 // CountRun counts one run of endpoint that ended with status
 // (toolnexus_worker_runs_total).

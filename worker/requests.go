@@ -44,8 +44,8 @@ func readJSONBody(r *http.Request) (gjson.Result, error) {
 
 // decodeRunRequest reads the body of POST /v1/run; unknown fields are an
 // error.
-func decodeRunRequest(v gjson.Result) (runRequest, error) {
-	var req runRequest
+func decodeRunRequest(v gjson.Result) (RunRequest, error) {
+	var req RunRequest
 	err := ReadBodyObject(v, true,
 		jsonx.Field{Name: "prompt", Read: jsonx.String(&req.Prompt)},
 		jsonx.Field{Name: "messages", Read: jsonx.RawList(&req.Messages)},

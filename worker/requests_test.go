@@ -27,17 +27,17 @@ func decodeBody[T any](body string, decode func(gjson.Result) (T, error)) (T, er
 func TestDecodeRunRequest(t *testing.T) {
 	tests := []struct {
 		body string
-		want runRequest
+		want RunRequest
 		err  string
 	}{
-		{body: `{"prompt":"hi","stream":true,"conversation":"c1","workspace":"w"}`, want: runRequest{Prompt: "hi", Stream: true, Conversation: "c1", Workspace: "w"}},
-		{body: ` {"prompt":"lead"} `, want: runRequest{Prompt: "lead"}},
-		{body: `{"messages":[{"role":"user"}, 1 ,null]}`, want: runRequest{Messages: []json.RawMessage{json.RawMessage(`{"role":"user"}`), json.RawMessage(`1`), json.RawMessage(`null`)}}},
-		{body: `{"messages":[]}`, want: runRequest{Messages: []json.RawMessage{}}},
-		{body: `{"prompt":null,"messages":null}`, want: runRequest{}},
-		{body: `{"prompt":"a","prompt":"b"}`, want: runRequest{Prompt: "b"}},
-		{body: "{\"prompt\":\"bad \xff utf8\"}", want: runRequest{Prompt: "bad \ufffd utf8"}},
-		{body: `{"prompt":"\ud83d\ude00 \ud800x"}`, want: runRequest{Prompt: "😀 \ufffdx"}},
+		{body: `{"prompt":"hi","stream":true,"conversation":"c1","workspace":"w"}`, want: RunRequest{Prompt: "hi", Stream: true, Conversation: "c1", Workspace: "w"}},
+		{body: ` {"prompt":"lead"} `, want: RunRequest{Prompt: "lead"}},
+		{body: `{"messages":[{"role":"user"}, 1 ,null]}`, want: RunRequest{Messages: []json.RawMessage{json.RawMessage(`{"role":"user"}`), json.RawMessage(`1`), json.RawMessage(`null`)}}},
+		{body: `{"messages":[]}`, want: RunRequest{Messages: []json.RawMessage{}}},
+		{body: `{"prompt":null,"messages":null}`, want: RunRequest{}},
+		{body: `{"prompt":"a","prompt":"b"}`, want: RunRequest{Prompt: "b"}},
+		{body: "{\"prompt\":\"bad \xff utf8\"}", want: RunRequest{Prompt: "bad \ufffd utf8"}},
+		{body: `{"prompt":"\ud83d\ude00 \ud800x"}`, want: RunRequest{Prompt: "😀 \ufffdx"}},
 		{body: ``, err: "request body is empty; send a JSON object"},
 		{body: " \n\t", err: "request body is empty; send a JSON object"},
 		{body: `[]`, err: "request body must be a JSON object"},

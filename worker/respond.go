@@ -9,14 +9,14 @@ import (
 	"github.com/toolnexus/wasm/internal/jsonx"
 )
 
-// apiError is the body of every error response:
+// APIError is the body of every error response:
 //
 //	{"error": {"code": "state_expired", "message": "state token has expired; start a new run"}}
 //
 // An LLM failure adds the provider's HTTP status as upstreamStatus and, when
 // the run got that far, the partial result (so a caller learns that an
 // approved tool already ran).
-type apiError struct {
+type APIError struct {
 	Code           string `json:"code"`
 	Message        string `json:"message"`
 	UpstreamStatus int    `json:"upstreamStatus,omitempty"`
@@ -24,8 +24,8 @@ type apiError struct {
 	Problems []configProblem `json:"problems,omitempty"`
 }
 
-type errorBody struct {
-	Error  apiError `json:"error"`
+type ErrorBody struct {
+	Error  APIError `json:"error"`
 	Result any      `json:"result,omitempty"`
 }
 
@@ -86,9 +86,9 @@ func compactJSON(b []byte) []byte {
 	return out
 }
 
-// writeError writes an apiError.
+// writeError writes an APIError.
 func writeError(w http.ResponseWriter, status int, code, message string) {
-	writeJSON(w, status, errorBody{Error: apiError{Code: code, Message: message}})
+	writeJSON(w, status, ErrorBody{Error: APIError{Code: code, Message: message}})
 }
 
 // WriteJSON is writeJSON for the products (mcpserver), so that every answer

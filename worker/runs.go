@@ -137,7 +137,7 @@ func (h *Handler) serveRunState(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if !found {
-		writeError(w, http.StatusNotFound, "not_found", "no run "+quoteClip(r.URL.Path[len("/v1/runs/"):]))
+		writeError(w, http.StatusNotFound, "not_found", "no run "+QuoteClip(r.URL.Path[len("/v1/runs/"):]))
 		return
 	}
 	w.Header().Set("Content-Type", "application/json")
@@ -173,7 +173,7 @@ func (h *Handler) serveRunEvents(w http.ResponseWriter, r *http.Request) {
 			writeError(w, http.StatusServiceUnavailable, "run_store", "could not read the run; retry")
 			return
 		}
-		writeError(w, http.StatusNotFound, "not_found", "no run "+quoteClip(strings.TrimSuffix(r.URL.Path[len("/v1/runs/"):], "/events")))
+		writeError(w, http.StatusNotFound, "not_found", "no run "+QuoteClip(strings.TrimSuffix(r.URL.Path[len("/v1/runs/"):], "/events")))
 		return
 	}
 	after := 0
@@ -186,7 +186,7 @@ func (h *Handler) serveRunEvents(w http.ResponseWriter, r *http.Request) {
 		after = n
 	}
 	sse := newSSEWriter(w)
-	if sse.comment("toolnexus run "+id) != nil {
+	if sse.Comment("toolnexus run "+id) != nil {
 		return
 	}
 	for {
@@ -215,7 +215,7 @@ func (h *Handler) serveRunEvents(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 		if len(events) == 0 {
-			if ended || sse.comment("waiting") != nil {
+			if ended || sse.Comment("waiting") != nil {
 				return
 			}
 		}

@@ -111,7 +111,7 @@ func (h *Handler) serveApproveAsset(w http.ResponseWriter, r *http.Request) {
 	name := path.Base(r.URL.Path)
 	b, err := web.ApprovalPage.ReadFile(name)
 	if err != nil || !strings.HasSuffix(name, ".mjs") {
-		writeError(w, http.StatusNotFound, "not_found", "no asset "+quoteClip(name))
+		writeError(w, http.StatusNotFound, "not_found", "no asset "+QuoteClip(name))
 		return
 	}
 	w.Header().Set("Content-Type", "text/javascript; charset=utf-8")
@@ -218,7 +218,7 @@ func alreadyAnswered(w http.ResponseWriter, decision []byte) {
 		decision = []byte(`{"decision":"unknown"}`)
 	}
 	writeJSON(w, http.StatusConflict, map[string]any{
-		"error":    apiError{Code: "already_answered", Message: "this request was already answered; nothing ran"},
+		"error":    APIError{Code: "already_answered", Message: "this request was already answered; nothing ran"},
 		"decision": json.RawMessage(decision),
 	})
 }

@@ -12,10 +12,10 @@ import (
 // state token's id there before anything runs.
 const ApprovalsBinding = "APPROVALS"
 
-// ledgerGrace keeps a ledger entry this long past its token's expiry, so
+// LedgerGrace keeps a ledger entry this long past its token's expiry, so
 // that a Worker whose clock runs behind the ledger's still finds the entry
 // while it accepts the token.
-const ledgerGrace = time.Minute
+const LedgerGrace = time.Minute
 
 // SpentStore remembers the ids of state tokens that were already resumed,
 // so that a second resume of the same token is refused with 409.
@@ -42,19 +42,20 @@ type SpentStore interface {
 type MemorySpentStore struct {
 	mu    sync.Mutex
 	spent map[string]time.Time
-	now   func() time.Time
+	// Now is the clock of expiry (time.Now); a test sets its own.
+	Now func() time.Time
 }
 
 // NewMemorySpentStore returns an empty store.
 func NewMemorySpentStore() *MemorySpentStore {
-	return &MemorySpentStore{spent: map[string]time.Time{}, now: time.Now}
+	return &MemorySpentStore{spent: map[string]time.Time{}, Now: time.Now}
 }
 
 // Spend implements SpentStore. It also drops entries past their time.
 func (m *MemorySpentStore) Spend(_ context.Context, id string, until time.Time) (bool, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	now := m.now()
+	now := m.Now()
 	for k, t := range m.spent {
 		if now.After(t) {
 			delete(m.spent, k)
@@ -84,7 +85,7 @@ func (h *Handler) spend(w http.ResponseWriter, r *http.Request, st State) bool {
 		writeError(w, http.StatusServiceUnavailable, "approvals_unavailable", "this Worker has no approval ledger (the "+ApprovalsBinding+" Durable Object binding), so it cannot make sure a state token runs once; nothing ran. Its operator must deploy with the generated wrangler.jsonc")
 		return false
 	}
-	fresh, err := store.Spend(r.Context(), st.ID, time.Unix(st.ExpiresAt, 0).Add(ledgerGrace))
+	fresh, err := store.Spend(r.Context(), st.ID, time.Unix(st.ExpiresAt, 0).Add(LedgerGrace))
 	if err != nil {
 		h.opts.Logf("worker: spent store: %v", err)
 		writeError(w, http.StatusServiceUnavailable, "state_store", "could not record the state token as used; nothing ran. Retry; if the answer is then 409, start a new run")

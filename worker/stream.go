@@ -47,14 +47,14 @@ func (h *Handler) streamStep(w http.ResponseWriter, r *http.Request, cfg Config,
 			return core.RunResult{Status: core.StatusIncomplete, Limit: "error"}, fmt.Errorf("start stream: %w", err)
 		}
 		sse := newSSEWriter(w)
-		sse.comment("toolnexus stream")
+		sse.Comment("toolnexus stream")
 		var final core.StreamEvent
 		for e := range events {
 			if e.Type == core.EventDone || e.Type == core.EventError {
 				final = e
 				continue
 			}
-			if err := sse.event(e.Type, e); err != nil {
+			if err := sse.Event(e.Type, e); err != nil {
 				// The client is gone: stop the run, then drain the channel
 				// (core closes it once the run has unwound).
 				cancel()
@@ -79,16 +79,16 @@ func (h *Handler) streamStep(w http.ResponseWriter, r *http.Request, cfg Config,
 		if runErr != nil {
 			h.metrics.run(endpoint, "error")
 			_, body := h.RunErrorBody(cfg, res, runErr)
-			sse.event(core.EventError, body)
+			sse.Event(core.EventError, body)
 			return res, errAnswered
 		}
 		out, err := h.runResponse(cfg, endpoint, workspace, res)
 		if err != nil {
 			h.opts.Logf("worker: internal error: %v", err)
-			sse.event(core.EventError, errorBody{Error: apiError{Code: "internal", Message: "internal error"}})
+			sse.Event(core.EventError, ErrorBody{Error: APIError{Code: "internal", Message: "internal error"}})
 			return res, errAnswered
 		}
-		sse.event(core.EventDone, out)
+		sse.Event(core.EventDone, out)
 		return res, errAnswered
 	}
 }
@@ -119,18 +119,18 @@ func (s *sseWriter) start() {
 	s.w.WriteHeader(http.StatusOK)
 }
 
-// comment writes an SSE comment line: the response (status and headers)
+// Comment writes an SSE comment line: the response (status and headers)
 // reaches the client at once, before the model has said anything.
-func (s *sseWriter) comment(text string) error {
+func (s *sseWriter) Comment(text string) error {
 	return s.write([]byte(": " + text + "\n\n"))
 }
 
-// event writes one event whose data is v as JSON (one line: strings escape
+// Event writes one event whose data is v as JSON (one line: strings escape
 // their newlines and marshalJSON compacts raw messages).
-func (s *sseWriter) event(name string, v any) error {
+func (s *sseWriter) Event(name string, v any) error {
 	data, err := marshalJSON(v)
 	if err != nil {
-		data, _ = marshalJSON(errorBody{Error: apiError{Code: "internal", Message: "could not encode the event"}})
+		data, _ = marshalJSON(ErrorBody{Error: APIError{Code: "internal", Message: "could not encode the event"}})
 		name = core.EventError
 	}
 	b := make([]byte, 0, len(name)+len(data)+16)

@@ -72,8 +72,11 @@ func (h *Handler) serveUI(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if req.agent != "" {
+		if h.teamsUnavailable(w) {
+			return
+		}
 		if h.opts.Trees() == nil {
-			h.treesUnavailable(w)
+			h.TreesUnavailable(w)
 			return
 		}
 		h.uiTeamRun(w, r, cfg, req.agent, req.prompt)
@@ -88,26 +91,26 @@ func (h *Handler) serveUI(w http.ResponseWriter, r *http.Request) {
 // the approval part, spent, and the run resumed with the Answer.
 func (h *Handler) resumeUI(w http.ResponseWriter, r *http.Request, cfg Config, a uiApproval) {
 	if a.Token == "" {
-		writeError(w, http.StatusBadRequest, "unknown_approval", "the approval response for tool call "+quoteClip(a.ToolCallID)+" answers no request of this Worker (its approval has no signature: the state token the approval request carried); nothing ran")
+		writeError(w, http.StatusBadRequest, "unknown_approval", "the approval response for tool call "+QuoteClip(a.ToolCallID)+" answers no request of this Worker (its approval has no signature: the state token the approval request carried); nothing ran")
 		return
 	}
 	st, err := NewSealer(cfg.StateSecret, h.opts.Now).Open(cfg.Style, a.Token)
 	if err != nil {
 		se, _ := errors.AsType[*StateError](err)
 		h.metrics.refusedState(se.Code)
-		writeError(w, http.StatusBadRequest, se.Code, "approval "+quoteClip(a.ID)+": "+se.Message)
+		writeError(w, http.StatusBadRequest, se.Code, "approval "+QuoteClip(a.ID)+": "+se.Message)
 		return
 	}
 	callID, _ := st.Pending.Data["callId"].(string)
 	switch {
 	case st.Pending.Kind != core.KindApproval:
-		writeError(w, http.StatusBadRequest, "unknown_approval", "approval "+quoteClip(a.ID)+" answers a "+quoteClip(st.Pending.Kind)+" request, not an approval; use /v1/resume")
+		writeError(w, http.StatusBadRequest, "unknown_approval", "approval "+QuoteClip(a.ID)+" answers a "+QuoteClip(st.Pending.Kind)+" request, not an approval; use /v1/resume")
 		return
 	case a.ID != st.Pending.ID:
-		writeError(w, http.StatusBadRequest, "answer_mismatch", "approval id "+quoteClip(a.ID)+" does not match the pending request "+quoteClip(st.Pending.ID))
+		writeError(w, http.StatusBadRequest, "answer_mismatch", "approval id "+QuoteClip(a.ID)+" does not match the pending request "+QuoteClip(st.Pending.ID))
 		return
 	case callID == "" || a.ToolCallID != callID:
-		writeError(w, http.StatusBadRequest, "unknown_approval", "approval "+quoteClip(a.ID)+" is for tool call "+quoteClip(callID)+", not "+quoteClip(a.ToolCallID)+"; nothing ran")
+		writeError(w, http.StatusBadRequest, "unknown_approval", "approval "+QuoteClip(a.ID)+" is for tool call "+QuoteClip(callID)+", not "+QuoteClip(a.ToolCallID)+"; nothing ran")
 		return
 	}
 	answer := core.Answer{ID: a.ID, Ok: a.Approved}
@@ -121,8 +124,11 @@ func (h *Handler) resumeUI(w http.ResponseWriter, r *http.Request, cfg Config, a
 			return
 		}
 	}
+	if st.Agent != "" && h.teamsUnavailable(w) {
+		return
+	}
 	if st.Agent != "" && h.opts.Trees() == nil {
-		h.treesUnavailable(w)
+		h.TreesUnavailable(w)
 		return
 	}
 	if !h.spend(w, r, st) {

@@ -1,7 +1,6 @@
 package worker
 
 import (
-	"context"
 	"net/http"
 
 	"github.com/toolnexus/wasm/core"
@@ -47,77 +46,42 @@ func (s *uiStream) teamEvent(e agents.StreamEvent, root bool) error {
 	return s.sse.err
 }
 
-// uiTeam runs a team request (begin: a fresh run or a restored tree) and
-// answers with the UI message stream; skip is the call a resume answers.
-// Before the stream starts, a problem is answered as JSON (unknown_agent,
-// config, state_unrestorable).
-func (h *Handler) uiTeam(w http.ResponseWriter, r *http.Request, cfg Config, workspace, agent, skip string, begin teamBegin) {
-	trees := h.opts.Trees()
-	ctx, cancel := context.WithTimeout(r.Context(), cfg.Timeout)
-	defer cancel()
-	feed := newEventFeed()
-	team, ok := h.startTeam(ctx, w, cfg, workspace, agent, begin, func(opts *agents.Options) {
-		opts.OnStream = func(e agents.StreamEvent) {
-			if e.Type != core.EventDone && e.Type != core.EventError {
-				feed.push(feedItem{e.Type, e})
-			}
-		}
-	})
-	if !ok {
-		return
+// uiTeam runs a team request through the TeamRunner (a fresh run of
+// prompt, or the resume of st's tree with answer) and answers with the UI
+// message stream; skip is the call a resume answers. Before the stream
+// starts, a problem is answered as JSON (unknown_agent, config,
+// state_unrestorable).
+func (h *Handler) uiTeam(w http.ResponseWriter, r *http.Request, cfg Config, workspace, agent, skip string, ts TeamStream) {
+	var s *uiStream
+	ts.Workspace, ts.Agent = workspace, agent
+	ts.Begun = func(tk *core.Toolkit) {
+		w.Header().Set(uiStreamHeader, "v1")
+		s = &uiStream{sse: newSSEWriter(w), tk: tk, skip: skip}
+		s.part(uiPart{Type: "start"})
 	}
-	defer team.close()
-	rt, run := team.rt, team.run
-	w.Header().Set(uiStreamHeader, "v1")
-	s := &uiStream{sse: newSSEWriter(w), tk: team.tk, skip: skip}
-	s.part(uiPart{Type: "start"})
-	runCtx, stop := context.WithCancel(ctx)
-	defer stop()
-	done := make(chan agents.TaskResult, 1)
-	go func() {
-		res := runTeam(runCtx, rt, run)
-		feed.close()
-		done <- res
-	}()
-	for {
-		items, ok := feed.next()
-		if !ok {
-			break
+	ts.Event = func(e agents.StreamEvent) error { return s.teamEvent(e, len(e.Path) <= 1) }
+	ts.Settled = func(status int, body any) {
+		s.endText()
+		if out, ok := body.(AgentResponse); ok && status == http.StatusOK {
+			meta := map[string]any{"status": out.Status, "agent": agent, "turns": out.Turns, "totalTokens": out.TotalTokens}
+			s.finishWith(out.Status, out.Limit, out.Pending, out.State, out.StateExpiresAt, meta)
+		} else {
+			s.endStep()
+			e, _ := body.(ErrorBody)
+			s.part(uiPart{Type: "error", ErrorText: e.Error.Code + ": " + e.Error.Message})
 		}
-		for _, it := range items {
-			e := it.data.(agents.StreamEvent)
-			if s.teamEvent(e, len(e.Path) <= 1) != nil {
-				stop() // the client is gone
-			}
-		}
+		s.sse.write([]byte("data: [DONE]\n\n"))
 	}
-	status, body := h.teamAnswer(ctx, cfg, "ui", workspace, agent, rt, <-done, trees)
-	s.endText()
-	if out, ok := body.(agentResponse); ok && status == http.StatusOK {
-		meta := map[string]any{"status": out.Status, "agent": agent, "turns": out.Turns, "totalTokens": out.TotalTokens}
-		s.finishWith(out.Status, out.Limit, out.Pending, out.State, out.StateExpiresAt, meta)
-	} else {
-		s.endStep()
-		e, _ := body.(errorBody)
-		s.part(uiPart{Type: "error", ErrorText: e.Error.Code + ": " + e.Error.Message})
-	}
-	s.sse.write([]byte("data: [DONE]\n\n"))
+	h.teams.Stream(h, w, r, cfg, ts)
 }
 
 // uiTeamRun starts agent on prompt.
 func (h *Handler) uiTeamRun(w http.ResponseWriter, r *http.Request, cfg Config, agent, prompt string) {
-	h.uiTeam(w, r, cfg, "", agent, "", func(opts agents.Options) (*agents.Runtime, func() agents.TaskResult, error) {
-		rt := agents.NewRuntime(opts)
-		return rt, startAgent(rt, agent, prompt), nil
-	})
+	h.uiTeam(w, r, cfg, "", agent, "", TeamStream{Prompt: prompt})
 }
 
 // uiTeamResume resumes a team's tree with answer, after its token was
 // spent: the tree is taken from the TreeStore (gone whatever happens next).
 func (h *Handler) uiTeamResume(w http.ResponseWriter, r *http.Request, cfg Config, st State, answer core.Answer, skip string) {
-	tree, ok := h.takeTree(w, r, h.opts.Trees(), st.ID, "the approval is used up")
-	if !ok {
-		return
-	}
-	h.uiTeam(w, r, cfg, st.Workspace, st.Agent, skip, restoreBegin(tree, answer))
+	h.uiTeam(w, r, cfg, st.Workspace, st.Agent, skip, TeamStream{Resume: &st, Answer: answer})
 }

@@ -5,74 +5,24 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/toolnexus/wasm/worker/internal/workertest"
 )
 
-// uiChunks posts body to /v1/ui, checks it answered a UI message stream
-// ending in [DONE], and returns its chunks.
+// uiChunks is workertest.Harness.UIChunks.
 func (hs *harness) uiChunks(body any) []map[string]any {
 	hs.t.Helper()
-	b, _ := json.Marshal(body)
-	rec := hs.do(http.MethodPost, "/v1/ui", string(b))
-	if rec.Code != http.StatusOK || rec.Header().Get("X-Vercel-Ai-Ui-Message-Stream") != "v1" || !strings.HasPrefix(rec.Header().Get("Content-Type"), "text/event-stream") {
-		hs.t.Fatalf("/v1/ui answered %d %v: %s", rec.Code, rec.Header(), rec.Body.String())
-	}
-	var out []map[string]any
-	done := false
-	for _, block := range strings.Split(rec.Body.String(), "\n\n") {
-		data, ok := strings.CutPrefix(block, "data: ")
-		if !ok {
-			continue
-		}
-		if data == "[DONE]" {
-			done = true
-			continue
-		}
-		var c map[string]any
-		if err := json.Unmarshal([]byte(data), &c); err != nil {
-			hs.t.Fatalf("chunk %q: %v", data, err)
-		}
-		out = append(out, c)
-	}
-	if !done {
-		hs.t.Fatalf("no [DONE] in %s", rec.Body.String())
-	}
-	return out
+	return hs.UIChunks(body)
 }
 
-func chunkTypes(cs []map[string]any) string {
-	var t []string
-	for _, c := range cs {
-		t = append(t, c["type"].(string))
-	}
-	return strings.Join(t, ",")
-}
-
-func chunkOf(cs []map[string]any, typ string) map[string]any {
-	for _, c := range cs {
-		if c["type"] == typ {
-			return c
-		}
-	}
-	return nil
-}
-
-func uiUser(id, text string) map[string]any {
-	return map[string]any{"id": id, "role": "user", "parts": []any{map[string]any{"type": "text", "text": text}}}
-}
-
-// uiAnswered is the assistant message the AI SDK's Chat sends after
-// addToolApprovalResponse on the approval request in chunks.
-func uiAnswered(chunks []map[string]any, approved bool, reason string) map[string]any {
-	in, req := chunkOf(chunks, "tool-input-available"), chunkOf(chunks, "tool-approval-request")
-	approval := map[string]any{"id": req["approvalId"], "approved": approved, "signature": req["signature"]}
-	if reason != "" {
-		approval["reason"] = reason
-	}
-	return map[string]any{"id": "a1", "role": "assistant", "parts": []any{
-		map[string]any{"type": "step-start"},
-		map[string]any{"type": "tool-" + in["toolName"].(string), "toolCallId": in["toolCallId"], "state": "approval-responded", "input": in["input"], "approval": approval},
-	}}
-}
+// The readers of UI message streams the UI tests share.
+var (
+	chunkTypes = workertest.ChunkTypes
+	chunkOf    = workertest.ChunkOf
+	uiUser     = workertest.UIUser
+	uiAnswered = workertest.UIAnswered
+	uiBody     = workertest.JSON
+)
 
 func TestUITextStreams(t *testing.T) {
 	hs := newHarness(t, nil)
@@ -211,14 +161,6 @@ func TestUIRefusesBadInput(t *testing.T) {
 	}
 }
 
-func uiBody(v any) string {
-	b, err := json.Marshal(v)
-	if err != nil {
-		panic(err)
-	}
-	return string(b)
-}
-
 // The approval response has no field for edited arguments: "approvalArgs"
 // beside it carries them, checked against the tool's schema before the
 // answer is spent, and the tool result says what ran.
@@ -250,43 +192,6 @@ func TestUIApprovalWithEditedArgs(t *testing.T) {
 // approval request of billing's call, its path in the descriptor; the
 // answer resumes the tree, the tool runs once, support answers, and the
 // same answer again is refused.
-func TestUITeamApproval(t *testing.T) {
-	hs, _ := newTeamHarness(t)
-	user := uiUser("u1", "review order 42")
-	halted := hs.uiChunks(map[string]any{"messages": []any{user}, "agent": "support"})
-	if got := chunkTypes(halted); got != "start,start-step,tool-input-available,finish-step,start-step,tool-input-available,tool-approval-request,finish-step,finish" {
-		t.Fatalf("chunks %s", got)
-	}
-	task, refund := halted[2], halted[5]
-	req := chunkOf(halted, "tool-approval-request")
-	desc, _ := req["approvalDescriptor"].(map[string]any)
-	meta, _ := refund["toolMetadata"].(map[string]any)
-	if task["toolName"] != "task" || refund["toolName"] != "refund" || req["toolCallId"] != refund["toolCallId"] ||
-		uiBody(desc["path"]) != `["support","billing"]` || uiBody(meta["path"]) != `["support","billing"]` {
-		t.Fatalf("task %v, refund %v, request %v", task, refund, req)
-	}
-	answered := uiAnswered(halted[4:], true, "")
-	answer := map[string]any{"messages": []any{user, answered}, "agent": "support"}
-	resumed := hs.uiChunks(answer)
-	if got := chunkTypes(resumed); got != "start,tool-output-available,tool-output-available,start-step,text-start,text-delta,text-end,finish-step,finish" {
-		t.Fatalf("chunks %s", got)
-	}
-	if resumed[1]["toolCallId"] != refund["toolCallId"] || resumed[1]["output"] != "refunded order 42" || resumed[2]["toolCallId"] != task["toolCallId"] {
-		t.Fatalf("outputs %v %v", resumed[1], resumed[2])
-	}
-	if m, _ := chunkOf(resumed, "finish")["messageMetadata"].(map[string]any); m["toolnexus"].(map[string]any)["agent"] != "support" {
-		t.Fatalf("finish %v", chunkOf(resumed, "finish"))
-	}
-	code, body := hs.post("/v1/ui", answer)
-	if code != http.StatusConflict || errCode(body) != "state_spent" || hs.refunds.Load() != 1 {
-		t.Fatalf("replay: %d %v, refunds %d", code, body, hs.refunds.Load())
-	}
-	code, body = hs.post("/v1/ui", map[string]any{"messages": []any{user}, "agent": "nobody"})
-	if code != http.StatusBadRequest || errCode(body) != "unknown_agent" {
-		t.Fatalf("unknown agent: %d %v", code, body)
-	}
-}
-
 // With LLM_STYLE anthropic the UI messages become Anthropic's transcript
 // (tool_use blocks, tool_result blocks in a user message), and the
 // approval flow runs as in OpenAI's.

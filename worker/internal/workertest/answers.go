@@ -37,3 +37,10 @@ func PendingID(body map[string]any) string {
 	id, _ := p["id"].(string)
 	return id
 }
+
+// TeamAgents is the AGENTS team of the team tests: support delegates to
+// billing, whose refund needs approval.
+const TeamAgents = `[
+ {"name": "support", "does": "answers customers", "instructions": "You are support.", "team": ["billing"]},
+ {"name": "billing", "does": "refunds orders", "instructions": "You are billing.", "tools": ["refund"], "budget": {"maxTurns": 4}}
+]`

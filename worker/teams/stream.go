@@ -1,4 +1,4 @@
-package worker
+package teams
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 
 	"github.com/toolnexus/wasm/core"
 	"github.com/toolnexus/wasm/core/agents"
+	"github.com/toolnexus/wasm/worker"
 )
 
 // agentEventView is one "agent" event of a streamed team run: a handle's
@@ -137,11 +138,11 @@ func (f *eventFeed) next() ([]feedItem, bool) {
 // and then "done" (the body the JSON answer has, state included when
 // pending) or "error" (the error body). A client that goes away stops the
 // run.
-func (h *Handler) streamTeam(w http.ResponseWriter, ctx context.Context, rt *agents.Runtime, run func() agents.TaskResult, feed *eventFeed, finish func(agents.TaskResult) (int, any)) {
+func streamTeam(h *worker.Handler, w http.ResponseWriter, ctx context.Context, rt *agents.Runtime, run func() agents.TaskResult, feed *eventFeed, finish func(agents.TaskResult) (int, any)) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	sse := newSSEWriter(w)
-	sse.comment("toolnexus stream")
+	sse := worker.NewSSEWriter(w)
+	sse.Comment("toolnexus stream")
 	done := make(chan agents.TaskResult, 1)
 	go func() {
 		r := runTeam(ctx, rt, run)
@@ -154,7 +155,7 @@ func (h *Handler) streamTeam(w http.ResponseWriter, ctx context.Context, rt *age
 			break
 		}
 		for _, it := range items {
-			if err := sse.event(it.name, it.data); err != nil {
+			if err := sse.Event(it.name, it.data); err != nil {
 				cancel() // the client is gone
 			}
 		}
@@ -164,5 +165,5 @@ func (h *Handler) streamTeam(w http.ResponseWriter, ctx context.Context, rt *age
 	if status != http.StatusOK {
 		name = core.EventError
 	}
-	sse.event(name, body)
+	sse.Event(name, body)
 }

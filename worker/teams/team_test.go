@@ -1,4 +1,4 @@
-package worker
+package teams
 
 import (
 	"context"
@@ -10,25 +10,8 @@ import (
 	"time"
 
 	"github.com/toolnexus/wasm/core"
+	"github.com/toolnexus/wasm/worker"
 )
-
-// testAgents is the team of the agent tests: support delegates to billing,
-// whose refund needs approval.
-const testAgents = `[
- {"name": "support", "does": "answers customers", "instructions": "You are support.", "team": ["billing"]},
- {"name": "billing", "does": "refunds orders", "instructions": "You are billing.", "tools": ["refund"], "budget": {"maxTurns": 4}}
-]`
-
-// newTeamHarness is a harness with AGENTS set and an in-memory tree store
-// on the harness clock.
-func newTeamHarness(t *testing.T) (*harness, *MemoryTreeStore) {
-	t.Helper()
-	hs := newHarness(t, func(env map[string]string) { env["AGENTS"] = testAgents })
-	trees := NewMemoryTreeStore()
-	trees.now = func() time.Time { return time.Unix(hs.now.Load(), 0) }
-	hs.h.opts.Trees = func() TreeStore { return trees }
-	return hs, trees
-}
 
 // haltTeam runs the support team until billing's refund halts it.
 func haltTeam(t *testing.T, hs *harness) map[string]any {
@@ -48,7 +31,7 @@ func haltTeam(t *testing.T, hs *harness) map[string]any {
 	if body["agent"] != "support" || fmt.Sprint(body["path"]) != "[support]" {
 		t.Errorf("result names agent %v path %v, want support [support]", body["agent"], body["path"])
 	}
-	if s, _ := body["state"].(string); !strings.HasPrefix(s, stateVersion+".") {
+	if s, _ := body["state"].(string); !strings.HasPrefix(s, "tn1.") {
 		t.Fatalf("no state token: %v", body)
 	}
 	if rows, _ := body["agents"].([]any); len(rows) != 2 {
@@ -146,7 +129,7 @@ func TestAgentTeamConcurrentResumesRunOnce(t *testing.T) {
 func TestAgentTeamExpiredTreeIsGone(t *testing.T) {
 	hs, trees := newTeamHarness(t)
 	halted := haltTeam(t, hs)
-	hs.advance(DefaultStateTTL + ledgerGrace + time.Second)
+	hs.advance(worker.DefaultStateTTL + worker.LedgerGrace + time.Second)
 	if trees.Len() != 0 {
 		t.Errorf("a tree outlived its token: %d stored", trees.Len())
 	}
@@ -159,11 +142,9 @@ func TestAgentTeamExpiredTreeIsGone(t *testing.T) {
 // A token whose tree is missing (the store lost it) is refused after it
 // was spent, and nothing runs.
 func TestAgentTeamMissingTreeIsGone(t *testing.T) {
-	hs, trees := newTeamHarness(t)
+	hs, _ := newTeamHarness(t)
 	halted := haltTeam(t, hs)
-	trees.mu.Lock()
-	clear(trees.trees)
-	trees.mu.Unlock()
+	hs.trees = worker.NewMemoryTreeStore() // the store lost the tree
 	code, body := hs.post("/v1/resume", resumeBody(halted, true, ""))
 	if code != http.StatusGone || errCode(body) != "state_gone" {
 		t.Errorf("resume = %d %v, want 410 state_gone", code, body)
@@ -190,7 +171,7 @@ func TestAgentTeamRefusals(t *testing.T) {
 			t.Errorf("%v = %d %v, want %d %s", c.body, code, body, c.code, c.want)
 		}
 	}
-	hs.h.opts.Trees = func() TreeStore { return nil }
+	hs.trees = nil
 	code, body := hs.post("/v1/run", map[string]any{"prompt": "review order 42", "agent": "support"})
 	if code != http.StatusServiceUnavailable || errCode(body) != "approvals_unavailable" {
 		t.Errorf("run without a tree store = %d %v", code, body)
@@ -289,7 +270,7 @@ func TestAgentTeamUnrestorableAfterAGENTSChanged(t *testing.T) {
 func TestAgentTeamTimesOut(t *testing.T) {
 	hs, trees := newTeamHarness(t)
 	hs.env["LLM_TIMEOUT_SECONDS"] = "1"
-	hs.h.opts.Transport = core.TransportFunc(func(ctx context.Context, _ *core.HTTPRequest) (*core.HTTPResponse, error) {
+	hs.transport = core.TransportFunc(func(ctx context.Context, _ *core.HTTPRequest) (*core.HTTPResponse, error) {
 		<-ctx.Done()
 		return nil, ctx.Err()
 	})
@@ -303,5 +284,20 @@ func TestAgentTeamTimesOut(t *testing.T) {
 	}
 	if trees.Len() != 0 {
 		t.Errorf("stored trees = %d", trees.Len())
+	}
+}
+
+// With MCP_CONFIG set the tool set is only known per request: an unknown
+// tool name passes the load and is refused when a request builds the team.
+func TestAgentsToolCheckedPerRequestWithMCP(t *testing.T) {
+	hs, _ := newTeamHarness(t)
+	hs.env["AGENTS"] = `[{"name": "a", "tools": ["docs_search"]}]`
+	hs.env["MCP_CONFIG"] = `{"mcpServers": {}}`
+	if rec := hs.do(http.MethodGet, "/readyz", ""); rec.Code != http.StatusOK {
+		t.Fatalf("readyz = %d %s", rec.Code, rec.Body.String())
+	}
+	code, body := hs.post("/v1/run", map[string]any{"prompt": "hi", "agent": "a"})
+	if code != http.StatusInternalServerError || errCode(body) != "config" || !strings.Contains(body["error"].(map[string]any)["message"].(string), `tool "docs_search" is not offered by this Worker now`) {
+		t.Errorf("run = %d %v", code, body)
 	}
 }

@@ -1,4 +1,4 @@
-package worker
+package teams
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 
 	"github.com/toolnexus/wasm/core"
 	"github.com/toolnexus/wasm/core/agents"
+	"github.com/toolnexus/wasm/worker"
 )
 
 // agentTeam is what one request runs a declared agent with: the request's
@@ -24,10 +25,10 @@ type agentTeam struct {
 // that name, 500 for a configuration problem (a listed tool the toolkit
 // does not have, say because its MCP server is down), and reports false
 // when it has answered.
-func (h *Handler) newAgentTeam(ctx context.Context, w http.ResponseWriter, cfg Config, workspace, agent string, onMetric func(agents.MetricEvent)) (agentTeam, bool) {
-	decls, err := parseAgents(h.opts.Getenv(AgentsSetting), nil)
+func newAgentTeam(h *worker.Handler, ctx context.Context, w http.ResponseWriter, cfg worker.Config, workspace, agent string, onMetric func(agents.MetricEvent)) (agentTeam, bool) {
+	decls, err := worker.ParseAgents(h.Options().Getenv(worker.AgentsSetting), nil)
 	if err != nil {
-		h.configError(w, err)
+		h.WriteConfigError(w, err)
 		return agentTeam{}, false
 	}
 	declared := false
@@ -37,14 +38,14 @@ func (h *Handler) newAgentTeam(ctx context.Context, w http.ResponseWriter, cfg C
 		names = append(names, d.Name)
 	}
 	if !declared {
-		msg := "agent " + quoteClip(agent) + " is not declared in this Worker's " + AgentsSetting + " setting"
+		msg := "agent " + worker.QuoteClip(agent) + " is not declared in this Worker's " + worker.AgentsSetting + " setting"
 		if len(names) > 0 {
 			msg += " (declared: " + strings.Join(names, ", ") + ")"
 		}
-		writeError(w, http.StatusBadRequest, "unknown_agent", msg)
+		worker.WriteError(w, http.StatusBadRequest, "unknown_agent", msg)
 		return agentTeam{}, false
 	}
-	tk, ok := h.requestToolkit(ctx, w, workspace)
+	tk, ok := h.RequestToolkit(ctx, w, workspace)
 	if !ok {
 		return agentTeam{}, false
 	}
@@ -53,14 +54,14 @@ func (h *Handler) newAgentTeam(ctx context.Context, w http.ResponseWriter, cfg C
 		def, err := agentDef(d, cfg, tk)
 		if err != nil {
 			tk.Close()
-			h.configError(w, err)
+			h.WriteConfigError(w, err)
 			return agentTeam{}, false
 		}
 		registry[d.Name] = def
 	}
 	return agentTeam{tk: tk, opts: agents.Options{
 		LLM:       &agents.LLMOptions{BaseURL: cfg.BaseURL, Style: core.Style(cfg.Style), APIKey: cfg.APIKey, Model: cfg.Model},
-		Transport: h.opts.Transport,
+		Transport: h.Options().Transport,
 		Registry:  registry,
 		OnMetric:  onMetric,
 		// No per-client timeout: the request's deadline (runTeam) bounds
@@ -72,12 +73,12 @@ func (h *Handler) newAgentTeam(ctx context.Context, w http.ResponseWriter, cfg C
 // agentDef turns one declared agent into the runtime's Def: its tools are
 // the toolkit's tools of those names, its instructions (else
 // SYSTEM_PROMPT) its system prompt, and MAX_TURNS its default turn cap.
-func agentDef(d agentDecl, cfg Config, tk *core.Toolkit) (agents.Def, error) {
+func agentDef(d worker.AgentDecl, cfg worker.Config, tk *core.Toolkit) (agents.Def, error) {
 	tools := make([]core.Tool, 0, len(d.Tools))
 	for _, name := range d.Tools {
 		t, ok := tk.Get(name)
 		if !ok {
-			return agents.Def{}, &ConfigError{AgentsSetting, fmt.Sprintf("agent %s: tool %s is not offered by this Worker now (GET /v1/tools lists them; an MCP server may be down)", d.Name, quoteClip(name))}
+			return agents.Def{}, &worker.ConfigError{Setting: worker.AgentsSetting, Problem: fmt.Sprintf("agent %s: tool %s is not offered by this Worker now (GET /v1/tools lists them; an MCP server may be down)", d.Name, worker.QuoteClip(name))}
 		}
 		tools = append(tools, t)
 	}

@@ -1,0 +1,100 @@
+package worker
+
+import (
+	"net/http"
+	"strings"
+
+	"github.com/toolnexus/wasm/core"
+	"github.com/toolnexus/wasm/core/agents"
+)
+
+// TeamRunner runs the AGENTS teams that /v1/run, /v1/resume and /v1/ui
+// hand a request with "agent" (or a team's state token) to. worker/teams
+// registers one with its Mount (SetTeams), so that worker need not import
+// it; a build without it refuses team runs (teamsUnavailable).
+type TeamRunner interface {
+	// Run answers POST /v1/run with "agent".
+	Run(h *Handler, w http.ResponseWriter, r *http.Request, cfg Config, req RunRequest)
+	// Resume answers POST /v1/resume of a team's state token st, spent.
+	Resume(h *Handler, w http.ResponseWriter, r *http.Request, cfg Config, st State, answer core.Answer, stream bool)
+	// Stream runs a team for the UI protocol (TeamStream).
+	Stream(h *Handler, w http.ResponseWriter, r *http.Request, cfg Config, s TeamStream)
+}
+
+// TeamStream is a team run of the UI protocol: a fresh run of Prompt, or
+// with Resume the halted tree of that token (spent) resumed with Answer.
+type TeamStream struct {
+	Workspace, Agent, Prompt string
+	Resume                   *State
+	Answer                   core.Answer
+	// Begun is called once the team has begun over tk, before any Event;
+	// a problem before it is answered as JSON.
+	Begun func(tk *core.Toolkit)
+	// Event gets each stream event of the team's agents but their done and
+	// error, on the writing goroutine; an error (the client is gone) stops
+	// the run.
+	Event func(e agents.StreamEvent) error
+	// Settled gets what /v1/run would answer: 200 and an AgentResponse,
+	// else an ErrorBody.
+	Settled func(status int, body any)
+}
+
+// AgentResponse is the body /v1/run (with "agent") and the resume of its
+// state token answer: the top-level agent's result, every agent the run
+// spawned (its path, state, turns and tokens), and when the run halted the
+// pending request (data.path names the asking agent, data.handle its
+// handle) with the sealed state token.
+type AgentResponse struct {
+	Agent string `json:"agent"`
+	// Path is the top-level agent's path: [agent].
+	Path           []string      `json:"path"`
+	Status         string        `json:"status"`
+	Text           string        `json:"text"`
+	IsError        bool          `json:"isError,omitempty"`
+	Limit          string        `json:"limit,omitempty"`
+	Pending        *core.Request `json:"pending,omitempty"`
+	Turns          int           `json:"turns"`
+	TotalTokens    int           `json:"totalTokens"`
+	Agents         []AgentRow    `json:"agents"`
+	State          string        `json:"state,omitempty"`
+	StateExpiresAt string        `json:"stateExpiresAt,omitempty"`
+}
+
+// AgentRow is one handle of the run's tree.
+type AgentRow struct {
+	Handle string   `json:"handle"`
+	Agent  string   `json:"agent"`
+	Path   []string `json:"path"`
+	State  string   `json:"state"`
+	Turns  int      `json:"turns"`
+	Tokens int      `json:"tokens"`
+}
+
+// SetTeams registers the runner of agent teams (teams.Mount).
+func (h *Handler) SetTeams(t TeamRunner) { h.teams = t }
+
+// teamsUnavailable answers a team run on a build without a TeamRunner and
+// reports true; false when there is one.
+func (h *Handler) teamsUnavailable(w http.ResponseWriter) bool {
+	if h.teams != nil {
+		return false
+	}
+	writeError(w, http.StatusNotImplemented, "teams_unavailable", "this Worker's build serves no agent teams (worker/teams is not mounted); nothing ran")
+	return true
+}
+
+// TreesUnavailable answers a team run on a Worker without a tree store.
+func (h *Handler) TreesUnavailable(w http.ResponseWriter) {
+	writeError(w, http.StatusServiceUnavailable, "approvals_unavailable", "this Worker has no "+ApprovalsBinding+" Durable Object binding, which keeps a halted agent team; nothing ran. Its operator must deploy with the generated wrangler.jsonc")
+}
+
+// AgentMetric records core's metric events of a team's agents: in core's
+// registry (GET /metrics, as any run) and by agent path.
+func (h *Handler) AgentMetric(e agents.MetricEvent) {
+	h.coreMetrics.Record(e.MetricEvent)
+	h.metrics.agent(strings.Join(e.Path, "/"), e.Kind)
+}
+
+// CountRefusedState counts a state token refused with code
+// (toolnexus_worker_state_refused_total).
+func (h *Handler) CountRefusedState(code string) { h.metrics.refusedState(code) }
