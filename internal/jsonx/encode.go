@@ -278,7 +278,7 @@ func listFields(t reflect.Type) []structField {
 		seen[t] = true
 		for i := 0; i < t.NumField(); i++ {
 			f := t.Field(i)
-			name, opts, _ := strings.Cut(f.Tag.Get("json"), ",")
+			name, opts, _ := strings.Cut(jsonTag(f.Tag), ",")
 			if name == "-" && opts == "" {
 				continue
 			}
