@@ -139,15 +139,28 @@ func (f *eventFeed) next() ([]feedItem, bool) {
 // pending) or "error" (the error body). A client that goes away stops the
 // run.
 func streamTeam(h *worker.Handler, w http.ResponseWriter, ctx context.Context, rt *agents.Runtime, run func() agents.TaskResult, feed *eventFeed, finish func(agents.TaskResult) (int, any)) {
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
 	sse := worker.NewSSEWriter(w)
 	sse.Comment("toolnexus stream")
+	res := drainTeam(ctx, rt, run, feed, func(it feedItem) error { return sse.Event(it.name, it.data) })
+	status, body := finish(res)
+	name := core.EventDone
+	if status != http.StatusOK {
+		name = core.EventError
+	}
+	sse.Event(name, body)
+}
+
+// drainTeam runs the team while this goroutine hands each of feed's events
+// to send, in order; a send error (the client is gone) cancels the run,
+// whose result it returns once the feed is closed.
+func drainTeam(ctx context.Context, rt *agents.Runtime, run func() agents.TaskResult, feed *eventFeed, send func(feedItem) error) agents.TaskResult {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
 	done := make(chan agents.TaskResult, 1)
 	go func() {
-		r := runTeam(ctx, rt, run)
+		res := runTeam(ctx, rt, run)
 		feed.close()
-		done <- r
+		done <- res
 	}()
 	for {
 		items, ok := feed.next()
@@ -155,15 +168,10 @@ func streamTeam(h *worker.Handler, w http.ResponseWriter, ctx context.Context, r
 			break
 		}
 		for _, it := range items {
-			if err := sse.Event(it.name, it.data); err != nil {
-				cancel() // the client is gone
+			if send(it) != nil {
+				cancel()
 			}
 		}
 	}
-	status, body := finish(<-done)
-	name := core.EventDone
-	if status != http.StatusOK {
-		name = core.EventError
-	}
-	sse.Event(name, body)
+	return <-done
 }

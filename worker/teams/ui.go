@@ -43,24 +43,6 @@ func streamUI(h *worker.Handler, w http.ResponseWriter, r *http.Request, cfg wor
 	defer team.close()
 	rt, run := team.rt, team.run
 	s.Begun(team.tk)
-	runCtx, stop := context.WithCancel(ctx)
-	defer stop()
-	done := make(chan agents.TaskResult, 1)
-	go func() {
-		res := runTeam(runCtx, rt, run)
-		feed.close()
-		done <- res
-	}()
-	for {
-		items, ok := feed.next()
-		if !ok {
-			break
-		}
-		for _, it := range items {
-			if s.Event(it.data.(agents.StreamEvent)) != nil {
-				stop() // the client is gone
-			}
-		}
-	}
-	s.Settled(teamAnswer(h, ctx, cfg, "ui", s.Workspace, s.Agent, rt, <-done, trees))
+	res := drainTeam(ctx, rt, run, feed, func(it feedItem) error { return s.Event(it.data.(agents.StreamEvent)) })
+	s.Settled(teamAnswer(h, ctx, cfg, "ui", s.Workspace, s.Agent, rt, res, trees))
 }
