@@ -69,7 +69,7 @@ func CreateToolkit(ctx context.Context, opts Options) (*Toolkit, error) {
 // coreOptions reads opts' port forms into core's.
 func coreOptions(ctx context.Context, opts Options) (core.Options, error) {
 	o := core.Options{Builtins: opts.Builtins, SkillsFS: opts.SkillsFS, ExtraTools: opts.ExtraTools,
-		MCP: opts.MCP, Variables: withEnvironment(opts.Variables), Transport: opts.Transport, WaitFor: opts.WaitFor,
+		MCP: opts.MCP, Variables: opts.Variables, Transport: opts.Transport, WaitFor: opts.WaitFor,
 		WaitForContext: opts.WaitForContext}
 	if m, ok := opts.Builtins.(map[string]any); ok {
 		cfg, on, err := builtinsObject(m)
@@ -86,6 +86,10 @@ func coreOptions(ctx context.Context, opts Options) (core.Options, error) {
 		if o.MCP, err = mcpConfigBytes(opts.McpConfig); err != nil {
 			return o, err
 		}
+	}
+	if len(o.MCP) > 0 {
+		// Only MCP headers read Variables: the environment is copied only then.
+		o.Variables = withEnvironment(opts.Variables)
 	}
 	if portSkillsOption(opts) != "" {
 		src, err := toolkitSkills(ctx, opts)
