@@ -28,45 +28,12 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { leb, readLEB, readSLEB, sleb } from "./wasm-leb.mjs";
 
 const bucketSize = 4096; // abi.FuncTabBucketSize
 const subbuckets = 16; // records are a uint32 base index and 16 one-byte deltas
 const recordSize = 4 + subbuckets;
 const pcHeaderMagic = [0xf1, 0xff, 0xff, 0xff, 0, 0, 1, 8]; // Go120PCLnTabMagic, pads, minLC 1, ptrSize 8
-
-function readLEB(b, p) {
-  let r = 0, s = 0, x;
-  do { x = b[p++]; r += (x & 0x7f) * 2 ** s; s += 7; } while (x & 0x80);
-  return [r, p];
-}
-
-function readSLEB(b, p) {
-  let r = 0, s = 0, x;
-  do { x = b[p++]; r |= (x & 0x7f) << s; s += 7; } while (x & 0x80);
-  if (s < 32 && x & 0x40) r |= -1 << s;
-  return [r, p];
-}
-
-function leb(n) {
-  const out = [];
-  do {
-    let x = n % 128;
-    n = Math.floor(n / 128);
-    if (n) x |= 0x80;
-    out.push(x);
-  } while (n);
-  return out;
-}
-
-function sleb(n) {
-  const out = [];
-  for (;;) {
-    const x = n & 0x7f;
-    n >>= 7;
-    if ((n === 0 && !(x & 0x40)) || (n === -1 && x & 0x40)) { out.push(x); return out; }
-    out.push(x | 0x80);
-  }
-}
 
 const section = (id, body) => concat([Uint8Array.from([id, ...leb(body.length)]), Uint8Array.from(body)]);
 

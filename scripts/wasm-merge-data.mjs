@@ -12,31 +12,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-
-function readLEB(b, p) {
-  let r = 0, s = 0, x;
-  do { x = b[p++]; r += (x & 0x7f) * 2 ** s; s += 7; } while (x & 0x80);
-  return [r, p];
-}
-
-function writeLEB(out, n) {
-  do {
-    let x = n % 128;
-    n = Math.floor(n / 128);
-    if (n) x |= 0x80;
-    out.push(x);
-  } while (n);
-}
-
-// writeSLEB writes a signed LEB128 (an i32.const immediate).
-function writeSLEB(out, n) {
-  for (;;) {
-    const x = n & 0x7f;
-    n >>= 7;
-    if ((n === 0 && !(x & 0x40)) || (n === -1 && x & 0x40)) { out.push(x); return; }
-    out.push(x | 0x80);
-  }
-}
+import { leb, readLEB, sleb } from "./wasm-leb.mjs";
 
 function readSLEB(b, p) {
   let r = 0, s = 0, x;
@@ -95,13 +71,13 @@ export function mergeDataSegments(bytes, maxGap = 1024) {
     }
   }
   const body = [];
-  writeLEB(body, merged.length + other.length);
+  body.push(...leb(merged.length + other.length));
   const chunks = [Uint8Array.from(body)];
   for (const m of merged) {
     const head = [0, 0x41];
-    writeSLEB(head, m.offset);
+    head.push(...sleb(m.offset));
     head.push(0x0b);
-    writeLEB(head, m.end - m.offset);
+    head.push(...leb(m.end - m.offset));
     const img = new Uint8Array(m.end - m.offset);
     for (const part of m.parts) img.set(part.data, part.offset - m.offset);
     chunks.push(Uint8Array.from(head), img);
@@ -113,13 +89,13 @@ export function mergeDataSegments(bytes, maxGap = 1024) {
   for (const s of sections) {
     if (s.id === 11) {
       const head = [11];
-      writeLEB(head, payload.length);
+      head.push(...leb(payload.length));
       out.push(Uint8Array.from(head), payload);
     } else if (s.id === 12) { // the data count section must agree
       const c = [];
-      writeLEB(c, newCount);
+      c.push(...leb(newCount));
       const head = [12];
-      writeLEB(head, c.length);
+      head.push(...leb(c.length));
       out.push(Uint8Array.from(head), Uint8Array.from(c));
     } else {
       out.push(bytes.subarray(s.from, s.end));
