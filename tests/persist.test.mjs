@@ -390,12 +390,32 @@ test("store: IndexedDB with a synchronous journal for pagehide; localStorage wit
       const journaled = localStorage.getItem("j:journal:c") !== null;
       const newest = (await idb.get("c")).messages;
       const journalLeft = localStorage.getItem("j:journal:c");
+      // A write still in flight at pagehide (a save just before a reload) is journaled then.
+      const late = browserStore({ name: "late" });
+      await late.ready();
+      const inFlight = late.save("d", ["last words"]);
+      window.dispatchEvent(new PageTransitionEvent("pagehide", { persisted: false }));
+      const lateJournal = JSON.parse(localStorage.getItem("late:journal:d") ?? "null")?.messages ?? null;
+      await inFlight;
+      const lateRead = (await late.get("d")).messages;
+      const lateLeft = localStorage.getItem("late:journal:d");
+      // Two saves in the same millisecond: the second is still the newer one.
+      const quick = browserStore({ name: "quick" });
+      await quick.ready();
+      await quick.save("e", ["first"]);
+      const second = quick.save("e", ["second"], {}, { urgent: true });
+      await second;
+      const quickRead = (await quick.get("e")).messages;
       const mem = browserStore({ indexedDB: null, localStorage: null });
       await mem.save("b", [1]);
-      return { journaled, newest, journalLeft, idbKind: idb.kind, kind: ls.kind, got, raw: !!raw, cleared: await ls.get("a"), memKind: mem.kind, mem: (await mem.get("b")).messages,
+      return { lateJournal, lateRead, lateLeft, quickRead, journaled, newest, journalLeft, idbKind: idb.kind, kind: ls.kind, got, raw: !!raw, cleared: await ls.get("a"), memKind: mem.kind, mem: (await mem.get("b")).messages,
         none: await browserStore().get("nothing-here") };
     });
     assert.equal(out.idbKind, "indexeddb");
+    assert.deepEqual(out.lateJournal, ["last words"], "pagehide journaled the write in flight");
+    assert.deepEqual(out.lateRead, ["last words"]);
+    assert.equal(out.lateLeft, null, "the committed write made the journal entry redundant");
+    assert.deepEqual(out.quickRead, ["second"]);
     assert.ok(out.journaled, "the urgent save wrote its journal entry at once");
     assert.deepEqual(out.newest, ["new"]);
     assert.equal(out.journalLeft, null, "the journal entry was moved into IndexedDB");

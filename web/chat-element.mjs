@@ -215,11 +215,11 @@ export class ToolnexusChatElement extends HTMLElement {
       if (result.durable) {
         this.#halted = { messages: result.messages, pending: result.pending };
         this.#entry("note", "Note", "A request is waiting for your answer. It is saved and will be offered again.");
-        this.#save(engine.history, { pending: result.pending });
+        await this.#save(engine.history, { pending: result.pending });
       } else {
         if (result.text && !live.text) this.#entry("assistant", "Assistant", result.text);
         if (result.status === "incomplete") this.#entry("note", "Note", `The run stopped early (${result.limit || "turn limit"}).`, true);
-        this.#save(engine.history);
+        await this.#save(engine.history);
       }
       const { state, ...detail } = result; // a sealed state token is nobody's business after the run
       this.#emit("toolnexus:done", { result: detail });
@@ -289,12 +289,15 @@ export class ToolnexusChatElement extends HTMLElement {
     }
   }
 
-  // #save writes the conversation, if this element persists it.
+  // #save writes the conversation, if this element persists it. It never
+  // rejects: a run's outcome does not hang on storage (toolnexus:done is
+  // emitted after it, so a listener may rely on what is saved).
   #save(messages, extra = {}) {
-    if (!this.persist) return;
+    if (!this.persist) return Promise.resolve();
     const key = this.#storeKey();
     const view = this.#view.map((v) => ({ ...v }));
-    this.#store().then((s) => s.save(key, messages ?? [], { ...extra, view })).catch(() => {});
+    return this.#store().then((s) => s.save(key, messages ?? [], { ...extra, view }))
+      .catch((err) => console.warn("toolnexus-chat: the conversation was not saved:", err));
   }
 
   // #durableFor gives local runs of a persisting element the durable waitFor.
@@ -336,7 +339,7 @@ export class ToolnexusChatElement extends HTMLElement {
     // The answer is used once: a reload from here on must not run the tool again.
     this.#halted = null;
     this.#restored = null;
-    this.#save(halted.messages);
+    await this.#save(halted.messages);
     const engine = this.#currentEngine();
     engine.history = halted.messages;
     const waiting = [halted.pending.data?.callId, ...(halted.pending.data?.calls ?? []).map((c) => c?.id)];

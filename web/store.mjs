@@ -20,7 +20,8 @@
 //   unloads, so save(id, messages, extra, {urgent: true}) — for pagehide —
 //   also writes the record synchronously to localStorage as a journal entry;
 //   get() takes whichever copy is newer and moves a newer journal entry into
-//   IndexedDB.
+//   IndexedDB. A write still in flight when pagehide comes (a save made just
+//   before a reload) is journaled then too, so it is not lost either.
 // - Never store secrets here: provider keys stay in memory only.
 // Importing this module touches no storage.
 
@@ -38,6 +39,27 @@ export function browserStore({ name = "toolnexus", indexedDB: idb = globalThis.i
   const use = (fn) => (backend ? fn(backend) : ready.then(fn));
   const journal = (id) => `${name}:journal:${id}`;
   const dropJournal = (id) => { try { ls?.removeItem(journal(id)); } catch { /* nothing to drop */ } };
+  const writeJournal = (id, text) => { try { ls?.setItem(journal(id), text); } catch { /* full or refused: IndexedDB may still make it */ } };
+  // inFlight: the newest IndexedDB write per id that has not committed yet.
+  // pagehide journals them: the page may be gone before they commit.
+  const inFlight = new Map();
+  let watching = false;
+  // savedAt only grows within one store: two saves in the same millisecond
+  // must still tell which is newer (get() compares them with the journal).
+  let lastSavedAt = 0;
+  const onPageHide = () => {
+    if (backend && backend.kind !== "indexeddb") return; // its writes are already synchronous
+    for (const [id, text] of inFlight) writeJournal(id, text);
+  };
+  const track = (k, text, put) => {
+    if (!watching && typeof globalThis.addEventListener === "function") {
+      globalThis.addEventListener("pagehide", onPageHide);
+      watching = true;
+    }
+    inFlight.set(k, text);
+    const settle = () => { if (inFlight.get(k) === text) inFlight.delete(k); };
+    return put.then(settle, (err) => { settle(); throw err; });
+  };
   return Object.freeze({
     /** "indexeddb", "localstorage" or "memory" once chosen (await ready() first). */
     get kind() { return backend?.kind ?? "unknown"; },
@@ -66,15 +88,16 @@ export function browserStore({ name = "toolnexus", indexedDB: idb = globalThis.i
      */
     save(id, messages, extra = {}, { urgent = false } = {}) {
       const k = key(id);
-      const text = JSON.stringify({ ...extra, messages: Array.isArray(messages) ? messages : [], savedAt: Date.now() });
-      if (urgent && backend?.kind !== "localstorage") {
-        try { ls?.setItem(journal(k), text); } catch { /* full or refused: IndexedDB may still make it */ }
-      }
-      return use((b) => b.put(k, text));
+      const text = JSON.stringify({ ...extra, messages: Array.isArray(messages) ? messages : [],
+        savedAt: (lastSavedAt = Math.max(Date.now(), lastSavedAt + 1)) });
+      if (urgent && backend?.kind !== "localstorage") writeJournal(k, text);
+      const put = use((b) => b.put(k, text));
+      return backend?.kind === "localstorage" || backend?.kind === "memory" ? put : track(k, text, put);
     },
     /** Forget id. */
     clear(id) {
       const k = key(id);
+      inFlight.delete(k);
       dropJournal(k);
       return use((b) => b.delete(k));
     },
