@@ -118,6 +118,21 @@ tally_log() {
   ' "$1"
 }
 
+# failure_excerpt prints what failed in a log, indented, at most 80 lines:
+# each failing node test with its error block, each failing go test with the
+# lines before its verdict, or else the log's tail (a build or vet failure).
+# CI keeps only the console, so this is what tells a failure apart there.
+failure_excerpt() {
+  local out
+  out=$(awk '
+    /^ *not ok / { keep = 14 }
+    /^ *--- FAIL: / { for (i = 1; i <= n; i++) print ring[i]; n = 0; keep = 1 }
+    { if (keep > 0) { print; keep-- } else { ring[++n] = $0; if (n > 6) { for (i = 1; i < n; i++) ring[i] = ring[i + 1]; n = 6 } } }
+  ' "$1" | head -80)
+  [ -n "$out" ] || out=$(tail -n 30 "$1")
+  printf '%s\n' "$out" | sed 's/^/      | /'
+}
+
 # run_tests runs every area's suites, each with its whole output in
 # dist/test-logs/<area>.log, prints one line per area, and ends with one
 # line totalling every runner: "N passed, N failed, N skipped". An area
@@ -141,6 +156,7 @@ run_tests() {
     read -r p f s < <(tally_log "$log")
     if [ "$status" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; fi
     echo "   $area: $p passed, $f failed, $s skipped (exit $status) — $log"
+    if [ "$f" -ne 0 ]; then failure_excerpt "$log"; fi
     passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
   done
   echo "$passed passed, $failed failed, $skipped skipped"
