@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/toolnexus/wasm/core/wire"
+	"github.com/toolnexus/wasm/internal/jsonx"
 )
 
 // GenerateRequest is what an in-process model receives each turn: the
@@ -64,7 +65,7 @@ func generateOptions(generate GenerateFunc, opts ClientOptions) ClientOptions {
 
 // decodeGenerateRequest reads the chat-completions body core itself built.
 func decodeGenerateRequest(body []byte) (GenerateRequest, error) {
-	doc, err := decodeObject(body)
+	doc, err := jsonx.DecodeObject(body)
 	if err != nil {
 		return GenerateRequest{}, err
 	}

@@ -4,35 +4,16 @@ import (
 	"github.com/toolnexus/wasm/internal/jsonx"
 )
 
-// stringify renders a value as tool-output text (jsonx.Text): strings as
-// they are, nil as "", anything else as JSON.
-func stringify(v any) string { return jsonx.Text(v) }
-
-// mustJSON encodes v without HTML escaping; values that cannot be encoded
-// (channels, funcs) become "null" rather than a panic.
+// mustJSON encodes v without HTML escaping (internal/jsonx: the bytes go to
+// a model, not into HTML); values that cannot be encoded (channels, funcs)
+// become "null" rather than a panic.
 func mustJSON(v any) string {
-	b, err := marshalJSON(v)
+	b, err := jsonx.Marshal(v)
 	if err != nil {
 		return "null"
 	}
 	return string(b)
 }
-
-// marshalJSON encodes v without escaping <, > and &: the bytes go to a
-// model, not into HTML. Plain values take internal/jsonx's fast path.
-func marshalJSON(v any) ([]byte, error) { return jsonx.Marshal(v) }
-
-// appendJSONString appends s as a JSON string literal.
-func appendJSONString(dst []byte, s string) []byte { return jsonx.AppendString(dst, s) }
-
-// decodeJSON parses JSON text into plain Go values (map[string]any, []any,
-// float64, string, bool, nil) with gjson: the shapes encoding/json gives an
-// `any`, without reflection and without linking encoding/json (see
-// internal/jsonx).
-func decodeJSON(data []byte) (any, error) { return jsonx.Decode(data) }
-
-// decodeObject is decodeJSON for text that must hold a JSON object.
-func decodeObject(data []byte) (map[string]any, error) { return jsonx.DecodeObject(data) }
 
 // MaxJSONDepth is how deeply JSON that reaches core may nest (objects and
 // arrays together): model replies and their stream events, tool-call
@@ -49,11 +30,3 @@ const MaxJSONDepth = jsonx.MaxDepth
 // than 1000 levels deep"); tool-call arguments that deep are an error
 // result the model reads.
 var ErrJSONTooDeep = jsonx.ErrTooDeep
-
-// checkJSON is the check of JSON text at an entry: its depth first (one
-// iterative pass), then its syntax. what names the text in the error.
-func checkJSON(b []byte, what string) error { return jsonx.CheckText(b, "core: ", what) }
-
-// validJSON is the depth check, then gjson's (jsonx.Check: the bridge
-// links it too, and one copy is less wasm than two).
-func validJSON(b []byte) bool { return jsonx.Check(b) == nil }

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/toolnexus/wasm/internal/jsonx"
 )
 
 func TestMetricsAndEvents(t *testing.T) {
@@ -218,7 +220,7 @@ func TestTypedErrors(t *testing.T) {
 		t.Fatalf("a refused answer must match ErrCannotResume: %v", err)
 	}
 	res, _ := newScripted(t, StyleOpenAI, turn{Text: "x"}).client(ClientOptions{}).Run(context.Background(), "x", mustToolkit(t))
-	if b, _ := marshalJSON(res); !strings.Contains(string(b), `"toolCalls":[]`) {
+	if b, _ := jsonx.Marshal(res); !strings.Contains(string(b), `"toolCalls":[]`) {
 		t.Fatalf("toolCalls must encode as [] when no tool ran: %s", b)
 	}
 }

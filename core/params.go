@@ -3,6 +3,8 @@ package core
 import (
 	fmt "github.com/toolnexus/wasm/internal/fmtx" // fmt without reflection: internal/fmtx
 	"sort"
+
+	"github.com/toolnexus/wasm/internal/jsonx"
 )
 
 // loopOwnedParams are body keys RequestParams may not set.
@@ -21,12 +23,12 @@ func encodeParams(params map[string]any) ([]byte, error) {
 	sort.Strings(keys)
 	var b []byte
 	for _, k := range keys {
-		v, err := marshalJSON(params[k])
+		v, err := jsonx.Marshal(params[k])
 		if err != nil {
 			return nil, fmt.Errorf("core: RequestParams[%q]: %w", k, err)
 		}
 		b = append(b, ',')
-		b = appendJSONString(b, k)
+		b = jsonx.AppendString(b, k)
 		b = append(b, ':')
 		b = append(b, v...)
 	}

@@ -1,6 +1,9 @@
 package core
 
-import "github.com/toolnexus/wasm/core/tool"
+import (
+	"github.com/toolnexus/wasm/core/tool"
+	"github.com/toolnexus/wasm/internal/jsonx"
+)
 
 // Relay tools are declarations only: the model calls them, the run suspends
 // with a Request of kind RelayKind, the host executes the call and answers
@@ -115,7 +118,7 @@ func relayResultFor(a Answer, id string, first bool) (RelayResult, bool) {
 			m, _ := e.(map[string]any)
 			if rid, _ := m["id"].(string); rid == id {
 				r := RelayResult{ID: id}
-				r.Output = stringify(m["output"])
+				r.Output = jsonx.Text(m["output"])
 				r.IsError, _ = m["isError"].(bool)
 				return r, true
 			}
@@ -124,7 +127,7 @@ func relayResultFor(a Answer, id string, first bool) (RelayResult, bool) {
 	}
 	if out, ok := a.Data[RelayOutputKey]; ok && first {
 		isErr, _ := a.Data[RelayIsErrorKey].(bool)
-		return RelayResult{ID: id, Output: stringify(out), IsError: isErr}, true
+		return RelayResult{ID: id, Output: jsonx.Text(out), IsError: isErr}, true
 	}
 	return RelayResult{}, false
 }

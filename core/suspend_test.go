@@ -8,6 +8,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/toolnexus/wasm/internal/jsonx"
 )
 
 func refundScript(t *testing.T, style Style) *scriptedModel {
@@ -64,7 +66,7 @@ func TestToolSuspendsForInput(t *testing.T) {
 		if tctx.Answer == nil {
 			return Pending(Request{Kind: KindInput, Prompt: "What is your name?"}), nil
 		}
-		return ToolResult{Output: "name: " + stringify(tctx.Answer.Data["output"])}, nil
+		return ToolResult{Output: "name: " + jsonx.Text(tctx.Answer.Data["output"])}, nil
 	}}
 	m := newScripted(t, StyleOpenAI, turn{Calls: []ToolRequest{call("c1", "ask_name", "")}}, turn{Text: "hi Ada"})
 	res, err := m.client(ClientOptions{WaitFor: func(r Request) (Answer, error) { return AnswerOutput(r.ID, "Ada"), nil }}).

@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/toolnexus/wasm/core/wire"
+	"github.com/toolnexus/wasm/internal/jsonx"
 	"github.com/toolnexus/wasm/internal/textx"
 )
 
@@ -427,7 +428,7 @@ func parseArgs(s string) (map[string]any, error) {
 	if s == "" {
 		return map[string]any{}, nil
 	}
-	args, err := decodeObject([]byte(s))
+	args, err := jsonx.DecodeObject([]byte(s))
 	if err != nil {
 		return nil, fmt.Errorf("%w: %s", err, textx.Truncate(s, 200))
 	}
@@ -520,8 +521,8 @@ func (r *run) applyEdits(ph *toolPhase) {
 // text (invalid, or nested too deeply) as a JSON string.
 func rawArgs(s string) json.RawMessage {
 	args := json.RawMessage(s)
-	if !validJSON(args) {
-		args, _ = marshalJSON(s)
+	if jsonx.Check(args) != nil {
+		args, _ = jsonx.Marshal(s)
 	}
 	return args
 }

@@ -79,7 +79,7 @@ func encodeHistory(history []any) ([]json.RawMessage, error) {
 		case []byte:
 			raw = v
 		default:
-			b, err := marshalJSON(v)
+			b, err := jsonx.Marshal(v)
 			if err != nil {
 				return nil, fmt.Errorf("core: history[%d]: %w", i, err)
 			}
