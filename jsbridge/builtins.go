@@ -39,7 +39,7 @@ var (
 // options o (an array of tools, or undefined, means the defaults) and
 // returns the file system the built-ins will use.
 func toolsOptions(o js.Value, env ToolEnv, opts *core.Options) (*core.MemFS, error) {
-	if tools != nil && core.ToolsLinked() {
+	if tools != nil && core.SkillsLinked() && core.BuiltinsLinked() {
 		return tools.options(o, env, opts)
 	}
 	isOpts := o.Type() == js.TypeObject && !js.Global().Get("Array").Call("isArray", o).Bool()
@@ -186,7 +186,7 @@ func rememberFiles(tk *core.Toolkit, mem *core.MemFS) {
 //	tk.skillsPrompt()  Promise<string>         the system-prompt section
 //	tk.skills()        Promise<{skills: [{name, description, path}], problems: [{path, error}]}>
 func toolsMethods(method func(string, func([]js.Value) (any, error)), tk *core.Toolkit) {
-	if tools != nil && core.ToolsLinked() {
+	if tools != nil && core.SkillsLinked() && core.BuiltinsLinked() {
 		tools.methods(method, tk)
 	}
 }

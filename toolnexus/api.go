@@ -300,8 +300,6 @@ type ToolRequest = core.ToolRequest
 type ToolResult = core.ToolResult
 type ToolSource = core.ToolSource
 
-func ToolsLinked() bool { return core.ToolsLinked() }
-
 type TranslatedToolCall = core.TranslatedToolCall
 type Transport = core.Transport
 type TransportFunc = core.TransportFunc

@@ -33,7 +33,7 @@ func TestBuiltinsNotLinked(t *testing.T) {
 }
 
 func TestSkillsNotLinked(t *testing.T) {
-	if core.SkillsLinked() || core.ToolsLinked() {
+	if core.SkillsLinked() {
 		t.Fatal("core/skills is linked into a test that never imports it")
 	}
 	skills := fstest.MapFS{"a/SKILL.md": {Data: []byte("---\nname: a\n---\nbody")}}
