@@ -72,7 +72,7 @@ func (h *Handler) serveUI(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if req.agent != "" {
-		if h.teamsUnavailable(w) {
+		if h.TeamsUnavailable(w) {
 			return
 		}
 		if h.opts.Trees() == nil {
@@ -82,7 +82,7 @@ func (h *Handler) serveUI(w http.ResponseWriter, r *http.Request) {
 		h.uiTeamRun(w, r, cfg, req.agent, req.prompt)
 		return
 	}
-	h.runAgent(r.Context(), w, cfg, "ui", "", h.uiStep(w, r, cfg, "", "", func(ctx context.Context, c *core.Client, tk *core.Toolkit) (<-chan core.StreamEvent, error) {
+	h.RunAgent(r.Context(), w, cfg, "ui", "", h.uiStep(w, r, cfg, "", "", func(ctx context.Context, c *core.Client, tk *core.Toolkit) (<-chan core.StreamEvent, error) {
 		return c.StreamWithHistory(ctx, req.prompt, tk, req.history)
 	}))
 }
@@ -124,21 +124,21 @@ func (h *Handler) resumeUI(w http.ResponseWriter, r *http.Request, cfg Config, a
 			return
 		}
 	}
-	if st.Agent != "" && h.teamsUnavailable(w) {
+	if st.Agent != "" && h.TeamsUnavailable(w) {
 		return
 	}
 	if st.Agent != "" && h.opts.Trees() == nil {
 		h.TreesUnavailable(w)
 		return
 	}
-	if !h.spend(w, r, st) {
+	if !h.Spend(w, r, st) {
 		return
 	}
 	if st.Agent != "" {
 		h.uiTeamResume(w, r, cfg, st, answer, callID)
 		return
 	}
-	h.runAgent(r.Context(), w, cfg, "ui", st.Workspace, h.uiStep(w, r, cfg, st.Workspace, callID, func(ctx context.Context, c *core.Client, tk *core.Toolkit) (<-chan core.StreamEvent, error) {
+	h.RunAgent(r.Context(), w, cfg, "ui", st.Workspace, h.uiStep(w, r, cfg, st.Workspace, callID, func(ctx context.Context, c *core.Client, tk *core.Toolkit) (<-chan core.StreamEvent, error) {
 		return c.StreamWithAnswer(ctx, tk, st.History(), st.Pending, answer)
 	}))
 }

@@ -177,7 +177,7 @@ func uiJSON(s string) jsonRaw {
 	return b
 }
 
-// uiStep returns a runAgent step that answers with the UI message stream
+// uiStep returns a RunAgent step that answers with the UI message stream
 // (see uiStream), ending with "data: [DONE]". skip is the call a resume
 // answers. A failure before the stream starts is plain JSON, as on
 // /v1/run.
@@ -215,7 +215,7 @@ func (h *Handler) uiStep(w http.ResponseWriter, r *http.Request, cfg Config, wor
 		s.endText()
 		if runErr == nil {
 			var out runResponse
-			if out, runErr = h.runResponse(cfg, "ui", workspace, res); runErr == nil {
+			if out, runErr = h.FinishRun(cfg, "ui", workspace, res); runErr == nil {
 				s.finish(out)
 			}
 		}
@@ -226,7 +226,7 @@ func (h *Handler) uiStep(w http.ResponseWriter, r *http.Request, cfg Config, wor
 			s.part(uiPart{Type: "error", ErrorText: body.Error.Code + ": " + body.Error.Message})
 		}
 		s.sse.write([]byte("data: [DONE]\n\n"))
-		return res, errAnswered
+		return res, ErrAnswered
 	}
 }
 

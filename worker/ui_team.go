@@ -72,7 +72,7 @@ func (h *Handler) uiTeam(w http.ResponseWriter, r *http.Request, cfg Config, wor
 		}
 		s.sse.write([]byte("data: [DONE]\n\n"))
 	}
-	h.teams.Stream(h, w, r, cfg, ts)
+	h.StreamTeam(w, r, cfg, ts)
 }
 
 // uiTeamRun starts agent on prompt.
