@@ -6,12 +6,12 @@ import (
 	"github.com/toolnexus/wasm/core"
 )
 
-// What a product mounted on the handler (gateway, mcpserver, teams) uses
-// of it, beside Options, Handle, NewToolkit, RequestToolkit, BeginJSON,
-// ReadBodyObject, RequestConfig, RunAgent and ErrAnswered, FinishRun,
-// RunErrorBody, Spend, NewSealer, WriteJSON, WriteError, WriteConfigError,
-// MarshalJSON, RandomHex, FinishReason, QuoteClip, Redact, ParseAgents and
-// the team seam (teamrunner.go).
+// What a product mounted on the handler (gateway, mcpserver, teams,
+// uiproto) uses of it, beside Options, Handle, UIStreamRoute, NewToolkit,
+// RequestToolkit, BeginJSON, ReadBodyObject, RequestConfig, RunAgent and
+// ErrAnswered, FinishRun, RunErrorBody, Spend, NewSealer, WriteJSON,
+// WriteError, WriteConfigError, MarshalJSON, RandomHex, FinishReason,
+// QuoteClip, Redact, ParseAgents and the team seam (teamrunner.go).
 
 // CountRun counts one run of endpoint that ended with status
 // (toolnexus_worker_runs_total).
