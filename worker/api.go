@@ -90,7 +90,7 @@ func (h *Handler) serveRun(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if req.Agent != "" {
-		if !h.teamsUnavailable(w) {
+		if !h.TeamsUnavailable(w) {
 			h.teams.Run(h, w, r, cfg, req)
 		}
 		return
@@ -104,12 +104,12 @@ func (h *Handler) serveRun(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if req.Stream {
-		h.runAgent(r.Context(), w, cfg, "run", req.Workspace, h.streamStep(w, r, cfg, "run", req.Workspace, func(ctx context.Context, c *core.Client, tk *core.Toolkit) (<-chan core.StreamEvent, error) {
+		h.RunAgent(r.Context(), w, cfg, "run", req.Workspace, h.streamStep(w, r, cfg, "run", req.Workspace, func(ctx context.Context, c *core.Client, tk *core.Toolkit) (<-chan core.StreamEvent, error) {
 			return c.StreamWithHistory(ctx, req.Prompt, tk, history)
 		}, nil))
 		return
 	}
-	h.runAgent(r.Context(), w, cfg, "run", req.Workspace, func(c *core.Client, tk *core.Toolkit) (core.RunResult, error) {
+	h.RunAgent(r.Context(), w, cfg, "run", req.Workspace, func(c *core.Client, tk *core.Toolkit) (core.RunResult, error) {
 		return c.RunWithHistory(r.Context(), req.Prompt, tk, history)
 	})
 }
@@ -159,7 +159,7 @@ func (h *Handler) serveResume(w http.ResponseWriter, r *http.Request) {
 			writeError(w, http.StatusBadRequest, "unsupported_field", `"conversation" cannot be combined with an agent team's state token; nothing ran and the token is still good`)
 			return
 		}
-		if h.teamsUnavailable(w) {
+		if h.TeamsUnavailable(w) {
 			return
 		}
 		if h.opts.Trees() == nil {
@@ -167,7 +167,7 @@ func (h *Handler) serveResume(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	if !h.spend(w, r, st) {
+	if !h.Spend(w, r, st) {
 		return
 	}
 	if st.Agent != "" {
@@ -175,12 +175,12 @@ func (h *Handler) serveResume(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if req.Stream {
-		h.runAgent(r.Context(), w, cfg, "resume", st.Workspace, h.streamStep(w, r, cfg, "resume", st.Workspace, func(ctx context.Context, c *core.Client, tk *core.Toolkit) (<-chan core.StreamEvent, error) {
+		h.RunAgent(r.Context(), w, cfg, "resume", st.Workspace, h.streamStep(w, r, cfg, "resume", st.Workspace, func(ctx context.Context, c *core.Client, tk *core.Toolkit) (<-chan core.StreamEvent, error) {
 			return c.StreamWithAnswer(ctx, tk, st.History(), st.Pending, answer)
 		}, save))
 		return
 	}
-	h.runAgent(r.Context(), w, cfg, "resume", st.Workspace, func(c *core.Client, tk *core.Toolkit) (core.RunResult, error) {
+	h.RunAgent(r.Context(), w, cfg, "resume", st.Workspace, func(c *core.Client, tk *core.Toolkit) (core.RunResult, error) {
 		res, err := c.RunWithAnswer(r.Context(), tk, st.History(), st.Pending, answer)
 		return res, saveAfter(save, res, err)
 	})
@@ -191,10 +191,10 @@ func (h *Handler) tools() []core.Tool {
 	return h.opts.Tools(ToolEnv{Transport: h.opts.Transport, Getenv: h.opts.Getenv})
 }
 
-// runAgent builds the toolkit (its file tools on workspace) and client for
+// RunAgent builds the toolkit (its file tools on workspace) and client for
 // cfg, runs step, and writes the result: the RunResult (sealed into a state
-// token when pending) or a 502.
-func (h *Handler) runAgent(ctx context.Context, w http.ResponseWriter, cfg Config, endpoint, workspace string, step func(*core.Client, *core.Toolkit) (core.RunResult, error)) {
+// token when pending) or a 502; nothing when step returns ErrAnswered.
+func (h *Handler) RunAgent(ctx context.Context, w http.ResponseWriter, cfg Config, endpoint, workspace string, step func(*core.Client, *core.Toolkit) (core.RunResult, error)) {
 	tk, ok := h.RequestToolkit(ctx, w, workspace)
 	if !ok {
 		return
@@ -214,7 +214,7 @@ func (h *Handler) runAgent(ctx context.Context, w http.ResponseWriter, cfg Confi
 		OnMetric:     h.coreMetrics.Record,
 	})
 	res, err := step(client, tk)
-	if errors.Is(err, errAnswered) {
+	if errors.Is(err, ErrAnswered) {
 		return
 	}
 	if err != nil {
@@ -222,7 +222,7 @@ func (h *Handler) runAgent(ctx context.Context, w http.ResponseWriter, cfg Confi
 		h.runError(w, cfg, res, err)
 		return
 	}
-	out, err := h.runResponse(cfg, endpoint, workspace, res)
+	out, err := h.FinishRun(cfg, endpoint, workspace, res)
 	if err != nil {
 		h.internalError(w, err)
 		return
@@ -230,9 +230,10 @@ func (h *Handler) runAgent(ctx context.Context, w http.ResponseWriter, cfg Confi
 	writeJSON(w, http.StatusOK, out)
 }
 
-// runResponse records a finished run and shapes its response: lists as
-// arrays, and a pending run's transcript sealed into a state token.
-func (h *Handler) runResponse(cfg Config, endpoint, workspace string, res core.RunResult) (runResponse, error) {
+// FinishRun records a finished run (counted, logged) and shapes its
+// response: lists as arrays, and a pending run's transcript sealed into a
+// state token.
+func (h *Handler) FinishRun(cfg Config, endpoint, workspace string, res core.RunResult) (runResponse, error) {
 	h.metrics.run(endpoint, res.Status)
 	h.opts.Logf("worker: %s status=%s turns=%d toolCalls=%d", endpoint, res.Status, res.Turns, res.ToolCallCount)
 	out := runResponse{RunResult: res}

@@ -6,10 +6,11 @@
 //
 // Package worker is the router and what the products share; a product that
 // is its own package mounts its routes (NewHandler(opts, gateway.Mount,
-// mcpserver.Mount, teams.Mount)): the OpenAI gateway (worker/gateway), the
-// MCP server (worker/mcpserver) and agent teams (worker/teams, the
-// TeamRunner the run API and the UI stream hand "agent" to). The API below
-// is the whole Worker's, as wasm/worker mounts it.
+// mcpserver.Mount, teams.Mount, uiproto.Mount)): the OpenAI gateway
+// (worker/gateway), the MCP server (worker/mcpserver), agent teams
+// (worker/teams, the TeamRunner the run API and the UI stream hand "agent"
+// to) and the AI SDK UI message stream (worker/uiproto: /v1/ui). The API
+// below is the whole Worker's, as wasm/worker mounts it.
 //
 // # HTTP API (JSON in and out)
 //

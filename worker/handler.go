@@ -126,8 +126,6 @@ func NewHandler(opts Options, products ...func(*Handler)) *Handler {
 		"/v1/tools":       {Name: "tools", Get: (*Handler).serveTools, Allow: "GET, HEAD, OPTIONS", API: true},
 		"/v1/run":         {Name: "run", Post: (*Handler).serveRun, Allow: "POST, OPTIONS", API: true, JSON: true},
 		"/v1/resume":      {Name: "resume", Post: (*Handler).serveResume, Allow: "POST, OPTIONS", API: true, JSON: true},
-		"/v1/ui":          {Name: "ui", Post: (*Handler).serveUI, Allow: "POST, OPTIONS", API: true, JSON: true},
-		uiStreamRoute:     {Name: "ui_stream", Get: (*Handler).serveUIStream, Allow: "GET, HEAD, OPTIONS", API: true},
 		"/v1/runs":        {Name: "runs", Post: (*Handler).serveRunsStart, Allow: "POST, OPTIONS", API: true, JSON: true},
 		runStateRoute:     {Name: "run_state", Get: (*Handler).serveRunState, Allow: "GET, HEAD, OPTIONS", API: true},
 		runEventsRoute:    {Name: "run_events", Get: (*Handler).serveRunEvents, Allow: "GET, OPTIONS", API: true},

@@ -307,7 +307,7 @@ func (h *Handler) serveConversation(w http.ResponseWriter, r *http.Request, cfg 
 	}
 	id := req.Conversation
 	if !req.Stream {
-		h.runAgent(r.Context(), w, cfg, "run", req.Workspace, func(c *core.Client, tk *core.Toolkit) (core.RunResult, error) {
+		h.RunAgent(r.Context(), w, cfg, "run", req.Workspace, func(c *core.Client, tk *core.Toolkit) (core.RunResult, error) {
 			return c.Ask(r.Context(), req.Prompt, tk, id)
 		})
 		return
@@ -329,5 +329,5 @@ func (h *Handler) serveConversation(w http.ResponseWriter, r *http.Request, cfg 
 		}
 		return store.Save(id, res.Messages)
 	}
-	h.runAgent(r.Context(), w, cfg, "run", req.Workspace, h.streamStep(w, r, cfg, "run", req.Workspace, start, save))
+	h.RunAgent(r.Context(), w, cfg, "run", req.Workspace, h.streamStep(w, r, cfg, "run", req.Workspace, start, save))
 }

@@ -6,15 +6,23 @@ import (
 	"github.com/toolnexus/wasm/core"
 )
 
-// What a product mounted on the handler (gateway, mcpserver, teams) uses
-// of it, beside Options, NewToolkit, RequestToolkit, BeginJSON,
-// ReadBodyObject, RequestConfig, RunErrorBody, WriteJSON, WriteError,
-// WriteConfigError, MarshalJSON, RandomHex, FinishReason, QuoteClip,
-// Redact, ParseAgents and the team seam (teamrunner.go).
+// What a product mounted on the handler (gateway, mcpserver, teams,
+// uiproto) uses of it, beside Options, Handle, UIStreamRoute, NewToolkit,
+// RequestToolkit, BeginJSON, ReadBodyObject, RequestConfig, RunAgent and
+// ErrAnswered, FinishRun, RunErrorBody, Spend, NewSealer, WriteJSON,
+// WriteError, WriteConfigError, MarshalJSON, RandomHex, FinishReason,
+// QuoteClip, Redact, ParseAgents and the team seam (teamrunner.go).
 
 // CountRun counts one run of endpoint that ended with status
 // (toolnexus_worker_runs_total).
 func (h *Handler) CountRun(endpoint, status string) { h.metrics.run(endpoint, status) }
+
+// RunResponse is the body of a finished run (FinishRun): its RunResult
+// and, when it halted, the sealed state token.
+type RunResponse = runResponse
+
+// InternalError logs err and answers 500 internal, naming nothing.
+func (h *Handler) InternalError(w http.ResponseWriter, err error) { h.internalError(w, err) }
 
 // CoreMetrics is the registry the core clients of every request report to
 // (OnMetric), served on GET /metrics.
@@ -28,3 +36,6 @@ func NewSSEWriter(w http.ResponseWriter) *SSEWriter { return newSSEWriter(w) }
 
 // Send writes b, whole events, and flushes them (write).
 func (s *sseWriter) Send(b []byte) error { return s.write(b) }
+
+// Err is the first write error: the client went away.
+func (s *sseWriter) Err() error { return s.err }

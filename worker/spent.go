@@ -71,13 +71,13 @@ func (m *MemorySpentStore) Spend(_ context.Context, id string, until time.Time) 
 // approvalsProblem is the readiness problem of a Worker without a ledger.
 var approvalsProblem = &ConfigError{ApprovalsBinding, "is not bound: /v1/resume is refused (503 approvals_unavailable) because a state token could be resumed more than once; deploy with the generated wrangler.jsonc, which binds the ApprovalLedger Durable Object"}
 
-// spend records a state token as used in the approval ledger before its
+// Spend records a state token as used in the approval ledger before its
 // resume runs anything: the approved tool runs as the first step of the
 // resume, so a failure after this point must not let it run twice. It
 // answers 503 (no ledger bound, or the ledger failed: the token may be
 // used up) or 409 (already resumed) and reports false when the resume
 // must not go on.
-func (h *Handler) spend(w http.ResponseWriter, r *http.Request, st State) bool {
+func (h *Handler) Spend(w http.ResponseWriter, r *http.Request, st State) bool {
 	store := h.opts.Spent()
 	if store == nil {
 		h.metrics.refusedState("approvals_unavailable")

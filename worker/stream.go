@@ -10,14 +10,14 @@ import (
 	"github.com/toolnexus/wasm/core/wire"
 )
 
-// errAnswered tells runAgent that the step already wrote the response (a
+// ErrAnswered tells RunAgent that the step already wrote the response (a
 // stream, once its headers are out, reports everything in its events).
-var errAnswered = errors.New("worker: response already written")
+var ErrAnswered = errors.New("worker: response already written")
 
 // streamStarter starts one streamed run on the client.
 type streamStarter func(ctx context.Context, c *core.Client, tk *core.Toolkit) (<-chan core.StreamEvent, error)
 
-// streamStep returns a runAgent step that answers with server-sent events:
+// streamStep returns a RunAgent step that answers with server-sent events:
 //
 //	event: <core.StreamEvent type>   (text, tool_call, tool_result, pending, usage)
 //	data: <the event as JSON>
@@ -80,16 +80,16 @@ func (h *Handler) streamStep(w http.ResponseWriter, r *http.Request, cfg Config,
 			h.metrics.run(endpoint, "error")
 			_, body := h.RunErrorBody(cfg, res, runErr)
 			sse.Event(core.EventError, body)
-			return res, errAnswered
+			return res, ErrAnswered
 		}
-		out, err := h.runResponse(cfg, endpoint, workspace, res)
+		out, err := h.FinishRun(cfg, endpoint, workspace, res)
 		if err != nil {
 			h.opts.Logf("worker: internal error: %v", err)
 			sse.Event(core.EventError, ErrorBody{Error: APIError{Code: "internal", Message: "internal error"}})
-			return res, errAnswered
+			return res, ErrAnswered
 		}
 		sse.Event(core.EventDone, out)
-		return res, errAnswered
+		return res, ErrAnswered
 	}
 }
 

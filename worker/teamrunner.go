@@ -11,7 +11,7 @@ import (
 // TeamRunner runs the AGENTS teams that /v1/run, /v1/resume and /v1/ui
 // hand a request with "agent" (or a team's state token) to. worker/teams
 // registers one with its Mount (SetTeams), so that worker need not import
-// it; a build without it refuses team runs (teamsUnavailable).
+// it; a build without it refuses team runs (TeamsUnavailable).
 type TeamRunner interface {
 	// Run answers POST /v1/run with "agent".
 	Run(h *Handler, w http.ResponseWriter, r *http.Request, cfg Config, req RunRequest)
@@ -73,14 +73,20 @@ type AgentRow struct {
 // SetTeams registers the runner of agent teams (teams.Mount).
 func (h *Handler) SetTeams(t TeamRunner) { h.teams = t }
 
-// teamsUnavailable answers a team run on a build without a TeamRunner and
+// TeamsUnavailable answers a team run on a build without a TeamRunner and
 // reports true; false when there is one.
-func (h *Handler) teamsUnavailable(w http.ResponseWriter) bool {
+func (h *Handler) TeamsUnavailable(w http.ResponseWriter) bool {
 	if h.teams != nil {
 		return false
 	}
 	writeError(w, http.StatusNotImplemented, "teams_unavailable", "this Worker's build serves no agent teams (worker/teams is not mounted); nothing ran")
 	return true
+}
+
+// StreamTeam hands a team run of the UI protocol (worker/uiproto) to the
+// TeamRunner; call it after TeamsUnavailable reported false.
+func (h *Handler) StreamTeam(w http.ResponseWriter, r *http.Request, cfg Config, s TeamStream) {
+	h.teams.Stream(h, w, r, cfg, s)
 }
 
 // TreesUnavailable answers a team run on a Worker without a tree store.

@@ -13,8 +13,9 @@ import (
 	"github.com/toolnexus/wasm/worker/gateway"
 	"github.com/toolnexus/wasm/worker/mcpserver"
 	"github.com/toolnexus/wasm/worker/teams"
+	"github.com/toolnexus/wasm/worker/uiproto"
 )
 
 func main() {
-	cfworker.Serve(worker.NewHandler(cfworker.Options(), gateway.Mount, mcpserver.Mount, teams.Mount))
+	cfworker.Serve(worker.NewHandler(cfworker.Options(), gateway.Mount, mcpserver.Mount, teams.Mount, uiproto.Mount))
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/toolnexus/wasm/core"
 	"github.com/toolnexus/wasm/worker"
 	"github.com/toolnexus/wasm/worker/internal/workertest"
+	"github.com/toolnexus/wasm/worker/uiproto"
 )
 
 // The readers of the API's answers and UI streams that products' tests
@@ -24,7 +25,9 @@ var (
 	uiBody     = workertest.JSON
 )
 
-// harness is a Worker with teams mounted and AGENTS set
+// harness is a Worker with teams and the UI protocol mounted (uiproto
+// reaches teams through worker's TeamRunner, so neither imports the other
+// and this test may mount both) and AGENTS set
 // (workertest.TeamAgents) on the scripted model, with a settable clock, a
 // count of refund executions, and a tree store and transport a test can
 // swap.
@@ -65,7 +68,7 @@ func newTeamHarness(t *testing.T) (*harness, *worker.MemoryTreeStore) {
 		Trees: func() worker.TreeStore { return hs.trees },
 		Now:   clock,
 		Logf:  base.Logf,
-	}, Mount)
+	}, Mount, uiproto.Mount)
 	return hs, trees
 }
 

@@ -1,10 +1,11 @@
-package worker
+package uiproto
 
 import (
 	"net/http"
 
 	"github.com/toolnexus/wasm/core"
 	"github.com/toolnexus/wasm/core/agents"
+	"github.com/toolnexus/wasm/worker"
 )
 
 // /v1/ui with "agent" runs an AGENTS team, as /v1/run does, and answers
@@ -17,6 +18,11 @@ import (
 // member's call (approvalDescriptor.path: the asking agent's path); its
 // signature is the team's state token, and the answer resumes the tree
 // kept in the TreeStore, as /v1/resume does.
+//
+// The team runs in worker/teams, behind package worker's TeamRunner
+// (Handler.StreamTeam hands it a worker.TeamStream of callbacks that write
+// this protocol): neither package imports the other, so a build mounts
+// either without the other, and the protocol stays here.
 
 // teamEvent writes one event of a team member (root: the top agent).
 func (s *uiStream) teamEvent(e agents.StreamEvent, root bool) error {
@@ -43,7 +49,7 @@ func (s *uiStream) teamEvent(e agents.StreamEvent, root bool) error {
 	case core.EventToolResult:
 		return s.toolResult(e.StreamEvent)
 	}
-	return s.sse.err
+	return s.sse.Err()
 }
 
 // uiTeam runs a team request through the TeamRunner (a fresh run of
@@ -51,37 +57,37 @@ func (s *uiStream) teamEvent(e agents.StreamEvent, root bool) error {
 // message stream; skip is the call a resume answers. Before the stream
 // starts, a problem is answered as JSON (unknown_agent, config,
 // state_unrestorable).
-func (h *Handler) uiTeam(w http.ResponseWriter, r *http.Request, cfg Config, workspace, agent, skip string, ts TeamStream) {
+func uiTeam(h *worker.Handler, w http.ResponseWriter, r *http.Request, cfg worker.Config, workspace, agent, skip string, ts worker.TeamStream) {
 	var s *uiStream
 	ts.Workspace, ts.Agent = workspace, agent
 	ts.Begun = func(tk *core.Toolkit) {
 		w.Header().Set(uiStreamHeader, "v1")
-		s = &uiStream{sse: newSSEWriter(w), tk: tk, skip: skip}
+		s = &uiStream{sse: worker.NewSSEWriter(w), tk: tk, skip: skip}
 		s.part(uiPart{Type: "start"})
 	}
 	ts.Event = func(e agents.StreamEvent) error { return s.teamEvent(e, len(e.Path) <= 1) }
 	ts.Settled = func(status int, body any) {
 		s.endText()
-		if out, ok := body.(AgentResponse); ok && status == http.StatusOK {
+		if out, ok := body.(worker.AgentResponse); ok && status == http.StatusOK {
 			meta := map[string]any{"status": out.Status, "agent": agent, "turns": out.Turns, "totalTokens": out.TotalTokens}
 			s.finishWith(out.Status, out.Limit, out.Pending, out.State, out.StateExpiresAt, meta)
 		} else {
 			s.endStep()
-			e, _ := body.(ErrorBody)
+			e, _ := body.(worker.ErrorBody)
 			s.part(uiPart{Type: "error", ErrorText: e.Error.Code + ": " + e.Error.Message})
 		}
-		s.sse.write([]byte("data: [DONE]\n\n"))
+		s.sse.Send([]byte("data: [DONE]\n\n"))
 	}
-	h.teams.Stream(h, w, r, cfg, ts)
+	h.StreamTeam(w, r, cfg, ts)
 }
 
 // uiTeamRun starts agent on prompt.
-func (h *Handler) uiTeamRun(w http.ResponseWriter, r *http.Request, cfg Config, agent, prompt string) {
-	h.uiTeam(w, r, cfg, "", agent, "", TeamStream{Prompt: prompt})
+func uiTeamRun(h *worker.Handler, w http.ResponseWriter, r *http.Request, cfg worker.Config, agent, prompt string) {
+	uiTeam(h, w, r, cfg, "", agent, "", worker.TeamStream{Prompt: prompt})
 }
 
 // uiTeamResume resumes a team's tree with answer, after its token was
 // spent: the tree is taken from the TreeStore (gone whatever happens next).
-func (h *Handler) uiTeamResume(w http.ResponseWriter, r *http.Request, cfg Config, st State, answer core.Answer, skip string) {
-	h.uiTeam(w, r, cfg, st.Workspace, st.Agent, skip, TeamStream{Resume: &st, Answer: answer})
+func uiTeamResume(h *worker.Handler, w http.ResponseWriter, r *http.Request, cfg worker.Config, st worker.State, answer core.Answer, skip string) {
+	uiTeam(h, w, r, cfg, st.Workspace, st.Agent, skip, worker.TeamStream{Resume: &st, Answer: answer})
 }

@@ -1,14 +1,19 @@
-package worker
+package uiproto
 
 import (
 	"context"
+	"encoding/json" // for the RawMessage type only: nothing of the package runs
 	"errors"
 	"fmt"
 	"net/http"
 
 	"github.com/toolnexus/wasm/core"
 	"github.com/toolnexus/wasm/internal/jsonx"
+	"github.com/toolnexus/wasm/worker"
 )
+
+// jsonRaw is JSON text written as it is.
+type jsonRaw = json.RawMessage
 
 // uiStreamHeader is the response header by which the AI SDK knows a UI
 // message stream (its version, "v1").
@@ -51,7 +56,7 @@ type uiPart struct {
 //	               {status, usage, turns, model} (a team's: {status, agent,
 //	               turns, totalTokens})}} or error {errorText}
 type uiStream struct {
-	sse *sseWriter
+	sse *worker.SSEWriter
 	tk  *core.Toolkit
 	// skip is the call a resume answers: the client has its part already.
 	skip      string
@@ -63,14 +68,14 @@ type uiStream struct {
 }
 
 func (s *uiStream) part(p uiPart) error {
-	data, err := marshalJSON(p)
+	data, err := worker.MarshalJSON(p)
 	if err != nil {
 		return err
 	}
 	b := make([]byte, 0, len(data)+8)
 	b = append(b, "data: "...)
 	b = append(b, data...)
-	return s.sse.write(append(b, "\n\n"...))
+	return s.sse.Send(append(b, "\n\n"...))
 }
 
 func (s *uiStream) startStep() error {
@@ -123,7 +128,7 @@ func (s *uiStream) event(e core.StreamEvent) error {
 	case core.EventToolResult:
 		return s.toolResult(e)
 	}
-	return s.sse.err
+	return s.sse.Err()
 }
 
 // toolCall writes a call's tool-input-available, unless it is the call a
@@ -157,7 +162,7 @@ func (s *uiStream) toolResult(e core.StreamEvent) error {
 	case e.IsError:
 		p.Type, p.ErrorText = "tool-output-error", e.Output
 	default:
-		p.Output, _ = marshalJSON(e.Output)
+		p.Output, _ = worker.MarshalJSON(e.Output)
 	}
 	if e.Edited {
 		p.ToolMetadata = map[string]any{"edited": true, "args": uiJSON(e.ArgsJSON), "originalArgs": uiJSON(e.OriginalArgs)}
@@ -173,15 +178,18 @@ func uiJSON(s string) jsonRaw {
 	if jsonx.ValidString(s) {
 		return jsonRaw(s)
 	}
-	b, _ := marshalJSON(s)
+	b, _ := worker.MarshalJSON(s)
 	return b
 }
 
-// uiStep returns a runAgent step that answers with the UI message stream
+// streamStarter starts one streamed run on the client.
+type streamStarter func(ctx context.Context, c *core.Client, tk *core.Toolkit) (<-chan core.StreamEvent, error)
+
+// uiStep returns a RunAgent step that answers with the UI message stream
 // (see uiStream), ending with "data: [DONE]". skip is the call a resume
 // answers. A failure before the stream starts is plain JSON, as on
 // /v1/run.
-func (h *Handler) uiStep(w http.ResponseWriter, r *http.Request, cfg Config, workspace, skip string, start streamStarter) func(*core.Client, *core.Toolkit) (core.RunResult, error) {
+func uiStep(h *worker.Handler, w http.ResponseWriter, r *http.Request, cfg worker.Config, workspace, skip string, start streamStarter) func(*core.Client, *core.Toolkit) (core.RunResult, error) {
 	return func(c *core.Client, tk *core.Toolkit) (core.RunResult, error) {
 		ctx, cancel := context.WithCancel(r.Context())
 		defer cancel()
@@ -190,7 +198,7 @@ func (h *Handler) uiStep(w http.ResponseWriter, r *http.Request, cfg Config, wor
 			return core.RunResult{Status: core.StatusIncomplete, Limit: "error"}, fmt.Errorf("start stream: %w", err)
 		}
 		w.Header().Set(uiStreamHeader, "v1")
-		s := &uiStream{sse: newSSEWriter(w), tk: tk, skip: skip}
+		s := &uiStream{sse: worker.NewSSEWriter(w), tk: tk, skip: skip}
 		s.part(uiPart{Type: "start"})
 		var final core.StreamEvent
 		for e := range events {
@@ -214,24 +222,24 @@ func (h *Handler) uiStep(w http.ResponseWriter, r *http.Request, cfg Config, wor
 		}
 		s.endText()
 		if runErr == nil {
-			var out runResponse
-			if out, runErr = h.runResponse(cfg, "ui", workspace, res); runErr == nil {
+			var out worker.RunResponse
+			if out, runErr = h.FinishRun(cfg, "ui", workspace, res); runErr == nil {
 				s.finish(out)
 			}
 		}
 		if runErr != nil {
-			h.metrics.run("ui", "error")
+			h.CountRun("ui", "error")
 			_, body := h.RunErrorBody(cfg, res, runErr)
 			s.endStep()
 			s.part(uiPart{Type: "error", ErrorText: body.Error.Code + ": " + body.Error.Message})
 		}
-		s.sse.write([]byte("data: [DONE]\n\n"))
-		return res, errAnswered
+		s.sse.Send([]byte("data: [DONE]\n\n"))
+		return res, worker.ErrAnswered
 	}
 }
 
 // finish writes the end of a run that did not fail (see finishWith).
-func (s *uiStream) finish(out runResponse) {
+func (s *uiStream) finish(out worker.RunResponse) {
 	meta := map[string]any{"status": out.Status, "usage": out.Usage, "turns": out.Turns, "model": out.Model}
 	s.finishWith(out.Status, out.Limit, out.Pending, out.State, out.StateExpiresAt, meta)
 }

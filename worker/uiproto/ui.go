@@ -1,4 +1,9 @@
-package worker
+// Package uiproto is the Worker's AI SDK UI message stream protocol: POST
+// /v1/ui answers the body of the AI SDK's DefaultChatTransport with its UI
+// message stream, and GET /v1/ui/<chat id>/stream its reconnect. A run is
+// package worker's single-agent run (Handler.RunAgent) or, with "agent", a
+// team run of the TeamRunner (Handler.StreamTeam).
+package uiproto
 
 import (
 	"context"
@@ -11,15 +16,23 @@ import (
 	"github.com/toolnexus/wasm/core"
 	"github.com/toolnexus/wasm/core/wire"
 	"github.com/toolnexus/wasm/internal/jsonx"
+	"github.com/toolnexus/wasm/worker"
 )
+
+// Mount adds POST /v1/ui and GET /v1/ui/<chat id>/stream to the Worker's
+// handler.
+func Mount(h *worker.Handler) {
+	h.Handle("/v1/ui", worker.Route{Name: "ui", Post: serveUI, Allow: "POST, OPTIONS", API: true, JSON: true})
+	h.Handle(worker.UIStreamRoute, worker.Route{Name: "ui_stream", Get: serveUIStream, Allow: "GET, HEAD, OPTIONS", API: true})
+}
 
 // POST /v1/ui speaks the AI SDK's UI message stream protocol (issue 25): the
 // body DefaultChatTransport sends ({id, messages: UIMessage[], trigger,
-// messageId, …}) in, server-sent UI message chunks out (ui_stream.go).
+// messageId, …}) in, server-sent UI message chunks out (stream.go).
 //
 // Two kinds of request:
 //   - a new turn: the last message is the user's. Its text is the prompt;
-//     the messages before it become the transcript (ui_history.go).
+//     the messages before it become the transcript (history.go).
 //   - an approval response: the last message is the assistant's and one of
 //     its tool parts is in state "approval-responded". Its approval carries
 //     the sealed state token the halt handed out (approval.signature): the
@@ -32,7 +45,7 @@ type uiRequest struct {
 	// prompt and history make a new turn.
 	prompt  string
 	history []any
-	// agent names an AGENTS team to run the prompt (ui_team.go).
+	// agent names an AGENTS team to run the prompt (team.go).
 	agent string
 	// approval, when set, answers a halted call instead.
 	approval *uiApproval
@@ -47,8 +60,8 @@ type uiApproval struct {
 }
 
 // serveUI handles POST /v1/ui.
-func (h *Handler) serveUI(w http.ResponseWriter, r *http.Request) {
-	cfg, body, ok := BeginJSON(h, w, r, func(v gjson.Result) (gjson.Result, error) {
+func serveUI(h *worker.Handler, w http.ResponseWriter, r *http.Request) {
+	cfg, body, ok := worker.BeginJSON(h, w, r, func(v gjson.Result) (gjson.Result, error) {
 		if !v.IsObject() {
 			return v, errors.New("request body must be a JSON object")
 		}
@@ -59,58 +72,58 @@ func (h *Handler) serveUI(w http.ResponseWriter, r *http.Request) {
 	}
 	format, err := wire.For(core.Style(cfg.Style))
 	if err != nil {
-		h.internalError(w, err)
+		h.InternalError(w, err)
 		return
 	}
 	req, code, err := decodeUIRequest(body, format)
 	if err != nil {
-		writeError(w, http.StatusBadRequest, code, err.Error())
+		worker.WriteError(w, http.StatusBadRequest, code, err.Error())
 		return
 	}
 	if req.approval != nil {
-		h.resumeUI(w, r, cfg, *req.approval)
+		resumeUI(h, w, r, cfg, *req.approval)
 		return
 	}
 	if req.agent != "" {
-		if h.teamsUnavailable(w) {
+		if h.TeamsUnavailable(w) {
 			return
 		}
-		if h.opts.Trees() == nil {
+		if h.Options().Trees() == nil {
 			h.TreesUnavailable(w)
 			return
 		}
-		h.uiTeamRun(w, r, cfg, req.agent, req.prompt)
+		uiTeamRun(h, w, r, cfg, req.agent, req.prompt)
 		return
 	}
-	h.runAgent(r.Context(), w, cfg, "ui", "", h.uiStep(w, r, cfg, "", "", func(ctx context.Context, c *core.Client, tk *core.Toolkit) (<-chan core.StreamEvent, error) {
+	h.RunAgent(r.Context(), w, cfg, "ui", "", uiStep(h, w, r, cfg, "", "", func(ctx context.Context, c *core.Client, tk *core.Toolkit) (<-chan core.StreamEvent, error) {
 		return c.StreamWithHistory(ctx, req.prompt, tk, req.history)
 	}))
 }
 
 // resumeUI answers a halted call: the token is opened and checked against
 // the approval part, spent, and the run resumed with the Answer.
-func (h *Handler) resumeUI(w http.ResponseWriter, r *http.Request, cfg Config, a uiApproval) {
+func resumeUI(h *worker.Handler, w http.ResponseWriter, r *http.Request, cfg worker.Config, a uiApproval) {
 	if a.Token == "" {
-		writeError(w, http.StatusBadRequest, "unknown_approval", "the approval response for tool call "+QuoteClip(a.ToolCallID)+" answers no request of this Worker (its approval has no signature: the state token the approval request carried); nothing ran")
+		worker.WriteError(w, http.StatusBadRequest, "unknown_approval", "the approval response for tool call "+worker.QuoteClip(a.ToolCallID)+" answers no request of this Worker (its approval has no signature: the state token the approval request carried); nothing ran")
 		return
 	}
-	st, err := NewSealer(cfg.StateSecret, h.opts.Now).Open(cfg.Style, a.Token)
+	st, err := worker.NewSealer(cfg.StateSecret, h.Options().Now).Open(cfg.Style, a.Token)
 	if err != nil {
-		se, _ := errors.AsType[*StateError](err)
-		h.metrics.refusedState(se.Code)
-		writeError(w, http.StatusBadRequest, se.Code, "approval "+QuoteClip(a.ID)+": "+se.Message)
+		se, _ := errors.AsType[*worker.StateError](err)
+		h.CountRefusedState(se.Code)
+		worker.WriteError(w, http.StatusBadRequest, se.Code, "approval "+worker.QuoteClip(a.ID)+": "+se.Message)
 		return
 	}
 	callID, _ := st.Pending.Data["callId"].(string)
 	switch {
 	case st.Pending.Kind != core.KindApproval:
-		writeError(w, http.StatusBadRequest, "unknown_approval", "approval "+QuoteClip(a.ID)+" answers a "+QuoteClip(st.Pending.Kind)+" request, not an approval; use /v1/resume")
+		worker.WriteError(w, http.StatusBadRequest, "unknown_approval", "approval "+worker.QuoteClip(a.ID)+" answers a "+worker.QuoteClip(st.Pending.Kind)+" request, not an approval; use /v1/resume")
 		return
 	case a.ID != st.Pending.ID:
-		writeError(w, http.StatusBadRequest, "answer_mismatch", "approval id "+QuoteClip(a.ID)+" does not match the pending request "+QuoteClip(st.Pending.ID))
+		worker.WriteError(w, http.StatusBadRequest, "answer_mismatch", "approval id "+worker.QuoteClip(a.ID)+" does not match the pending request "+worker.QuoteClip(st.Pending.ID))
 		return
 	case callID == "" || a.ToolCallID != callID:
-		writeError(w, http.StatusBadRequest, "unknown_approval", "approval "+QuoteClip(a.ID)+" is for tool call "+QuoteClip(callID)+", not "+QuoteClip(a.ToolCallID)+"; nothing ran")
+		worker.WriteError(w, http.StatusBadRequest, "unknown_approval", "approval "+worker.QuoteClip(a.ID)+" is for tool call "+worker.QuoteClip(callID)+", not "+worker.QuoteClip(a.ToolCallID)+"; nothing ran")
 		return
 	}
 	answer := core.Answer{ID: a.ID, Ok: a.Approved}
@@ -120,25 +133,25 @@ func (h *Handler) resumeUI(w http.ResponseWriter, r *http.Request, cfg Config, a
 		answer.Data = map[string]any{"args": a.Args}
 		if err := core.CheckApprovalEdit(st.Pending, answer); err != nil {
 			// Checked before the token is spent: the caller can fix the edit and answer again.
-			writeError(w, http.StatusBadRequest, "invalid_args", err.Error()+"; nothing ran and the approval can still be answered")
+			worker.WriteError(w, http.StatusBadRequest, "invalid_args", err.Error()+"; nothing ran and the approval can still be answered")
 			return
 		}
 	}
-	if st.Agent != "" && h.teamsUnavailable(w) {
+	if st.Agent != "" && h.TeamsUnavailable(w) {
 		return
 	}
-	if st.Agent != "" && h.opts.Trees() == nil {
+	if st.Agent != "" && h.Options().Trees() == nil {
 		h.TreesUnavailable(w)
 		return
 	}
-	if !h.spend(w, r, st) {
+	if !h.Spend(w, r, st) {
 		return
 	}
 	if st.Agent != "" {
-		h.uiTeamResume(w, r, cfg, st, answer, callID)
+		uiTeamResume(h, w, r, cfg, st, answer, callID)
 		return
 	}
-	h.runAgent(r.Context(), w, cfg, "ui", st.Workspace, h.uiStep(w, r, cfg, st.Workspace, callID, func(ctx context.Context, c *core.Client, tk *core.Toolkit) (<-chan core.StreamEvent, error) {
+	h.RunAgent(r.Context(), w, cfg, "ui", st.Workspace, uiStep(h, w, r, cfg, st.Workspace, callID, func(ctx context.Context, c *core.Client, tk *core.Toolkit) (<-chan core.StreamEvent, error) {
 		return c.StreamWithAnswer(ctx, tk, st.History(), st.Pending, answer)
 	}))
 }
@@ -245,28 +258,11 @@ func checkUIMessage(m gjson.Result, i int) error {
 	return nil
 }
 
-// uiStreamRoute stands for every GET /v1/ui/<chat id>/stream, where the AI
-// SDK's DefaultChatTransport reconnects to a chat's running response
-// (useChat's resume option).
-const uiStreamRoute = "/v1/ui/{id}/stream"
-
-// routeKey is the routes key of path: itself, or uiStreamRoute.
-func routeKey(path string) string {
-	if rest, ok := strings.CutPrefix(path, "/v1/ui/"); ok && strings.HasSuffix(rest, "/stream") && len(rest) > len("/stream") {
-		return uiStreamRoute
-	}
-	if key, ok := runsRouteKey(path); ok {
-		return key
-	}
-	if strings.HasPrefix(path, "/approve/assets/") {
-		return approveAssetRoute
-	}
-	return path
-}
-
-// serveUIStream answers a reconnect with 204, which the AI SDK reads as
+// serveUIStream answers GET /v1/ui/<chat id>/stream (worker.UIStreamRoute),
+// where the AI SDK's DefaultChatTransport reconnects to a chat's running
+// response (useChat's resume option), with 204, which the AI SDK reads as
 // "no active stream": a run lives only as long as the request that
 // started it, and a halted one waits in its approval request's signature.
-func (h *Handler) serveUIStream(w http.ResponseWriter, r *http.Request) {
+func serveUIStream(h *worker.Handler, w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusNoContent)
 }

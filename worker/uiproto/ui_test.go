@@ -1,27 +1,10 @@
-package worker
+package uiproto
 
 import (
 	"encoding/json"
 	"net/http"
 	"strings"
 	"testing"
-
-	"github.com/toolnexus/wasm/worker/internal/workertest"
-)
-
-// uiChunks is workertest.Harness.UIChunks.
-func (hs *harness) uiChunks(body any) []map[string]any {
-	hs.t.Helper()
-	return hs.UIChunks(body)
-}
-
-// The readers of UI message streams the UI tests share.
-var (
-	chunkTypes = workertest.ChunkTypes
-	chunkOf    = workertest.ChunkOf
-	uiUser     = workertest.UIUser
-	uiAnswered = workertest.UIAnswered
-	uiBody     = workertest.JSON
 )
 
 func TestUITextStreams(t *testing.T) {
@@ -188,10 +171,6 @@ func TestUIApprovalWithEditedArgs(t *testing.T) {
 	}
 }
 
-// An AGENTS team behind /v1/ui: billing's refund halts the tree with the
-// approval request of billing's call, its path in the descriptor; the
-// answer resumes the tree, the tool runs once, support answers, and the
-// same answer again is refused.
 // With LLM_STYLE anthropic the UI messages become Anthropic's transcript
 // (tool_use blocks, tool_result blocks in a user message), and the
 // approval flow runs as in OpenAI's.
