@@ -12,9 +12,10 @@ import (
 	"github.com/toolnexus/wasm/worker"
 	"github.com/toolnexus/wasm/worker/gateway"
 	"github.com/toolnexus/wasm/worker/mcpserver"
+	"github.com/toolnexus/wasm/worker/runs"
 	"github.com/toolnexus/wasm/worker/teams"
 )
 
 func main() {
-	cfworker.Serve(worker.NewHandler(cfworker.Options(), gateway.Mount, mcpserver.Mount, teams.Mount))
+	cfworker.Serve(worker.NewHandler(cfworker.Options(), gateway.Mount, mcpserver.Mount, teams.Mount, runs.Mount))
 }
