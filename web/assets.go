@@ -1,7 +1,7 @@
 // Package web carries the browser modules the Worker serves itself: the
 // approval page of a durable run's link (approve-page.mjs) and the approval
 // dialog it shows, the same modules toolnexus.mjs loads in a page. Only the
-// Worker's build imports it (worker/runs_link.go).
+// Worker's build imports it (worker/runs/link.go).
 package web
 
 import "embed"

@@ -30,8 +30,8 @@ func (a Access) applyCORS(w http.ResponseWriter, r *http.Request) bool {
 		return true
 	}
 	w.Header().Add("Vary", "Origin")
-	if strings.EqualFold(strings.TrimRight(origin, "/"), originOf(r)) {
-		// The Worker's own pages (the approval page, runs_link.go).
+	if strings.EqualFold(strings.TrimRight(origin, "/"), OriginOf(r)) {
+		// The Worker's own pages (the approval page, worker/runs).
 		return true
 	}
 	if !a.originAllowed(origin) {
@@ -40,6 +40,18 @@ func (a Access) applyCORS(w http.ResponseWriter, r *http.Request) bool {
 	}
 	w.Header().Set("Access-Control-Allow-Origin", origin)
 	return true
+}
+
+// OriginOf is the scheme and host the request reached the Worker at.
+func OriginOf(r *http.Request) string {
+	if r.URL.IsAbs() {
+		return r.URL.Scheme + "://" + r.URL.Host
+	}
+	scheme := "http"
+	if r.TLS != nil {
+		scheme = "https"
+	}
+	return scheme + "://" + r.Host
 }
 
 // preflight answers a CORS preflight for a route that allows methods.

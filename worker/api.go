@@ -77,8 +77,12 @@ func (h *Handler) serveTools(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, map[string]any{"tools": out})
 }
 
-func (h *Handler) serveRun(w http.ResponseWriter, r *http.Request) {
-	cfg, req, ok := BeginJSON(h, w, r, decodeRunRequest)
+// ServeRun is POST /v1/run. worker/runs also drives a durable run through
+// it (into its sink, as the ResponseWriter), so that every check of the
+// route applies; the routing's own (origin, bearer token, Content-Type,
+// body limit) are then the caller's.
+func (h *Handler) ServeRun(w http.ResponseWriter, r *http.Request) {
+	cfg, req, ok := BeginJSON(h, w, r, DecodeRunRequest)
 	if !ok {
 		return
 	}
@@ -114,7 +118,8 @@ func (h *Handler) serveRun(w http.ResponseWriter, r *http.Request) {
 	})
 }
 
-func (h *Handler) serveResume(w http.ResponseWriter, r *http.Request) {
+// ServeResume is POST /v1/resume, which worker/runs drives as ServeRun.
+func (h *Handler) ServeResume(w http.ResponseWriter, r *http.Request) {
 	cfg, req, ok := BeginJSON(h, w, r, decodeResumeRequest)
 	if !ok {
 		return
@@ -321,20 +326,21 @@ func BeginJSON[T any](h *Handler, w http.ResponseWriter, r *http.Request, decode
 	if cfg, ok = h.RequestConfig(w); !ok {
 		return cfg, req, false
 	}
-	body, err := readJSONBody(r)
+	body, err := ReadJSONBody(r)
 	if err != nil {
-		bodyError(w, err)
+		WriteBodyError(w, err)
 		return cfg, req, false
 	}
 	if req, err = decode(body); err != nil {
-		bodyError(w, err)
+		WriteBodyError(w, err)
 		return cfg, req, false
 	}
 	return cfg, req, true
 }
 
-// bodyError answers a request body that could not be read or decoded.
-func bodyError(w http.ResponseWriter, err error) {
+// WriteBodyError answers a request body that could not be read or decoded
+// (ReadJSONBody's or ReadBodyObject's error).
+func WriteBodyError(w http.ResponseWriter, err error) {
 	if tooBig, ok := errors.AsType[*http.MaxBytesError](err); ok {
 		writeError(w, http.StatusRequestEntityTooLarge, "body_too_large", fmt.Sprintf("request body exceeds %d bytes (MAX_BODY_BYTES)", tooBig.Limit))
 		return

@@ -6,11 +6,12 @@
 //
 // Package worker is the router and what the products share; a product that
 // is its own package mounts its routes (NewHandler(opts, gateway.Mount,
-// mcpserver.Mount, teams.Mount, uiproto.Mount)): the OpenAI gateway
-// (worker/gateway), the MCP server (worker/mcpserver), agent teams
+// mcpserver.Mount, teams.Mount, uiproto.Mount, runs.Mount)): the OpenAI
+// gateway (worker/gateway), the MCP server (worker/mcpserver), agent teams
 // (worker/teams, the TeamRunner the run API and the UI stream hand "agent"
-// to) and the AI SDK UI message stream (worker/uiproto: /v1/ui). The API
-// below is the whole Worker's, as wasm/worker mounts it.
+// to), the AI SDK UI message stream (worker/uiproto: /v1/ui) and durable
+// runs with their approval links (worker/runs, over the RunStore of
+// Options). The API below is the whole Worker's, as wasm/worker mounts it.
 //
 // # HTTP API (JSON in and out)
 //
@@ -237,8 +238,8 @@
 //
 // # Durable runs
 //
-// POST /v1/runs starts /v1/run's own streamed run (serveRun with "stream":
-// true) writing into a runSink that logs each event in a RunStore: the
+// POST /v1/runs (worker/runs) sends /v1/run's own streamed run (ServeRun
+// with "stream": true) into a sink that logs each event in a RunStore: the
 // RunLog Durable Object bound as RUNS (worker/js/runs.mjs; the generated
 // wrangler.jsonc declares it), one object per run id; without the binding
 // /v1/runs answers 503 runs_unavailable. The caller gets 202 as soon as the

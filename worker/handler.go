@@ -33,7 +33,7 @@ type Options struct {
 	// when none is bound: /v1/run with "agent" is then refused (503). Nil
 	// means one MemoryTreeStore for the handler's life.
 	Trees func() TreeStore
-	// Runs returns the store of durable runs (RunStore, runs.go), or nil
+	// Runs returns the store of durable runs (RunStore, worker/runs), or nil
 	// when none is bound: /v1/runs is then refused (503). Nil means one
 	// MemoryRunStore for the handler's life.
 	Runs func() RunStore
@@ -120,17 +120,12 @@ func NewHandler(opts Options, products ...func(*Handler)) *Handler {
 	}
 	h := &Handler{opts: opts, metrics: newMetrics(), coreMetrics: core.NewMetricsRegistry(), configLogged: new(sync.Once)}
 	h.routes = map[string]Route{
-		"/healthz":        {Name: "healthz", Get: (*Handler).serveHealth, Allow: "GET, HEAD, OPTIONS"},
-		"/readyz":         {Name: "readyz", Get: (*Handler).serveReady, Allow: "GET, HEAD, OPTIONS"},
-		"/metrics":        {Name: "metrics", Get: (*Handler).serveMetrics, Allow: "GET, HEAD, OPTIONS"},
-		"/v1/tools":       {Name: "tools", Get: (*Handler).serveTools, Allow: "GET, HEAD, OPTIONS", API: true},
-		"/v1/run":         {Name: "run", Post: (*Handler).serveRun, Allow: "POST, OPTIONS", API: true, JSON: true},
-		"/v1/resume":      {Name: "resume", Post: (*Handler).serveResume, Allow: "POST, OPTIONS", API: true, JSON: true},
-		"/v1/runs":        {Name: "runs", Post: (*Handler).serveRunsStart, Allow: "POST, OPTIONS", API: true, JSON: true},
-		runStateRoute:     {Name: "run_state", Get: (*Handler).serveRunState, Allow: "GET, HEAD, OPTIONS", API: true},
-		runEventsRoute:    {Name: "run_events", Get: (*Handler).serveRunEvents, Allow: "GET, OPTIONS", API: true},
-		approveRoute:      {Name: "approve", Get: (*Handler).serveApprovePage, Post: (*Handler).serveApprove, Allow: "GET, POST, OPTIONS", JSON: true},
-		approveAssetRoute: {Name: "approve_asset", Get: (*Handler).serveApproveAsset, Allow: "GET, HEAD, OPTIONS"},
+		"/healthz":   {Name: "healthz", Get: (*Handler).serveHealth, Allow: "GET, HEAD, OPTIONS"},
+		"/readyz":    {Name: "readyz", Get: (*Handler).serveReady, Allow: "GET, HEAD, OPTIONS"},
+		"/metrics":   {Name: "metrics", Get: (*Handler).serveMetrics, Allow: "GET, HEAD, OPTIONS"},
+		"/v1/tools":  {Name: "tools", Get: (*Handler).serveTools, Allow: "GET, HEAD, OPTIONS", API: true},
+		"/v1/run":    {Name: "run", Post: (*Handler).ServeRun, Allow: "POST, OPTIONS", API: true, JSON: true},
+		"/v1/resume": {Name: "resume", Post: (*Handler).ServeResume, Allow: "POST, OPTIONS", API: true, JSON: true},
 	}
 	for _, mount := range products {
 		mount(h)

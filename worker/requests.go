@@ -21,14 +21,15 @@ import (
 // jsonRaw is a JSON value's text as it arrived.
 type jsonRaw = json.RawMessage
 
-// errEmptyBody is readJSONBody's error for a body of nothing but space.
+// errEmptyBody is ReadJSONBody's error for a body of nothing but space.
 var errEmptyBody = errors.New("request body is empty; send a JSON object")
 
-// readJSONBody reads the whole body (the handler's MaxBytesReader bounds
+// ReadJSONBody reads the whole body (the handler's MaxBytesReader bounds
 // it: a *http.MaxBytesError comes back wrapped) and checks that it is one
 // JSON value nested no deeper than jsonx.MaxDepth, before anything parses
-// it recursively.
-func readJSONBody(r *http.Request) (gjson.Result, error) {
+// it recursively. BeginJSON reads it so; a route that checks other things
+// first (worker/runs' POST /approve) calls it itself.
+func ReadJSONBody(r *http.Request) (gjson.Result, error) {
 	b, err := io.ReadAll(r.Body)
 	if err != nil {
 		return gjson.Result{}, err
@@ -42,9 +43,9 @@ func readJSONBody(r *http.Request) (gjson.Result, error) {
 	return gjson.ParseBytes(b), nil
 }
 
-// decodeRunRequest reads the body of POST /v1/run; unknown fields are an
-// error.
-func decodeRunRequest(v gjson.Result) (RunRequest, error) {
+// DecodeRunRequest reads the body of POST /v1/run (and of POST /v1/runs);
+// unknown fields are an error.
+func DecodeRunRequest(v gjson.Result) (RunRequest, error) {
 	var req RunRequest
 	err := ReadBodyObject(v, true,
 		jsonx.Field{Name: "prompt", Read: jsonx.String(&req.Prompt)},

@@ -17,7 +17,7 @@ import (
 // decodeBody runs a body through what BeginJSON does: read, check, decode.
 func decodeBody[T any](body string, decode func(gjson.Result) (T, error)) (T, error) {
 	var zero T
-	v, err := readJSONBody(httptest.NewRequest("POST", "/", strings.NewReader(body)))
+	v, err := ReadJSONBody(httptest.NewRequest("POST", "/", strings.NewReader(body)))
 	if err != nil {
 		return zero, err
 	}
@@ -54,7 +54,7 @@ func TestDecodeRunRequest(t *testing.T) {
 		{body: `{"prompt":"x","messages":[` + strings.Repeat("[", 20000) + strings.Repeat("]", 20000) + `]}`, err: "JSON nested more than 1000 levels deep"},
 	}
 	for _, tt := range tests {
-		got, err := decodeBody(tt.body, decodeRunRequest)
+		got, err := decodeBody(tt.body, DecodeRunRequest)
 		switch {
 		case tt.err != "" && (err == nil || err.Error() != tt.err):
 			t.Errorf("%.60q: error %v, want %q", tt.body, err, tt.err)
@@ -133,7 +133,7 @@ func FuzzDecodeBodies(f *testing.F) {
 		if len(body) > 1<<16 {
 			return
 		}
-		if req, err := decodeBody(body, decodeRunRequest); err == nil {
+		if req, err := decodeBody(body, DecodeRunRequest); err == nil {
 			if p := gjson.Get(body, "prompt"); p.Type == gjson.String && req.Prompt != strings.ToValidUTF8(p.Str, "\ufffd") {
 				t.Fatalf("prompt %q from %q", req.Prompt, body)
 			}

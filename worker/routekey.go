@@ -18,7 +18,7 @@ func routeKey(path string) string {
 		return key
 	}
 	if strings.HasPrefix(path, "/approve/assets/") {
-		return approveAssetRoute
+		return ApproveAssetRoute
 	}
 	return path
 }

@@ -6,6 +6,10 @@ import (
 	"time"
 )
 
+// The store of durable runs is here, not in worker/runs, which serves them,
+// because Options.Runs binds it: internal/cfworker supplies the RunLog
+// Durable Object behind it.
+
 // RunsBinding is the Durable Object binding of durable runs (class RunLog,
 // worker/js/runs.mjs): one object per run id holds the run's state, its
 // event log and the answers to its requests.
@@ -30,7 +34,7 @@ type RunEvent struct {
 	Data []byte
 }
 
-// RunStore keeps durable runs (POST /v1/runs).
+// RunStore keeps durable runs (POST /v1/runs, worker/runs).
 //
 //   - On Workers it is the RunLog Durable Object bound as RUNS
 //     (internal/cfworker/runs_js.go): one object per run, SQLite-backed, so a run outlives

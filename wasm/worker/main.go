@@ -12,10 +12,11 @@ import (
 	"github.com/toolnexus/wasm/worker"
 	"github.com/toolnexus/wasm/worker/gateway"
 	"github.com/toolnexus/wasm/worker/mcpserver"
+	"github.com/toolnexus/wasm/worker/runs"
 	"github.com/toolnexus/wasm/worker/teams"
 	"github.com/toolnexus/wasm/worker/uiproto"
 )
 
 func main() {
-	cfworker.Serve(worker.NewHandler(cfworker.Options(), gateway.Mount, mcpserver.Mount, teams.Mount, uiproto.Mount))
+	cfworker.Serve(worker.NewHandler(cfworker.Options(), gateway.Mount, mcpserver.Mount, teams.Mount, uiproto.Mount, runs.Mount))
 }

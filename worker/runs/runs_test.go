@@ -1,4 +1,4 @@
-package worker
+package runs
 
 import (
 	"context"
@@ -181,11 +181,11 @@ func TestWebhookToldOfEachHalt(t *testing.T) {
 	var calls []string
 	const hookURL = "http://hook.test/in"
 	hs := newHarness(t, func(env map[string]string) { env["APPROVAL_WEBHOOK"] = hookURL })
-	inner := hs.h.opts.Transport
+	inner := hs.transport
 	if inner == nil {
 		inner = core.DefaultTransport()
 	}
-	hs.h.opts.Transport = core.TransportFunc(func(ctx context.Context, req *core.HTTPRequest) (*core.HTTPResponse, error) {
+	hs.transport = core.TransportFunc(func(ctx context.Context, req *core.HTTPRequest) (*core.HTTPResponse, error) {
 		if req.URL != hookURL {
 			return inner.Do(ctx, req)
 		}

@@ -1,4 +1,4 @@
-package worker
+package runs
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/toolnexus/wasm/core"
+	"github.com/toolnexus/wasm/worker"
 )
 
 // webhookAttempts and webhookTimeout bound the notice of one halt: a
@@ -22,8 +23,9 @@ const (
 // postWebhook tells APPROVAL_WEBHOOK about a halt: POST {run, tool, args,
 // path, approveURL, expiresAt, text} (text for Slack-style incoming
 // webhooks), retried with backoff on a network error or a non-2xx answer.
-func (h *Handler) postWebhook(ctx context.Context, run string, halt runHalt) {
-	hook := strings.TrimSpace(h.opts.Getenv("APPROVAL_WEBHOOK"))
+func postWebhook(ctx context.Context, h *worker.Handler, run string, halt runHalt) {
+	opts := h.Options()
+	hook := strings.TrimSpace(opts.Getenv("APPROVAL_WEBHOOK"))
 	if hook == "" {
 		return
 	}
@@ -40,7 +42,7 @@ func (h *Handler) postWebhook(ctx context.Context, run string, halt runHalt) {
 	if len(path) > 0 {
 		who = strings.Join(path, " › ") + " › " + tool
 	}
-	body, err := marshalJSON(map[string]any{
+	body, err := worker.MarshalJSON(map[string]any{
 		"run": run, "tool": tool, "args": json.RawMessage(args), "path": path,
 		"approveURL": halt.approveURL, "expiresAt": halt.expiresAt,
 		"text": "Approval needed: " + who + " " + args + " — " + halt.approveURL,
@@ -48,7 +50,7 @@ func (h *Handler) postWebhook(ctx context.Context, run string, halt runHalt) {
 	if err != nil {
 		return
 	}
-	transport := h.opts.Transport
+	transport := opts.Transport
 	if transport == nil {
 		transport = core.DefaultTransport()
 	}
@@ -65,7 +67,7 @@ func (h *Handler) postWebhook(ctx context.Context, run string, halt runHalt) {
 		if err == nil && status >= 200 && status < 300 {
 			return
 		}
-		h.opts.Logf("worker: approval webhook attempt %d failed (status %d)", attempt, status)
+		opts.Logf("worker: approval webhook attempt %d failed (status %d)", attempt, status)
 		if attempt < webhookAttempts {
 			time.Sleep(backoff)
 			backoff *= 2

@@ -1,4 +1,4 @@
-package worker
+package runs
 
 import (
 	"bytes"
@@ -8,11 +8,12 @@ import (
 	"time"
 
 	"github.com/tidwall/gjson"
+	"github.com/toolnexus/wasm/worker"
 )
 
 // runSink is the http.ResponseWriter a durable run's /v1/run or /v1/resume
-// streams into. Each event is one Write (sseWriter); the sink logs it in
-// the run's store, except that
+// streams into. Each event is one Write (worker.SSEWriter); the sink logs
+// it in the run's store, except that
 //
 //   - core's pending event and the halt's done event (status "pending",
 //     with the state token and the transcript) become one "pending" event
@@ -25,10 +26,10 @@ import (
 // A route that answers plainly (an error before the run started) is kept
 // whole for driveRun to pass on.
 type runSink struct {
-	h      *Handler
+	h      *worker.Handler
 	ctx    context.Context
-	cfg    Config
-	store  RunStore
+	cfg    worker.Config
+	store  worker.RunStore
 	id     string
 	origin string
 
@@ -55,7 +56,7 @@ type runHalt struct {
 	expiresAt  string
 }
 
-func (h *Handler) newRunSink(ctx context.Context, cfg Config, store RunStore, id, origin string) *runSink {
+func newRunSink(ctx context.Context, h *worker.Handler, cfg worker.Config, store worker.RunStore, id, origin string) *runSink {
 	return &runSink{h: h, ctx: ctx, cfg: cfg, store: store, id: id, origin: origin, header: http.Header{}, started: make(chan struct{})}
 }
 
@@ -72,7 +73,7 @@ func (s *runSink) WriteHeader(code int) {
 	}
 }
 
-// Flush lets sseWriter flush: every Write is already logged.
+// Flush lets worker.SSEWriter flush: every Write is already logged.
 func (s *runSink) Flush() {}
 
 func (s *runSink) Write(p []byte) (int, error) {
@@ -91,7 +92,7 @@ func (s *runSink) Write(p []byte) (int, error) {
 		return len(p), nil
 	}
 	if err := s.event(name, data); err != nil {
-		s.h.opts.Logf("worker: run store: %v", err)
+		s.h.Options().Logf("worker: run store: %v", err)
 	}
 	return len(p), nil
 }
@@ -160,7 +161,7 @@ func (s *runSink) halt(doc gjson.Result) error {
 	pending := doc.Get("pending")
 	// The link expires with the state token it answers.
 	token := doc.Get("state").String()
-	st, err := NewSealer(s.cfg.StateSecret, s.h.opts.Now).Open(s.cfg.Style, token)
+	st, err := worker.NewSealer(s.cfg.StateSecret, s.h.Options().Now).Open(s.cfg.Style, token)
 	if err != nil {
 		return err
 	}
@@ -240,13 +241,13 @@ func (s *runSink) answerPlain(w http.ResponseWriter) {
 	w.Write(s.plain.Bytes())
 }
 
-// notify posts each halt to APPROVAL_WEBHOOK (runs_link.go).
+// notify posts each halt to APPROVAL_WEBHOOK (webhook.go).
 func (s *runSink) notify() {
 	s.mu.Lock()
 	halts := s.halts
 	s.halts = nil
 	s.mu.Unlock()
 	for _, h := range halts {
-		s.h.postWebhook(s.ctx, s.id, h)
+		postWebhook(s.ctx, s.h, s.id, h)
 	}
 }

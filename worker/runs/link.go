@@ -1,4 +1,4 @@
-package worker
+package runs
 
 import (
 	"context"
@@ -19,6 +19,7 @@ import (
 	"github.com/toolnexus/wasm/core"
 	"github.com/toolnexus/wasm/internal/jsonx"
 	"github.com/toolnexus/wasm/web"
+	"github.com/toolnexus/wasm/worker"
 )
 
 // Approval links (issue 24): a durable run's pending request is answered
@@ -36,8 +37,7 @@ import (
 // token in the APPROVALS ledger and resumes the run.
 
 const (
-	approveRoute      = "/approve"
-	approveAssetRoute = "/approve/assets/{name}"
+	approveRoute = "/approve"
 	// DefaultApprovalTTL is how long an approval link (and the halted run's
 	// state token) stays good: APPROVAL_TTL_SECONDS.
 	DefaultApprovalTTL = 24 * time.Hour
@@ -85,33 +85,33 @@ func argsDigest(args string) string {
 // openLink checks the link in r's query: 400 link_malformed, 403
 // link_invalid (not signed by this Worker, or edited: another run, request
 // or digest), 410 link_expired. It answers and reports false on failure.
-func (h *Handler) openLink(w http.ResponseWriter, r *http.Request, cfg Config) (approvalLink, bool) {
+func openLink(h *worker.Handler, w http.ResponseWriter, r *http.Request, cfg worker.Config) (approvalLink, bool) {
 	q := r.URL.Query()
 	l := approvalLink{Run: q.Get("run"), Req: q.Get("req"), Digest: q.Get("d")}
 	exp, err := strconv.ParseInt(q.Get("e"), 10, 64)
 	sig, err2 := base64.RawURLEncoding.Strict().DecodeString(q.Get("s"))
 	if err != nil || err2 != nil || l.Run == "" || l.Req == "" || l.Digest == "" || len(sig) == 0 {
-		writeError(w, http.StatusBadRequest, "link_malformed", "this approval link is incomplete: open the whole link you were sent")
+		worker.WriteError(w, http.StatusBadRequest, "link_malformed", "this approval link is incomplete: open the whole link you were sent")
 		return l, false
 	}
 	l.Exp = exp
 	if !hmac.Equal(sig, l.sign(linkKey(cfg.StateSecret))) {
-		writeError(w, http.StatusForbidden, "link_invalid", "this approval link is not valid: it was changed, or it belongs to another Worker")
+		worker.WriteError(w, http.StatusForbidden, "link_invalid", "this approval link is not valid: it was changed, or it belongs to another Worker")
 		return l, false
 	}
-	if h.opts.Now().Unix() >= l.Exp {
-		writeError(w, http.StatusGone, "link_expired", "this approval link has expired; the run can no longer be answered")
+	if h.Options().Now().Unix() >= l.Exp {
+		worker.WriteError(w, http.StatusGone, "link_expired", "this approval link has expired; the run can no longer be answered")
 		return l, false
 	}
 	return l, true
 }
 
 // serveApproveAsset serves the approval page's modules.
-func (h *Handler) serveApproveAsset(w http.ResponseWriter, r *http.Request) {
+func serveApproveAsset(h *worker.Handler, w http.ResponseWriter, r *http.Request) {
 	name := path.Base(r.URL.Path)
 	b, err := web.ApprovalPage.ReadFile(name)
 	if err != nil || !strings.HasSuffix(name, ".mjs") {
-		writeError(w, http.StatusNotFound, "not_found", "no asset "+QuoteClip(name))
+		worker.WriteError(w, http.StatusNotFound, "not_found", "no asset "+worker.QuoteClip(name))
 		return
 	}
 	w.Header().Set("Content-Type", "text/javascript; charset=utf-8")
@@ -153,7 +153,7 @@ func securePage(w http.ResponseWriter) {
 // pending request the link names:
 //
 //	{"run", "status", "request"?, "answered"?: decision, "tokenRequired", "where"}
-func (h *Handler) serveApprovePage(w http.ResponseWriter, r *http.Request) {
+func serveApprovePage(h *worker.Handler, w http.ResponseWriter, r *http.Request) {
 	securePage(w)
 	if r.URL.Query().Get("view") != "json" {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
@@ -165,20 +165,20 @@ func (h *Handler) serveApprovePage(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	store, ok := h.runsStore(w)
+	store, ok := runsStore(h, w)
 	if !ok {
 		return
 	}
-	l, ok := h.openLink(w, r, cfg)
+	l, ok := openLink(h, w, r, cfg)
 	if !ok {
 		return
 	}
-	rec, found, err := h.getRun(r.Context(), store, l.Run, l.Req)
-	if !h.runFound(w, found, err) {
+	rec, found, err := getRun(r.Context(), store, l.Run, l.Req)
+	if !runFound(h, w, found, err) {
 		return
 	}
 	pub := gjson.ParseBytes(rec.Public)
-	out := map[string]any{"run": l.Run, "status": pub.Get("status").String(), "tokenRequired": h.opts.Getenv("APPROVER_TOKEN") != "", "where": "the agent at " + r.Host}
+	out := map[string]any{"run": l.Run, "status": pub.Get("status").String(), "tokenRequired": h.Options().Getenv("APPROVER_TOKEN") != "", "where": "the agent at " + r.Host}
 	if rec.Decision != nil {
 		out["answered"] = json.RawMessage(rec.Decision)
 	} else if p := pub.Get("pending"); p.Get("id").String() == l.Req && argsDigest(p.Get("args").Raw) == l.Digest {
@@ -187,18 +187,18 @@ func (h *Handler) serveApprovePage(w http.ResponseWriter, r *http.Request) {
 		out["status"] = "answered"
 		out["answered"] = map[string]string{"decision": "unknown"}
 	}
-	writeJSON(w, http.StatusOK, out)
+	worker.WriteJSON(w, http.StatusOK, out)
 }
 
 // runFound answers a missing run (404) or a store failure (503).
-func (h *Handler) runFound(w http.ResponseWriter, found bool, err error) bool {
+func runFound(h *worker.Handler, w http.ResponseWriter, found bool, err error) bool {
 	if err != nil {
-		h.opts.Logf("worker: run store: %v", err)
-		writeError(w, http.StatusServiceUnavailable, "run_store", "could not read the run; retry")
+		h.Options().Logf("worker: run store: %v", err)
+		worker.WriteError(w, http.StatusServiceUnavailable, "run_store", "could not read the run; retry")
 		return false
 	}
 	if !found {
-		writeError(w, http.StatusNotFound, "not_found", "this run is no longer stored")
+		worker.WriteError(w, http.StatusNotFound, "not_found", "this run is no longer stored")
 		return false
 	}
 	return true
@@ -217,8 +217,8 @@ func alreadyAnswered(w http.ResponseWriter, decision []byte) {
 	if decision == nil {
 		decision = []byte(`{"decision":"unknown"}`)
 	}
-	writeJSON(w, http.StatusConflict, map[string]any{
-		"error":    APIError{Code: "already_answered", Message: "this request was already answered; nothing ran"},
+	worker.WriteJSON(w, http.StatusConflict, map[string]any{
+		"error":    worker.APIError{Code: "already_answered", Message: "this request was already answered; nothing ran"},
 		"decision": json.RawMessage(decision),
 	})
 }
@@ -229,51 +229,52 @@ func alreadyAnswered(w http.ResponseWriter, decision []byte) {
 // background; 401 approver_token, 409 already_answered (with the standing
 // decision), 400 invalid_args (the edit does not fit the tool's schema:
 // nothing recorded), and openLink's codes.
-func (h *Handler) serveApprove(w http.ResponseWriter, r *http.Request) {
+func serveApprove(h *worker.Handler, w http.ResponseWriter, r *http.Request) {
+	opts := h.Options()
 	securePage(w)
 	cfg, ok := h.RequestConfig(w)
 	if !ok {
 		return
 	}
-	store, ok := h.runsStore(w)
+	store, ok := runsStore(h, w)
 	if !ok {
 		return
 	}
-	l, ok := h.openLink(w, r, cfg)
+	l, ok := openLink(h, w, r, cfg)
 	if !ok {
 		return
 	}
-	doc, err := readJSONBody(r)
+	doc, err := worker.ReadJSONBody(r)
 	if err != nil {
-		bodyError(w, err)
+		worker.WriteBodyError(w, err)
 		return
 	}
 	var in approveBody
-	if err := ReadBodyObject(doc, true,
+	if err := worker.ReadBodyObject(doc, true,
 		jsonx.Field{Name: "ok", Read: jsonx.BoolPtr(&in.Ok)},
 		jsonx.Field{Name: "reason", Read: jsonx.String(&in.Reason)},
 		jsonx.Field{Name: "args", Read: jsonx.Map(&in.Args)},
 		jsonx.Field{Name: "approverToken", Read: jsonx.String(&in.Token)},
 	); err != nil {
-		bodyError(w, err)
+		worker.WriteBodyError(w, err)
 		return
 	}
-	if want := h.opts.Getenv("APPROVER_TOKEN"); want != "" {
+	if want := opts.Getenv("APPROVER_TOKEN"); want != "" {
 		got := r.Header.Get("X-Approver-Token")
 		if got == "" {
 			got = in.Token
 		}
 		if subtle.ConstantTimeCompare([]byte(got), []byte(want)) != 1 {
-			writeError(w, http.StatusUnauthorized, "approver_token", "this Worker asks approvers for its approver token: it is missing or wrong; nothing was recorded")
+			worker.WriteError(w, http.StatusUnauthorized, "approver_token", "this Worker asks approvers for its approver token: it is missing or wrong; nothing was recorded")
 			return
 		}
 	}
 	if in.Ok == nil {
-		writeError(w, http.StatusBadRequest, "missing_field", `"ok" is required (true approves, false declines)`)
+		worker.WriteError(w, http.StatusBadRequest, "missing_field", `"ok" is required (true approves, false declines)`)
 		return
 	}
-	rec, found, err := h.getRun(r.Context(), store, l.Run, l.Req)
-	if !h.runFound(w, found, err) {
+	rec, found, err := getRun(r.Context(), store, l.Run, l.Req)
+	if !runFound(h, w, found, err) {
 		return
 	}
 	if rec.Decision != nil {
@@ -285,18 +286,18 @@ func (h *Handler) serveApprove(w http.ResponseWriter, r *http.Request) {
 		alreadyAnswered(w, nil)
 		return
 	}
-	st, err := NewSealer(cfg.StateSecret, h.opts.Now).Open(cfg.Style, rec.Secret)
+	st, err := worker.NewSealer(cfg.StateSecret, opts.Now).Open(cfg.Style, rec.Secret)
 	if err != nil {
-		if se, ok := err.(*StateError); ok && se.Code == "state_expired" {
-			writeError(w, http.StatusGone, "link_expired", "this approval link has expired; the run can no longer be answered")
+		if se, ok := err.(*worker.StateError); ok && se.Code == "state_expired" {
+			worker.WriteError(w, http.StatusGone, "link_expired", "this approval link has expired; the run can no longer be answered")
 			return
 		}
-		h.opts.Logf("worker: durable run %s: state: %v", l.Run, err)
-		h.internalError(w, err)
+		opts.Logf("worker: durable run %s: state: %v", l.Run, err)
+		h.InternalError(w, err)
 		return
 	}
 	answer := core.Answer{ID: l.Req, Ok: *in.Ok, Reason: in.Reason}
-	decision := map[string]any{"decision": "declined", "at": h.opts.Now().UTC().Format(time.RFC3339)}
+	decision := map[string]any{"decision": "declined", "at": opts.Now().UTC().Format(time.RFC3339)}
 	if *in.Ok {
 		decision["decision"] = "approved"
 		if in.Args != nil {
@@ -308,19 +309,19 @@ func (h *Handler) serveApprove(w http.ResponseWriter, r *http.Request) {
 		decision["reason"] = in.Reason
 	}
 	if err := core.CheckApprovalEdit(st.Pending, answer); err != nil {
-		writeError(w, http.StatusBadRequest, "invalid_args", err.Error()+"; nothing was recorded: fix the arguments and answer again")
+		worker.WriteError(w, http.StatusBadRequest, "invalid_args", err.Error()+"; nothing was recorded: fix the arguments and answer again")
 		return
 	}
-	dec, err := marshalJSON(decision)
+	dec, err := worker.MarshalJSON(decision)
 	if err != nil {
-		h.internalError(w, err)
+		h.InternalError(w, err)
 		return
 	}
 	ctx := context.WithoutCancel(r.Context())
 	won, standing, err := store.Answer(ctx, l.Run, l.Req, dec)
 	if err != nil {
-		h.opts.Logf("worker: run store: %v", err)
-		writeError(w, http.StatusServiceUnavailable, "run_store", "could not record the answer; retry")
+		opts.Logf("worker: run store: %v", err)
+		worker.WriteError(w, http.StatusServiceUnavailable, "run_store", "could not record the answer; retry")
 		return
 	}
 	if !won {
@@ -328,15 +329,15 @@ func (h *Handler) serveApprove(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if err := store.Put(ctx, l.Run, []byte(`{"status":"running"}`), ""); err != nil {
-		h.opts.Logf("worker: run store: %v", err)
+		opts.Logf("worker: run store: %v", err)
 	}
-	body, err := marshalJSON(map[string]any{"state": rec.Secret, "stream": true, "answer": map[string]any{"id": answer.ID, "ok": answer.Ok, "reason": answer.Reason, "data": answer.Data}})
+	body, err := worker.MarshalJSON(map[string]any{"state": rec.Secret, "stream": true, "answer": map[string]any{"id": answer.ID, "ok": answer.Ok, "reason": answer.Reason, "data": answer.Data}})
 	if err != nil {
-		h.internalError(w, err)
+		h.InternalError(w, err)
 		return
 	}
-	sink := h.newRunSink(ctx, cfg, store, l.Run, originOf(r))
-	h.driveRun(w, r, sink, "/v1/resume", body, (*Handler).serveResume, func(w http.ResponseWriter) {
-		writeJSON(w, http.StatusOK, map[string]any{"status": "answered", "decision": json.RawMessage(dec)})
+	sink := newRunSink(ctx, h, cfg, store, l.Run, worker.OriginOf(r))
+	driveRun(h, w, r, sink, "/v1/resume", body, (*worker.Handler).ServeResume, func(w http.ResponseWriter) {
+		worker.WriteJSON(w, http.StatusOK, map[string]any{"status": "answered", "decision": json.RawMessage(dec)})
 	})
 }

@@ -1,4 +1,16 @@
-package worker
+// Package runs is the Worker's durable runs (issue 24): POST /v1/runs
+// starts a run whose state, event log and halted transcript live in a
+// worker.RunStore (the RunLog Durable Object on Workers) instead of with
+// the caller. The run itself is /v1/run's own streamed run
+// (worker.Handler.ServeRun with "stream": true) written into a runSink,
+// which logs each event in the store; a halt keeps the sealed state token
+// in the store (it never leaves the Worker) and publishes a signed
+// approval link (link.go) whose answer resumes the run through
+// /v1/resume's own code (ServeResume), so every check of /v1/resume (the
+// APPROVALS ledger, edited arguments against the schema, agent teams'
+// trees) applies unchanged. Package worker keeps the RunStore, which its
+// Options bind, and the route keys of the paths with an id.
+package runs
 
 import (
 	"context"
@@ -11,39 +23,19 @@ import (
 	"time"
 
 	"github.com/tidwall/gjson"
+	"github.com/toolnexus/wasm/worker"
 )
 
-// Durable runs (issue 24): POST /v1/runs starts a run whose state, event
-// log and halted transcript live in a RunStore (the RunLog Durable Object
-// on Workers) instead of with the caller. The run itself is /v1/run's own
-// streamed run (serveRun with "stream": true) written into a runSink,
-// which logs each event in the store; a halt keeps the sealed state token
-// in the store (it never leaves the Worker) and publishes a signed
-// approval link (runs_link.go) whose answer resumes the run through
-// /v1/resume's own code, so every check of /v1/resume (the APPROVALS
-// ledger, edited arguments against the schema, agent teams' trees)
-// applies unchanged.
-
-// Route keys of the run routes with an id in their path (routeKey).
-const (
-	runStateRoute  = "/v1/runs/{id}"
-	runEventsRoute = "/v1/runs/{id}/events"
-)
-
-// runsRouteKey maps /v1/runs/<id> and /v1/runs/<id>/events to their
-// route keys.
-func runsRouteKey(path string) (string, bool) {
-	rest, ok := strings.CutPrefix(path, "/v1/runs/")
-	if !ok || rest == "" {
-		return "", false
-	}
-	if id, ok := strings.CutSuffix(rest, "/events"); ok && id != "" && !strings.Contains(id, "/") {
-		return runEventsRoute, true
-	}
-	if !strings.Contains(rest, "/") {
-		return runStateRoute, true
-	}
-	return "", false
+// Mount adds POST /v1/runs, GET /v1/runs/{id}, GET /v1/runs/{id}/events,
+// the approval links' page and answer (GET and POST /approve) and the
+// page's modules to the Worker's handler. The handlers get the Handler
+// bound to the request (worker.Options.Bind).
+func Mount(h *worker.Handler) {
+	h.Handle("/v1/runs", worker.Route{Name: "runs", Post: serveRunsStart, Allow: "POST, OPTIONS", API: true, JSON: true})
+	h.Handle(worker.RunStateRoute, worker.Route{Name: "run_state", Get: serveRunState, Allow: "GET, HEAD, OPTIONS", API: true})
+	h.Handle(worker.RunEventsRoute, worker.Route{Name: "run_events", Get: serveRunEvents, Allow: "GET, OPTIONS", API: true})
+	h.Handle(approveRoute, worker.Route{Name: "approve", Get: serveApprovePage, Post: serveApprove, Allow: "GET, POST, OPTIONS", JSON: true})
+	h.Handle(worker.ApproveAssetRoute, worker.Route{Name: "approve_asset", Get: serveApproveAsset, Allow: "GET, HEAD, OPTIONS"})
 }
 
 // runIDOf returns the run id of a run route's path, "" when it is not a
@@ -68,13 +60,13 @@ func newRunID() (string, error) {
 }
 
 // runsStore returns the run store, answering 503 when none is bound.
-func (h *Handler) runsStore(w http.ResponseWriter) (RunStore, bool) {
-	var s RunStore
-	if h.opts.Runs != nil {
-		s = h.opts.Runs()
+func runsStore(h *worker.Handler, w http.ResponseWriter) (worker.RunStore, bool) {
+	var s worker.RunStore
+	if runs := h.Options().Runs; runs != nil {
+		s = runs()
 	}
 	if s == nil {
-		writeError(w, http.StatusServiceUnavailable, "runs_unavailable", "this Worker has no "+RunsBinding+" Durable Object binding, which keeps durable runs; nothing ran. Use POST /v1/run, or deploy with the generated wrangler.jsonc")
+		worker.WriteError(w, http.StatusServiceUnavailable, "runs_unavailable", "this Worker has no "+worker.RunsBinding+" Durable Object binding, which keeps durable runs; nothing ran. Use POST /v1/run, or deploy with the generated wrangler.jsonc")
 		return nil, false
 	}
 	return s, true
@@ -83,61 +75,62 @@ func (h *Handler) runsStore(w http.ResponseWriter) (RunStore, bool) {
 // serveRunsStart is POST /v1/runs: the body of /v1/run. It answers 202
 // {"id", "status": "running", "events"} as soon as the run has started;
 // a body or setting /v1/run refuses is refused the same way.
-func (h *Handler) serveRunsStart(w http.ResponseWriter, r *http.Request) {
-	cfg, req, ok := BeginJSON(h, w, r, decodeRunRequest)
+func serveRunsStart(h *worker.Handler, w http.ResponseWriter, r *http.Request) {
+	opts := h.Options()
+	cfg, req, ok := worker.BeginJSON(h, w, r, worker.DecodeRunRequest)
 	if !ok {
 		return
 	}
-	store, ok := h.runsStore(w)
+	store, ok := runsStore(h, w)
 	if !ok {
 		return
 	}
 	if req.Conversation != "" {
-		writeError(w, http.StatusBadRequest, "unsupported_field", `"conversation" cannot be combined with a durable run: the run keeps its own transcript`)
+		worker.WriteError(w, http.StatusBadRequest, "unsupported_field", `"conversation" cannot be combined with a durable run: the run keeps its own transcript`)
 		return
 	}
 	id, err := newRunID()
 	if err != nil {
-		h.internalError(w, err)
+		h.InternalError(w, err)
 		return
 	}
 	ctx := context.WithoutCancel(r.Context())
-	ttl := approvalTTL(h.opts.Getenv)
-	if err := store.Create(ctx, id, []byte(`{"status":"running"}`), h.opts.Now().Add(2*ttl+24*time.Hour)); err != nil {
-		h.opts.Logf("worker: run store: %v", err)
-		writeError(w, http.StatusServiceUnavailable, "run_store", "could not record the run; nothing ran")
+	ttl := approvalTTL(opts.Getenv)
+	if err := store.Create(ctx, id, []byte(`{"status":"running"}`), opts.Now().Add(2*ttl+24*time.Hour)); err != nil {
+		opts.Logf("worker: run store: %v", err)
+		worker.WriteError(w, http.StatusServiceUnavailable, "run_store", "could not record the run; nothing ran")
 		return
 	}
 	req.Stream = true
-	body, err := marshalJSON(req)
+	body, err := worker.MarshalJSON(req)
 	if err != nil {
-		h.internalError(w, err)
+		h.InternalError(w, err)
 		return
 	}
-	sink := h.newRunSink(ctx, cfg, store, id, originOf(r))
+	sink := newRunSink(ctx, h, cfg, store, id, worker.OriginOf(r))
 	sink.starts = true
-	h.driveRun(w, r, sink, "/v1/run", body, (*Handler).serveRun, func(w http.ResponseWriter) {
-		writeJSON(w, http.StatusAccepted, map[string]string{"id": id, "status": "running", "events": "/v1/runs/" + id + "/events"})
+	driveRun(h, w, r, sink, "/v1/run", body, (*worker.Handler).ServeRun, func(w http.ResponseWriter) {
+		worker.WriteJSON(w, http.StatusAccepted, map[string]string{"id": id, "status": "running", "events": "/v1/runs/" + id + "/events"})
 	})
 }
 
 // serveRunState is GET /v1/runs/{id}: {"status": "running"|"pending"|
 // "done"|"error", "text"?, "pending"?: {"id", "tool", "args", "path"?,
 // "approveURL", "expiresAt", "request"}, "error"?}.
-func (h *Handler) serveRunState(w http.ResponseWriter, r *http.Request) {
-	store, ok := h.runsStore(w)
+func serveRunState(h *worker.Handler, w http.ResponseWriter, r *http.Request) {
+	store, ok := runsStore(h, w)
 	if !ok {
 		return
 	}
 	id := runIDOf(r.URL.Path)
-	rec, found, err := h.getRun(r.Context(), store, id, "")
+	rec, found, err := getRun(r.Context(), store, id, "")
 	if err != nil {
-		h.opts.Logf("worker: run store: %v", err)
-		writeError(w, http.StatusServiceUnavailable, "run_store", "could not read the run; retry")
+		h.Options().Logf("worker: run store: %v", err)
+		worker.WriteError(w, http.StatusServiceUnavailable, "run_store", "could not read the run; retry")
 		return
 	}
 	if !found {
-		writeError(w, http.StatusNotFound, "not_found", "no run "+QuoteClip(r.URL.Path[len("/v1/runs/"):]))
+		worker.WriteError(w, http.StatusNotFound, "not_found", "no run "+worker.QuoteClip(r.URL.Path[len("/v1/runs/"):]))
 		return
 	}
 	w.Header().Set("Content-Type", "application/json")
@@ -147,9 +140,9 @@ func (h *Handler) serveRunState(w http.ResponseWriter, r *http.Request) {
 }
 
 // getRun is store.Get for a well-formed id; a malformed one is no run.
-func (h *Handler) getRun(ctx context.Context, store RunStore, id, req string) (RunRecord, bool, error) {
+func getRun(ctx context.Context, store worker.RunStore, id, req string) (worker.RunRecord, bool, error) {
 	if id == "" {
-		return RunRecord{}, false, nil
+		return worker.RunRecord{}, false, nil
 	}
 	return store.Get(ctx, id, req)
 }
@@ -161,31 +154,32 @@ const runEventsWait = 20 * time.Second
 // serveRunEvents is GET /v1/runs/{id}/events: the run's events from the
 // beginning (or after Last-Event-ID), each with its "id:", live until its
 // done or error event.
-func (h *Handler) serveRunEvents(w http.ResponseWriter, r *http.Request) {
-	store, ok := h.runsStore(w)
+func serveRunEvents(h *worker.Handler, w http.ResponseWriter, r *http.Request) {
+	opts := h.Options()
+	store, ok := runsStore(h, w)
 	if !ok {
 		return
 	}
 	id := runIDOf(r.URL.Path)
-	if _, found, err := h.getRun(r.Context(), store, id, ""); err != nil || !found {
+	if _, found, err := getRun(r.Context(), store, id, ""); err != nil || !found {
 		if err != nil {
-			h.opts.Logf("worker: run store: %v", err)
-			writeError(w, http.StatusServiceUnavailable, "run_store", "could not read the run; retry")
+			opts.Logf("worker: run store: %v", err)
+			worker.WriteError(w, http.StatusServiceUnavailable, "run_store", "could not read the run; retry")
 			return
 		}
-		writeError(w, http.StatusNotFound, "not_found", "no run "+QuoteClip(strings.TrimSuffix(r.URL.Path[len("/v1/runs/"):], "/events")))
+		worker.WriteError(w, http.StatusNotFound, "not_found", "no run "+worker.QuoteClip(strings.TrimSuffix(r.URL.Path[len("/v1/runs/"):], "/events")))
 		return
 	}
 	after := 0
 	if v := r.Header.Get("Last-Event-ID"); v != "" {
 		n, err := strconv.Atoi(strings.TrimSpace(v))
 		if err != nil || n < 0 {
-			writeError(w, http.StatusBadRequest, "invalid_field", "Last-Event-ID must be the id of an event of this run")
+			worker.WriteError(w, http.StatusBadRequest, "invalid_field", "Last-Event-ID must be the id of an event of this run")
 			return
 		}
 		after = n
 	}
-	sse := newSSEWriter(w)
+	sse := worker.NewSSEWriter(w)
 	if sse.Comment("toolnexus run "+id) != nil {
 		return
 	}
@@ -193,7 +187,7 @@ func (h *Handler) serveRunEvents(w http.ResponseWriter, r *http.Request) {
 		events, ended, err := store.Events(r.Context(), id, after, runEventsWait)
 		if err != nil {
 			if r.Context().Err() == nil {
-				h.opts.Logf("worker: run store: %v", err)
+				opts.Logf("worker: run store: %v", err)
 			}
 			return
 		}
@@ -206,7 +200,7 @@ func (h *Handler) serveRunEvents(w http.ResponseWriter, r *http.Request) {
 			b = append(b, "\ndata: "...)
 			b = append(b, e.Data...)
 			b = append(b, "\n\n"...)
-			if sse.write(b) != nil {
+			if sse.Send(b) != nil {
 				return
 			}
 			after = e.Seq
@@ -222,18 +216,6 @@ func (h *Handler) serveRunEvents(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// originOf is the scheme and host the request reached the Worker at.
-func originOf(r *http.Request) string {
-	if r.URL.IsAbs() {
-		return r.URL.Scheme + "://" + r.URL.Host
-	}
-	scheme := "http"
-	if r.TLS != nil {
-		scheme = "https"
-	}
-	return scheme + "://" + r.Host
-}
-
 // driveRun serves a synthetic POST of body on path with serve into sink,
 // on a context the caller's leaving does not cancel. When the route
 // answered plainly (an error before the run started) its answer is the
@@ -242,33 +224,26 @@ func originOf(r *http.Request) string {
 // until the run has halted or ended; natively the run goes on in its
 // goroutine. Halt notices (APPROVAL_WEBHOOK) go out after the run's
 // events are logged.
-func (h *Handler) driveRun(w http.ResponseWriter, r *http.Request, sink *runSink, path string, body []byte, serve routeFunc, accepted func(http.ResponseWriter)) {
+func driveRun(h *worker.Handler, w http.ResponseWriter, r *http.Request, sink *runSink, path string, body []byte, serve func(*worker.Handler, http.ResponseWriter, *http.Request), accepted func(http.ResponseWriter)) {
+	opts := h.Options()
 	inner, err := http.NewRequestWithContext(sink.ctx, http.MethodPost, path, strings.NewReader(string(body)))
 	if err != nil {
-		h.internalError(w, err)
+		h.InternalError(w, err)
 		return
 	}
 	inner.Header.Set("Content-Type", "application/json")
 	// /v1/resume seals the token the link answers with the link's lifetime.
-	bound := *h
-	ttl := strconv.Itoa(int(approvalTTL(h.opts.Getenv) / time.Second))
-	getenv := h.opts.Getenv
-	bound.opts.Getenv = func(name string) string {
-		if name == "STATE_TTL_SECONDS" {
-			return ttl
-		}
-		return getenv(name)
-	}
+	bound := h.WithEnv("STATE_TTL_SECONDS", strconv.Itoa(int(approvalTTL(opts.Getenv)/time.Second)))
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
 		defer func() {
 			if p := recover(); p != nil {
-				h.opts.Logf("worker: durable run %s panicked: %v", sink.id, p)
+				opts.Logf("worker: durable run %s panicked: %v", sink.id, p)
 				sink.fail()
 			}
 		}()
-		serve(&bound, sink, inner)
+		serve(bound, sink, inner)
 		sink.close()
 	}()
 	select {
@@ -308,9 +283,9 @@ func detacherOf(w http.ResponseWriter) interface{ Detach() } {
 	}
 }
 
-// rawJSON is JSON text that marshalJSON writes as is.
+// rawString is s as JSON text.
 func rawString(s string) []byte {
-	b, _ := marshalJSON(s)
+	b, _ := worker.MarshalJSON(s)
 	return b
 }
 
