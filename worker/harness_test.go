@@ -67,19 +67,7 @@ func (hs *harness) countingTools(env ToolEnv) []core.Tool { return refundCountin
 // refundCounting returns DefaultTools with refund adding each of its
 // executions to n.
 func refundCounting(n *atomic.Int32) func(ToolEnv) []core.Tool {
-	return func(env ToolEnv) []core.Tool {
-		tools := DefaultTools(env)
-		for i, t := range tools {
-			if t.Name == "refund" {
-				exec := t.Execute
-				tools[i].Execute = func(args map[string]any, ctx *core.ToolContext) (core.ToolResult, error) {
-					n.Add(1)
-					return exec(args, ctx)
-				}
-			}
-		}
-		return tools
-	}
+	return func(env ToolEnv) []core.Tool { return workertest.CountRefunds(DefaultTools(env), n) }
 }
 
 // advance moves the clock.

@@ -74,17 +74,7 @@ func newTeamHarness(t *testing.T) (*harness, *worker.MemoryTreeStore) {
 
 // countingTools is DefaultTools with refund counting its executions.
 func (hs *harness) countingTools(env worker.ToolEnv) []core.Tool {
-	tools := worker.DefaultTools(env)
-	for i, t := range tools {
-		if t.Name == "refund" {
-			exec := t.Execute
-			tools[i].Execute = func(args map[string]any, ctx *core.ToolContext) (core.ToolResult, error) {
-				hs.refunds.Add(1)
-				return exec(args, ctx)
-			}
-		}
-	}
-	return tools
+	return workertest.CountRefunds(worker.DefaultTools(env), &hs.refunds)
 }
 
 // advance moves the clock.
