@@ -82,6 +82,22 @@ func argsDigest(args string) string {
 	return hex.EncodeToString(sum[:16])
 }
 
+// openLinkRequest reads what both approve routes need: the request's
+// configuration, the runs' store and the checked link (openLink). On a
+// failure it has answered and reports false.
+func openLinkRequest(h *worker.Handler, w http.ResponseWriter, r *http.Request) (worker.Config, worker.RunStore, approvalLink, bool) {
+	cfg, ok := h.RequestConfig(w)
+	if !ok {
+		return cfg, nil, approvalLink{}, false
+	}
+	store, ok := runsStore(h, w)
+	if !ok {
+		return cfg, nil, approvalLink{}, false
+	}
+	l, ok := openLink(h, w, r, cfg)
+	return cfg, store, l, ok
+}
+
 // openLink checks the link in r's query: 400 link_malformed, 403
 // link_invalid (not signed by this Worker, or edited: another run, request
 // or digest), 410 link_expired. It answers and reports false on failure.
@@ -161,15 +177,7 @@ func serveApprovePage(h *worker.Handler, w http.ResponseWriter, r *http.Request)
 		w.Write([]byte(approvePageHTML))
 		return
 	}
-	cfg, ok := h.RequestConfig(w)
-	if !ok {
-		return
-	}
-	store, ok := runsStore(h, w)
-	if !ok {
-		return
-	}
-	l, ok := openLink(h, w, r, cfg)
+	_, store, l, ok := openLinkRequest(h, w, r)
 	if !ok {
 		return
 	}
@@ -232,15 +240,7 @@ func alreadyAnswered(w http.ResponseWriter, decision []byte) {
 func serveApprove(h *worker.Handler, w http.ResponseWriter, r *http.Request) {
 	opts := h.Options()
 	securePage(w)
-	cfg, ok := h.RequestConfig(w)
-	if !ok {
-		return
-	}
-	store, ok := runsStore(h, w)
-	if !ok {
-		return
-	}
-	l, ok := openLink(h, w, r, cfg)
+	cfg, store, l, ok := openLinkRequest(h, w, r)
 	if !ok {
 		return
 	}
