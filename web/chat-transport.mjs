@@ -11,7 +11,7 @@
 //   useChat({ transport: chatTransport({ client, toolkit }),
 //             sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithApprovalResponses });
 //
-// It emits the chunks the Worker's POST /v1/ui writes (worker/ui_stream.go has
+// It emits the chunks the Worker's POST /v1/ui writes (worker/uiproto/stream.go has
 // the table): text, one step per model call, tool-<name> parts with
 // toolMetadata {source, needsApproval}, and a call that needs approval as the
 // protocol's approval request (approvalDescriptor: our request). The client's
@@ -280,7 +280,7 @@ function parseArgs(s) {
 }
 
 // transcript turns the UI messages before a new turn into the client's wire
-// format, as the Worker does (worker/ui_history.go): user text; per assistant
+// format, as the Worker does (worker/uiproto/history.go): user text; per assistant
 // step its text and finished tool calls, then their results; no system
 // messages, files or data parts.
 export function transcript(messages, style = "openai") {
