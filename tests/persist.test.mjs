@@ -115,10 +115,8 @@ test("demo page: a reload keeps the conversation and continues it", T, async () 
     await openDemo(page);
     await send(page, "add 2 and 3");
     await idle(page);
-    await page.waitForFunction(async () => {
-      const { browserStore } = await import("./store.mjs");
-      return (await browserStore().get("demo"))?.messages?.length === 4;
-    });
+    // Idle means saved: the page goes idle only after the store committed the exchange.
+    assert.equal((await saved(page, "demo"))?.messages?.length, 4, "saved by the time the page is idle");
     await page.reload();
     await page.waitForSelector("html[data-ready='1']");
     const text = await demoLog(page);

@@ -316,7 +316,7 @@ ui.form.addEventListener("submit", async (e) => {
     const result = await durable.run(
       (signal) => (streaming ? c.stream(prompt, toolkit, { history, signal }) : c.run(prompt, toolkit, { history, signal })),
       { onEvent: (ev) => onEvent(ev, live) });
-    finishRun(result, live);
+    await finishRun(result, live);
   } catch (err) {
     // The conversation stays as it was before this message, so the next send works.
     entry("error", "Error", err?.message ?? String(err), true);
@@ -355,6 +355,8 @@ function onEvent(e, live) {
   }
 }
 
+// finishRun shows what the run left and saves the conversation; the page
+// goes idle only once the save has committed (a reload then keeps it).
 function finishRun(result, live) {
   history = result.messages ?? history;
   for (const call of result.toolCalls ?? []) {
@@ -369,7 +371,7 @@ function finishRun(result, live) {
     if (result.status === "incomplete") entry("error", "Note", `The run stopped early (${result.limit || "turn limit"}).`, true);
     if (result.status === "pending") entry("error", "Note", "The run is waiting on a request this page cannot answer.", true);
   }
-  save();
+  return save();
 }
 
 function setHalted(h) {
@@ -402,7 +404,7 @@ async function offerHalted() {
     ui.busy.textContent = "Working…";
     const c = await client();
     const result = await durable.run((signal) => c.runWithAnswer(toolkit, h.messages, h.pending, answer, { signal }));
-    finishRun(result, { text: false });
+    await finishRun(result, { text: false });
   } catch (err) {
     entry("error", "Error", err?.message ?? String(err), true);
   } finally {
