@@ -47,9 +47,9 @@ type resumeAnswer struct {
 	Reason string         `json:"reason"`
 }
 
-// runResponse is a RunResult plus, when the run halted, the sealed state
+// RunResponse is a RunResult plus, when the run halted, the sealed state
 // the caller posts back to /v1/resume.
-type runResponse struct {
+type RunResponse struct {
 	core.RunResult
 	State          string `json:"state,omitempty"`
 	StateExpiresAt string `json:"stateExpiresAt,omitempty"`
@@ -229,7 +229,7 @@ func (h *Handler) RunAgent(ctx context.Context, w http.ResponseWriter, cfg Confi
 	}
 	out, err := h.FinishRun(cfg, endpoint, workspace, res)
 	if err != nil {
-		h.internalError(w, err)
+		h.InternalError(w, err)
 		return
 	}
 	writeJSON(w, http.StatusOK, out)
@@ -238,10 +238,10 @@ func (h *Handler) RunAgent(ctx context.Context, w http.ResponseWriter, cfg Confi
 // FinishRun records a finished run (counted, logged) and shapes its
 // response: lists as arrays, and a pending run's transcript sealed into a
 // state token.
-func (h *Handler) FinishRun(cfg Config, endpoint, workspace string, res core.RunResult) (runResponse, error) {
+func (h *Handler) FinishRun(cfg Config, endpoint, workspace string, res core.RunResult) (RunResponse, error) {
 	h.metrics.run(endpoint, res.Status)
 	h.opts.Logf("worker: %s status=%s turns=%d toolCalls=%d", endpoint, res.Status, res.Turns, res.ToolCallCount)
-	out := runResponse{RunResult: res}
+	out := RunResponse{RunResult: res}
 	// Lists are always arrays on the wire, never null.
 	if out.ToolCalls == nil {
 		out.ToolCalls = []core.ToolCall{}
@@ -253,7 +253,7 @@ func (h *Handler) FinishRun(cfg Config, endpoint, workspace string, res core.Run
 		pending := *res.Pending
 		token, st, err := NewSealer(cfg.StateSecret, h.opts.Now).Seal(cfg.Style, workspace, pending, res.Messages, cfg.StateTTL)
 		if err != nil {
-			return runResponse{}, err
+			return RunResponse{}, err
 		}
 		out.State = token
 		out.StateExpiresAt = time.Unix(st.ExpiresAt, 0).UTC().Format(time.RFC3339)
@@ -301,7 +301,8 @@ func (h *Handler) RunErrorBody(cfg Config, partial core.RunResult, err error) (i
 	return status, body
 }
 
-func (h *Handler) internalError(w http.ResponseWriter, err error) {
+// InternalError logs err and answers 500 internal, naming nothing.
+func (h *Handler) InternalError(w http.ResponseWriter, err error) {
 	h.opts.Logf("worker: internal error: %v", err)
 	writeError(w, http.StatusInternalServerError, "internal", "internal error")
 }

@@ -101,7 +101,7 @@ func (h *Handler) RequestToolkit(ctx context.Context, w http.ResponseWriter, wor
 		h.WriteConfigError(w, ce)
 		return nil, false
 	case err != nil:
-		h.internalError(w, fmt.Errorf("build toolkit: %w", err))
+		h.InternalError(w, fmt.Errorf("build toolkit: %w", err))
 		return nil, false
 	}
 	return tk, true

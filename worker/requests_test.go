@@ -161,7 +161,7 @@ func TestMarshalJSONCompacts(t *testing.T) {
 	}
 	// Everything the API answers must still be what encoding/json writes,
 	// but for HTML escaping.
-	res := runResponse{RunResult: core.RunResult{Text: "t", Messages: []any{json.RawMessage(`{"a" : 1}`)}, ToolCalls: []core.ToolCall{{ID: "c"}}, Status: "pending",
+	res := RunResponse{RunResult: core.RunResult{Text: "t", Messages: []any{json.RawMessage(`{"a" : 1}`)}, ToolCalls: []core.ToolCall{{ID: "c"}}, Status: "pending",
 		Pending: &core.Request{ID: "r", Data: map[string]any{"x": 1.5}}}, State: "tn1.x.y"}
 	got, err = marshalJSON(res)
 	if err != nil {
@@ -169,7 +169,7 @@ func TestMarshalJSONCompacts(t *testing.T) {
 	}
 	std, _ := json.Marshal(res)
 	if !bytes.Equal(got, std) {
-		t.Fatalf("runResponse:\n got %s\nwant %s", got, std)
+		t.Fatalf("RunResponse:\n got %s\nwant %s", got, std)
 	}
 	// mcpserver's TestRPCMessageMarshalsLikeEncodingJSON checks its rpcMessage.
 }

@@ -46,7 +46,7 @@ func (h *Handler) streamStep(w http.ResponseWriter, r *http.Request, cfg Config,
 		if err != nil {
 			return core.RunResult{Status: core.StatusIncomplete, Limit: "error"}, fmt.Errorf("start stream: %w", err)
 		}
-		sse := newSSEWriter(w)
+		sse := NewSSEWriter(w)
 		sse.Comment("toolnexus stream")
 		var final core.StreamEvent
 		for e := range events {
@@ -93,20 +93,21 @@ func (h *Handler) streamStep(w http.ResponseWriter, r *http.Request, cfg Config,
 	}
 }
 
-// sseWriter writes server-sent events, one Write per event.
-type sseWriter struct {
+// SSEWriter writes server-sent events, one Write per event.
+type SSEWriter struct {
 	w       http.ResponseWriter
 	rc      *http.ResponseController
 	started bool
 	err     error // the first write error: the client went away
 }
 
-func newSSEWriter(w http.ResponseWriter) *sseWriter {
-	return &sseWriter{w: w, rc: http.NewResponseController(w)}
+// NewSSEWriter returns an SSEWriter on w.
+func NewSSEWriter(w http.ResponseWriter) *SSEWriter {
+	return &SSEWriter{w: w, rc: http.NewResponseController(w)}
 }
 
 // start sends the headers; they go out with the first chunk.
-func (s *sseWriter) start() {
+func (s *SSEWriter) start() {
 	if s.started {
 		return
 	}
@@ -121,13 +122,13 @@ func (s *sseWriter) start() {
 
 // Comment writes an SSE comment line: the response (status and headers)
 // reaches the client at once, before the model has said anything.
-func (s *sseWriter) Comment(text string) error {
-	return s.write([]byte(": " + text + "\n\n"))
+func (s *SSEWriter) Comment(text string) error {
+	return s.Send([]byte(": " + text + "\n\n"))
 }
 
 // Event writes one event whose data is v as JSON (one line: strings escape
 // their newlines and marshalJSON compacts raw messages).
-func (s *sseWriter) Event(name string, v any) error {
+func (s *SSEWriter) Event(name string, v any) error {
 	data, err := marshalJSON(v)
 	if err != nil {
 		data, _ = marshalJSON(ErrorBody{Error: APIError{Code: "internal", Message: "could not encode the event"}})
@@ -139,10 +140,11 @@ func (s *sseWriter) Event(name string, v any) error {
 	b = append(b, "\ndata: "...)
 	b = append(b, data...)
 	b = append(b, "\n\n"...)
-	return s.write(b)
+	return s.Send(b)
 }
 
-func (s *sseWriter) write(b []byte) error {
+// Send writes b, whole events, and flushes them.
+func (s *SSEWriter) Send(b []byte) error {
 	if s.err != nil {
 		return s.err
 	}
