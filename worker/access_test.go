@@ -26,7 +26,7 @@ func TestAPITokenEnforced(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			rec := hs.do(tt.method, tt.path, `{"prompt":"hi"}`, "Authorization", tt.auth)
+			rec := hs.Do(tt.method, tt.path, `{"prompt":"hi"}`, "Authorization", tt.auth)
 			if rec.Code != tt.want {
 				t.Fatalf("%s %s = %d, want %d: %s", tt.method, tt.path, rec.Code, tt.want, rec.Body)
 			}
@@ -43,7 +43,7 @@ func TestCORS(t *testing.T) {
 		env["API_TOKEN"] = testAPIToken
 	})
 	preflight := func(origin string) *http.Response {
-		rec := hs.do(http.MethodOptions, "/v1/run", "", "Origin", origin,
+		rec := hs.Do(http.MethodOptions, "/v1/run", "", "Origin", origin,
 			"Access-Control-Request-Method", "POST", "Access-Control-Request-Headers", "authorization, content-type")
 		return rec.Result()
 	}
@@ -58,11 +58,11 @@ func TestCORS(t *testing.T) {
 		t.Fatalf("refused preflight = %d %v", bad.StatusCode, bad.Header)
 	}
 	// A simple cross-site POST skips the preflight: it must not run either.
-	rec := hs.do(http.MethodPost, "/v1/run", `{"prompt":"refund"}`, "Origin", "https://evil.example", "Content-Type", "text/plain")
+	rec := hs.Do(http.MethodPost, "/v1/run", `{"prompt":"refund"}`, "Origin", "https://evil.example", "Content-Type", "text/plain")
 	if rec.Code != http.StatusForbidden || len(hs.llm.Requests()) != 0 {
 		t.Fatalf("cross-site POST = %d, LLM calls %d", rec.Code, len(hs.llm.Requests()))
 	}
-	rec = hs.do(http.MethodGet, "/v1/tools", "", "Origin", "https://app.example", "Authorization", "Bearer "+testAPIToken)
+	rec = hs.Do(http.MethodGet, "/v1/tools", "", "Origin", "https://app.example", "Authorization", "Bearer "+testAPIToken)
 	if rec.Code != http.StatusOK || rec.Header().Get("Access-Control-Allow-Origin") != "https://app.example" || rec.Header().Get("Vary") != "Origin" {
 		t.Fatalf("allowed GET = %d %v", rec.Code, rec.Header())
 	}
@@ -70,7 +70,7 @@ func TestCORS(t *testing.T) {
 
 func TestCORSWildcard(t *testing.T) {
 	hs := newHarness(t, func(env map[string]string) { env["ALLOWED_ORIGINS"] = "*" })
-	rec := hs.do(http.MethodOptions, "/v1/resume", "", "Origin", "https://any.example", "Access-Control-Request-Method", "POST")
+	rec := hs.Do(http.MethodOptions, "/v1/resume", "", "Origin", "https://any.example", "Access-Control-Request-Method", "POST")
 	if rec.Code != http.StatusNoContent || rec.Header().Get("Access-Control-Allow-Origin") != "https://any.example" {
 		t.Fatalf("preflight = %d %v", rec.Code, rec.Header())
 	}
@@ -78,10 +78,10 @@ func TestCORSWildcard(t *testing.T) {
 
 func TestNoOriginsConfiguredRefusesBrowsers(t *testing.T) {
 	hs := newHarness(t, nil)
-	if rec := hs.do(http.MethodGet, "/v1/tools", "", "Origin", "https://app.example"); rec.Code != http.StatusForbidden {
+	if rec := hs.Do(http.MethodGet, "/v1/tools", "", "Origin", "https://app.example"); rec.Code != http.StatusForbidden {
 		t.Fatalf("GET with Origin = %d", rec.Code)
 	}
-	if rec := hs.do(http.MethodGet, "/v1/tools", ""); rec.Code != http.StatusOK {
+	if rec := hs.Do(http.MethodGet, "/v1/tools", ""); rec.Code != http.StatusOK {
 		t.Fatalf("GET without Origin = %d", rec.Code)
 	}
 }
@@ -106,7 +106,7 @@ func TestBearerSchemeIsCaseInsensitive(t *testing.T) {
 		{testAPIToken, http.StatusUnauthorized},
 		{"bearer " + strings.ToUpper(testAPIToken), http.StatusUnauthorized},
 	} {
-		if rec := hs.do(http.MethodGet, "/v1/tools", "", "Authorization", tt.auth); rec.Code != tt.want {
+		if rec := hs.Do(http.MethodGet, "/v1/tools", "", "Authorization", tt.auth); rec.Code != tt.want {
 			t.Errorf("Authorization %q = %d, want %d", tt.auth, rec.Code, tt.want)
 		}
 	}

@@ -99,7 +99,7 @@ func TestAgentsMisconfiguredIsAConfigError(t *testing.T) {
 	hs := newHarness(t, func(env map[string]string) {
 		env["AGENTS"] = `[{"name": "support", "team": ["billing"]}]`
 	})
-	rec := hs.do(http.MethodGet, "/readyz", "")
+	rec := hs.Do(http.MethodGet, "/readyz", "")
 	body := decodeMap(t, rec)
 	if rec.Code != http.StatusServiceUnavailable || !strings.Contains(rec.Body.String(), `"setting":"AGENTS","problem":"agent support: team member \"billing\" is not declared"`) {
 		t.Errorf("readyz = %d %s", rec.Code, rec.Body.String())
@@ -108,7 +108,7 @@ func TestAgentsMisconfiguredIsAConfigError(t *testing.T) {
 		t.Errorf("readyz run = %v, want false", body["run"])
 	}
 	for _, req := range []map[string]any{{"prompt": "hi"}, {"prompt": "review order 42", "agent": "support"}} {
-		code, body := hs.post("/v1/run", req)
+		code, body := hs.Post("/v1/run", req)
 		if code != http.StatusInternalServerError || errCode(body) != "config" || !strings.Contains(body["error"].(map[string]any)["message"].(string), "AGENTS agent support") {
 			t.Errorf("run %v = %d %v", req, code, body)
 		}

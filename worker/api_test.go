@@ -9,7 +9,7 @@ import (
 
 func TestRunDoneWithHarmlessTool(t *testing.T) {
 	hs := newHarness(t, nil)
-	code, body := hs.post("/v1/run", map[string]any{"prompt": "please add 2 and 3"})
+	code, body := hs.Post("/v1/run", map[string]any{"prompt": "please add 2 and 3"})
 	if code != http.StatusOK || body["status"] != "done" {
 		t.Fatalf("run = %d %v", code, body)
 	}
@@ -22,7 +22,7 @@ func TestRunDoneWithHarmlessTool(t *testing.T) {
 // reads the reason.
 func TestResumeDeclined(t *testing.T) {
 	hs := newHarness(t, nil)
-	code, run := hs.post("/v1/run", map[string]any{"prompt": "refund my order"})
+	code, run := hs.Post("/v1/run", map[string]any{"prompt": "refund my order"})
 	if code != http.StatusOK || run["status"] != "pending" {
 		t.Fatalf("run = %d %v", code, run)
 	}
@@ -38,7 +38,7 @@ func TestResumeDeclined(t *testing.T) {
 	if data["tool"] != "refund" {
 		t.Fatalf("pending.data = %v", data)
 	}
-	code, res := hs.post("/v1/resume", map[string]any{"state": state,
+	code, res := hs.Post("/v1/resume", map[string]any{"state": state,
 		"answer": map[string]any{"id": pendingID(run), "ok": false, "reason": "order is older than 90 days"}})
 	if code != http.StatusOK || res["status"] != "done" {
 		t.Fatalf("resume = %d %v", code, res)
@@ -56,19 +56,19 @@ func TestResumeDeclined(t *testing.T) {
 // once, and the same token cannot run it again.
 func TestResumeApprovedRunsOnce(t *testing.T) {
 	hs := newHarness(t, nil)
-	_, run := hs.post("/v1/run", map[string]any{"prompt": "refund order 42"})
+	_, run := hs.Post("/v1/run", map[string]any{"prompt": "refund order 42"})
 	if hs.refunds.Load() != 0 {
 		t.Fatal("refund ran before approval")
 	}
 	resume := map[string]any{"state": run["state"], "answer": map[string]any{"id": pendingID(run), "ok": true}}
-	code, res := hs.post("/v1/resume", resume)
+	code, res := hs.Post("/v1/resume", resume)
 	if code != http.StatusOK || res["status"] != "done" || res["text"] != "done: refunded order 42" {
 		t.Fatalf("resume = %d %v", code, res)
 	}
 	if n := hs.refunds.Load(); n != 1 {
 		t.Fatalf("refund ran %d times, want 1", n)
 	}
-	code, again := hs.post("/v1/resume", resume)
+	code, again := hs.Post("/v1/resume", resume)
 	if code != http.StatusConflict || errCode(again) != "state_spent" {
 		t.Fatalf("second resume = %d %v", code, again)
 	}
@@ -83,13 +83,13 @@ func TestResumeApprovedRunsOnce(t *testing.T) {
 func TestResumeWithoutLedgerIsRefused(t *testing.T) {
 	hs := newHarness(t, nil)
 	hs.h.opts.Spent = func() SpentStore { return nil }
-	_, run := hs.post("/v1/run", map[string]any{"prompt": "refund"})
+	_, run := hs.Post("/v1/run", map[string]any{"prompt": "refund"})
 	if run["status"] != "pending" {
 		t.Fatalf("run = %v", run)
 	}
 	for _, ok := range []bool{true, true, false} {
 		resume := map[string]any{"state": run["state"], "answer": map[string]any{"id": pendingID(run), "ok": ok}}
-		code, res := hs.post("/v1/resume", resume)
+		code, res := hs.Post("/v1/resume", resume)
 		if code != http.StatusServiceUnavailable || errCode(res) != "approvals_unavailable" {
 			t.Fatalf("resume ok=%v = %d %v", ok, code, res)
 		}
@@ -106,7 +106,7 @@ func TestResumeWithoutLedgerIsRefused(t *testing.T) {
 // one passes the ledger and runs, the rest are 409 and run nothing.
 func TestConcurrentResumesRunOnce(t *testing.T) {
 	hs := newHarness(t, nil)
-	_, run := hs.post("/v1/run", map[string]any{"prompt": "refund"})
+	_, run := hs.Post("/v1/run", map[string]any{"prompt": "refund"})
 	codes := make(chan int, 8)
 	var wg sync.WaitGroup
 	for range 8 {
@@ -114,7 +114,7 @@ func TestConcurrentResumesRunOnce(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			resume := map[string]any{"state": run["state"], "answer": map[string]any{"id": pendingID(run), "ok": true}}
-			code, _ := hs.post("/v1/resume", resume)
+			code, _ := hs.Post("/v1/resume", resume)
 			codes <- code
 		}()
 	}
@@ -134,8 +134,8 @@ func TestConcurrentResumesRunOnce(t *testing.T) {
 
 func TestRunWithHistory(t *testing.T) {
 	hs := newHarness(t, nil)
-	_, first := hs.post("/v1/run", map[string]any{"prompt": "hi"})
-	code, second := hs.post("/v1/run", map[string]any{"prompt": "hi again", "messages": first["messages"]})
+	_, first := hs.Post("/v1/run", map[string]any{"prompt": "hi"})
+	code, second := hs.Post("/v1/run", map[string]any{"prompt": "hi again", "messages": first["messages"]})
 	msgs, _ := second["messages"].([]any)
 	if code != http.StatusOK || len(msgs) != 4 {
 		t.Fatalf("run with history = %d, %d messages: %v", code, len(msgs), second)
@@ -147,11 +147,11 @@ func TestAnthropicStyle(t *testing.T) {
 		env["LLM_STYLE"] = "anthropic"
 		env["LLM_BASE_URL"] = strings.TrimSuffix(env["LLM_BASE_URL"], "/v1")
 	})
-	_, run := hs.post("/v1/run", map[string]any{"prompt": "refund"})
+	_, run := hs.Post("/v1/run", map[string]any{"prompt": "refund"})
 	if run["status"] != "pending" {
 		t.Fatalf("run = %v", run)
 	}
-	code, res := hs.post("/v1/resume", map[string]any{"state": run["state"], "answer": map[string]any{"id": pendingID(run), "ok": true}})
+	code, res := hs.Post("/v1/resume", map[string]any{"state": run["state"], "answer": map[string]any{"id": pendingID(run), "ok": true}})
 	if code != http.StatusOK || res["text"] != "done: refunded order 42" || hs.refunds.Load() != 1 {
 		t.Fatalf("resume = %d %v (refunds %d)", code, res, hs.refunds.Load())
 	}
@@ -162,7 +162,7 @@ func TestAnthropicStyle(t *testing.T) {
 
 func TestUpstreamFailureIs502(t *testing.T) {
 	hs := newHarness(t, nil)
-	code, body := hs.post("/v1/run", map[string]any{"prompt": "please fail"})
+	code, body := hs.Post("/v1/run", map[string]any{"prompt": "please fail"})
 	e, _ := body["error"].(map[string]any)
 	if code != http.StatusBadGateway || e["upstreamStatus"] != float64(503) || !strings.Contains(e["message"].(string), "503") {
 		t.Fatalf("run = %d %v", code, body)
@@ -175,7 +175,7 @@ func TestRetriesSetting(t *testing.T) {
 		calls   int
 	}{{"0", 1}, {"1", 2}} {
 		hs := newHarness(t, func(env map[string]string) { env["LLM_RETRIES"] = tt.setting })
-		if code, _ := hs.post("/v1/run", map[string]any{"prompt": "please fail"}); code != http.StatusBadGateway {
+		if code, _ := hs.Post("/v1/run", map[string]any{"prompt": "please fail"}); code != http.StatusBadGateway {
 			t.Fatalf("LLM_RETRIES=%s: code %d", tt.setting, code)
 		}
 		if n := len(hs.llm.Requests()); n != tt.calls {
@@ -186,7 +186,7 @@ func TestRetriesSetting(t *testing.T) {
 
 func TestUnreachableUpstreamIs502(t *testing.T) {
 	hs := newHarness(t, func(env map[string]string) { env["LLM_BASE_URL"] = "http://127.0.0.1:1/v1" })
-	code, body := hs.post("/v1/run", map[string]any{"prompt": "hi"})
+	code, body := hs.Post("/v1/run", map[string]any{"prompt": "hi"})
 	if code != http.StatusBadGateway || errCode(body) != "upstream_error" {
 		t.Fatalf("run = %d %v", code, body)
 	}
@@ -194,7 +194,7 @@ func TestUnreachableUpstreamIs502(t *testing.T) {
 
 func TestToolsList(t *testing.T) {
 	hs := newHarness(t, nil)
-	rec := hs.do(http.MethodGet, "/v1/tools", "")
+	rec := hs.Do(http.MethodGet, "/v1/tools", "")
 	body := decodeMap(t, rec)
 	tools, _ := body["tools"].([]any)
 	if rec.Code != http.StatusOK || len(tools) != 2 {
@@ -208,11 +208,11 @@ func TestToolsList(t *testing.T) {
 
 func TestHealthAndMetrics(t *testing.T) {
 	hs := newHarness(t, nil)
-	if rec := hs.do(http.MethodGet, "/healthz", ""); rec.Code != http.StatusOK || !strings.Contains(rec.Body.String(), `"ok"`) {
+	if rec := hs.Do(http.MethodGet, "/healthz", ""); rec.Code != http.StatusOK || !strings.Contains(rec.Body.String(), `"ok"`) {
 		t.Fatalf("healthz = %d %s", rec.Code, rec.Body)
 	}
-	hs.post("/v1/run", map[string]any{"prompt": "refund"})
-	rec := hs.do(http.MethodGet, "/metrics", "")
+	hs.Post("/v1/run", map[string]any{"prompt": "refund"})
+	rec := hs.Do(http.MethodGet, "/metrics", "")
 	for _, want := range []string{
 		`toolnexus_worker_requests_total{route="healthz",code="200"} 1`,
 		`toolnexus_worker_runs_total{endpoint="run",status="pending"} 1`,
@@ -231,8 +231,8 @@ func TestHealthAndMetrics(t *testing.T) {
 // tool ran, so the 502 carries the partial result saying that it ran.
 func TestUpstreamFailureAfterApprovedTool(t *testing.T) {
 	hs := newHarness(t, nil)
-	_, run := hs.post("/v1/run", map[string]any{"prompt": "refund then fail"})
-	code, body := hs.post("/v1/resume", map[string]any{"state": run["state"], "answer": map[string]any{"id": pendingID(run), "ok": true}})
+	_, run := hs.Post("/v1/run", map[string]any{"prompt": "refund then fail"})
+	code, body := hs.Post("/v1/resume", map[string]any{"state": run["state"], "answer": map[string]any{"id": pendingID(run), "ok": true}})
 	result, _ := body["result"].(map[string]any)
 	calls, _ := result["toolCalls"].([]any)
 	if code != http.StatusBadGateway || len(calls) != 1 || hs.refunds.Load() != 1 {
@@ -248,14 +248,14 @@ func TestUpstreamFailureAfterApprovedTool(t *testing.T) {
 // and a fitting one runs and is recorded as edited.
 func TestResumeWithEditedArgs(t *testing.T) {
 	hs := newHarness(t, nil)
-	_, run := hs.post("/v1/run", map[string]any{"prompt": "refund order 42"})
+	_, run := hs.Post("/v1/run", map[string]any{"prompt": "refund order 42"})
 	pending, _ := run["pending"].(map[string]any)
 	data, _ := pending["data"].(map[string]any)
 	if schema, _ := data["schema"].(map[string]any); schema["properties"] == nil {
 		t.Fatalf("the pending request carries no schema: %v", data)
 	}
 	resume := func(args any) (int, map[string]any) {
-		return hs.post("/v1/resume", map[string]any{"state": run["state"],
+		return hs.Post("/v1/resume", map[string]any{"state": run["state"],
 			"answer": map[string]any{"id": pendingID(run), "ok": true, "data": map[string]any{"args": args}}})
 	}
 	for _, bad := range []any{map[string]any{"order": "43"}, map[string]any{}, "order=43"} {

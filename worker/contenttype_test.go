@@ -15,18 +15,18 @@ func TestJSONRoutesRequireJSONContentType(t *testing.T) {
 	}
 	for path, body := range bodies {
 		for _, ct := range []string{"", "text/plain", "text/plain;charset=UTF-8", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", "application/json; charset=iso-8859-1", "application/json-patch+json", "application/jsonx", "application/json; =bad"} {
-			rec := hs.do(http.MethodPost, path, body, "Authorization", auth, "Content-Type", ct)
+			rec := hs.Do(http.MethodPost, path, body, "Authorization", auth, "Content-Type", ct)
 			if rec.Code != http.StatusUnsupportedMediaType || errCode(decodeMap(t, rec)) != "unsupported_media_type" {
 				t.Errorf("POST %s with Content-Type %q = %d %s", path, ct, rec.Code, rec.Body)
 			}
 		}
 		for _, ct := range []string{"application/json", "application/json; charset=utf-8", "Application/JSON;Charset=UTF-8", "application/json;charset=\"utf-8\""} {
-			if rec := hs.do(http.MethodPost, path, body, "Authorization", auth, "Content-Type", ct); rec.Code == http.StatusUnsupportedMediaType {
+			if rec := hs.Do(http.MethodPost, path, body, "Authorization", auth, "Content-Type", ct); rec.Code == http.StatusUnsupportedMediaType {
 				t.Errorf("POST %s with Content-Type %q = 415", path, ct)
 			}
 		}
 		// Without the bearer token the answer is 401 whatever the type.
-		if rec := hs.do(http.MethodPost, path, body, "Content-Type", "text/plain"); rec.Code != http.StatusUnauthorized {
+		if rec := hs.Do(http.MethodPost, path, body, "Content-Type", "text/plain"); rec.Code != http.StatusUnauthorized {
 			t.Errorf("POST %s without a token = %d, want 401", path, rec.Code)
 		}
 	}

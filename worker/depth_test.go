@@ -29,12 +29,12 @@ func TestDeepRequestBodiesAre400AndTheNextRequestWorks(t *testing.T) {
 			{"/v1/run", `{"prompt":"hi","messages":[` + deep + `]}`},
 			{"/v1/resume", `{"state":"x","answer":{"id":"r","ok":true,"data":` + deep + `}}`},
 		} {
-			rec := hs.do(http.MethodPost, c.path, c.body)
+			rec := hs.Do(http.MethodPost, c.path, c.body)
 			if rec.Code != http.StatusBadRequest || errCode(decodeMap(t, rec)) != "json_too_deep" {
 				t.Fatalf("%s depth %d: %d %s", c.path, depth, rec.Code, rec.Body.String())
 			}
 		}
-		if code, res := hs.post("/v1/run", map[string]any{"prompt": "hi"}); code != http.StatusOK || res["text"] != "hello" {
+		if code, res := hs.Post("/v1/run", map[string]any{"prompt": "hi"}); code != http.StatusOK || res["text"] != "hello" {
 			t.Fatalf("the next request after depth %d: %d %v", depth, code, res)
 		}
 	}
@@ -46,7 +46,7 @@ func TestDeepModelReplyIs502(t *testing.T) {
 		body := `{"choices":[{"message":{"role":"assistant","content":"x"}}],"x":` + deepJSON(100_000) + `}`
 		return &core.HTTPResponse{Status: 200, Header: map[string]string{"content-type": "application/json"}, Body: io.NopCloser(strings.NewReader(body))}, nil
 	})
-	code, res := hs.post("/v1/run", map[string]any{"prompt": "hi"})
+	code, res := hs.Post("/v1/run", map[string]any{"prompt": "hi"})
 	e, _ := res["error"].(map[string]any)
 	if code != http.StatusBadGateway || errCode(res) != "upstream_error" || !strings.Contains(e["message"].(string), "nested more than 1000 levels") {
 		t.Fatalf("run = %d %v", code, res)

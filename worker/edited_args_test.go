@@ -18,9 +18,9 @@ func TestResumeWithEditedArgsRecordsWhatRan(t *testing.T) {
 					env["LLM_BASE_URL"] = strings.TrimSuffix(env["LLM_BASE_URL"], "/v1")
 				}
 			})
-			_, run := hs.post("/v1/run", map[string]any{"prompt": "refund order 42"})
+			_, run := hs.Post("/v1/run", map[string]any{"prompt": "refund order 42"})
 			answer := map[string]any{"id": pendingID(run), "ok": true, "data": map[string]any{"args": map[string]any{"order": 999}}}
-			code, res := hs.post("/v1/resume", map[string]any{"state": run["state"], "answer": answer})
+			code, res := hs.Post("/v1/resume", map[string]any{"state": run["state"], "answer": answer})
 			if code != http.StatusOK || res["text"] != "done: refunded order 999" {
 				t.Fatalf("resume = %d %v", code, res)
 			}
@@ -44,7 +44,7 @@ func TestResumeWithEditedArgsRecordsWhatRan(t *testing.T) {
 // The streamed resume's tool_result event carries both too.
 func TestStreamedResumeWithEditedArgs(t *testing.T) {
 	hs := newHarness(t, nil)
-	_, run := hs.post("/v1/run", map[string]any{"prompt": "refund order 42"})
+	_, run := hs.Post("/v1/run", map[string]any{"prompt": "refund order 42"})
 	answer := map[string]any{"id": pendingID(run), "ok": true, "data": map[string]any{"args": map[string]any{"order": 999}}}
 	events := hs.stream("/v1/resume", map[string]any{"state": run["state"], "answer": answer, "stream": true})
 	var result, done map[string]any

@@ -8,7 +8,7 @@ import (
 
 func TestBadRequests(t *testing.T) {
 	hs := newHarness(t, func(env map[string]string) { env["MAX_BODY_BYTES"] = "2048" })
-	_, run := hs.post("/v1/run", map[string]any{"prompt": "refund"})
+	_, run := hs.Post("/v1/run", map[string]any{"prompt": "refund"})
 	state, _ := run["state"].(string)
 	big := `{"prompt":"` + strings.Repeat("x", 4096) + `"}`
 	tests := []struct {
@@ -41,7 +41,7 @@ func TestBadRequests(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			rec := hs.do(tt.method, tt.path, tt.body)
+			rec := hs.Do(tt.method, tt.path, tt.body)
 			if rec.Code != tt.wantCode {
 				t.Fatalf("code = %d, want %d: %s", rec.Code, tt.wantCode, rec.Body)
 			}
@@ -63,13 +63,13 @@ func TestBadRequests(t *testing.T) {
 
 func TestRefusedTokensRunNothing(t *testing.T) {
 	hs := newHarness(t, nil)
-	_, run := hs.post("/v1/run", map[string]any{"prompt": "refund"})
+	_, run := hs.Post("/v1/run", map[string]any{"prompt": "refund"})
 	state := run["state"].(string)
 	calls := len(hs.llm.Requests())
 	answer := map[string]any{"id": pendingID(run), "ok": true}
 
 	foreign := newHarness(t, func(env map[string]string) { env["STATE_SECRET"] = "a-different-secret-0123456789abcdef0123" })
-	_, other := foreign.post("/v1/run", map[string]any{"prompt": "refund"})
+	_, other := foreign.Post("/v1/run", map[string]any{"prompt": "refund"})
 
 	parts := strings.Split(state, ".")
 	tampered := parts[0] + "." + parts[1][:len(parts[1])-2] + "xx." + parts[2]
@@ -80,13 +80,13 @@ func TestRefusedTokensRunNothing(t *testing.T) {
 		"tampered":       {tampered, "state_invalid"},
 		"foreign secret": {other["state"].(string), "state_invalid"},
 	} {
-		code, body := hs.post("/v1/resume", map[string]any{"state": tc.token, "answer": answer})
+		code, body := hs.Post("/v1/resume", map[string]any{"state": tc.token, "answer": answer})
 		if code != http.StatusBadRequest || errCode(body) != tc.want {
 			t.Errorf("%s: %d %v", name, code, body)
 		}
 	}
-	hs.advance(DefaultStateTTL)
-	code, body := hs.post("/v1/resume", map[string]any{"state": state, "answer": answer})
+	hs.Advance(DefaultStateTTL)
+	code, body := hs.Post("/v1/resume", map[string]any{"state": state, "answer": answer})
 	if code != http.StatusBadRequest || errCode(body) != "state_expired" {
 		t.Errorf("expired: %d %v", code, body)
 	}
@@ -100,12 +100,12 @@ func TestMissingSettingIs500NamingIt(t *testing.T) {
 		t.Run(setting, func(t *testing.T) {
 			hs := newHarness(t, func(env map[string]string) { delete(env, setting) })
 			for _, path := range []string{"/v1/run", "/v1/resume"} {
-				rec := hs.do(http.MethodPost, path, `{"prompt":"hi"}`)
+				rec := hs.Do(http.MethodPost, path, `{"prompt":"hi"}`)
 				if rec.Code != http.StatusInternalServerError || errCode(decodeMap(t, rec)) != "config" || !strings.Contains(rec.Body.String(), setting) {
 					t.Fatalf("%s = %d %s", path, rec.Code, rec.Body)
 				}
 			}
-			if rec := hs.do(http.MethodGet, "/healthz", ""); rec.Code != http.StatusOK {
+			if rec := hs.Do(http.MethodGet, "/healthz", ""); rec.Code != http.StatusOK {
 				t.Fatalf("healthz = %d", rec.Code)
 			}
 		})

@@ -248,7 +248,7 @@ func filesHarness(t *testing.T) (*harness, *MemoryBlobs) {
 // approve resumes a pending run with ok: true and returns the result.
 func approve(t *testing.T, hs *harness, run map[string]any) map[string]any {
 	t.Helper()
-	code, res := hs.post("/v1/resume", map[string]any{"state": run["state"], "answer": map[string]any{"id": pendingID(run), "ok": true}})
+	code, res := hs.Post("/v1/resume", map[string]any{"state": run["state"], "answer": map[string]any{"id": pendingID(run), "ok": true}})
 	if code != http.StatusOK {
 		t.Fatalf("resume = %d %v", code, res)
 	}
@@ -257,7 +257,7 @@ func approve(t *testing.T, hs *harness, run map[string]any) map[string]any {
 
 func TestBuiltinWriteHaltsThenLandsInTheWorkspace(t *testing.T) {
 	hs, store := filesHarness(t)
-	code, run := hs.post("/v1/run", map[string]any{"workspace": "team-a",
+	code, run := hs.Post("/v1/run", map[string]any{"workspace": "team-a",
 		"prompt": `call write {"path":"notes/plan.md","content":"ship it"}`})
 	if code != http.StatusOK || run["status"] != "pending" {
 		t.Fatalf("write did not halt for approval: %d %v", code, run)
@@ -277,11 +277,11 @@ func TestBuiltinWriteHaltsThenLandsInTheWorkspace(t *testing.T) {
 		t.Fatalf("store holds %q (found %v)", b, ok)
 	}
 	// A later request of the same workspace reads it; another does not.
-	_, read := hs.post("/v1/run", map[string]any{"workspace": "team-a", "prompt": `call read {"path":"notes/plan.md"}`})
+	_, read := hs.Post("/v1/run", map[string]any{"workspace": "team-a", "prompt": `call read {"path":"notes/plan.md"}`})
 	if read["text"] != "done: ship it" {
 		t.Fatalf("read in team-a = %v", read)
 	}
-	_, glob := hs.post("/v1/run", map[string]any{"prompt": `call glob {"pattern":"**/*.md"}`})
+	_, glob := hs.Post("/v1/run", map[string]any{"prompt": `call glob {"pattern":"**/*.md"}`})
 	if glob["text"] != "done: No files match **/*.md" {
 		t.Fatalf("glob in the default workspace = %v", glob)
 	}
@@ -289,8 +289,8 @@ func TestBuiltinWriteHaltsThenLandsInTheWorkspace(t *testing.T) {
 
 func TestBuiltinDeclinedWriteWritesNothing(t *testing.T) {
 	hs, store := filesHarness(t)
-	_, run := hs.post("/v1/run", map[string]any{"prompt": `call write {"path":"a.txt","content":"x"}`})
-	code, res := hs.post("/v1/resume", map[string]any{"state": run["state"], "answer": map[string]any{"id": pendingID(run), "ok": false, "reason": "not now"}})
+	_, run := hs.Post("/v1/run", map[string]any{"prompt": `call write {"path":"a.txt","content":"x"}`})
+	code, res := hs.Post("/v1/resume", map[string]any{"state": run["state"], "answer": map[string]any{"id": pendingID(run), "ok": false, "reason": "not now"}})
 	if code != http.StatusOK || res["status"] != "done" {
 		t.Fatalf("resume = %d %v", code, res)
 	}
@@ -310,7 +310,7 @@ func TestBuiltinGrepUsesTheMatcher(t *testing.T) {
 		return func(line string) bool { return strings.HasPrefix(line, "func H") }, nil
 	}
 	store.Put(context.Background(), "files/default/src/a.go", []byte("package a\nfunc Hello() {}\n"))
-	_, res := hs.post("/v1/run", map[string]any{"prompt": `call grep {"pattern":"func [A-Z]"}`})
+	_, res := hs.Post("/v1/run", map[string]any{"prompt": `call grep {"pattern":"func [A-Z]"}`})
 	if res["text"] != "done: src/a.go:2:func Hello() {}" || !reflect.DeepEqual(patterns, []string{"func [A-Z]"}) {
 		t.Fatalf("grep = %v (patterns compiled: %q)", res, patterns)
 	}
@@ -318,17 +318,17 @@ func TestBuiltinGrepUsesTheMatcher(t *testing.T) {
 
 func TestWorkspaceAndBuiltinsRefusals(t *testing.T) {
 	hs, _ := filesHarness(t)
-	code, body := hs.post("/v1/run", map[string]any{"prompt": "hi", "workspace": "../etc"})
+	code, body := hs.Post("/v1/run", map[string]any{"prompt": "hi", "workspace": "../etc"})
 	if code != http.StatusBadRequest || body["error"].(map[string]any)["code"] != "invalid_field" {
 		t.Fatalf("bad workspace = %d %v", code, body)
 	}
 	hs.env["BUILTINS"] = "write"
 	hs.h.opts.Files = func() BlobStore { return nil }
-	code, body = hs.post("/v1/run", map[string]any{"prompt": "hi"})
+	code, body = hs.Post("/v1/run", map[string]any{"prompt": "hi"})
 	if code != http.StatusInternalServerError || !strings.Contains(body["error"].(map[string]any)["message"].(string), "BUILTINS names write") {
 		t.Fatalf("write without a files binding = %d %v", code, body)
 	}
-	rec := hs.do(http.MethodGet, "/v1/tools", "")
+	rec := hs.Do(http.MethodGet, "/v1/tools", "")
 	if rec.Code != http.StatusInternalServerError || !strings.Contains(rec.Body.String(), "FILES_KV") {
 		t.Fatalf("/v1/tools = %d %s", rec.Code, rec.Body.String())
 	}
@@ -342,17 +342,17 @@ func TestBuiltinQuestionRoundTrip(t *testing.T) {
 		t.Skip("this build does not link the built-in tools")
 	}
 	hs := newHarness(t, func(env map[string]string) { env["BUILTINS"] = "question,todowrite" })
-	_, run := hs.post("/v1/run", map[string]any{"prompt": `call question {"questions":[{"question":"Which plan?","options":["basic","pro"]}]}`})
+	_, run := hs.Post("/v1/run", map[string]any{"prompt": `call question {"questions":[{"question":"Which plan?","options":["basic","pro"]}]}`})
 	pending, _ := run["pending"].(map[string]any)
 	if run["status"] != "pending" || pending["kind"] != "question" || pending["prompt"] != "Which plan? (options: basic, pro)" {
 		t.Fatalf("run = %v", run)
 	}
-	code, res := hs.post("/v1/resume", map[string]any{"state": run["state"],
+	code, res := hs.Post("/v1/resume", map[string]any{"state": run["state"],
 		"answer": map[string]any{"id": pendingID(run), "ok": true, "data": map[string]any{"answers": []any{"pro"}}}})
 	if code != http.StatusOK || res["status"] != "done" || !strings.HasSuffix(res["text"].(string), "pro") {
 		t.Fatalf("resume = %d %v", code, res)
 	}
-	rec := hs.do(http.MethodGet, "/v1/tools", "")
+	rec := hs.Do(http.MethodGet, "/v1/tools", "")
 	if !strings.Contains(rec.Body.String(), `"name":"todowrite"`) || strings.Contains(rec.Body.String(), `"name":"webfetch"`) {
 		t.Fatalf("/v1/tools with BUILTINS=question,todowrite: %s", rec.Body.String())
 	}

@@ -1,10 +1,8 @@
 package worker
 
 import (
-	"net/http/httptest"
 	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/toolnexus/wasm/core"
 	"github.com/toolnexus/wasm/worker/internal/workertest"
@@ -37,7 +35,6 @@ type harness struct {
 	env     map[string]string
 	h       *Handler
 	refunds atomic.Int32
-	now     atomic.Int64 // unix seconds
 }
 
 // newHarness builds a harness; edit changes the environment first.
@@ -45,16 +42,14 @@ func newHarness(t *testing.T, edit func(env map[string]string)) *harness {
 	t.Helper()
 	base := workertest.NewHarness(t, edit)
 	hs := &harness{Harness: base, t: t, llm: base.LLM, env: base.Env}
-	hs.now.Store(time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC).Unix())
-	clock := func() time.Time { return time.Unix(hs.now.Load(), 0) }
 	spent := NewMemorySpentStore()
-	spent.Now = clock
+	spent.Now = base.Now
 	hs.h = NewHandler(Options{
 		Getenv:    base.Getenv,
 		Transport: workertest.Transport(hs.llm),
 		Tools:     hs.countingTools,
 		Spent:     func() SpentStore { return spent },
-		Now:       clock,
+		Now:       base.Now,
 		Logf:      base.Logf,
 	})
 	base.Handler = hs.h
@@ -68,18 +63,4 @@ func (hs *harness) countingTools(env ToolEnv) []core.Tool { return refundCountin
 // executions to n.
 func refundCounting(n *atomic.Int32) func(ToolEnv) []core.Tool {
 	return func(env ToolEnv) []core.Tool { return workertest.CountRefunds(DefaultTools(env), n) }
-}
-
-// advance moves the clock.
-func (hs *harness) advance(d time.Duration) { hs.now.Add(int64(d / time.Second)) }
-
-// do and post are workertest.Harness's Do and Post.
-func (hs *harness) do(method, path, body string, headers ...string) *httptest.ResponseRecorder {
-	hs.t.Helper()
-	return hs.Do(method, path, body, headers...)
-}
-
-func (hs *harness) post(path string, v any, headers ...string) (int, map[string]any) {
-	hs.t.Helper()
-	return hs.Post(path, v, headers...)
 }

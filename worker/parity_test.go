@@ -59,7 +59,7 @@ func eventNames(events []sseEvent) string {
 func (hs *harness) stream(path string, v any) []sseEvent {
 	hs.t.Helper()
 	b, _ := json.Marshal(v)
-	rec := hs.do(http.MethodPost, path, string(b))
+	rec := hs.Do(http.MethodPost, path, string(b))
 	if rec.Code != http.StatusOK || !strings.HasPrefix(rec.Header().Get("Content-Type"), "text/event-stream") {
 		hs.t.Fatalf("stream answered %d %s: %s", rec.Code, rec.Header().Get("Content-Type"), rec.Body.String())
 	}
@@ -73,7 +73,7 @@ func TestStreamRunMatchesPlainRun(t *testing.T) {
 		t.Fatalf("events %s", got)
 	}
 	done := events[len(events)-1].data
-	code, plain := hs.post("/v1/run", map[string]any{"prompt": "add 2 and 3"})
+	code, plain := hs.Post("/v1/run", map[string]any{"prompt": "add 2 and 3"})
 	if code != http.StatusOK {
 		t.Fatalf("plain run %d", code)
 	}
@@ -113,7 +113,7 @@ func TestStreamUpstreamErrorEvent(t *testing.T) {
 		t.Fatalf("last event %s %v", last.name, last.data)
 	}
 	// Input errors come before the stream: plain JSON.
-	code, body := hs.post("/v1/run", map[string]any{"stream": true})
+	code, body := hs.Post("/v1/run", map[string]any{"stream": true})
 	if code != http.StatusBadRequest || errCode(body) != "missing_field" {
 		t.Fatalf("%d %v", code, body)
 	}
@@ -131,17 +131,17 @@ func (failingKV) Put(context.Context, string, string, time.Duration) error {
 
 func TestConversationStore(t *testing.T) {
 	hs := newHarness(t, nil)
-	code, body := hs.post("/v1/run", map[string]any{"prompt": "hi", "conversation": "c1"})
+	code, body := hs.Post("/v1/run", map[string]any{"prompt": "hi", "conversation": "c1"})
 	if code != http.StatusBadRequest || errCode(body) != "conversations_unavailable" {
 		t.Fatalf("without a namespace: %d %v", code, body)
 	}
 	kv := NewMemoryKV()
 	hs.h.opts.Conversations = func() KVNamespace { return kv }
-	if code, body = hs.post("/v1/run", map[string]any{"prompt": "add 2 and 3", "conversation": "c1"}); code != http.StatusOK || body["text"] != "done: 5" {
+	if code, body = hs.Post("/v1/run", map[string]any{"prompt": "add 2 and 3", "conversation": "c1"}); code != http.StatusOK || body["text"] != "done: 5" {
 		t.Fatalf("first: %d %v", code, body)
 	}
 	n := len(hs.llm.Requests())
-	if code, body = hs.post("/v1/run", map[string]any{"prompt": "and now?", "conversation": "c1"}); code != http.StatusOK {
+	if code, body = hs.Post("/v1/run", map[string]any{"prompt": "and now?", "conversation": "c1"}); code != http.StatusOK {
 		t.Fatalf("second: %d %v", code, body)
 	}
 	sent := hs.llm.Requests()[n]
@@ -166,11 +166,11 @@ func TestConversationStore(t *testing.T) {
 	}
 	// A conversation that halts is saved halted; resuming with the id saves
 	// the resumed transcript back.
-	code, body = hs.post("/v1/run", map[string]any{"prompt": "refund order 42", "conversation": "r1"})
+	code, body = hs.Post("/v1/run", map[string]any{"prompt": "refund order 42", "conversation": "r1"})
 	if code != http.StatusOK || body["status"] != "pending" {
 		t.Fatalf("halt: %d %v", code, body)
 	}
-	code, body = hs.post("/v1/resume", map[string]any{"state": body["state"], "answer": map[string]any{"id": pendingID(body), "ok": true}, "conversation": "r1"})
+	code, body = hs.Post("/v1/resume", map[string]any{"state": body["state"], "answer": map[string]any{"id": pendingID(body), "ok": true}, "conversation": "r1"})
 	if code != http.StatusOK || body["text"] != "done: refunded order 42" {
 		t.Fatalf("resume: %d %v", code, body)
 	}
@@ -178,7 +178,7 @@ func TestConversationStore(t *testing.T) {
 	if !strings.Contains(stored, "done: refunded order 42") {
 		t.Fatalf("resumed conversation not saved: %s", stored)
 	}
-	if code, body = hs.post("/v1/resume", map[string]any{"state": "x", "answer": map[string]any{"id": "y", "ok": true}, "conversation": "bad id"}); code != http.StatusBadRequest || errCode(body) != "invalid_field" {
+	if code, body = hs.Post("/v1/resume", map[string]any{"state": "x", "answer": map[string]any{"id": "y", "ok": true}, "conversation": "bad id"}); code != http.StatusBadRequest || errCode(body) != "invalid_field" {
 		t.Fatalf("resume with a bad id: %d %v", code, body)
 	}
 	for _, tc := range []struct {
@@ -189,13 +189,13 @@ func TestConversationStore(t *testing.T) {
 		{map[string]any{"prompt": "x", "conversation": strings.Repeat("a", 129)}, "invalid_field"},
 		{map[string]any{"prompt": "x", "conversation": "c1", "messages": []any{map[string]any{"role": "user", "content": "y"}}}, "invalid_field"},
 	} {
-		if code, body := hs.post("/v1/run", tc.body); code != http.StatusBadRequest || errCode(body) != tc.code {
+		if code, body := hs.Post("/v1/run", tc.body); code != http.StatusBadRequest || errCode(body) != tc.code {
 			t.Errorf("%v: %d %v", tc.body, code, body)
 		}
 	}
 	// The cap: a transcript over MAX_CONVERSATION_BYTES is not saved (413).
 	hs.env["MAX_CONVERSATION_BYTES"] = "1024"
-	code, body = hs.post("/v1/run", map[string]any{"prompt": strings.Repeat("long ", 300), "conversation": "big"})
+	code, body = hs.Post("/v1/run", map[string]any{"prompt": strings.Repeat("long ", 300), "conversation": "big"})
 	if code != http.StatusRequestEntityTooLarge || errCode(body) != "conversation_too_large" {
 		t.Fatalf("cap: %d %v", code, body)
 	}
@@ -203,13 +203,13 @@ func TestConversationStore(t *testing.T) {
 		t.Fatal("an oversized conversation was saved")
 	}
 	hs.env["MAX_CONVERSATION_BYTES"] = "ten"
-	if code, body = hs.post("/v1/run", map[string]any{"prompt": "x", "conversation": "c2"}); code != http.StatusInternalServerError || errCode(body) != "config" {
+	if code, body = hs.Post("/v1/run", map[string]any{"prompt": "x", "conversation": "c2"}); code != http.StatusInternalServerError || errCode(body) != "config" {
 		t.Fatalf("bad setting: %d %v", code, body)
 	}
 	delete(hs.env, "MAX_CONVERSATION_BYTES")
 	// A failing namespace is a 503 naming the store, not the provider.
 	hs.h.opts.Conversations = func() KVNamespace { return failingKV{} }
-	if code, body = hs.post("/v1/run", map[string]any{"prompt": "x", "conversation": "c1"}); code != http.StatusServiceUnavailable || errCode(body) != "conversation_store" {
+	if code, body = hs.Post("/v1/run", map[string]any{"prompt": "x", "conversation": "c1"}); code != http.StatusServiceUnavailable || errCode(body) != "conversation_store" {
 		t.Fatalf("failing kv: %d %v", code, body)
 	}
 }

@@ -70,7 +70,7 @@ func TestConfigErrorNamesEveryProblem(t *testing.T) {
 		env["MCP_CONFIG"] = `{"mcpServers": {"docs": {"url": "https://x.example/mcp", "type": "carrier-pigeon", "headers": {"authorization": "` + badValue + `"}}}}`
 		env["CONVERSATION_TTL_SECONDS"] = badValue
 	})
-	code, body := hs.post("/v1/run", map[string]any{"prompt": "hi"})
+	code, body := hs.Post("/v1/run", map[string]any{"prompt": "hi"})
 	if code != http.StatusInternalServerError || errCode(body) != "config" {
 		t.Fatalf("run = %d %v", code, body)
 	}
@@ -85,8 +85,8 @@ func TestConfigErrorNamesEveryProblem(t *testing.T) {
 			t.Errorf("message does not name %s: %s", s, e["message"])
 		}
 	}
-	rec := hs.do(http.MethodGet, "/readyz", "")
-	for _, s := range []string{hs.do(http.MethodPost, "/v1/run", `{"prompt":"hi"}`).Body.String(), rec.Body.String(), strings.Join(hs.Logs(), "\n")} {
+	rec := hs.Do(http.MethodGet, "/readyz", "")
+	for _, s := range []string{hs.Do(http.MethodPost, "/v1/run", `{"prompt":"hi"}`).Body.String(), rec.Body.String(), strings.Join(hs.Logs(), "\n")} {
 		if strings.Contains(s, badValue) {
 			t.Fatalf("a value leaked: %s", s)
 		}
@@ -99,7 +99,7 @@ func TestConfigErrorNamesEveryProblem(t *testing.T) {
 func TestReadiness(t *testing.T) {
 	t.Run("ready", func(t *testing.T) {
 		hs := newHarness(t, nil)
-		rec := hs.do(http.MethodGet, "/readyz", "")
+		rec := hs.Do(http.MethodGet, "/readyz", "")
 		body := decodeMap(t, rec)
 		if rec.Code != http.StatusOK || body["status"] != "ready" || body["run"] != true || body["resume"] != true {
 			t.Fatalf("readyz = %d %v", rec.Code, body)
@@ -107,7 +107,7 @@ func TestReadiness(t *testing.T) {
 		if got := problemSettings(t, body["problems"]); len(got) != 0 {
 			t.Fatalf("problems %v", got)
 		}
-		health := decodeMap(t, hs.do(http.MethodGet, "/healthz", ""))
+		health := decodeMap(t, hs.Do(http.MethodGet, "/healthz", ""))
 		if health["status"] != "ok" || health["ready"] != true {
 			t.Fatalf("healthz = %v", health)
 		}
@@ -118,7 +118,7 @@ func TestReadiness(t *testing.T) {
 			env["STATE_SECRET"] = badValue
 		})
 		for range 3 {
-			rec := hs.do(http.MethodGet, "/readyz", "")
+			rec := hs.Do(http.MethodGet, "/readyz", "")
 			body := decodeMap(t, rec)
 			if rec.Code != http.StatusServiceUnavailable || body["status"] != "not_ready" || body["run"] != false || body["resume"] != false {
 				t.Fatalf("readyz = %d %v", rec.Code, body)
@@ -127,7 +127,7 @@ func TestReadiness(t *testing.T) {
 				t.Fatalf("problems %v", got)
 			}
 		}
-		health := hs.do(http.MethodGet, "/healthz", "")
+		health := hs.Do(http.MethodGet, "/healthz", "")
 		if b := decodeMap(t, health); health.Code != http.StatusOK || b["ready"] != false {
 			t.Fatalf("healthz = %d %v", health.Code, b)
 		}
@@ -145,7 +145,7 @@ func TestReadiness(t *testing.T) {
 	t.Run("no ledger", func(t *testing.T) {
 		hs := newHarness(t, nil)
 		hs.h.opts.Spent = func() SpentStore { return nil }
-		rec := hs.do(http.MethodGet, "/readyz", "")
+		rec := hs.Do(http.MethodGet, "/readyz", "")
 		body := decodeMap(t, rec)
 		if rec.Code != http.StatusServiceUnavailable || body["status"] != "not_ready" || body["run"] != true || body["resume"] != false {
 			t.Fatalf("readyz = %d %v", rec.Code, body)
@@ -153,13 +153,13 @@ func TestReadiness(t *testing.T) {
 		if got := problemSettings(t, body["problems"]); !slices.Equal(got, []string{ApprovalsBinding}) {
 			t.Fatalf("problems %v", got)
 		}
-		if code, run := hs.post("/v1/run", map[string]any{"prompt": "add 2 and 3"}); code != http.StatusOK || run["status"] != "done" {
+		if code, run := hs.Post("/v1/run", map[string]any{"prompt": "add 2 and 3"}); code != http.StatusOK || run["status"] != "done" {
 			t.Fatalf("a run without the ledger = %d %v", code, run)
 		}
 	})
 	t.Run("readyz is open, like healthz", func(t *testing.T) {
 		hs := newHarness(t, func(env map[string]string) { env["API_TOKEN"] = testAPIToken })
-		if rec := hs.do(http.MethodGet, "/readyz", ""); rec.Code != http.StatusOK {
+		if rec := hs.Do(http.MethodGet, "/readyz", ""); rec.Code != http.StatusOK {
 			t.Fatalf("readyz = %d %s", rec.Code, rec.Body)
 		}
 	})

@@ -39,12 +39,12 @@ func TestBundledSkill(t *testing.T) {
 		env["SYSTEM_PROMPT"] = "You help customers."
 		env["SKILLS"] = "on"
 	})
-	code, body := hs.post("/v1/run", map[string]any{"prompt": "may I get my money back?"})
+	code, body := hs.Post("/v1/run", map[string]any{"prompt": "may I get my money back?"})
 	if code != http.StatusOK {
 		t.Fatalf("run = %d %v", code, body)
 	}
 	text, _ := body["text"].(string)
-	if tools := decodeMap(t, hs.do(http.MethodGet, "/v1/tools", "")); !strings.Contains(mustJSON(tools), `"name":"skill"`) {
+	if tools := decodeMap(t, hs.Do(http.MethodGet, "/v1/tools", "")); !strings.Contains(mustJSON(tools), `"name":"skill"`) {
 		t.Fatalf("tools = %v", tools)
 	}
 	if !strings.Contains(text, "# Refund policy") || !strings.Contains(text, "- reply-template.md") {
@@ -61,7 +61,7 @@ func TestBundledSkill(t *testing.T) {
 // TestSkillsOffByDefault: without SKILLS=on the tool list is unchanged.
 func TestSkillsOffByDefault(t *testing.T) {
 	hs := newHarness(t, nil)
-	if tools := decodeMap(t, hs.do(http.MethodGet, "/v1/tools", "")); strings.Contains(mustJSON(tools), `"skill"`) {
+	if tools := decodeMap(t, hs.Do(http.MethodGet, "/v1/tools", "")); strings.Contains(mustJSON(tools), `"skill"`) {
 		t.Fatalf("tools = %v", tools)
 	}
 }

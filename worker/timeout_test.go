@@ -31,7 +31,7 @@ func TestStalledUpstreamIs504(t *testing.T) {
 		return &core.HTTPResponse{Status: rec.Code, Header: map[string]string{"content-type": "application/json"}, Body: io.NopCloser(rec.Body)}, nil
 	})
 	start := time.Now()
-	code, res := hs.post("/v1/run", map[string]any{"prompt": "add 2 and 3"})
+	code, res := hs.Post("/v1/run", map[string]any{"prompt": "add 2 and 3"})
 	if took := time.Since(start); took > 10*time.Second {
 		t.Fatalf("the run took %v", took)
 	}

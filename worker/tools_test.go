@@ -49,7 +49,7 @@ func TestToolsGetTheirEnv(t *testing.T) {
 		got = env
 		return DefaultTools(env)
 	}
-	hs.do("GET", "/v1/tools", "")
+	hs.Do("GET", "/v1/tools", "")
 	if got.Getenv == nil || got.Getenv("WEATHER_KEY") != "w-key" || got.Transport != core.Transport(sentinel) {
 		t.Fatalf("tool env = %+v", got)
 	}

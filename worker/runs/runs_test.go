@@ -18,7 +18,7 @@ func (hs *harness) waitRun(id string, want ...string) map[string]any {
 	hs.t.Helper()
 	deadline := time.Now().Add(5 * time.Second)
 	for {
-		rec := hs.do("GET", "/v1/runs/"+id, "")
+		rec := hs.Do("GET", "/v1/runs/"+id, "")
 		body := decodeMap(hs.t, rec)
 		for _, w := range want {
 			if body["status"] == w {
@@ -42,7 +42,7 @@ func linkPath(t *testing.T, approveURL string) string {
 }
 
 func startPending(t *testing.T, hs *harness) (string, map[string]any) {
-	code, started := hs.post("/v1/runs", map[string]any{"prompt": "refund order 42"})
+	code, started := hs.Post("/v1/runs", map[string]any{"prompt": "refund order 42"})
 	if code != http.StatusAccepted || started["status"] != "running" {
 		t.Fatalf("POST /v1/runs = %d %v", code, started)
 	}
@@ -59,15 +59,15 @@ func startPending(t *testing.T, hs *harness) (string, map[string]any) {
 func TestDurableRunApprovedWithEditThroughLink(t *testing.T) {
 	hs := newHarness(t, nil)
 	id, p := startPending(t, hs)
-	if p["tool"] != "refund" || p["approveURL"] == nil || strings.Contains(hs.do("GET", "/v1/runs/"+id, "").Body.String(), "tn1.") {
+	if p["tool"] != "refund" || p["approveURL"] == nil || strings.Contains(hs.Do("GET", "/v1/runs/"+id, "").Body.String(), "tn1.") {
 		t.Fatalf("pending = %v", p)
 	}
 	link := linkPath(t, p["approveURL"].(string))
-	info := decodeMap(t, hs.do("GET", link+"&view=json", ""))
+	info := decodeMap(t, hs.Do("GET", link+"&view=json", ""))
 	if info["status"] != "pending" || info["request"] == nil {
 		t.Fatalf("link info = %v", info)
 	}
-	code, ans := hs.post(link, map[string]any{"ok": true, "args": map[string]any{"order": 43}})
+	code, ans := hs.Post(link, map[string]any{"ok": true, "args": map[string]any{"order": 43}})
 	if code != http.StatusOK || ans["status"] != "answered" {
 		t.Fatalf("approve = %d %v", code, ans)
 	}
@@ -75,7 +75,7 @@ func TestDurableRunApprovedWithEditThroughLink(t *testing.T) {
 	if done["status"] != "done" || hs.refunds.Load() != 1 {
 		t.Fatalf("after approval: %v, refunds %d", done, hs.refunds.Load())
 	}
-	events := hs.do("GET", "/v1/runs/"+id+"/events", "").Body.String()
+	events := hs.Do("GET", "/v1/runs/"+id+"/events", "").Body.String()
 	for _, want := range []string{"event: pending", `"originalArgs"`, `"order":43`, "event: done"} {
 		if !strings.Contains(events, want) {
 			t.Fatalf("events lack %q:\n%s", want, events)
@@ -84,12 +84,12 @@ func TestDurableRunApprovedWithEditThroughLink(t *testing.T) {
 	if strings.Contains(events, `"messages"`) || strings.Contains(events, "tn1.") {
 		t.Fatalf("events reveal the transcript:\n%s", events)
 	}
-	code, again := hs.post(link, map[string]any{"ok": false})
+	code, again := hs.Post(link, map[string]any{"ok": false})
 	if code != http.StatusConflict || again["decision"].(map[string]any)["decision"] != "edited" {
 		t.Fatalf("second answer = %d %v", code, again)
 	}
 	// Replayed after Last-Event-ID: only what follows.
-	rec := hs.do("GET", "/v1/runs/"+id+"/events", "", "Last-Event-ID", "1")
+	rec := hs.Do("GET", "/v1/runs/"+id+"/events", "", "Last-Event-ID", "1")
 	if strings.Contains(rec.Body.String(), "id: 1\n") || !strings.Contains(rec.Body.String(), "event: done") {
 		t.Fatalf("resumed events:\n%s", rec.Body.String())
 	}
@@ -98,7 +98,7 @@ func TestDurableRunApprovedWithEditThroughLink(t *testing.T) {
 func TestDurableRunDeclineReachesModel(t *testing.T) {
 	hs := newHarness(t, nil)
 	id, p := startPending(t, hs)
-	code, _ := hs.post(linkPath(t, p["approveURL"].(string)), map[string]any{"ok": false, "reason": "past the refund window"})
+	code, _ := hs.Post(linkPath(t, p["approveURL"].(string)), map[string]any{"ok": false, "reason": "past the refund window"})
 	if code != http.StatusOK {
 		t.Fatalf("decline = %d", code)
 	}
@@ -124,7 +124,7 @@ func TestApprovalLinkRefusals(t *testing.T) {
 		{link, "", http.StatusUnauthorized},
 		{link, "wrong", http.StatusUnauthorized},
 	} {
-		rec := hs.do("POST", c.path, `{"ok":true}`, "X-Approver-Token", c.token)
+		rec := hs.Do("POST", c.path, `{"ok":true}`, "X-Approver-Token", c.token)
 		if rec.Code != c.want {
 			t.Errorf("POST %s token %q = %d %s, want %d", c.path, c.token, rec.Code, rec.Body, c.want)
 		}
@@ -136,7 +136,7 @@ func TestApprovalLinkRefusals(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			codes[i] = hs.do("POST", link, `{"ok":true}`, "X-Approver-Token", "approver-secret-1").Code
+			codes[i] = hs.Do("POST", link, `{"ok":true}`, "X-Approver-Token", "approver-secret-1").Code
 		}()
 	}
 	wg.Wait()
@@ -151,25 +151,25 @@ func TestApprovalLinkRefusals(t *testing.T) {
 	if won != 1 {
 		t.Fatalf("racing answers %v: %d won", codes, won)
 	}
-	hs.advance(25 * time.Hour)
-	if rec := hs.do("GET", link+"&view=json", ""); rec.Code != http.StatusGone {
+	hs.Advance(25 * time.Hour)
+	if rec := hs.Do("GET", link+"&view=json", ""); rec.Code != http.StatusGone {
 		t.Fatalf("expired link = %d", rec.Code)
 	}
 }
 
 func TestDurableRunBadInput(t *testing.T) {
 	hs := newHarness(t, nil)
-	if rec := hs.do("GET", "/v1/runs/run_00000000000000000000000000000000", ""); rec.Code != http.StatusNotFound {
+	if rec := hs.Do("GET", "/v1/runs/run_00000000000000000000000000000000", ""); rec.Code != http.StatusNotFound {
 		t.Fatalf("unknown run = %d", rec.Code)
 	}
-	if rec := hs.do("GET", "/v1/runs/nope/events", ""); rec.Code != http.StatusNotFound {
+	if rec := hs.Do("GET", "/v1/runs/nope/events", ""); rec.Code != http.StatusNotFound {
 		t.Fatalf("unknown run events = %d", rec.Code)
 	}
 	deep := strings.Repeat("[", 2000) + strings.Repeat("]", 2000)
-	if rec := hs.do("POST", "/v1/runs", `{"prompt":"hi","messages":`+deep+`}`); rec.Code != http.StatusBadRequest {
+	if rec := hs.Do("POST", "/v1/runs", `{"prompt":"hi","messages":`+deep+`}`); rec.Code != http.StatusBadRequest {
 		t.Fatalf("deep body = %d", rec.Code)
 	}
-	if rec := hs.do("POST", "/v1/runs", `{"prompt":""}`); rec.Code != http.StatusBadRequest {
+	if rec := hs.Do("POST", "/v1/runs", `{"prompt":""}`); rec.Code != http.StatusBadRequest {
 		t.Fatalf("empty prompt = %d", rec.Code)
 	}
 }

@@ -16,7 +16,7 @@ import (
 // haltTeam runs the support team until billing's refund halts it.
 func haltTeam(t *testing.T, hs *harness) map[string]any {
 	t.Helper()
-	code, body := hs.post("/v1/run", map[string]any{"prompt": "review order 42", "agent": "support"})
+	code, body := hs.Post("/v1/run", map[string]any{"prompt": "review order 42", "agent": "support"})
 	if code != http.StatusOK || body["status"] != "pending" {
 		t.Fatalf("run = %d %v", code, body)
 	}
@@ -53,7 +53,7 @@ func TestAgentTeamApprovedRefundRunsOnceAndTheTreeIsDeleted(t *testing.T) {
 	if trees.Len() != 1 {
 		t.Fatalf("stored trees = %d, want 1", trees.Len())
 	}
-	code, body := hs.post("/v1/resume", resumeBody(halted, true, ""))
+	code, body := hs.Post("/v1/resume", resumeBody(halted, true, ""))
 	if code != http.StatusOK || body["status"] != "done" {
 		t.Fatalf("resume = %d %v", code, body)
 	}
@@ -66,7 +66,7 @@ func TestAgentTeamApprovedRefundRunsOnceAndTheTreeIsDeleted(t *testing.T) {
 	if trees.Len() != 0 {
 		t.Errorf("stored trees after the run finished = %d, want 0", trees.Len())
 	}
-	code, body = hs.post("/v1/resume", resumeBody(halted, true, ""))
+	code, body = hs.Post("/v1/resume", resumeBody(halted, true, ""))
 	if code != http.StatusConflict || errCode(body) != "state_spent" {
 		t.Errorf("second resume = %d %v, want 409 state_spent", code, body)
 	}
@@ -78,7 +78,7 @@ func TestAgentTeamApprovedRefundRunsOnceAndTheTreeIsDeleted(t *testing.T) {
 func TestAgentTeamDeclineReachesBillingAndSupportAnswers(t *testing.T) {
 	hs, trees := newTeamHarness(t)
 	halted := haltTeam(t, hs)
-	code, body := hs.post("/v1/resume", resumeBody(halted, false, "past the refund window"))
+	code, body := hs.Post("/v1/resume", resumeBody(halted, false, "past the refund window"))
 	if code != http.StatusOK || body["status"] != "done" {
 		t.Fatalf("resume = %d %v", code, body)
 	}
@@ -105,7 +105,7 @@ func TestAgentTeamConcurrentResumesRunOnce(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			codes[i], _ = hs.post("/v1/resume", resumeBody(halted, true, ""))
+			codes[i], _ = hs.Post("/v1/resume", resumeBody(halted, true, ""))
 		}()
 	}
 	wg.Wait()
@@ -129,11 +129,11 @@ func TestAgentTeamConcurrentResumesRunOnce(t *testing.T) {
 func TestAgentTeamExpiredTreeIsGone(t *testing.T) {
 	hs, trees := newTeamHarness(t)
 	halted := haltTeam(t, hs)
-	hs.advance(worker.DefaultStateTTL + worker.LedgerGrace + time.Second)
+	hs.Advance(worker.DefaultStateTTL + worker.LedgerGrace + time.Second)
 	if trees.Len() != 0 {
 		t.Errorf("a tree outlived its token: %d stored", trees.Len())
 	}
-	code, body := hs.post("/v1/resume", resumeBody(halted, true, ""))
+	code, body := hs.Post("/v1/resume", resumeBody(halted, true, ""))
 	if code != http.StatusBadRequest || errCode(body) != "state_expired" {
 		t.Errorf("resume of an expired token = %d %v", code, body)
 	}
@@ -145,7 +145,7 @@ func TestAgentTeamMissingTreeIsGone(t *testing.T) {
 	hs, _ := newTeamHarness(t)
 	halted := haltTeam(t, hs)
 	hs.trees = worker.NewMemoryTreeStore() // the store lost the tree
-	code, body := hs.post("/v1/resume", resumeBody(halted, true, ""))
+	code, body := hs.Post("/v1/resume", resumeBody(halted, true, ""))
 	if code != http.StatusGone || errCode(body) != "state_gone" {
 		t.Errorf("resume = %d %v, want 410 state_gone", code, body)
 	}
@@ -166,13 +166,13 @@ func TestAgentTeamRefusals(t *testing.T) {
 		{map[string]any{"prompt": "", "agent": "support"}, http.StatusBadRequest, "missing_field"},
 	}
 	for _, c := range cases {
-		code, body := hs.post("/v1/run", c.body)
+		code, body := hs.Post("/v1/run", c.body)
 		if code != c.code || errCode(body) != c.want {
 			t.Errorf("%v = %d %v, want %d %s", c.body, code, body, c.code, c.want)
 		}
 	}
 	hs.trees = nil
-	code, body := hs.post("/v1/run", map[string]any{"prompt": "review order 42", "agent": "support"})
+	code, body := hs.Post("/v1/run", map[string]any{"prompt": "review order 42", "agent": "support"})
 	if code != http.StatusServiceUnavailable || errCode(body) != "approvals_unavailable" {
 		t.Errorf("run without a tree store = %d %v", code, body)
 	}
@@ -180,7 +180,7 @@ func TestAgentTeamRefusals(t *testing.T) {
 
 func TestAgentTeamMetricsAndStreamCarryThePath(t *testing.T) {
 	hs, _ := newTeamHarness(t)
-	rec := hs.do(http.MethodPost, "/v1/run", `{"prompt":"review order 42","agent":"support","stream":true}`)
+	rec := hs.Do(http.MethodPost, "/v1/run", `{"prompt":"review order 42","agent":"support","stream":true}`)
 	if rec.Code != http.StatusOK || !strings.HasPrefix(rec.Header().Get("Content-Type"), "text/event-stream") {
 		t.Fatalf("stream = %d %s", rec.Code, rec.Header())
 	}
@@ -207,7 +207,7 @@ func TestAgentTeamMetricsAndStreamCarryThePath(t *testing.T) {
 	if _, ev, _ := strings.Cut(out, "event: pending\n"); !strings.HasSuffix(strings.SplitN(ev, "\n", 2)[0], `"handle":"root/support.1/billing.1","path":["support","billing"]}`) {
 		t.Errorf("the pending event is not billing's:\n%s", out)
 	}
-	metrics := hs.do(http.MethodGet, "/metrics", "").Body.String()
+	metrics := hs.Do(http.MethodGet, "/metrics", "").Body.String()
 	for _, want := range []string{
 		`toolnexus_worker_agent_events_total{path="support",kind="llm"} 1`,
 		`toolnexus_worker_agent_events_total{path="support/billing",kind="llm"} 1`,
@@ -223,11 +223,11 @@ func TestAgentTeamMetricsAndStreamCarryThePath(t *testing.T) {
 // a new token and a new stored tree, the first token's tree gone.
 func TestAgentTeamHaltsAgainWithANewToken(t *testing.T) {
 	hs, trees := newTeamHarness(t)
-	code, first := hs.post("/v1/run", map[string]any{"prompt": "review orders 42 and 43", "agent": "support"})
+	code, first := hs.Post("/v1/run", map[string]any{"prompt": "review orders 42 and 43", "agent": "support"})
 	if code != http.StatusOK || first["status"] != "pending" {
 		t.Fatalf("run = %d %v", code, first)
 	}
-	code, second := hs.post("/v1/resume", resumeBody(first, true, ""))
+	code, second := hs.Post("/v1/resume", resumeBody(first, true, ""))
 	if code != http.StatusOK || second["status"] != "pending" {
 		t.Fatalf("first resume = %d %v, want pending for order 43", code, second)
 	}
@@ -241,7 +241,7 @@ func TestAgentTeamHaltsAgainWithANewToken(t *testing.T) {
 	if hs.refunds.Load() != 1 {
 		t.Errorf("refunds = %d after the first approval, want 1", hs.refunds.Load())
 	}
-	code, done := hs.post("/v1/resume", resumeBody(second, true, ""))
+	code, done := hs.Post("/v1/resume", resumeBody(second, true, ""))
 	if code != http.StatusOK || done["status"] != "done" || done["text"] != "done: done: refunded order 43" {
 		t.Fatalf("second resume = %d %v", code, done)
 	}
@@ -256,7 +256,7 @@ func TestAgentTeamUnrestorableAfterAGENTSChanged(t *testing.T) {
 	hs, _ := newTeamHarness(t)
 	halted := haltTeam(t, hs)
 	hs.env["AGENTS"] = `[{"name": "support", "team": ["accounts"]}, {"name": "accounts", "tools": ["refund"]}]`
-	code, body := hs.post("/v1/resume", resumeBody(halted, true, ""))
+	code, body := hs.Post("/v1/resume", resumeBody(halted, true, ""))
 	if code != http.StatusConflict || errCode(body) != "state_unrestorable" {
 		t.Errorf("resume = %d %v, want 409 state_unrestorable", code, body)
 	}
@@ -275,7 +275,7 @@ func TestAgentTeamTimesOut(t *testing.T) {
 		return nil, ctx.Err()
 	})
 	start := time.Now()
-	code, body := hs.post("/v1/run", map[string]any{"prompt": "review order 42", "agent": "support"})
+	code, body := hs.Post("/v1/run", map[string]any{"prompt": "review order 42", "agent": "support"})
 	if code != http.StatusGatewayTimeout || errCode(body) != "upstream_timeout" {
 		t.Errorf("run = %d %v, want 504 upstream_timeout", code, body)
 	}
@@ -293,10 +293,10 @@ func TestAgentsToolCheckedPerRequestWithMCP(t *testing.T) {
 	hs, _ := newTeamHarness(t)
 	hs.env["AGENTS"] = `[{"name": "a", "tools": ["docs_search"]}]`
 	hs.env["MCP_CONFIG"] = `{"mcpServers": {}}`
-	if rec := hs.do(http.MethodGet, "/readyz", ""); rec.Code != http.StatusOK {
+	if rec := hs.Do(http.MethodGet, "/readyz", ""); rec.Code != http.StatusOK {
 		t.Fatalf("readyz = %d %s", rec.Code, rec.Body.String())
 	}
-	code, body := hs.post("/v1/run", map[string]any{"prompt": "hi", "agent": "a"})
+	code, body := hs.Post("/v1/run", map[string]any{"prompt": "hi", "agent": "a"})
 	if code != http.StatusInternalServerError || errCode(body) != "config" || !strings.Contains(body["error"].(map[string]any)["message"].(string), `tool "docs_search" is not offered by this Worker now`) {
 		t.Errorf("run = %d %v", code, body)
 	}

@@ -10,7 +10,7 @@ import (
 func TestUITeamApproval(t *testing.T) {
 	hs, _ := newTeamHarness(t)
 	user := uiUser("u1", "review order 42")
-	halted := hs.uiChunks(map[string]any{"messages": []any{user}, "agent": "support"})
+	halted := hs.UIChunks(map[string]any{"messages": []any{user}, "agent": "support"})
 	if got := chunkTypes(halted); got != "start,start-step,tool-input-available,finish-step,start-step,tool-input-available,tool-approval-request,finish-step,finish" {
 		t.Fatalf("chunks %s", got)
 	}
@@ -24,7 +24,7 @@ func TestUITeamApproval(t *testing.T) {
 	}
 	answered := uiAnswered(halted[4:], true, "")
 	answer := map[string]any{"messages": []any{user, answered}, "agent": "support"}
-	resumed := hs.uiChunks(answer)
+	resumed := hs.UIChunks(answer)
 	if got := chunkTypes(resumed); got != "start,tool-output-available,tool-output-available,start-step,text-start,text-delta,text-end,finish-step,finish" {
 		t.Fatalf("chunks %s", got)
 	}
@@ -34,11 +34,11 @@ func TestUITeamApproval(t *testing.T) {
 	if m, _ := chunkOf(resumed, "finish")["messageMetadata"].(map[string]any); m["toolnexus"].(map[string]any)["agent"] != "support" {
 		t.Fatalf("finish %v", chunkOf(resumed, "finish"))
 	}
-	code, body := hs.post("/v1/ui", answer)
+	code, body := hs.Post("/v1/ui", answer)
 	if code != http.StatusConflict || errCode(body) != "state_spent" || hs.refunds.Load() != 1 {
 		t.Fatalf("replay: %d %v, refunds %d", code, body, hs.refunds.Load())
 	}
-	code, body = hs.post("/v1/ui", map[string]any{"messages": []any{user}, "agent": "nobody"})
+	code, body = hs.Post("/v1/ui", map[string]any{"messages": []any{user}, "agent": "nobody"})
 	if code != http.StatusBadRequest || errCode(body) != "unknown_agent" {
 		t.Fatalf("unknown agent: %d %v", code, body)
 	}

@@ -1,10 +1,8 @@
 package uiproto
 
 import (
-	"net/http/httptest"
 	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/toolnexus/wasm/core"
 	"github.com/toolnexus/wasm/worker"
@@ -24,7 +22,7 @@ var (
 )
 
 // harness is a Worker with the UI protocol mounted, on the scripted model
-// (workertest.Harness), with a fixed clock and a count of refund
+// (workertest.Harness: its clock, never advanced here), with a count of refund
 // executions.
 type harness struct {
 	*workertest.Harness
@@ -38,16 +36,14 @@ func newHarness(t *testing.T, edit func(env map[string]string)) *harness {
 	t.Helper()
 	base := workertest.NewHarness(t, edit)
 	hs := &harness{Harness: base, t: t, llm: base.LLM}
-	now := time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
-	clock := func() time.Time { return now }
 	spent := worker.NewMemorySpentStore()
-	spent.Now = clock
+	spent.Now = base.Now
 	base.Handler = worker.NewHandler(worker.Options{
 		Getenv:    base.Getenv,
 		Transport: workertest.Transport(hs.llm),
 		Tools:     hs.countingTools,
 		Spent:     func() worker.SpentStore { return spent },
-		Now:       clock,
+		Now:       base.Now,
 		Logf:      base.Logf,
 	}, Mount)
 	return hs
@@ -56,20 +52,4 @@ func newHarness(t *testing.T, edit func(env map[string]string)) *harness {
 // countingTools is DefaultTools with refund counting its executions.
 func (hs *harness) countingTools(env worker.ToolEnv) []core.Tool {
 	return workertest.CountRefunds(worker.DefaultTools(env), &hs.refunds)
-}
-
-// do, post and uiChunks are workertest.Harness's Do, Post and UIChunks.
-func (hs *harness) do(method, path, body string, headers ...string) *httptest.ResponseRecorder {
-	hs.t.Helper()
-	return hs.Do(method, path, body, headers...)
-}
-
-func (hs *harness) post(path string, v any, headers ...string) (int, map[string]any) {
-	hs.t.Helper()
-	return hs.Post(path, v, headers...)
-}
-
-func (hs *harness) uiChunks(body any) []map[string]any {
-	hs.t.Helper()
-	return hs.UIChunks(body)
 }

@@ -9,7 +9,7 @@ import (
 
 func TestUITextStreams(t *testing.T) {
 	hs := newHarness(t, nil)
-	cs := hs.uiChunks(map[string]any{"id": "c1", "trigger": "submit-message", "messages": []any{uiUser("u1", "hello")}})
+	cs := hs.UIChunks(map[string]any{"id": "c1", "trigger": "submit-message", "messages": []any{uiUser("u1", "hello")}})
 	if got := chunkTypes(cs); got != "start,start-step,text-start,text-delta,text-end,finish-step,finish" {
 		t.Fatalf("chunks %s", got)
 	}
@@ -27,7 +27,7 @@ func TestUITextStreams(t *testing.T) {
 func TestUIApprovalRunsOnce(t *testing.T) {
 	hs := newHarness(t, nil)
 	user := uiUser("u1", "refund order 42")
-	halted := hs.uiChunks(map[string]any{"messages": []any{user}})
+	halted := hs.UIChunks(map[string]any{"messages": []any{user}})
 	if got := chunkTypes(halted); got != "start,start-step,tool-input-available,tool-approval-request,finish-step,finish" {
 		t.Fatalf("chunks %s", got)
 	}
@@ -42,7 +42,7 @@ func TestUIApprovalRunsOnce(t *testing.T) {
 		t.Fatal("refund ran before approval")
 	}
 	answer := map[string]any{"messages": []any{user, uiAnswered(halted, true, "")}}
-	resumed := hs.uiChunks(answer)
+	resumed := hs.UIChunks(answer)
 	if got := chunkTypes(resumed); got != "start,tool-output-available,start-step,text-start,text-delta,text-end,finish-step,finish" {
 		t.Fatalf("chunks %s", got)
 	}
@@ -52,7 +52,7 @@ func TestUIApprovalRunsOnce(t *testing.T) {
 	if d := chunkOf(resumed, "text-delta"); d["delta"] != "done: refunded order 42" {
 		t.Fatalf("text %v", d)
 	}
-	code, body := hs.post("/v1/ui", answer)
+	code, body := hs.Post("/v1/ui", answer)
 	if code != http.StatusConflict || errCode(body) != "state_spent" || hs.refunds.Load() != 1 {
 		t.Fatalf("replay: %d %v, refunds %d", code, body, hs.refunds.Load())
 	}
@@ -61,8 +61,8 @@ func TestUIApprovalRunsOnce(t *testing.T) {
 func TestUIDenialReasonReachesTheModel(t *testing.T) {
 	hs := newHarness(t, nil)
 	user := uiUser("u1", "refund order 42")
-	halted := hs.uiChunks(map[string]any{"messages": []any{user}})
-	resumed := hs.uiChunks(map[string]any{"messages": []any{user, uiAnswered(halted, false, "not before Friday")}})
+	halted := hs.UIChunks(map[string]any{"messages": []any{user}})
+	resumed := hs.UIChunks(map[string]any{"messages": []any{user, uiAnswered(halted, false, "not before Friday")}})
 	if chunkOf(resumed, "tool-output-denied") == nil || hs.refunds.Load() != 0 {
 		t.Fatalf("chunks %s, refunds %d", chunkTypes(resumed), hs.refunds.Load())
 	}
@@ -86,7 +86,7 @@ func TestUIHistoryReachesTheModel(t *testing.T) {
 		map[string]any{"type": "text", "text": "it is five"},
 		map[string]any{"type": "tool-refund", "toolCallId": "call_10", "state": "approval-requested", "input": map[string]any{"order": 1}},
 	}}
-	hs.uiChunks(map[string]any{"messages": []any{uiUser("u1", "sum it"), prior, uiUser("u2", "hello")}})
+	hs.UIChunks(map[string]any{"messages": []any{uiUser("u1", "sum it"), prior, uiUser("u2", "hello")}})
 	reqs := hs.llm.Requests()
 	var sent struct {
 		Messages []map[string]any `json:"messages"`
@@ -107,7 +107,7 @@ func TestUIHistoryReachesTheModel(t *testing.T) {
 func TestUIRefusesBadInput(t *testing.T) {
 	hs := newHarness(t, nil)
 	user := uiUser("u1", "refund order 42")
-	halted := hs.uiChunks(map[string]any{"messages": []any{user}})
+	halted := hs.UIChunks(map[string]any{"messages": []any{user}})
 	forged := uiAnswered(halted, true, "")
 	part := forged["parts"].([]any)[1].(map[string]any)
 	part["approval"].(map[string]any)["signature"] = halted[3]["signature"].(string) + "x"
@@ -133,7 +133,7 @@ func TestUIRefusesBadInput(t *testing.T) {
 		{"forged approval", uiBody(map[string]any{"messages": []any{user, forged}}), 400, "state_invalid"},
 		{"too deep", `{"messages":` + strings.Repeat("[", 1200) + strings.Repeat("]", 1200) + `}`, 400, "json_too_deep"},
 	} {
-		rec := hs.do(http.MethodPost, "/v1/ui", c.body)
+		rec := hs.Do(http.MethodPost, "/v1/ui", c.body)
 		body := decodeMap(t, rec)
 		if rec.Code != c.code || errCode(body) != c.want {
 			t.Errorf("%s: %d %v, want %d %s", c.name, rec.Code, body, c.code, c.want)
@@ -150,17 +150,17 @@ func TestUIRefusesBadInput(t *testing.T) {
 func TestUIApprovalWithEditedArgs(t *testing.T) {
 	hs := newHarness(t, nil)
 	user := uiUser("u1", "refund order 42")
-	halted := hs.uiChunks(map[string]any{"messages": []any{user}})
+	halted := hs.UIChunks(map[string]any{"messages": []any{user}})
 	answered := uiAnswered(halted, true, "")
-	code, body := hs.post("/v1/ui", map[string]any{"messages": []any{user, answered}, "approvalArgs": map[string]any{"order": "many"}})
+	code, body := hs.Post("/v1/ui", map[string]any{"messages": []any{user, answered}, "approvalArgs": map[string]any{"order": "many"}})
 	if code != http.StatusBadRequest || errCode(body) != "invalid_args" || hs.refunds.Load() != 0 {
 		t.Fatalf("a bad edit: %d %v", code, body)
 	}
-	code, body = hs.post("/v1/ui", map[string]any{"messages": []any{user, answered}, "approvalArgs": []any{1}})
+	code, body = hs.Post("/v1/ui", map[string]any{"messages": []any{user, answered}, "approvalArgs": []any{1}})
 	if code != http.StatusBadRequest || errCode(body) != "invalid_field" {
 		t.Fatalf("approvalArgs not an object: %d %v", code, body)
 	}
-	resumed := hs.uiChunks(map[string]any{"messages": []any{user, answered}, "approvalArgs": map[string]any{"order": 43}})
+	resumed := hs.UIChunks(map[string]any{"messages": []any{user, answered}, "approvalArgs": map[string]any{"order": 43}})
 	out := chunkOf(resumed, "tool-output-available")
 	meta, _ := out["toolMetadata"].(map[string]any)
 	if out["output"] != "refunded order 43" || meta["edited"] != true || uiBody(meta["args"]) != `{"order":43}` || uiBody(meta["originalArgs"]) != `{"order":42}` {
@@ -184,7 +184,7 @@ func TestUIAnthropicStyle(t *testing.T) {
 		map[string]any{"type": "tool-add", "toolCallId": "toolu_9", "state": "output-available", "input": map[string]any{"a": 2, "b": 3}, "output": "5"},
 	}}
 	user := uiUser("u2", "refund order 42")
-	halted := hs.uiChunks(map[string]any{"messages": []any{uiUser("u1", "sum it"), prior, user}})
+	halted := hs.UIChunks(map[string]any{"messages": []any{uiUser("u1", "sum it"), prior, user}})
 	reqs := hs.llm.Requests()
 	var sent struct {
 		Messages []struct {
@@ -197,7 +197,7 @@ func TestUIAnthropicStyle(t *testing.T) {
 		!strings.Contains(uiBody(sent.Messages[2].Content), `"tool_use_id":"toolu_9"`) {
 		t.Fatalf("transcript %s", reqs[len(reqs)-1])
 	}
-	resumed := hs.uiChunks(map[string]any{"messages": []any{uiUser("u1", "sum it"), prior, user, uiAnswered(halted, true, "")}})
+	resumed := hs.UIChunks(map[string]any{"messages": []any{uiUser("u1", "sum it"), prior, user, uiAnswered(halted, true, "")}})
 	if out := chunkOf(resumed, "tool-output-available"); out["output"] != "refunded order 42" || hs.refunds.Load() != 1 {
 		t.Fatalf("chunks %s, refunds %d", chunkTypes(resumed), hs.refunds.Load())
 	}
@@ -207,13 +207,13 @@ func TestUIAnthropicStyle(t *testing.T) {
 // a running response to join, and the AI SDK reads 204 as "none".
 func TestUIReconnectFindsNothing(t *testing.T) {
 	hs := newHarness(t, nil)
-	if rec := hs.do(http.MethodGet, "/v1/ui/chat-1/stream", ""); rec.Code != http.StatusNoContent || rec.Body.Len() != 0 {
+	if rec := hs.Do(http.MethodGet, "/v1/ui/chat-1/stream", ""); rec.Code != http.StatusNoContent || rec.Body.Len() != 0 {
 		t.Fatalf("reconnect: %d %q", rec.Code, rec.Body.String())
 	}
-	if rec := hs.do(http.MethodPost, "/v1/ui/chat-1/stream", "{}"); rec.Code != http.StatusMethodNotAllowed {
+	if rec := hs.Do(http.MethodPost, "/v1/ui/chat-1/stream", "{}"); rec.Code != http.StatusMethodNotAllowed {
 		t.Fatalf("POST: %d", rec.Code)
 	}
-	if rec := hs.do(http.MethodGet, "/v1/ui//stream", ""); rec.Code != http.StatusNotFound {
+	if rec := hs.Do(http.MethodGet, "/v1/ui//stream", ""); rec.Code != http.StatusNotFound {
 		t.Fatalf("no id: %d", rec.Code)
 	}
 }

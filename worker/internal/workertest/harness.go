@@ -7,7 +7,9 @@ import (
 	"net/http/httptest"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
 )
 
 // Harness is one test Worker on the scripted model: its environment (the
@@ -24,6 +26,7 @@ type Harness struct {
 
 	mu   sync.Mutex
 	logs []string
+	now  atomic.Int64 // the clock (Now), unix seconds
 }
 
 // NewHarness starts the scripted model and sets the environment; edit
@@ -31,6 +34,7 @@ type Harness struct {
 func NewHarness(t *testing.T, edit func(env map[string]string)) *Harness {
 	t.Helper()
 	hs := &Harness{T: t, LLM: NewScriptedLLM(t)}
+	hs.now.Store(time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC).Unix())
 	hs.Env = map[string]string{
 		"LLM_BASE_URL": hs.LLM.URL() + "/v1",
 		"LLM_MODEL":    "mock-model",
@@ -44,6 +48,13 @@ func NewHarness(t *testing.T, edit func(env map[string]string)) *Harness {
 	t.Cleanup(hs.checkLogs)
 	return hs
 }
+
+// Now is the harness clock (the Worker's Options.Now, and its stores'):
+// 2026-05-01 12:00 UTC until Advance moves it.
+func (hs *Harness) Now() time.Time { return time.Unix(hs.now.Load(), 0) }
+
+// Advance moves the clock by d (whole seconds).
+func (hs *Harness) Advance(d time.Duration) { hs.now.Add(int64(d / time.Second)) }
 
 // Getenv reads the environment (the Worker's Options.Getenv).
 func (hs *Harness) Getenv(k string) string { return hs.Env[k] }
