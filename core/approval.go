@@ -2,8 +2,8 @@ package core
 
 import (
 	fmt "github.com/toolnexus/wasm/internal/fmtx" // fmt without reflection: internal/fmtx
-	"sort"
-	"strings"
+
+	"github.com/toolnexus/wasm/core/tool"
 )
 
 // RequireApproval returns t marked as needing approval: its first call
@@ -53,7 +53,7 @@ func approvedArgs(t Tool, original map[string]any, answer *Answer) (map[string]a
 	if !ok {
 		return nil, fmt.Errorf("edited arguments must be an object, got %T", raw)
 	}
-	if err := validateArgs(t.InputSchema, edited); err != nil {
+	if err := tool.CheckArgs(t.InputSchema, edited); err != nil {
 		return nil, fmt.Errorf("edited arguments do not match the schema of %s: %w", t.Name, err)
 	}
 	return edited, nil
@@ -72,110 +72,4 @@ func CheckApprovalEdit(req Request, answer Answer) error {
 	name, _ := req.Data["tool"].(string)
 	_, err := approvedArgs(Tool{Name: name, InputSchema: schema}, nil, &answer)
 	return err
-}
-
-// validateArgs checks args against the parts of a JSON Schema that catch a
-// mistyped edit: required keys, the primitive type of each declared property,
-// enums, and additionalProperties:false. It is not a full validator on purpose:
-// a full one would cost wasm size for checks the model's provider already does.
-func validateArgs(schema JSONSchema, args map[string]any) error {
-	if schema == nil {
-		return nil
-	}
-	var problems []string
-	for _, key := range stringList(schema["required"]) {
-		if _, ok := args[key]; !ok {
-			problems = append(problems, fmt.Sprintf("missing required %q", key))
-		}
-	}
-	props, _ := schema["properties"].(map[string]any)
-	keys := make([]string, 0, len(args))
-	for k := range args {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		p, declared := props[k].(map[string]any)
-		if !declared {
-			if ap, ok := schema["additionalProperties"].(bool); ok && !ap {
-				problems = append(problems, fmt.Sprintf("unexpected property %q", k))
-			}
-			continue
-		}
-		if want := stringList(p["type"]); len(want) > 0 && !typeMatches(args[k], want) {
-			problems = append(problems, fmt.Sprintf("%q must be %s", k, strings.Join(want, " or ")))
-		}
-		if enum, ok := p["enum"].([]any); ok && !inEnum(args[k], enum) {
-			problems = append(problems, fmt.Sprintf("%q must be one of %s", k, mustJSON(enum)))
-		}
-	}
-	if len(problems) > 0 {
-		return fmt.Errorf("%s", strings.Join(problems, "; "))
-	}
-	return nil
-}
-
-func typeMatches(v any, want []string) bool {
-	for _, w := range want {
-		switch w {
-		case "string":
-			if _, ok := v.(string); ok {
-				return true
-			}
-		case "number":
-			if _, ok := v.(float64); ok {
-				return true
-			}
-		case "integer":
-			if f, ok := v.(float64); ok && f == float64(int64(f)) {
-				return true
-			}
-		case "boolean":
-			if _, ok := v.(bool); ok {
-				return true
-			}
-		case "object":
-			if _, ok := v.(map[string]any); ok {
-				return true
-			}
-		case "array":
-			if _, ok := v.([]any); ok {
-				return true
-			}
-		case "null":
-			if v == nil {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-func inEnum(v any, enum []any) bool {
-	s := mustJSON(v)
-	for _, e := range enum {
-		if mustJSON(e) == s {
-			return true
-		}
-	}
-	return false
-}
-
-// stringList reads a schema value that is a string or a list of strings.
-func stringList(v any) []string {
-	switch t := v.(type) {
-	case string:
-		return []string{t}
-	case []string:
-		return t
-	case []any:
-		out := make([]string, 0, len(t))
-		for _, e := range t {
-			if s, ok := e.(string); ok {
-				out = append(out, s)
-			}
-		}
-		return out
-	}
-	return nil
 }
