@@ -44,7 +44,12 @@ type Options struct {
 	// Timeout in milliseconds (0: the client's tool timeout).
 	Timeout       int
 	NeedsApproval bool
-	Variables     map[string]string
+	// Idempotent declares the endpoint idempotent under the
+	// Idempotency-Key header, which every attempt of a call then sends
+	// (tool.Tool.Idempotent): "<run id>:<call id>", the same when an
+	// interrupted run makes the call again.
+	Idempotent bool
+	Variables  map[string]string
 	// MaxBytes caps the reply read into the result (default 1 MiB).
 	MaxBytes int
 	// Transport carries the request (default: core/tool.DefaultTransport()).
@@ -81,10 +86,14 @@ func New(opts Options) tool.Tool {
 		InputSchema:   schema,
 		Source:        tool.SourceHTTP,
 		NeedsApproval: opts.NeedsApproval,
+		Idempotent:    opts.Idempotent,
 		Execute: func(args map[string]any, tctx *tool.ToolContext) (tool.ToolResult, error) {
 			req, err := buildHTTPToolRequest(method, opts, args)
 			if err != nil {
 				return tool.ToolResult{Output: fmt.Sprintf("tool %q: %v", opts.Name, err), IsError: true}, nil
+			}
+			if opts.Idempotent && tctx != nil && tctx.IdempotencyKey != "" {
+				req.Header["idempotency-key"] = tctx.IdempotencyKey
 			}
 			ctx := context.Background()
 			if tctx != nil && tctx.Ctx != nil {

@@ -38,6 +38,12 @@ type ToolContext struct {
 	Answer *Answer
 	// CallID is the provider's id for this tool call.
 	CallID string
+	// IdempotencyKey is "<run id>:<call id>": the same on every attempt of
+	// this call, including one made again after the run was interrupted
+	// (a journaled run, core/journal). A tool declared Idempotent passes it
+	// on (HTTP tools send it as the Idempotency-Key header) so that the
+	// service it calls does the work once.
+	IdempotencyKey string
 }
 
 // Request is a suspension: a tool returns it under Metadata["pending"] when it
@@ -71,6 +77,12 @@ type Tool struct {
 	// kind "approval" carrying the exact arguments; the tool runs only after an
 	// Ok Answer. See RequireApproval.
 	NeedsApproval bool `json:"needsApproval,omitempty"`
+	// Idempotent declares that running a call again with the same
+	// ToolContext.IdempotencyKey does no more than running it once. A
+	// journaled run interrupted while an approved call of this tool ran
+	// runs it again with the same key; for any other approved tool it asks
+	// a person whether the call happened ("outcome_unknown"), never guessing.
+	Idempotent bool `json:"idempotent,omitempty"`
 	// Execute runs the tool. ctx is never nil when the loop calls it.
 	Execute func(args map[string]any, ctx *ToolContext) (ToolResult, error) `json:"-"`
 	// Server is the configured name of the MCP server an MCP tool comes
