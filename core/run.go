@@ -37,6 +37,13 @@ type run struct {
 	// tool calls, which ends the run once the turn's calls are done.
 	mu       sync.Mutex
 	abortErr error
+	// jr is the run's journal (journal.go), nil for a run without one;
+	// id is the run's id when it has no journal (runID).
+	jr *journaled
+	id string
+	// ctx is the run's context while its loop runs: a call it cuts off
+	// has no outcome to record.
+	ctx context.Context
 }
 
 func (c *Client) newRun(tk *Toolkit, history []any) (*run, error) {
@@ -69,10 +76,12 @@ func (r *run) loop(ctx context.Context, resume *toolPhase) (RunResult, error) {
 		runCtx, cancel = context.WithTimeout(ctx, time.Duration(r.c.opts.TimeoutMs)*time.Millisecond)
 		defer cancel()
 	}
+	r.ctx = runCtx
 	res, err := r.turns(runCtx, resume)
 	if err != nil && runCtx != ctx && ctx.Err() == nil && errors.Is(runCtx.Err(), context.DeadlineExceeded) {
 		res, err = timedOut(res, r.c.opts.TimeoutMs, err)
 	}
+	r.recordEnd(ctx, res, err)
 	r.c.emit(MetricEvent{Kind: "run", Model: r.c.opts.Model, Status: res.Status, Duration: clock() - start, Usage: res.Usage, Err: errText(err),
 		Turns: res.Turns, ToolCalls: res.ToolCallCount})
 	return res, err
@@ -98,7 +107,11 @@ func (r *run) turns(ctx context.Context, resume *toolPhase) (res RunResult, err 
 			if err != nil {
 				return r.finish(StatusIncomplete, "error"), err
 			}
-			r.appendMessage(r.c.wire.AssistantMessage(resp))
+			msg := r.c.wire.AssistantMessage(resp)
+			r.appendMessage(msg)
+			if err := r.recordTurn(ctx, resp, msg); err != nil {
+				return r.finish(StatusIncomplete, "error"), err
+			}
 			r.result.Text = resp.Text
 			u := resp.Usage
 			r.emitEvent(StreamEvent{Type: EventUsage, Usage: &u})
@@ -130,6 +143,9 @@ func (r *run) finish(status, limit string) RunResult {
 func (r *run) callModel(ctx context.Context) (LLMResponse, error) {
 	o := &r.c.opts
 	turn := r.result.Turns + 1
+	if err := r.recordModel(ctx, turn); err != nil {
+		return LLMResponse{}, err
+	}
 	h := o.Hooks
 	model, short, err := r.beforeLLM(ctx, h, turn-1)
 	if err != nil {

@@ -14,7 +14,12 @@ import (
 // maxKernelLines bounds package core's own non-test source (wc -l of
 // core/*.go): the kernel stays small enough to read; features go into the
 // packages around it (core/tool, core/wire, core/mcp, …) or into toolnexus.
-const maxKernelLines = 4000
+// Issue 23 set it at 4,000. Issue 31 raised it to 4,500: continuing a run
+// from its journal (journal.go, continue.go, interrupted.go, ~690 lines)
+// reads the loop's own state, so it belongs in the kernel; the argument
+// checks (core/tool/checkargs.go) and the metrics' text (internal/promtext)
+// moved out to make room for most of it.
+const maxKernelLines = 4500
 
 // TestKernelShape holds the shape issue 23 gave core: at most
 // maxKernelLines lines and one API (no Raw* twins).

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/toolnexus/wasm/core/journal"
 	"github.com/toolnexus/wasm/core/wire"
 	"github.com/toolnexus/wasm/internal/jsonx"
 	"github.com/toolnexus/wasm/internal/textx"
@@ -31,11 +32,21 @@ type toolPhase struct {
 	// records holds each finished call's record by call index, so the
 	// run's ToolCalls keep call order while calls finish concurrently.
 	records []*ToolCall
-	mu      sync.Mutex // guards asked, which any call may allocate
+	mu      sync.Mutex // guards asked, which any call may allocate, and attempts
+	// turn is the model call the phase belongs to (0: the halted turn a
+	// resume begins with), for the journal.
+	turn int
+	// For a continued run (continue.go): prior holds, by call index, what
+	// the journal recorded of a call that has no outcome; attempts how
+	// often each call was begun; waiting the request a call still waits
+	// on, which it asks again rather than running (nil otherwise).
+	prior    []*journal.Call
+	attempts []int
+	waiting  []*Request
 }
 
 func (r *run) newToolPhase(calls []ToolRequest) *toolPhase {
-	return &toolPhase{calls: calls, results: make([]*toolOutcome, len(calls)), records: make([]*ToolCall, len(calls))}
+	return &toolPhase{calls: calls, results: make([]*toolOutcome, len(calls)), records: make([]*ToolCall, len(calls)), turn: r.result.Turns}
 }
 
 // runTools runs every undecided call of the phase and appends the turn's
@@ -52,6 +63,7 @@ func (r *run) runTools(ctx context.Context, ph *toolPhase) (*Request, error) {
 		r.flushRecords(ph)
 		return nil, fmt.Errorf("core: run cancelled: %w", err)
 	}
+	r.continueCalls(ctx, ph)
 	var todo []int
 	for i := range ph.calls {
 		if ph.results[i] == nil {
@@ -89,6 +101,17 @@ func (r *run) runTools(ctx context.Context, ph *toolPhase) (*Request, error) {
 		return nil, err
 	}
 	halt, haltErr := r.haltTurn(ctx, ph, suspended, waitCancelled)
+	if err := r.aborted(); err != nil && haltErr == nil {
+		haltErr = err // the journal failed to record the halt
+	}
+	r.closePhase(ph)
+	return halt, haltErr
+}
+
+// closePhase ends the phase: its turn's message carries the arguments that
+// ran, its records join the run's in call order, and its results join the
+// transcript.
+func (r *run) closePhase(ph *toolPhase) {
 	r.applyEdits(ph)
 	r.flushRecords(ph)
 	outcomes := make([]toolOutcome, 0, len(ph.calls))
@@ -100,19 +123,28 @@ func (r *run) runTools(ctx context.Context, ph *toolPhase) (*Request, error) {
 	for _, m := range r.c.wire.ToolResults(outcomes) {
 		r.appendMessage(m)
 	}
-	return halt, haltErr
 }
 
 // runCall runs call i of the phase to its end: a result, or (no WaitFor, or
 // a WaitFor cut short by the run's end) the Request it stays suspended on.
 func (r *run) runCall(ctx context.Context, ph *toolPhase, i int) (*Request, bool) {
-	res, req, ran := r.execCall(ctx, &ph.calls[i], nil)
-	if req == nil {
-		r.finishCall(ph, i, res, ran)
-		return nil, false
+	var req *Request
+	if ph.waiting != nil && ph.waiting[i] != nil {
+		req = ph.waiting[i] // from the journal: asked again, not run
+	} else {
+		res, suspended, ran := r.execCall(ctx, ph, i, &ph.calls[i], nil)
+		if suspended == nil {
+			r.finishCall(ph, i, res, ran)
+			return nil, false
+		}
+		req = suspended
 	}
 	if !r.c.hasWaitFor() {
 		return req, false // haltTurn reports it, merged with the turn's other relay calls
+	}
+	if err := r.recordSuspend(ctx, ph, i, req); err != nil {
+		r.abort(err)
+		return nil, false
 	}
 	r.emitEvent(StreamEvent{Type: EventPending, Request: req})
 	ans, err := r.c.waitFor(ctx, *req)
@@ -126,6 +158,14 @@ func (r *run) runCall(ctx context.Context, ph *toolPhase, i int) (*Request, bool
 		r.finishCall(ph, i, ToolResult{Output: fmt.Sprintf("tool %q was not run: the answer id %q does not match the request id %q", ph.calls[i].Name, ans.ID, req.ID), IsError: true}, nil)
 		return nil, false
 	}
+	if err := r.recordAnswer(ctx, ans); err != nil {
+		r.abort(err)
+		return nil, false
+	}
+	if req.Kind == KindOutcomeUnknown {
+		r.settleUnknown(ctx, ph, i, req, ans)
+		return nil, false
+	}
 	r.resolve(ctx, ph, []int{i}, ans, false)
 	return nil, false
 }
@@ -137,7 +177,7 @@ func (r *run) runCall(ctx context.Context, ph *toolPhase, i int) (*Request, bool
 // metric event all carry what ran. The map it returns with a result is
 // the arguments the tool (or a hook's stand-in) ran with, after a
 // BeforeTool rewrite: the record's Args, as in the Go port.
-func (r *run) execCall(ctx context.Context, call *ToolRequest, answer *Answer) (ToolResult, *Request, map[string]any) {
+func (r *run) execCall(ctx context.Context, ph *toolPhase, i int, call *ToolRequest, answer *Answer) (ToolResult, *Request, map[string]any) {
 	t, ok := r.tk.Get(call.Name)
 	if !ok {
 		return ToolResult{Output: fmt.Sprintf("unknown tool %q; available tools: %s%s", call.Name, r.toolNames(), noShellNote(call.Name)), IsError: true}, nil, nil
@@ -193,6 +233,12 @@ func (r *run) execCall(ctx context.Context, call *ToolRequest, answer *Answer) (
 			return ToolResult{}, &req, nil
 		}
 		tctx.Answer = nil // the approval answered the loop, not the tool
+	}
+	tctx.IdempotencyKey = r.runID() + ":" + call.ID
+	if err := r.recordCall(ctx, ph, i, call, asked, tctx.IdempotencyKey); err != nil {
+		// Not recorded as begun, so not run: a continuation decides.
+		r.abort(err)
+		return ToolResult{Output: fmt.Sprintf("tool %q was not run: %v", call.Name, err), IsError: true}, nil, nil
 	}
 	start := clock()
 	res := safeExecute(t, args, tctx)
@@ -293,7 +339,10 @@ func (r *run) haltTurn(ctx context.Context, ph *toolPhase, suspended []*Request,
 	if IsRelayRequest(halt) && !waitCancelled[first] {
 		calls, _ := halt.Data[relayCallsKey].([]any)
 		for j := first + 1; j < len(suspended); j++ {
-			if IsRelayRequest(suspended[j]) {
+			switch {
+			case suspended[j] != nil && suspended[j].ID == halt.ID:
+				group = append(group, j) // merged already (a continued halt)
+			case IsRelayRequest(suspended[j]):
 				more, _ := suspended[j].Data[relayCallsKey].([]any)
 				calls = append(calls, more...)
 				group = append(group, j)
@@ -305,6 +354,11 @@ func (r *run) haltTurn(ctx context.Context, ph *toolPhase, suspended []*Request,
 	if waitCancelled[first] {
 		haltErr = fmt.Errorf("%w: %w", ErrWaitCancelled, ctx.Err())
 	} else {
+		for _, g := range group {
+			if err := r.recordSuspend(ctx, ph, g, halt); err != nil {
+				r.abort(err)
+			}
+		}
 		r.emitEvent(StreamEvent{Type: EventPending, Request: halt})
 	}
 	for _, g := range group {
@@ -339,7 +393,7 @@ func (r *run) resolve(ctx context.Context, ph *toolPhase, group []int, ans Answe
 		default:
 			var again *Request
 			asked := call.Arguments
-			res, again, ran = r.execCall(ctx, &call, &ans)
+			res, again, ran = r.execCall(ctx, ph, g, &call, &ans)
 			if call.Arguments != asked {
 				if asked == "" {
 					asked = "{}" // no arguments, as parseArgs reads them; "" marks an unedited call
@@ -501,6 +555,8 @@ func (r *run) finishCall(ph *toolPhase, i int, res ToolResult, ran map[string]an
 		rec.Declined, e.Declined = true, true
 	}
 	ph.records[i] = &rec
+	recorded, _ := res.Metadata[recordedKey].(bool)
+	r.recordOutcome(ph, i, &rec, recorded)
 	r.emitEvent(e)
 }
 
