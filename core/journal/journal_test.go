@@ -114,4 +114,3 @@ func TestMemoryRefusesADuplicateOnce(t *testing.T) {
 		t.Fatalf("%d of 8 racing records of one key succeeded", ok)
 	}
 }
-
