@@ -11,7 +11,8 @@ import (
 )
 
 // toolkitOptions is what every request builds its toolkit from: the tools
-// of Options.Tools, then the tools of the MCP servers in MCP_CONFIG.
+// of Options.Tools, those of HTTP_TOOLS (httptools.go), then the tools of
+// the MCP servers in MCP_CONFIG.
 //
 // MCP_CONFIG holds an MCP configuration (core.ParseMCPConfig), e.g.
 //
@@ -35,7 +36,11 @@ func (h *Handler) toolkitOptions(ctx context.Context, workspace string) (core.Op
 	if err != nil {
 		return core.Options{}, err
 	}
-	opts := core.Options{ExtraTools: h.tools(), Builtins: builtins, SkillsFS: h.skills()}
+	httpTools, err := h.httpTools()
+	if err != nil {
+		return core.Options{}, err
+	}
+	opts := core.Options{ExtraTools: append(h.tools(), httpTools...), Builtins: builtins, SkillsFS: h.skills()}
 	cfg := strings.TrimSpace(h.opts.Getenv("MCP_CONFIG"))
 	if cfg == "" {
 		return opts, nil

@@ -23,6 +23,8 @@ func (h *Handler) checkConfig() (cfg Config, problems ConfigErrors) {
 	problems.add(err)
 	_, err = h.declaredAgents(builtins, err == nil)
 	problems.add(err)
+	_, err = ParseHTTPTools(h.opts.Getenv(HTTPToolsSetting))
+	problems.add(err)
 	if mcp := strings.TrimSpace(h.opts.Getenv("MCP_CONFIG")); mcp != "" {
 		if _, err := core.ParseMCPConfig([]byte(mcp)); err != nil {
 			// The parser names servers and fields, never header values.
