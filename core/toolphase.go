@@ -384,6 +384,9 @@ func (r *run) resolve(ctx context.Context, ph *toolPhase, group []int, ans Answe
 		switch {
 		case !ans.Ok:
 			res = declinedResult(call.Name, ans.Reason)
+		case ans.Recorded != nil:
+			res = *ans.Recorded
+			res.Metadata = map[string]any{recordedKey: true}
 		case t.Source == SourceRelay:
 			if rr, ok := relayResultFor(ans, call.ID, k == 0); ok {
 				res = ToolResult{Output: rr.Output, IsError: rr.IsError}

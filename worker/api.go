@@ -205,19 +205,7 @@ func (h *Handler) RunAgent(ctx context.Context, w http.ResponseWriter, cfg Confi
 		return
 	}
 	defer tk.Close()
-	client := core.CreateClient(core.ClientOptions{
-		BaseURL:      cfg.BaseURL,
-		Style:        core.Style(cfg.Style),
-		Model:        cfg.Model,
-		APIKey:       cfg.APIKey,
-		SystemPrompt: withSkills(cfg.SystemPrompt, tk),
-		MaxTurns:     cfg.MaxTurns,
-		Retries:      cfg.Retries,
-		TimeoutMs:    int(cfg.Timeout / time.Millisecond),
-		Transport:    h.opts.Transport,
-		Store:        h.conversationStore(),
-		OnMetric:     h.coreMetrics.Record,
-	})
+	client := h.AgentClient(cfg, tk, cfg.Timeout)
 	res, err := step(client, tk)
 	if errors.Is(err, ErrAnswered) {
 		return
@@ -233,6 +221,25 @@ func (h *Handler) RunAgent(ctx context.Context, w http.ResponseWriter, cfg Confi
 		return
 	}
 	writeJSON(w, http.StatusOK, out)
+}
+
+// AgentClient is the client a run of cfg uses over tk: the Worker's model
+// settings, its skills in the system prompt, and timeout bounding each run
+// (0: none beyond the caller's context).
+func (h *Handler) AgentClient(cfg Config, tk *core.Toolkit, timeout time.Duration) *core.Client {
+	return core.CreateClient(core.ClientOptions{
+		BaseURL:      cfg.BaseURL,
+		Style:        core.Style(cfg.Style),
+		Model:        cfg.Model,
+		APIKey:       cfg.APIKey,
+		SystemPrompt: withSkills(cfg.SystemPrompt, tk),
+		MaxTurns:     cfg.MaxTurns,
+		Retries:      cfg.Retries,
+		TimeoutMs:    int(timeout / time.Millisecond),
+		Transport:    h.opts.Transport,
+		Store:        h.conversationStore(),
+		OnMetric:     h.coreMetrics.Record,
+	})
 }
 
 // FinishRun records a finished run (counted, logged) and shapes its
@@ -305,6 +312,13 @@ func (h *Handler) RunErrorBody(cfg Config, partial core.RunResult, err error) (i
 func (h *Handler) InternalError(w http.ResponseWriter, err error) {
 	h.opts.Logf("worker: internal error: %v", err)
 	writeError(w, http.StatusInternalServerError, "internal", "internal error")
+}
+
+// CheckConfig reads and checks the whole configuration: an error names
+// every setting that is missing or invalid (ConfigErrors).
+func (h *Handler) CheckConfig() (Config, error) {
+	cfg, problems := h.checkConfig()
+	return cfg, problems.err()
 }
 
 // RequestConfig reads and checks the whole configuration, answering 500

@@ -74,6 +74,9 @@ type Handler struct {
 	routes      map[string]Route
 	// teams runs agent teams (SetTeams); nil without worker/teams.
 	teams TeamRunner
+	// runExecutor runs durable runs (SetRunExecutor); nil without
+	// worker/runs.
+	runExecutor func(h *Handler, ctx context.Context, id string) (again bool)
 	// configLogged makes the configuration's problems logged once (a
 	// pointer: the Handler bound to a request is a copy).
 	configLogged *sync.Once

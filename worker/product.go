@@ -1,6 +1,11 @@
 package worker
 
-import "github.com/toolnexus/wasm/core"
+import (
+	"context"
+	"net/http"
+
+	"github.com/toolnexus/wasm/core"
+)
 
 // What a product mounted on the handler (gateway, mcpserver, teams,
 // uiproto, runs) uses of it, beside Options, Handle, NewToolkit,
@@ -38,3 +43,33 @@ func (h *Handler) WithEnv(name, value string) *Handler {
 	}
 	return &bound
 }
+
+// SetRunExecutor registers what runs a durable run (worker/runs): on
+// Workers the RunLog's alarm calls it through DriveRun, natively the
+// MemoryRunStore's goroutine does.
+func (h *Handler) SetRunExecutor(run func(h *Handler, ctx context.Context, id string) (again bool)) {
+	h.runExecutor = run
+	if m, ok := h.opts.Runs().(*MemoryRunStore); ok {
+		m.SetExecutor(func(id string) bool { return h.DriveRun(context.Background(), id) })
+	}
+}
+
+// DriveRun runs durable run id from its journal until it halts or ends, on
+// the options bound to ctx (Options.Bind): the executor's platform entry.
+// It reports again when it stopped for time before the run halted or
+// ended; without an executor (worker/runs not mounted) it does nothing.
+func (h *Handler) DriveRun(ctx context.Context, id string) (again bool) {
+	if h.runExecutor == nil {
+		return false
+	}
+	if h.opts.Bind != nil {
+		bound := *h
+		bound.opts = h.opts.Bind(ctx, h.opts)
+		h = &bound
+	}
+	return h.runExecutor(h, ctx, id)
+}
+
+// CheckWorkspace answers 400 and reports false when a request names an
+// invalid workspace (the built-ins' file system).
+func CheckWorkspace(w http.ResponseWriter, id string) bool { return checkWorkspace(w, id) }

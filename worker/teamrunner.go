@@ -1,6 +1,8 @@
 package worker
 
 import (
+	"context"
+	"errors"
 	"net/http"
 	"strings"
 
@@ -19,6 +21,38 @@ type TeamRunner interface {
 	Resume(h *Handler, w http.ResponseWriter, r *http.Request, cfg Config, st State, answer core.Answer, stream bool)
 	// Stream runs a team for the UI protocol (TeamStream).
 	Stream(h *Handler, w http.ResponseWriter, r *http.Request, cfg Config, s TeamStream)
+	// Leg runs one stretch of a durable team run (TeamLeg), until the team
+	// halts or ends or ctx does.
+	Leg(h *Handler, ctx context.Context, cfg Config, leg TeamLeg) TeamLegResult
+}
+
+// TeamLeg is one stretch of a durable team run (worker/runs): the team
+// Agent run from Prompt, or its halted Tree resumed with Answer.
+type TeamLeg struct {
+	Workspace, Agent, Prompt string
+	Tree                     []byte
+	Answer                   *core.Answer
+}
+
+// TeamLegResult is how a leg stopped: Status is the top agent's task
+// status (agents.TaskStatus*); a pending leg has the Request and the Tree
+// to resume it with. Err is a problem before the team began (a setting, a
+// tree that no longer restores): nothing ran.
+type TeamLegResult struct {
+	Status  string
+	Text    string
+	Pending *core.Request
+	Tree    []byte
+	Err     error
+}
+
+// Leg hands a durable team run's leg to the TeamRunner; call it after
+// TeamsUnavailable reported false, or check TeamsMounted.
+func (h *Handler) Leg(ctx context.Context, cfg Config, leg TeamLeg) TeamLegResult {
+	if h.teams == nil {
+		return TeamLegResult{Err: errors.New("this Worker's build serves no agent teams (worker/teams is not mounted)")}
+	}
+	return h.teams.Leg(h, ctx, cfg, leg)
 }
 
 // TeamStream is a team run of the UI protocol: a fresh run of Prompt, or

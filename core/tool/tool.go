@@ -65,6 +65,11 @@ type Answer struct {
 	Ok     bool           `json:"ok"`
 	Data   map[string]any `json:"data,omitempty"`
 	Reason string         `json:"reason,omitempty"`
+	// Recorded, set by a host and never read from JSON, is the result a
+	// person gave for the call an Ok approval is about, after the run was
+	// interrupted while the call ran and its outcome was lost (core's
+	// KindOutcomeUnknown): the call does not run again; this is its result.
+	Recorded *ToolResult `json:"-"`
 }
 
 // Tool is the one abstraction every tool source produces.

@@ -19,6 +19,7 @@ type jsRequest struct {
 	instance int      // the module's number for this Go instance
 	obj      js.Value // the module's rq object
 	env      js.Value
+	runLog   js.Value           // the RunLog object whose executor this request is (else undefined)
 	vars     map[string]string  // getenv's answers so far
 	head     bool               // a HEAD request: the body is not sent
 	cancel   context.CancelFunc // cancels the request's context

@@ -4,7 +4,9 @@ package cfworker
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"strings"
 	"syscall/js"
 	"time"
 
@@ -13,13 +15,32 @@ import (
 	"github.com/toolnexus/wasm/worker"
 )
 
-// detach sends the response now, before the handler returns: a durable
-// run answers 202 and goes on in the request (worker.mjs keeps its
-// context with ctx.waitUntil until Go is done with it).
-func (w *jsResponse) Detach() { w.close() }
+// Durable runs live in the RunLog Durable Object bound as RUNS
+// (worker/js/runs.mjs), one object per run id. A request of the Worker
+// (POST /v1/runs, GET /v1/runs/{id}, the approval links) reaches it
+// through its namespace (doRuns: RPC); the run's executor runs inside the
+// object (its alarm calls drive, worker/js/worker.mjs) and reaches it
+// directly (objectRuns: the object's own methods, no RPC).
 
-// doRuns is a RunStore over the RunLog Durable Object bound as RUNS
-// (worker/js/runs.mjs): one object per run id. q is the request it serves.
+// drivePath is the path of the executor's request from its RunLog.
+const drivePath = "/__toolnexus/drive"
+
+// drive serves the executor's request: one life of run id (the
+// x-toolnexus-run header), answered {"again": bool}.
+func (s *server) drive(ctx context.Context, q *jsRequest, w *jsResponse, id string) {
+	d, ok := s.handler.(interface {
+		DriveRun(ctx context.Context, id string) bool
+	})
+	if !ok {
+		worker.WriteError(w, 501, "not_implemented", "this Worker's handler runs no durable runs")
+		return
+	}
+	again := d.DriveRun(ctx, id)
+	worker.WriteJSON(w, 200, map[string]bool{"again": again})
+}
+
+// doRuns is a RunStore over the RunLog namespace: one object per run id.
+// q is the request it serves.
 type doRuns struct {
 	ns js.Value
 	q  *jsRequest
@@ -40,14 +61,9 @@ func (d doRuns) call(ctx context.Context, id, method string, args ...any) (js.Va
 	return d.q.jsCall(ctx, "runs "+method, stub, method, args...)
 }
 
-func (d doRuns) Create(ctx context.Context, id string, public []byte, until time.Time) error {
-	_, err := d.call(ctx, id, "create", string(public), float64(until.UnixMilli()))
-	return err
-}
-
-func (d doRuns) Put(ctx context.Context, id string, public []byte, secret string) error {
-	_, err := d.call(ctx, id, "put", string(public), secret)
-	return err
+func (d doRuns) Start(ctx context.Context, id string, s worker.RunStart) (bool, error) {
+	v, err := d.call(ctx, id, "start", id, string(s.Entry), string(s.Public), string(s.Meta), float64(s.Until.UnixMilli()))
+	return v.Truthy(), err
 }
 
 func (d doRuns) Get(ctx context.Context, id, req string) (worker.RunRecord, bool, error) {
@@ -55,16 +71,15 @@ func (d doRuns) Get(ctx context.Context, id, req string) (worker.RunRecord, bool
 	if err != nil || v.Type() != js.TypeObject {
 		return worker.RunRecord{}, false, err
 	}
-	rec := worker.RunRecord{Public: []byte(v.Get("public").String()), Secret: v.Get("secret").String()}
+	return runRecord(v), true, nil
+}
+
+func runRecord(v js.Value) worker.RunRecord {
+	rec := worker.RunRecord{Public: []byte(v.Get("public").String()), Meta: []byte(v.Get("meta").String())}
 	if dec := v.Get("decision"); dec.Type() == js.TypeString {
 		rec.Decision = []byte(dec.String())
 	}
-	return rec, true, nil
-}
-
-func (d doRuns) Append(ctx context.Context, id, typ string, data []byte) error {
-	_, err := d.call(ctx, id, "append", typ, string(data))
-	return err
+	return rec
 }
 
 func (d doRuns) Events(ctx context.Context, id string, after int, wait time.Duration) ([]worker.RunEvent, bool, error) {
@@ -81,18 +96,130 @@ func (d doRuns) Events(ctx context.Context, id string, after int, wait time.Dura
 	return out, v.Get("ended").Bool(), nil
 }
 
-func (d doRuns) Answer(ctx context.Context, id, req string, decision []byte) (bool, []byte, error) {
-	v, err := d.call(ctx, id, "answer", req, string(decision))
+func (d doRuns) Answer(ctx context.Context, id, req string, decision []byte, step worker.RunStep) (bool, []byte, error) {
+	v, err := d.call(ctx, id, "answer", req, string(decision), step.Key, string(step.Entry), eventsJSON(step.Events), string(step.Public))
 	if err != nil {
 		return false, nil, err
 	}
 	return v.Get("won").Bool(), []byte(v.Get("decision").String()), nil
 }
 
-// runsBinding returns the RUNS store of q, or nil when it is not bound.
-func (q *jsRequest) runsBinding() worker.RunStore {
-	if ns, ok := q.boundObject(worker.RunsBinding); ok && ns.Get("idFromName").Type() == js.TypeFunction {
-		return doRuns{ns: ns, q: q}
+func (d doRuns) Load(ctx context.Context, id string) ([][]byte, error) {
+	v, err := d.call(ctx, id, "load")
+	if err != nil {
+		return nil, err
 	}
-	return nil
+	return stringList(v), nil
+}
+
+func (d doRuns) Record(ctx context.Context, id string, step worker.RunStep) error {
+	_, err := d.call(ctx, id, "record", step.Key, string(step.Entry), eventsJSON(step.Events), string(step.Public))
+	return duplicate(err)
+}
+
+func (d doRuns) Note(ctx context.Context, id, key string) ([]byte, error) {
+	v, err := d.call(ctx, id, "note", key)
+	if err != nil || v.Type() != js.TypeString {
+		return nil, err
+	}
+	return []byte(v.String()), nil
+}
+
+func (d doRuns) SetNote(ctx context.Context, id, key string, value []byte) error {
+	_, err := d.call(ctx, id, "setNote", key, string(value))
+	return err
+}
+
+// objectRuns is the RunStore of the executor: the RunLog object it runs
+// in, called directly. Its methods are synchronous (SQLite); each runs in
+// the executor's context (q.enter), as any JS call of its request.
+type objectRuns struct {
+	doRuns // Start, Get, Events and Answer of other runs go through the namespace
+	obj    js.Value
+}
+
+func (o objectRuns) direct(method string, args ...any) (js.Value, error) {
+	if err := o.q.enter(); err != nil {
+		return js.Undefined(), fmt.Errorf("runs: %w", err)
+	}
+	v, err := jsbridge.CallMethod(o.obj, method, args...)
+	if err != nil {
+		return js.Undefined(), fmt.Errorf("runs %s: %w", method, err)
+	}
+	return v, nil
+}
+
+func (o objectRuns) Load(ctx context.Context, id string) ([][]byte, error) {
+	v, err := o.direct("load")
+	if err != nil {
+		return nil, err
+	}
+	return stringList(v), nil
+}
+
+func (o objectRuns) Record(ctx context.Context, id string, step worker.RunStep) error {
+	_, err := o.direct("record", step.Key, string(step.Entry), eventsJSON(step.Events), string(step.Public))
+	return duplicate(err)
+}
+
+func (o objectRuns) Note(ctx context.Context, id, key string) ([]byte, error) {
+	v, err := o.direct("note", key)
+	if err != nil || v.Type() != js.TypeString {
+		return nil, err
+	}
+	return []byte(v.String()), nil
+}
+
+func (o objectRuns) SetNote(ctx context.Context, id, key string, value []byte) error {
+	_, err := o.direct("setNote", key, string(value))
+	return err
+}
+
+// duplicate makes RunLog's refusal of a recorded key match
+// worker.ErrDuplicateStep.
+func duplicate(err error) error {
+	if err != nil && strings.Contains(err.Error(), "duplicate:") {
+		return errors.Join(worker.ErrDuplicateStep, err)
+	}
+	return err
+}
+
+// eventsJSON is events as RunLog reads them: [{"type", "data"}].
+func eventsJSON(events []worker.RunEvent) string {
+	b := []byte{'['}
+	for i, e := range events {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		t, _ := worker.MarshalJSON(e.Type)
+		d, _ := worker.MarshalJSON(string(e.Data))
+		b = append(b, `{"type":`...)
+		b = append(b, t...)
+		b = append(b, `,"data":`...)
+		b = append(b, d...)
+		b = append(b, '}')
+	}
+	return string(append(b, ']'))
+}
+
+// stringList reads a JS array of strings.
+func stringList(v js.Value) [][]byte {
+	out := make([][]byte, v.Length())
+	for i := range out {
+		out[i] = []byte(v.Index(i).String())
+	}
+	return out
+}
+
+// runsBinding returns the runs' store of q: the RunLog object itself when
+// q is its executor, else the RUNS namespace, or nil when it is not bound.
+func (q *jsRequest) runsBinding() worker.RunStore {
+	ns, ok := q.boundObject(worker.RunsBinding)
+	if !ok || ns.Get("idFromName").Type() != js.TypeFunction {
+		return nil
+	}
+	if q.runLog.Type() == js.TypeObject {
+		return objectRuns{doRuns: doRuns{ns: ns, q: q}, obj: q.runLog}
+	}
+	return doRuns{ns: ns, q: q}
 }

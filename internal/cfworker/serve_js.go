@@ -99,7 +99,7 @@ func (s *server) handle(_ js.Value, args []js.Value) any {
 	}
 	id, _ := strconv.Atoi(f[0])
 	instance, _ := strconv.Atoi(f[1])
-	q := &jsRequest{id: id, instance: instance, obj: obj, env: obj.Get("env"), head: f[2] == http.MethodHead}
+	q := &jsRequest{id: id, instance: instance, obj: obj, env: obj.Get("env"), runLog: obj.Get("runLog"), head: f[2] == http.MethodHead}
 	s.requests[q.id] = q
 	header := http.Header{}
 	for i := 4; i+1 < len(f); i += 2 {
@@ -160,6 +160,10 @@ func (s *server) serve(ctx context.Context, q *jsRequest, method, url string, he
 			w.fail()
 		}
 	}()
+	if q.runLog.Type() == js.TypeObject && r.URL.Path == drivePath {
+		s.drive(ctx, q, w, header.Get("x-toolnexus-run"))
+		return
+	}
 	if strings.HasPrefix(r.URL.Path, "/__test/") && q.getenv("TOOLNEXUS_TEST_HOOKS") == "1" {
 		s.serveTest(w, r, q)
 		return

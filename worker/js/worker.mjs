@@ -5,7 +5,8 @@
 // first request instantiates app.wasm and runs Go, whose main hands back its API
 // (cfworker.Serve, internal/cfworker/serve_js.go); each request is then one call of api.handle.
 // When the instance dies (a panic outside a request, a trap), the requests it was
-// serving get a 500 and the next request starts a fresh one.
+// serving get a 500 and the next request starts a fresh one. A durable run's
+// RunLog object runs the run's executor on the same instance (RunLog below).
 //
 // Workers tie I/O (fetch, KV, streams, timers) to the request whose handler started
 // it, and Go runs any goroutine that is ready whenever JavaScript calls in, so Go
@@ -31,9 +32,7 @@ import wasm from "./app.wasm";
 // ApprovalLedger is the Durable Object bound as APPROVALS that makes each
 // state token single-use (ledger.mjs).
 export { ApprovalLedger } from "./ledger.mjs";
-// RunLog is the Durable Object bound as RUNS that holds durable runs
-// (runs.mjs: POST /v1/runs).
-export { RunLog } from "./runs.mjs";
+import { RunLog as RunLogStore } from "./runs.mjs";
 
 const als = new AsyncLocalStorage();
 const host = { current: () => als.getStore() ?? 0 };
@@ -51,6 +50,25 @@ export default {
     });
   },
 };
+
+// RunLog is the Durable Object bound as RUNS that holds a durable run and
+// runs it (runs.mjs: POST /v1/runs). Its alarm calls drive, which runs one
+// life of the run's executor on this isolate's Go instance, as a request of
+// the object's own (the executor reaches the object directly: rq.runLog);
+// no request from outside can reach the executor's path.
+export class RunLog extends RunLogStore {
+  async drive(runId) {
+    const id = nextID++;
+    const res = await als.run(id, () => {
+      if (!live || live.dead) live = start();
+      const request = new Request("https://runlog.invalid/__toolnexus/drive", { method: "POST", headers: { "x-toolnexus-run": runId } });
+      return live.serve(id, request, this.env, this.ctx, this);
+    });
+    const body = await res.text();
+    if (!res.ok) throw new Error(`the executor answered HTTP ${res.status}: ${body.slice(0, 200)}`);
+    return JSON.parse(body);
+  }
+}
 
 // start instantiates app.wasm and runs Go until its main has called
 // __toolnexusWorkerBoot(api).
@@ -108,7 +126,9 @@ function start() {
     throw err;
   }
 
-  function serve(id, request, env, ctx) {
+  // serve runs one request through Go: a fetch, or (runLog set) one life of
+  // a durable run's executor in its RunLog object.
+  function serve(id, request, env, ctx, runLog = null) {
     let answer, settled = false;
     const response = new Promise((resolve) => { answer = resolve; });
     let finish;
@@ -118,7 +138,7 @@ function start() {
     let head = `${id}\n${inst.number}\n${request.method}\n${request.url}`;
     for (const [k, v] of request.headers) head += `\n${k}\n${v}`;
     const rq = {
-      id, instance: inst.number, request, env, ctx, head,
+      id, instance: inst.number, request, env, ctx, head, runLog,
       keep: setTimeout(() => {}, 1 << 30),
       ring: null, hopping: false, tasks: [], finished: false, stream: null,
       // respond answers with the whole body (a Uint8Array or null).
@@ -171,7 +191,7 @@ function start() {
         timers.release(rq);
         rq.ring(); // settles the pending bell: nothing is left waiting
         // Go may hold rq until its next collection: let what rq reaches go now.
-        rq.request = rq.env = rq.ctx = rq.head = rq.stream = null;
+        rq.request = rq.env = rq.ctx = rq.head = rq.stream = rq.runLog = null;
         finish();
       },
       // fail answers a request the dead instance left: a 500, or an error

@@ -17,6 +17,7 @@ import (
 
 	"github.com/tidwall/gjson"
 	"github.com/toolnexus/wasm/core"
+	"github.com/toolnexus/wasm/core/journal"
 	"github.com/toolnexus/wasm/internal/jsonx"
 	"github.com/toolnexus/wasm/web"
 	"github.com/toolnexus/wasm/worker"
@@ -214,10 +215,12 @@ func runFound(h *worker.Handler, w http.ResponseWriter, found bool, err error) b
 
 // approveBody is the body of POST /approve.
 type approveBody struct {
-	Ok     *bool
-	Reason string
-	Args   map[string]any
-	Token  string
+	Ok      *bool
+	Reason  string
+	Args    map[string]any
+	Token   string
+	Outcome string // "happened" or "rerun", for a question about a call whose outcome was lost
+	Output  string // what happened, with "happened"
 }
 
 // alreadyAnswered is the 409 of a request answered before.
@@ -232,15 +235,17 @@ func alreadyAnswered(w http.ResponseWriter, decision []byte) {
 }
 
 // serveApprove is POST /approve: {"ok": bool, "reason"?: string, "args"?:
-// object, "approverToken"?: string} (or the X-Approver-Token header) ⇒
-// 200 {"status": "answered", "decision"}, the run resumed in the
-// background; 401 approver_token, 409 already_answered (with the standing
-// decision), 400 invalid_args (the edit does not fit the tool's schema:
-// nothing recorded), and openLink's codes.
+// object, "outcome"?: "happened"|"rerun", "output"?: string,
+// "approverToken"?: string} (or the X-Approver-Token header) ⇒ 200
+// {"status": "answered", "decision"}: the answer is in the run's journal,
+// and the run's executor goes on; 401 approver_token, 409
+// already_answered (with the standing decision), 400 invalid_args (the
+// edit does not fit the tool's schema: nothing recorded) or
+// invalid_field, and openLink's codes.
 func serveApprove(h *worker.Handler, w http.ResponseWriter, r *http.Request) {
 	opts := h.Options()
 	securePage(w)
-	cfg, store, l, ok := openLinkRequest(h, w, r)
+	_, store, l, ok := openLinkRequest(h, w, r)
 	if !ok {
 		return
 	}
@@ -255,6 +260,8 @@ func serveApprove(h *worker.Handler, w http.ResponseWriter, r *http.Request) {
 		jsonx.Field{Name: "reason", Read: jsonx.String(&in.Reason)},
 		jsonx.Field{Name: "args", Read: jsonx.Map(&in.Args)},
 		jsonx.Field{Name: "approverToken", Read: jsonx.String(&in.Token)},
+		jsonx.Field{Name: "outcome", Read: jsonx.String(&in.Outcome)},
+		jsonx.Field{Name: "output", Read: jsonx.String(&in.Output)},
 	); err != nil {
 		worker.WriteBodyError(w, err)
 		return
@@ -282,34 +289,17 @@ func serveApprove(h *worker.Handler, w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	p := gjson.ParseBytes(rec.Public).Get("pending")
-	if p.Get("id").String() != l.Req || argsDigest(p.Get("args").Raw) != l.Digest || rec.Secret == "" {
+	if p.Get("id").String() != l.Req || argsDigest(p.Get("args").Raw) != l.Digest {
 		alreadyAnswered(w, nil)
 		return
 	}
-	st, err := worker.NewSealer(cfg.StateSecret, opts.Now).Open(cfg.Style, rec.Secret)
-	if err != nil {
-		if se, ok := err.(*worker.StateError); ok && se.Code == "state_expired" {
-			worker.WriteError(w, http.StatusGone, "link_expired", "this approval link has expired; the run can no longer be answered")
-			return
-		}
-		opts.Logf("worker: durable run %s: state: %v", l.Run, err)
+	var req core.Request
+	if err := req.UnmarshalJSON([]byte(p.Get("request").Raw)); err != nil {
 		h.InternalError(w, err)
 		return
 	}
-	answer := core.Answer{ID: l.Req, Ok: *in.Ok, Reason: in.Reason}
-	decision := map[string]any{"decision": "declined", "at": opts.Now().UTC().Format(time.RFC3339)}
-	if *in.Ok {
-		decision["decision"] = "approved"
-		if in.Args != nil {
-			answer.Data = map[string]any{"args": in.Args}
-			decision["decision"] = "edited"
-			decision["args"] = in.Args
-		}
-	} else if in.Reason != "" {
-		decision["reason"] = in.Reason
-	}
-	if err := core.CheckApprovalEdit(st.Pending, answer); err != nil {
-		worker.WriteError(w, http.StatusBadRequest, "invalid_args", err.Error()+"; nothing was recorded: fix the arguments and answer again")
+	answer, decision, ok := decide(w, req, in, opts.Now())
+	if !ok {
 		return
 	}
 	dec, err := worker.MarshalJSON(decision)
@@ -317,8 +307,12 @@ func serveApprove(h *worker.Handler, w http.ResponseWriter, r *http.Request) {
 		h.InternalError(w, err)
 		return
 	}
-	ctx := context.WithoutCancel(r.Context())
-	won, standing, err := store.Answer(ctx, l.Run, l.Req, dec)
+	step, err := answerStep(answer, req.Kind, "link", opts.Now())
+	if err != nil {
+		h.InternalError(w, err)
+		return
+	}
+	won, standing, err := store.Answer(context.WithoutCancel(r.Context()), l.Run, l.Req, dec, step)
 	if err != nil {
 		opts.Logf("worker: run store: %v", err)
 		worker.WriteError(w, http.StatusServiceUnavailable, "run_store", "could not record the answer; retry")
@@ -328,16 +322,73 @@ func serveApprove(h *worker.Handler, w http.ResponseWriter, r *http.Request) {
 		alreadyAnswered(w, standing)
 		return
 	}
-	if err := store.Put(ctx, l.Run, []byte(`{"status":"running"}`), ""); err != nil {
-		opts.Logf("worker: run store: %v", err)
+	worker.WriteJSON(w, http.StatusOK, map[string]any{"status": "answered", "decision": json.RawMessage(dec)})
+}
+
+// decide turns the body of POST /approve into the Answer to req and the
+// decision the run records: approved, edited (with the arguments) or
+// declined (with the reason); for a question about a call whose outcome
+// was lost (core.KindOutcomeUnknown), happened (with its result), rerun or
+// failed. It answers 400 and reports false for a body that does not fit
+// req: an edit that fails the tool's schema, an edit or an outcome where
+// none is asked; nothing is recorded then.
+func decide(w http.ResponseWriter, req core.Request, in approveBody, now time.Time) (core.Answer, map[string]any, bool) {
+	answer := core.Answer{ID: req.ID, Ok: *in.Ok, Reason: in.Reason}
+	decision := map[string]any{"decision": "declined", "at": now.UTC().Format(time.RFC3339)}
+	if in.Reason != "" && !*in.Ok {
+		decision["reason"] = in.Reason
 	}
-	body, err := worker.MarshalJSON(map[string]any{"state": rec.Secret, "stream": true, "answer": map[string]any{"id": answer.ID, "ok": answer.Ok, "reason": answer.Reason, "data": answer.Data}})
+	if req.Kind == core.KindOutcomeUnknown {
+		switch {
+		case in.Args != nil:
+			worker.WriteError(w, http.StatusBadRequest, "invalid_field", `"args" cannot answer whether a call happened; nothing was recorded`)
+			return answer, nil, false
+		case !*in.Ok:
+			decision["decision"] = "failed"
+		case in.Outcome == "rerun":
+			answer = core.AnswerRunAgain(req.ID)
+			decision["decision"] = "rerun"
+		case in.Outcome == "" || in.Outcome == "happened":
+			answer = core.AnswerOutcome(req.ID, in.Output)
+			decision["decision"], decision["output"] = "happened", in.Output
+		default:
+			worker.WriteError(w, http.StatusBadRequest, "invalid_field", `"outcome" must be "happened" or "rerun" (or "ok": false: it did not happen); nothing was recorded`)
+			return answer, nil, false
+		}
+		return answer, decision, true
+	}
+	if in.Outcome != "" || in.Output != "" {
+		worker.WriteError(w, http.StatusBadRequest, "invalid_field", `"outcome" and "output" answer only whether a call happened; nothing was recorded`)
+		return answer, nil, false
+	}
+	if *in.Ok {
+		decision["decision"] = "approved"
+		if in.Args != nil {
+			answer.Data = map[string]any{"args": in.Args}
+			decision["decision"] = "edited"
+			decision["args"] = in.Args
+		}
+	}
+	if err := core.CheckApprovalEdit(req, answer); err != nil {
+		worker.WriteError(w, http.StatusBadRequest, "invalid_args", err.Error()+"; nothing was recorded: fix the arguments and answer again")
+		return answer, nil, false
+	}
+	return answer, decision, true
+}
+
+// answerStep is the journal's entry of answer to a request of kind, by
+// by, with its event and the run's state after it: running again.
+func answerStep(answer core.Answer, kind, by string, now time.Time) (worker.RunStep, error) {
+	e := journal.AnswerEntry(answer, by)
+	e.At = now.UnixMilli()
+	text, err := e.AppendJSON(nil)
 	if err != nil {
-		h.InternalError(w, err)
-		return
+		return worker.RunStep{}, err
 	}
-	sink := newRunSink(ctx, h, cfg, store, l.Run, worker.OriginOf(r))
-	driveRun(h, w, r, sink, "/v1/resume", body, (*worker.Handler).ServeResume, func(w http.ResponseWriter) {
-		worker.WriteJSON(w, http.StatusOK, map[string]any{"status": "answered", "decision": json.RawMessage(dec)})
-	})
+	ev, err := worker.MarshalJSON(map[string]any{"type": "answer", "id": answer.ID, "decision": decisionWord(answer, kind), "by": by})
+	if err != nil {
+		return worker.RunStep{}, err
+	}
+	public := []byte(`{"status":"running","step":{"kind":"starting"},"progressAt":"` + now.UTC().Format(time.RFC3339) + `"}`)
+	return worker.RunStep{Key: e.Key(), Entry: text, Events: []worker.RunEvent{{Type: "answer", Data: ev}}, Public: public}, nil
 }

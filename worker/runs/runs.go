@@ -1,14 +1,16 @@
-// Package runs is the Worker's durable runs (issue 24): POST /v1/runs
-// starts a run whose state, event log and halted transcript live in a
-// worker.RunStore (the RunLog Durable Object on Workers) instead of with
-// the caller. The run itself is /v1/run's own streamed run
-// (worker.Handler.ServeRun with "stream": true) written into a runSink,
-// which logs each event in the store; a halt keeps the sealed state token
-// in the store (it never leaves the Worker) and publishes a signed
-// approval link (link.go) whose answer resumes the run through
-// /v1/resume's own code (ServeResume), so every check of /v1/resume (the
-// APPROVALS ledger, edited arguments against the schema, agent teams'
-// trees) applies unchanged. Package worker keeps the RunStore, which its
+// Package runs is the Worker's durable runs (issues 24 and 31): POST
+// /v1/runs starts a run that lives in a worker.RunStore (the RunLog
+// Durable Object on Workers) and is run there, not by the request that
+// started it: the request records the run's start in its journal
+// (core/journal) and answers 202; the RunLog's alarm runs the executor
+// (drive.go), which continues the run from its journal step by step
+// (core's Client.Continue; team runs by legs, team.go) until it halts or
+// ends, and after an eviction, a deploy or a crash continues it again. A
+// halt publishes a signed approval link (link.go) whose answer is
+// recorded in the journal before it takes effect, and the executor goes
+// on. Watchers read the event log (GET /v1/runs/{id}/events) and the
+// state (GET /v1/runs/{id}), both made from the journal (view.go) and
+// written with each entry. Package worker keeps the RunStore, which its
 // Options bind, and the route keys of the paths with an id.
 package runs
 
@@ -22,15 +24,17 @@ import (
 	"strings"
 	"time"
 
-	"github.com/tidwall/gjson"
+	"github.com/toolnexus/wasm/core/journal"
 	"github.com/toolnexus/wasm/worker"
 )
 
 // Mount adds POST /v1/runs, GET /v1/runs/{id}, GET /v1/runs/{id}/events,
 // the approval links' page and answer (GET and POST /approve) and the
-// page's modules to the Worker's handler. The handlers get the Handler
-// bound to the request (worker.Options.Bind).
+// page's modules to the Worker's handler, and registers the executor
+// (drive). The handlers get the Handler bound to the request
+// (worker.Options.Bind).
 func Mount(h *worker.Handler) {
+	h.SetRunExecutor(drive)
 	h.Handle("/v1/runs", worker.Route{Name: "runs", Post: serveRunsStart, Allow: "POST, OPTIONS", API: true, JSON: true})
 	h.Handle(worker.RunStateRoute, worker.Route{Name: "run_state", Get: serveRunState, Allow: "GET, HEAD, OPTIONS", API: true})
 	h.Handle(worker.RunEventsRoute, worker.Route{Name: "run_events", Get: serveRunEvents, Allow: "GET, OPTIONS", API: true})
@@ -72,12 +76,13 @@ func runsStore(h *worker.Handler, w http.ResponseWriter) (worker.RunStore, bool)
 	return s, true
 }
 
-// serveRunsStart is POST /v1/runs: the body of /v1/run. It answers 202
-// {"id", "status": "running", "events"} as soon as the run has started;
-// a body or setting /v1/run refuses is refused the same way.
+// serveRunsStart is POST /v1/runs: the body of /v1/run. It records the
+// run's start and answers 202 {"id", "status": "running", "events"}; the
+// run's executor runs it. A body or setting /v1/run refuses is refused the
+// same way, and nothing is recorded.
 func serveRunsStart(h *worker.Handler, w http.ResponseWriter, r *http.Request) {
 	opts := h.Options()
-	cfg, req, ok := worker.BeginJSON(h, w, r, worker.DecodeRunRequest)
+	_, req, ok := worker.BeginJSON(h, w, r, worker.DecodeRunRequest)
 	if !ok {
 		return
 	}
@@ -85,8 +90,20 @@ func serveRunsStart(h *worker.Handler, w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	if req.Conversation != "" {
+	switch {
+	case strings.TrimSpace(req.Prompt) == "":
+		worker.WriteError(w, http.StatusBadRequest, "missing_field", `"prompt" is required and must be a non-empty string`)
+		return
+	case req.Conversation != "":
 		worker.WriteError(w, http.StatusBadRequest, "unsupported_field", `"conversation" cannot be combined with a durable run: the run keeps its own transcript`)
+		return
+	case req.Agent != "" && len(req.Messages) > 0:
+		worker.WriteError(w, http.StatusBadRequest, "unsupported_field", `"messages" cannot be combined with "agent": an agent team keeps its own transcripts`)
+		return
+	case req.Agent != "" && h.TeamsUnavailable(w):
+		return
+	}
+	if !worker.CheckWorkspace(w, req.Workspace) {
 		return
 	}
 	id, err := newRunID()
@@ -94,29 +111,34 @@ func serveRunsStart(h *worker.Handler, w http.ResponseWriter, r *http.Request) {
 		h.InternalError(w, err)
 		return
 	}
-	ctx := context.WithoutCancel(r.Context())
-	ttl := approvalTTL(opts.Getenv)
-	if err := store.Create(ctx, id, []byte(`{"status":"running"}`), opts.Now().Add(2*ttl+24*time.Hour)); err != nil {
-		opts.Logf("worker: run store: %v", err)
-		worker.WriteError(w, http.StatusServiceUnavailable, "run_store", "could not record the run; nothing ran")
-		return
-	}
-	req.Stream = true
-	body, err := worker.MarshalJSON(req)
+	meta, err := worker.MarshalJSON(runMeta{Origin: worker.OriginOf(r), Agent: req.Agent, Workspace: req.Workspace})
 	if err != nil {
 		h.InternalError(w, err)
 		return
 	}
-	sink := newRunSink(ctx, h, cfg, store, id, worker.OriginOf(r))
-	sink.starts = true
-	driveRun(h, w, r, sink, "/v1/run", body, (*worker.Handler).ServeRun, func(w http.ResponseWriter) {
-		worker.WriteJSON(w, http.StatusAccepted, map[string]string{"id": id, "status": "running", "events": "/v1/runs/" + id + "/events"})
-	})
+	start := journal.Start(id, req.Prompt, req.Messages, meta)
+	start.At = opts.Now().UnixMilli()
+	entry, err := start.AppendJSON(nil)
+	if err != nil {
+		h.InternalError(w, err)
+		return
+	}
+	ttl := approvalTTL(opts.Getenv)
+	public := []byte(`{"status":"running","step":{"kind":"starting"},"progressAt":"` + opts.Now().UTC().Format(time.RFC3339) + `"}`)
+	ctx := context.WithoutCancel(r.Context())
+	if _, err := store.Start(ctx, id, worker.RunStart{Entry: entry, Public: public, Meta: meta, Until: opts.Now().Add(2*ttl + 24*time.Hour)}); err != nil {
+		opts.Logf("worker: run store: %v", err)
+		worker.WriteError(w, http.StatusServiceUnavailable, "run_store", "could not record the run; nothing ran")
+		return
+	}
+	worker.WriteJSON(w, http.StatusAccepted, map[string]string{"id": id, "status": "running", "events": "/v1/runs/" + id + "/events"})
 }
 
 // serveRunState is GET /v1/runs/{id}: {"status": "running"|"pending"|
-// "done"|"error", "text"?, "pending"?: {"id", "tool", "args", "path"?,
-// "approveURL", "expiresAt", "request"}, "error"?}.
+// "done"|"error", "text"?, "limit"?, "pending"?: {"id", "kind", "tool",
+// "args", "path"?, "approveURL", "expiresAt", "request"}, "error"?,
+// "step": {"kind": "starting"|"model"|"tool"|"waiting"|"ended", "turn"?,
+// "attempt"?, "tool"?}, "progressAt"} (view.go).
 func serveRunState(h *worker.Handler, w http.ResponseWriter, r *http.Request) {
 	store, ok := runsStore(h, w)
 	if !ok {
@@ -214,97 +236,4 @@ func serveRunEvents(h *worker.Handler, w http.ResponseWriter, r *http.Request) {
 			}
 		}
 	}
-}
-
-// driveRun serves a synthetic POST of body on path with serve into sink,
-// on a context the caller's leaving does not cancel. When the route
-// answered plainly (an error before the run started) its answer is the
-// caller's; once it streams, accepted answers the caller and the run goes
-// on: on Workers the response is sent now (detach) and the request lives
-// until the run has halted or ended; natively the run goes on in its
-// goroutine. Halt notices (APPROVAL_WEBHOOK) go out after the run's
-// events are logged.
-func driveRun(h *worker.Handler, w http.ResponseWriter, r *http.Request, sink *runSink, path string, body []byte, serve func(*worker.Handler, http.ResponseWriter, *http.Request), accepted func(http.ResponseWriter)) {
-	opts := h.Options()
-	inner, err := http.NewRequestWithContext(sink.ctx, http.MethodPost, path, strings.NewReader(string(body)))
-	if err != nil {
-		h.InternalError(w, err)
-		return
-	}
-	inner.Header.Set("Content-Type", "application/json")
-	// /v1/resume seals the token the link answers with the link's lifetime.
-	bound := h.WithEnv("STATE_TTL_SECONDS", strconv.Itoa(int(approvalTTL(opts.Getenv)/time.Second)))
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		defer func() {
-			if p := recover(); p != nil {
-				opts.Logf("worker: durable run %s panicked: %v", sink.id, p)
-				sink.fail()
-			}
-		}()
-		serve(bound, sink, inner)
-		sink.close()
-	}()
-	select {
-	case <-sink.started:
-	case <-done:
-	}
-	if !sink.streaming {
-		<-done
-		sink.answerPlain(w)
-		return
-	}
-	accepted(w)
-	if d := detacherOf(w); d != nil {
-		d.Detach()
-		<-done
-		sink.notify()
-		return
-	}
-	go func() {
-		<-done
-		sink.notify()
-	}()
-}
-
-// detacherOf finds the platform's response writer that can send its
-// answer before the handler returns (Workers: internal/cfworker/runs_js.go).
-func detacherOf(w http.ResponseWriter) interface{ Detach() } {
-	for {
-		if d, ok := w.(interface{ Detach() }); ok {
-			return d
-		}
-		u, ok := w.(interface{ Unwrap() http.ResponseWriter })
-		if !ok {
-			return nil
-		}
-		w = u.Unwrap()
-	}
-}
-
-// rawString is s as JSON text.
-func rawString(s string) []byte {
-	b, _ := worker.MarshalJSON(s)
-	return b
-}
-
-// withoutKeys returns the JSON object obj without the given keys.
-func withoutKeys(obj gjson.Result, keys ...string) []byte {
-	out := []byte{'{'}
-	obj.ForEach(func(k, v gjson.Result) bool {
-		for _, drop := range keys {
-			if k.String() == drop {
-				return true
-			}
-		}
-		if len(out) > 1 {
-			out = append(out, ',')
-		}
-		out = append(out, k.Raw...)
-		out = append(out, ':')
-		out = append(out, v.Raw...)
-		return true
-	})
-	return append(out, '}')
 }

@@ -20,32 +20,39 @@ const (
 	webhookTimeout  = 5 * time.Second
 )
 
-// postWebhook tells APPROVAL_WEBHOOK about a halt: POST {run, tool, args,
-// path, approveURL, expiresAt, text} (text for Slack-style incoming
-// webhooks), retried with backoff on a network error or a non-2xx answer.
-func postWebhook(ctx context.Context, h *worker.Handler, run string, halt runHalt) {
+// postWebhook tells APPROVAL_WEBHOOK about a halt on req: POST {run, tool,
+// args, path, kind, approveURL, expiresAt, text} (text for Slack-style
+// incoming webhooks), retried with backoff on a network error or a non-2xx
+// answer.
+func postWebhook(ctx context.Context, h *worker.Handler, run string, req *core.Request, approveURL, expiresAt string) {
 	opts := h.Options()
 	hook := strings.TrimSpace(opts.Getenv("APPROVAL_WEBHOOK"))
 	if hook == "" {
 		return
 	}
-	tool := halt.pending.Get("data.tool").String()
-	args := halt.pending.Get("data.args").Raw
-	if args == "" {
-		args = "{}"
+	tool, _ := req.Data["tool"].(string)
+	args := "{}"
+	if req.Data["args"] != nil {
+		if b, err := worker.MarshalJSON(req.Data["args"]); err == nil {
+			args = string(b)
+		}
 	}
 	who := tool
 	var path []string
-	for _, p := range halt.pending.Get("data.path").Array() {
-		path = append(path, p.String())
+	if list, ok := req.Data["path"].([]any); ok {
+		for _, p := range list {
+			if s, ok := p.(string); ok {
+				path = append(path, s)
+			}
+		}
 	}
 	if len(path) > 0 {
 		who = strings.Join(path, " › ") + " › " + tool
 	}
 	body, err := worker.MarshalJSON(map[string]any{
 		"run": run, "tool": tool, "args": json.RawMessage(args), "path": path,
-		"approveURL": halt.approveURL, "expiresAt": halt.expiresAt,
-		"text": "Approval needed: " + who + " " + args + " — " + halt.approveURL,
+		"kind": req.Kind, "approveURL": approveURL, "expiresAt": expiresAt,
+		"text": webhookText(req, who, args) + " — " + approveURL,
 	})
 	if err != nil {
 		return
@@ -73,4 +80,12 @@ func postWebhook(ctx context.Context, h *worker.Handler, run string, halt runHal
 			backoff *= 2
 		}
 	}
+}
+
+// webhookText is the one line a chat webhook shows.
+func webhookText(req *core.Request, who, args string) string {
+	if req.Kind == core.KindOutcomeUnknown {
+		return "Did this happen? " + who + " " + args + " was running when the run stopped"
+	}
+	return "Approval needed: " + who + " " + args
 }

@@ -2,6 +2,7 @@ package teams
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"strings"
@@ -26,10 +27,36 @@ type agentTeam struct {
 // does not have, say because its MCP server is down), and reports false
 // when it has answered.
 func newAgentTeam(h *worker.Handler, ctx context.Context, w http.ResponseWriter, cfg worker.Config, workspace, agent string, onMetric func(agents.MetricEvent)) (agentTeam, bool) {
+	team, err := buildAgentTeam(h, ctx, cfg, workspace, agent, onMetric)
+	var unknown *unknownAgentError
+	switch ce, isConfig := errors.AsType[*worker.ConfigError](err); {
+	case err == nil:
+		return team, true
+	case errors.As(err, &unknown):
+		worker.WriteError(w, http.StatusBadRequest, "unknown_agent", unknown.Error())
+	case isConfig:
+		h.WriteConfigError(w, ce)
+	default:
+		if errs, ok := errors.AsType[worker.ConfigErrors](err); ok {
+			h.WriteConfigError(w, errs)
+		} else {
+			h.InternalError(w, err)
+		}
+	}
+	return agentTeam{}, false
+}
+
+// unknownAgentError is a run of an agent AGENTS does not declare.
+type unknownAgentError struct{ msg string }
+
+func (e *unknownAgentError) Error() string { return e.msg }
+
+// buildAgentTeam is newAgentTeam returning its problem rather than
+// answering it: a durable run's executor has no request to answer.
+func buildAgentTeam(h *worker.Handler, ctx context.Context, cfg worker.Config, workspace, agent string, onMetric func(agents.MetricEvent)) (agentTeam, error) {
 	decls, err := worker.ParseAgents(h.Options().Getenv(worker.AgentsSetting), nil)
 	if err != nil {
-		h.WriteConfigError(w, err)
-		return agentTeam{}, false
+		return agentTeam{}, err
 	}
 	declared := false
 	names := make([]string, 0, len(decls))
@@ -42,20 +69,18 @@ func newAgentTeam(h *worker.Handler, ctx context.Context, w http.ResponseWriter,
 		if len(names) > 0 {
 			msg += " (declared: " + strings.Join(names, ", ") + ")"
 		}
-		worker.WriteError(w, http.StatusBadRequest, "unknown_agent", msg)
-		return agentTeam{}, false
+		return agentTeam{}, &unknownAgentError{msg}
 	}
-	tk, ok := h.RequestToolkit(ctx, w, workspace)
-	if !ok {
-		return agentTeam{}, false
+	tk, err := h.NewToolkit(ctx, workspace)
+	if err != nil {
+		return agentTeam{}, fmt.Errorf("build toolkit: %w", err)
 	}
 	registry := make(map[string]agents.Def, len(decls))
 	for _, d := range decls {
 		def, err := agentDef(d, cfg, tk)
 		if err != nil {
 			tk.Close()
-			h.WriteConfigError(w, err)
-			return agentTeam{}, false
+			return agentTeam{}, err
 		}
 		registry[d.Name] = def
 	}
@@ -67,7 +92,7 @@ func newAgentTeam(h *worker.Handler, ctx context.Context, w http.ResponseWriter,
 		// No per-client timeout: the request's deadline (runTeam) bounds
 		// the whole tree and closes it, so a stop is always "timeout".
 		ClientOptions: core.ClientOptions{Retries: cfg.Retries},
-	}}, true
+	}}, nil
 }
 
 // agentDef turns one declared agent into the runtime's Def: its tools are
