@@ -2,7 +2,6 @@ package a2a
 
 import (
 	"context"
-	"encoding/hex"
 	fmt "github.com/toolnexus/wasm/internal/fmtx" // fmt without reflection: internal/fmtx
 	"strings"
 	"time"
@@ -77,7 +76,7 @@ func (s *skillCall) execute(args map[string]any, tctx *tool.ToolContext) (res to
 			return s.fail(st, err.Error()), nil
 		}
 		if !answer.Ok {
-			return s.declined(parent, st, answer.Reason), nil
+			return s.declined(st, answer.Reason), nil
 		}
 		msg, err = appendMessage(nil, replyText(answer), replyData(answer), st.taskID)
 	}
@@ -119,7 +118,7 @@ func (s *skillCall) execute(args map[string]any, tctx *tool.ToolContext) (res to
 	case Interrupted(st.state) && answer != nil:
 		// One question per call: a core call suspends once. The task is
 		// not left waiting on an answer nobody will give.
-		why := s.cancel(parent, st)
+		why := s.cancel(st)
 		return s.fail(st, fmt.Sprintf("A2A task %s of %s asked again after the answer (%s): %s; this call answers one request per task, so the task%s", st.taskID, s.agentName, st.state, t.status, why)), nil
 	case Interrupted(st.state):
 		return s.suspend(st, t), nil
@@ -191,12 +190,12 @@ func replyData(a *tool.Answer) map[string]any {
 }
 
 // declined cancels the task the person declined to answer.
-func (s *skillCall) declined(parent context.Context, st *callState, reason string) tool.ToolResult {
+func (s *skillCall) declined(st *callState, reason string) tool.ToolResult {
 	if reason == "" {
 		reason = "declined"
 	}
 	st.state = StateInputRequired
-	why := s.cancel(parent, st)
+	why := s.cancel(st)
 	return s.fail(st, fmt.Sprintf("declined: %s — so the A2A task %s of %s%s", reason, st.taskID, s.agentName, why))
 }
 
@@ -206,12 +205,12 @@ func (s *skillCall) declined(parent context.Context, st *callState, reason strin
 func (s *skillCall) stopped(parent, ctx context.Context, st *callState, budgetMs int, err error) tool.ToolResult {
 	switch {
 	case parent.Err() != nil:
-		s.cancel(parent, st)
+		s.cancel(st)
 		st.state = StateCanceled
 		return s.fail(st, fmt.Sprintf("A2A task %s canceled", st.taskID))
 	case ctx.Err() != nil:
 		was := st.state
-		s.cancel(parent, st)
+		s.cancel(st)
 		return s.fail(st, fmt.Sprintf("A2A task %s timed out after %dms (state=%s)", st.taskID, budgetMs, was))
 	}
 	return s.fail(st, err.Error())
@@ -220,11 +219,12 @@ func (s *skillCall) stopped(parent, ctx context.Context, st *callState, budgetMs
 // cancel sends CancelTask for a task that has not ended, on its own short
 // budget (the call's may be spent), and says how that went: " was
 // cancelled" or " could not be cancelled: …".
-func (s *skillCall) cancel(parent context.Context, st *callState) string {
+func (s *skillCall) cancel(st *callState) string {
 	if st.taskID == "" || Terminal(st.state) {
 		return " had ended"
 	}
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(parent), cancelBudget)
+	// A fresh context: the call's own may be cancelled or spent already.
+	ctx, cancel := context.WithTimeout(context.Background(), cancelBudget)
 	defer cancel()
 	params := append(append([]byte(`{"id":`), jsonx.AppendString(nil, st.taskID)...), '}')
 	result, err := s.conn.call(ctx, s.endpoint, "CancelTask", params)
@@ -251,11 +251,16 @@ func (s *skillCall) meta(st *callState) map[string]any {
 }
 
 // requestID is the id of the Request a task's question suspends with. It
-// carries the task's id (hex), because the answer may come to another
+// carries the task's id (in hex), because the answer may come to another
 // process (a Worker's resume, a restored tab) that knows only the Answer,
 // whose id echoes this one.
 func requestID(taskID string) string {
-	return tool.NewID("a2a_") + "." + hex.EncodeToString([]byte(taskID))
+	const digits = "0123456789abcdef"
+	b := append([]byte(tool.NewID("a2a_")), '.')
+	for i := 0; i < len(taskID); i++ {
+		b = append(b, digits[taskID[i]>>4], digits[taskID[i]&15])
+	}
+	return string(b)
 }
 
 // taskOfRequest reads the task id back out of requestID's id.
@@ -264,11 +269,31 @@ func taskOfRequest(id string) (string, error) {
 	if !strings.HasPrefix(id, "a2a_") || i < 0 {
 		return "", fmt.Errorf("the answer's id %q is not one of an A2A task's requests", id)
 	}
-	b, err := hex.DecodeString(id[i+1:])
-	if err != nil || len(b) == 0 || len(b) > maxTaskID {
+	h := id[i+1:]
+	if len(h) == 0 || len(h)%2 != 0 || len(h) > 2*maxTaskID {
 		return "", fmt.Errorf("the answer's id %q names no A2A task", id)
 	}
+	b := make([]byte, len(h)/2)
+	for j := range b {
+		hi, lo := unhex(h[2*j]), unhex(h[2*j+1])
+		if hi < 0 || lo < 0 {
+			return "", fmt.Errorf("the answer's id %q names no A2A task", id)
+		}
+		b[j] = byte(hi<<4 | lo)
+	}
 	return string(b), nil
+}
+
+// unhex is the value of a lower-case hex digit, or -1. (encoding/hex
+// would link fmt into the wasm builds, which keep it out.)
+func unhex(c byte) int {
+	switch {
+	case c >= '0' && c <= '9':
+		return int(c - '0')
+	case c >= 'a' && c <= 'f':
+		return int(c-'a') + 10
+	}
+	return -1
 }
 
 // sleep waits d, or until ctx ends (its error then).

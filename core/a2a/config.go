@@ -86,13 +86,12 @@ func parseAgent(name string, a gjson.Result) (tool.A2AAgent, error) {
 			return ag, fmt.Errorf("a2a config: agent %q: url must be an http(s) URL", name)
 		}
 	}
-	for key, dst := range map[string]*int{"timeout": &ag.TimeoutMs, "pollEvery": &ag.PollEveryMs} {
-		if t := a.Get(key); t.Exists() {
-			if t.Type != gjson.Number || t.Int() <= 0 {
-				return ag, fmt.Errorf("a2a config: agent %q: %s must be a positive number of milliseconds", name, key)
-			}
-			*dst = int(t.Int())
-		}
+	var err error
+	if ag.TimeoutMs, err = millis(name, a, "timeout", ag.TimeoutMs); err != nil {
+		return ag, err
+	}
+	if ag.PollEveryMs, err = millis(name, a, "pollEvery", ag.PollEveryMs); err != nil {
+		return ag, err
 	}
 	if h := a.Get("headers"); h.Exists() {
 		if !h.IsObject() {
@@ -105,4 +104,16 @@ func parseAgent(name string, a gjson.Result) (tool.A2AAgent, error) {
 		})
 	}
 	return ag, nil
+}
+
+// millis reads a positive number of milliseconds under key, else def.
+func millis(name string, a gjson.Result, key string, def int) (int, error) {
+	t := a.Get(key)
+	if !t.Exists() {
+		return def, nil
+	}
+	if t.Type != gjson.Number || t.Int() <= 0 {
+		return 0, fmt.Errorf("a2a config: agent %q: %s must be a positive number of milliseconds", name, key)
+	}
+	return int(t.Int()), nil
 }
