@@ -11,7 +11,8 @@ import (
 )
 
 // toolkitOptions is what every request builds its toolkit from: the tools
-// of Options.Tools, then the tools of the MCP servers in MCP_CONFIG.
+// of Options.Tools, the tools of A2A_AGENTS' agents (a2atools.go), then the
+// tools of the MCP servers in MCP_CONFIG.
 //
 // MCP_CONFIG holds an MCP configuration (core.ParseMCPConfig), e.g.
 //
@@ -36,6 +37,9 @@ func (h *Handler) toolkitOptions(ctx context.Context, workspace string) (core.Op
 		return core.Options{}, err
 	}
 	opts := core.Options{ExtraTools: h.tools(), Builtins: builtins, SkillsFS: h.skills()}
+	if err := h.addA2A(ctx, &opts); err != nil { // A2A_AGENTS (a2atools.go)
+		return core.Options{}, err
+	}
 	cfg := strings.TrimSpace(h.opts.Getenv("MCP_CONFIG"))
 	if cfg == "" {
 		return opts, nil
