@@ -29,7 +29,8 @@
 //		_ "github.com/toolnexus/wasm/core/mcp"      // Options.MCP, ParseMCPConfig
 //	)
 //
-// Each registers itself with core/tool from its init. Without the import,
+// Each registers itself with core/tool from its init (core/a2a, remote A2A
+// agents as tools, too: for hosts; Go adds its tools itself). Without the import,
 // the zero Options add no built-ins, and asking for the feature is an error
 // that names the import to add (ErrBuiltinsNotLinked, ErrSkillsNotLinked,
 // ErrMCPNotLinked).

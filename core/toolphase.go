@@ -382,7 +382,7 @@ func (r *run) resolve(ctx context.Context, ph *toolPhase, group []int, ans Answe
 		var ran map[string]any
 		t, _ := r.tk.Get(call.Name)
 		switch {
-		case !ans.Ok:
+		case !ans.Ok && (!t.RunsOnDecline || t.NeedsApproval):
 			res = declinedResult(call.Name, ans.Reason)
 		case ans.Recorded != nil:
 			res = *ans.Recorded
@@ -397,6 +397,7 @@ func (r *run) resolve(ctx context.Context, ph *toolPhase, group []int, ans Answe
 			var again *Request
 			asked := call.Arguments
 			res, again, ran = r.execCall(ctx, ph, g, &call, &ans)
+			res.IsError = res.IsError || !ans.Ok // a tool's decline is never a success (RunsOnDecline)
 			if call.Arguments != asked {
 				if asked == "" {
 					asked = "{}" // no arguments, as parseArgs reads them; "" marks an unedited call

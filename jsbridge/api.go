@@ -78,6 +78,10 @@ func createToolkit(args []js.Value) (any, error) {
 		return nil, err
 	}
 	opts.ExtraTools = tools
+	agents, err := a2aOptions(argAt(args, 0), env, &opts) // a2a.go
+	if err != nil {
+		return nil, err
+	}
 	files, err := toolsOptions(argAt(args, 0), env, &opts) // builtins.go
 	if err != nil {
 		return nil, err
@@ -87,6 +91,7 @@ func createToolkit(args []js.Value) (any, error) {
 		return nil, err
 	}
 	rememberFiles(tk, files)
+	rememberA2A(tk, agents)
 	toolkitsMu.Lock()
 	id := nextID
 	nextID++
@@ -132,12 +137,14 @@ func toolkitHandle(id int, tk *core.Toolkit) js.Value {
 		return toJS(res), nil
 	})
 	method("mcpStatus", mcpStatus(tk))
+	a2aMethods(method, tk)   // a2a.go: a2aStatus
 	toolsMethods(method, tk) // builtins.go: files, skillsPrompt, skills
 	method("close", func([]js.Value) (any, error) {
 		toolkitsMu.Lock()
 		delete(toolkits, id)
 		toolkitsMu.Unlock()
 		forgetFiles(tk)
+		rememberA2A(tk, nil) // forgets it
 		// Released after this call returns: the Promise of close itself is
 		// already settled by then.
 		go func() {

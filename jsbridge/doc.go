@@ -35,6 +35,13 @@
 // servers' elicitations (kind "input" with data.schema, or "authorization"
 // with a URL; approvalDialog() renders both).
 //
+// Remote A2A agents (a2a.go, docs/a2a.md; only in a wasm whose main imports
+// core/a2a and calls EnableA2A, as wasm/browser-tools does — elsewhere an
+// error naming that build): a2aAgents ({name: {card, url?, headers?,
+// timeout?, pollEvery?}}) adds each skill on an agent's card as a tool; a
+// remote task's question suspends the call like an approval (kind "input"
+// with data.schema, or "authorization"); tk.a2aStatus() reports each agent.
+//
 // Skills and built-in tools (builtins.go, docs/tools.md; only in a wasm whose
 // main imports core/builtins and core/skills and calls EnableTools, as
 // wasm/browser-tools does —
@@ -65,6 +72,7 @@
 //	tk.tools()             Promise<[{name, description, inputSchema, source, needsApproval}]>
 //	tk.execute(name, args) Promise<{output, isError, metadata?}>
 //	tk.mcpStatus()         Promise<{server: {status: "connected"|"disabled"|"failed", error?, tools?}}>
+//	tk.a2aStatus()         Promise<{agent: {status: "connected"|"disabled"|"failed", reason?, tools, card?}}>  (tools build)
 //	tk.close()             Promise<void>  (ends MCP sessions)
 //
 // tk.execute runs one tool directly, outside a model loop: approval is the

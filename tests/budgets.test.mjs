@@ -103,13 +103,28 @@ const browserNever = [...never, "net/http.", "crypto/tls.", "fmt.", "internal/fm
 // reading the json tag without StructTag.Get (strconv.Unquote) took them to
 // 3,609,703 / 999,972 and 4,434,495 / 1,200,451 (Worker 7,464,887 /
 // 2,050,785); the browser budgets are ~0.5 % above.
+// The A2A client (issue 36: core/a2a, the bridge's a2aAgents behind
+// EnableA2A, the Worker's A2A_AGENTS; 91 kB of code unstripped), measured by
+// this test (raw / zlib -9) against main at 255ebf3 — whose journaled runs
+// already took the builds past the budgets above (browser 3,661,946 /
+// 1,014,689, tools 4,486,261 / 1,213,279, Worker 7,532,921 / 2,067,400) —
+// adds: browser +5,032 / +702 (only the check that refuses a2aAgents; it
+// links no core/a2a, see defaultNever), tools +129,514 / +30,379, Worker
+// +134,160 / +32,951 (with the MCP server moved to internal/mcpserve, which
+// the Go port's Serve mounts too). Each budget is ~0.5 % above the sum:
+// browser 3,666,978 / 1,015,391, tools 4,615,775 / 1,243,658, Worker
+// 7,667,081 / 2,100,351.
+// The default browser build leaves the A2A client (core/a2a, issue 36) to
+// the tools build, as it does the MCP client: createToolkit's a2aAgents is
+// an error there that names toolnexus-tools.wasm.
+const defaultNever = [...browserNever, "github.com/toolnexus/wasm/core/a2a."];
 const targets = [
-  { name: "browser", file: "web/toolnexus.wasm", pkg: "./wasm/browser", gzipBudget: 1_005_000, rawBudget: 3_628_000, never: browserNever },
+  { name: "browser", file: "web/toolnexus.wasm", pkg: "./wasm/browser", gzipBudget: 1_020_500, rawBudget: 3_685_000, never: defaultNever },
   // The tools build also links core/agents and its bridge (+69 kB gzip:
   // 1,188,826 → 1,257,920) and the MCP client; the default build stays
   // without them.
-  { name: "browser with tools", file: "web/toolnexus-tools.wasm", pkg: "./wasm/browser-tools", gzipBudget: 1_206_500, rawBudget: 4_457_000, never: browserNever },
-  { name: "worker", file: "worker/build/app.wasm", pkg: "./wasm/worker", gzipBudget: 2_057_000, rawBudget: 7_490_000, never },
+  { name: "browser with tools", file: "web/toolnexus-tools.wasm", pkg: "./wasm/browser-tools", gzipBudget: 1_250_000, rawBudget: 4_639_000, never: browserNever },
+  { name: "worker", file: "worker/build/app.wasm", pkg: "./wasm/worker", gzipBudget: 2_111_000, rawBudget: 7_705_000, never },
 ];
 
 const gzipSize = (buf) => gzipSync(buf, { level: 9 }).length;

@@ -165,10 +165,10 @@ function wrapApi(api) {
     approvalDialog,
     // createToolkit({tools, variables?, fetch?}) or createToolkit([...tools]):
     // variables fill ${NAME} in http tool headers; fetch carries http tool requests.
-    // createToolkit({tools, variables, fetch, mcpServers, waitFor, builtins, skills}):
+    // createToolkit({tools, variables, fetch, mcpServers, a2aAgents, waitFor, builtins, skills}):
     // every option is handed to Go as is (see jsbridge/doc.go). mcpServers,
-    // builtins, skills and files need toolnexus-tools.wasm; the default build
-    // rejects them with an error that says so.
+    // a2aAgents, builtins, skills and files need toolnexus-tools.wasm; the
+    // default build rejects them with an error that says so.
     async createToolkit(options = {}) {
       const opts = Array.isArray(options) ? { tools: options } : { ...options, tools: options.tools ?? [] };
       return wrapToolkit(await call(() => api.createToolkit(clientOptions(opts))));
@@ -193,6 +193,8 @@ function wrapToolkit(tk) {
     execute: (name, args = {}) => call(() => tk.execute(name, args)),
     /** Per MCP server: {status: "connected"|"disabled"|"failed", error?, tools?}. */
     mcpStatus: () => (typeof tk.mcpStatus === "function" ? call(() => tk.mcpStatus()) : Promise.resolve({})),
+    /** Per A2A agent of a2aAgents: {status: "connected"|"disabled"|"failed", reason?, tools, card?}. */
+    a2aStatus: () => (typeof tk.a2aStatus === "function" ? call(() => tk.a2aStatus()) : Promise.resolve({})),
     /** The built-in tools' virtual file system as {path: text} (toolnexus-tools.wasm). */
     files: () => (typeof tk.files === "function" ? call(() => tk.files()) : Promise.resolve({})),
     /** The system-prompt section listing the skills ("" without skills). */

@@ -219,7 +219,7 @@ func readBudget(v gjson.Result, path string) (*agents.Budget, error) {
 // staticToolNames reports the names of the tools every request's toolkit
 // has without contacting anything (Options.Tools and the built-ins
 // BUILTINS turns on), and whether that is the whole tool set: with
-// MCP_CONFIG or SKILLS set, more tools join per request, so an unknown
+// MCP_CONFIG, A2A_AGENTS or SKILLS set, more tools join per request, so an unknown
 // name can only be judged then.
 func (h *Handler) staticToolNames(builtins any) (names map[string]bool, complete bool) {
 	names = map[string]bool{}
@@ -233,7 +233,7 @@ func (h *Handler) staticToolNames(builtins any) (names map[string]bool, complete
 			}
 		}
 	}
-	complete = strings.TrimSpace(h.opts.Getenv("MCP_CONFIG")) == "" && h.skills() == nil
+	complete = strings.TrimSpace(h.opts.Getenv("MCP_CONFIG")) == "" && strings.TrimSpace(h.opts.Getenv("A2A_AGENTS")) == "" && h.skills() == nil
 	return names, complete
 }
 

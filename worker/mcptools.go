@@ -11,8 +11,9 @@ import (
 )
 
 // toolkitOptions is what every request builds its toolkit from: the tools
-// of Options.Tools, those of HTTP_TOOLS (httptools.go), then the tools of
-// the MCP servers in MCP_CONFIG.
+// of Options.Tools, those of HTTP_TOOLS (httptools.go), the tools of
+// A2A_AGENTS' agents (a2atools.go), then the tools of the MCP servers in
+// MCP_CONFIG.
 //
 // MCP_CONFIG holds an MCP configuration (core.ParseMCPConfig), e.g.
 //
@@ -41,6 +42,9 @@ func (h *Handler) toolkitOptions(ctx context.Context, workspace string) (core.Op
 		return core.Options{}, err
 	}
 	opts := core.Options{ExtraTools: append(h.tools(), httpTools...), Builtins: builtins, SkillsFS: h.skills()}
+	if err := h.addA2A(ctx, &opts); err != nil { // A2A_AGENTS (a2atools.go)
+		return core.Options{}, err
+	}
 	cfg := strings.TrimSpace(h.opts.Getenv("MCP_CONFIG"))
 	if cfg == "" {
 		return opts, nil

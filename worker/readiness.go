@@ -11,7 +11,7 @@ import (
 
 // checkConfig validates every setting a request may need, at once: the
 // model and state settings (LoadConfig), the toolkit's (BUILTINS against
-// the bound file store, MCP_CONFIG's syntax) and the conversation store's
+// the bound file store, MCP_CONFIG's and A2A_AGENTS' syntax) and the conversation store's
 // (MAX_CONVERSATION_BYTES, CONVERSATION_TTL_SECONDS, checked whether or not
 // CONVERSATIONS_KV is bound) and the agent teams (AGENTS). cfg is valid only when problems is empty.
 // Bindings that only some routes need (APPROVALS) are not problems here:
@@ -32,6 +32,8 @@ func (h *Handler) checkConfig() (cfg Config, problems ConfigErrors) {
 			problems.add(&ConfigError{"MCP_CONFIG", "is not a valid MCP configuration: " + msg})
 		}
 	}
+	_, err = h.a2aAgents()
+	problems.add(err)
 	_, _, err = conversationSettings(h.opts.Getenv)
 	problems.add(err)
 	return cfg, problems

@@ -88,6 +88,13 @@ type Tool struct {
 	// runs it again with the same key; for any other approved tool it asks
 	// a person whether the call happened ("outcome_unknown"), never guessing.
 	Idempotent bool `json:"idempotent,omitempty"`
+	// RunsOnDecline makes a decline of a Request the tool itself suspended
+	// with run the tool once more, with ToolContext.Answer.Ok false, instead
+	// of the loop writing the refusal: a tool whose question left work
+	// waiting elsewhere (a remote A2A task) can cancel it and say so. Its
+	// result is what the model reads, always as an error result. A declined
+	// approval (NeedsApproval) never runs the tool, flag or not.
+	RunsOnDecline bool `json:"-"`
 	// Execute runs the tool. ctx is never nil when the loop calls it.
 	Execute func(args map[string]any, ctx *ToolContext) (ToolResult, error) `json:"-"`
 	// Server is the configured name of the MCP server an MCP tool comes

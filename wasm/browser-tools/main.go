@@ -1,14 +1,15 @@
 //go:build js && wasm
 
-// Command browser-tools is the browser's wasm with the MCP client, the
-// built-in tools, skills and agent teams linked (web/toolnexus-tools.wasm): the same bridge as
+// Command browser-tools is the browser's wasm with the MCP and A2A clients,
+// the built-in tools, skills and agent teams linked (web/toolnexus-tools.wasm): the same bridge as
 // wasm/browser, plus the packages its imports register with core and the
-// bridge's glue for them (jsbridge.EnableTools).
+// bridge's glue for them (jsbridge.EnableTools, EnableA2A).
 package main
 
 import (
 	"syscall/js"
 
+	_ "github.com/toolnexus/wasm/core/a2a" // createToolkit's a2aAgents over the host's fetch
 	_ "github.com/toolnexus/wasm/core/builtins"
 	_ "github.com/toolnexus/wasm/core/mcp" // Options.MCP over the host's fetch
 	_ "github.com/toolnexus/wasm/core/skills"
@@ -22,6 +23,7 @@ func main() {
 		return
 	}
 	jsbridge.EnableTools()
+	jsbridge.EnableA2A()
 	jsbridge.EnableAgents()
 	boot.Invoke(jsbridge.NewAPI())
 	select {} // serve calls from JS for the life of the page

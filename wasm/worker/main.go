@@ -5,6 +5,7 @@
 package main
 
 import (
+	_ "github.com/toolnexus/wasm/core/a2a"      // A2A_AGENTS: remote A2A agents as tools
 	_ "github.com/toolnexus/wasm/core/builtins" // the BUILTINS setting
 	_ "github.com/toolnexus/wasm/core/mcp"      // MCP_CONFIG: MCP servers as tool sources
 	_ "github.com/toolnexus/wasm/core/skills"   // the SKILLS setting

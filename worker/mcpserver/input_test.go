@@ -1,8 +1,6 @@
 package mcpserver
 
 import (
-	"bytes"
-	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -61,16 +59,5 @@ func TestDeepMCPBodyIs400(t *testing.T) {
 		if rec := serveMCPOnce(h, `{"jsonrpc":"2.0","id":2,"method":"ping"}`); rec.Code != http.StatusOK {
 			t.Fatalf("the next request after depth %d: %d %s", depth, rec.Code, rec.Body.String())
 		}
-	}
-}
-
-// TestRPCMessageMarshalsLikeEncodingJSON: worker.MarshalJSON writes a
-// JSON-RPC message as encoding/json does (worker's TestMarshalJSONCompacts).
-func TestRPCMessageMarshalsLikeEncodingJSON(t *testing.T) {
-	ev := rpcMessage{JSONRPC: "2.0", ID: json.RawMessage("[ 1 ,\n2 ]"), Result: map[string]any{"ok": true}}
-	got, _ := worker.MarshalJSON(ev)
-	std, _ := json.Marshal(ev)
-	if !bytes.Equal(got, std) {
-		t.Fatalf("rpcMessage:\n got %s\nwant %s", got, std)
 	}
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/tidwall/gjson"
 	"github.com/toolnexus/wasm/core"
+	"github.com/toolnexus/wasm/internal/mcpserve"
 	"github.com/toolnexus/wasm/worker"
 )
 
@@ -52,7 +53,7 @@ func batchOf(n int, method string) string {
 	return "[" + strings.Join(parts, ",") + "]"
 }
 
-// TestMCPBatchBounded: a batch over mcpMaxBatch messages, or an empty one,
+// TestMCPBatchBounded: a batch over mcpserve.MaxBatch messages, or an empty one,
 // is refused with a JSON-RPC error before any work; a batch within the
 // bound opens each upstream MCP session once, however many of its
 // messages need the toolkit.
@@ -66,10 +67,10 @@ func TestMCPBatchBounded(t *testing.T) {
 		sessions   int32
 		want       map[string]string // gjson path ⇒ value
 	}{
-		{"over the bound", batchOf(mcpMaxBatch+4, "tools/list"), 400, 0,
+		{"over the bound", batchOf(mcpserve.MaxBatch+4, "tools/list"), 400, 0,
 			map[string]string{"error.code": "-32600", "error.message": "invalid request: a batch holds at most 16 messages, this one 20", "id": ""}},
 		{"empty", `[]`, 400, 0, map[string]string{"error.code": "-32600"}},
-		{"at the bound, one session", batchOf(mcpMaxBatch, "tools/list"), 200, 1,
+		{"at the bound, one session", batchOf(mcpserve.MaxBatch, "tools/list"), 200, 1,
 			map[string]string{"#": "16", "15.id": "16", "0.result.tools.#(name==\"up_wipe\").name": "up_wipe"}},
 		{"pings build no toolkit", batchOf(3, "ping"), 200, 0, map[string]string{"#": "3"}},
 		{"one message, one session", `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`, 200, 1, map[string]string{"result.tools.#(name==\"up_lookup\").name": "up_lookup"}},

@@ -116,13 +116,14 @@ func mcpConfigBytes(input any) ([]byte, error) {
 		if err != nil {
 			return nil, fmt.Errorf("read mcp config: %w", err)
 		}
-		return data, nil
+		return withoutReserved(data), nil
 	case []byte:
-		return v, nil
+		return withoutReserved(v), nil
 	case McpConfig:
 		return marshalJSON(map[string]any{"mcpServers": map[string]ServerConfig(v)})
 	case map[string]any:
-		return marshalJSON(v)
+		data, err := marshalJSON(v)
+		return withoutReserved(data), err
 	}
 	return nil, fmt.Errorf("unsupported mcp config type: %T", input)
 }

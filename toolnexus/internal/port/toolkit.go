@@ -36,12 +36,19 @@ type Options struct {
 	Transport      core.Transport
 	WaitFor        func(core.Request) (core.Answer, error)
 	WaitForContext func(ctx context.Context, req core.Request) (core.Answer, error)
+	// Agents are remote A2A agents: each skill on an agent's card becomes
+	// a tool (source "a2a"), as do the agents of an "agents" block of a
+	// decoded McpConfig (a2a.go).
+	Agents []Agent
 }
 
 // Toolkit is an ordered set of tools with unique names: core's Toolkit,
 // with the port's McpStatus. It is safe for concurrent use.
 type Toolkit struct {
 	*core.Toolkit
+	// serve is what the "a2a" and "mcpServer" blocks of a decoded
+	// McpConfig ask Serve for (serve.go).
+	serve serveBlocks
 }
 
 // CoreToolkit is tk's core toolkit (nil for nil).
@@ -59,11 +66,14 @@ func CreateToolkit(ctx context.Context, opts Options) (*Toolkit, error) {
 	if err != nil {
 		return nil, fmt.Errorf("core: create toolkit: %w", err)
 	}
+	if agents := optionAgents(ctx, opts); len(agents) > 0 {
+		o.ExtraTools = append(append([]core.Tool(nil), o.ExtraTools...), agents...)
+	}
 	tk, err := core.CreateToolkit(ctx, o)
 	if err != nil {
 		return nil, err
 	}
-	return &Toolkit{tk}, nil
+	return &Toolkit{Toolkit: tk, serve: serveBlocksOf(opts.McpConfig)}, nil
 }
 
 // coreOptions reads opts' port forms into core's.
