@@ -213,7 +213,9 @@ export class ToolnexusChatElement extends HTMLElement {
         : await step(ready, engine, opts);
       if (Array.isArray(result.messages)) engine.history = result.messages;
       if (result.durable) {
-        this.#halted = { messages: result.messages, pending: result.pending };
+        // A run halted because the page was hidden is offered again once it is visible (#offerIfBack).
+        const { HIDDEN } = await durablePromise;
+        this.#halted = { messages: result.messages, pending: result.pending, hidden: result.why === HIDDEN };
         this.#entry("note", "Note", "A request is waiting for your answer. It is saved and will be offered again.");
         await this.#save(engine.history, { pending: result.pending });
       } else {
@@ -235,6 +237,17 @@ export class ToolnexusChatElement extends HTMLElement {
       if (engine && --engine.running === 0 && engine.retired) closeEngine(engine);
       this.#setBusy(false);
       if (this.#halted) this.#ui.status.textContent = "Waiting for your answer (saved).";
+      this.#offerIfBack();
+    }
+  }
+
+  // #offerIfBack runs when a run is over. The person may have come back
+  // while the hide's halt was still being saved: #onVisible found the
+  // element busy then and did nothing (issue 33), so a request halted
+  // because the page was hidden is offered now if the page is visible.
+  #offerIfBack() {
+    if (this.#halted?.hidden && document.visibilityState === "visible") {
+      queueMicrotask(() => this.#resumeHalted().catch(() => {}));
     }
   }
 
