@@ -118,7 +118,7 @@ build_worker() {
 }
 
 # worker_dev serves dist/worker with wrangler dev. Settings come from the
-# environment (LLM_BASE_URL, LLM_STYLE, LLM_MODEL, LLM_API_KEY, STATE_SECRET,
+# environment (LLM_BASE_URL, LLM_STYLE, LLM_MODEL, MODELS, LLM_API_KEY, STATE_SECRET,
 # API_TOKEN, ALLOWED_ORIGINS, BUILTINS, SKILLS, AGENTS); without LLM_BASE_URL the
 # browser demo's offline model is used (start_demo_model).
 worker_dev() {
@@ -142,6 +142,7 @@ worker_dev() {
       echo "LLM_BASE_URL=$base"
       echo "LLM_STYLE=${LLM_STYLE:-openai}"
       echo "LLM_MODEL=$model"
+      [ -z "${MODELS:-}" ] || echo "MODELS=$MODELS"
       echo "LLM_API_KEY=$key"
       echo "STATE_SECRET=${STATE_SECRET:-$(od -An -N24 -tx1 /dev/urandom | tr -d ' \n')}"
       [ -z "${API_TOKEN:-}" ] || echo "API_TOKEN=$API_TOKEN"
