@@ -412,6 +412,34 @@ test("remote mode against the Worker on workerd: decline and approve; no wasm do
   }
 });
 
+test("remote mode from an origin the Worker does not allow: the element says to set ALLOWED_ORIGINS, not \"Failed to fetch\"", T, async () => {
+  const mock = await startWorkerMock();
+  let worker;
+  try {
+    // No ALLOWED_ORIGINS: the Worker refuses the page's preflight (issue 33).
+    worker = await startWorker({
+      LLM_BASE_URL: `${mock.url}/v1`, LLM_MODEL: "mock-model", LLM_API_KEY: "sk-embed-test-key",
+      STATE_SECRET: "embed-state-secret-0123456789abcdef",
+    });
+    await withPage(async (page, problems) => {
+      await openPage(page, `<toolnexus-chat endpoint="${worker.url}"></toolnexus-chat>`);
+      const el = chat(page);
+      await send(page, el, "refund order 42");
+      const origin = new URL(server.url).origin;
+      const [error] = await events(page, "toolnexus:error");
+      assert.equal(error.detail.message, `toolnexus-chat: the Worker at ${new URL(worker.url).origin} does not allow requests ` +
+        `from this page's origin (${origin}): add ${origin} to its ALLOWED_ORIGINS setting`);
+      assert.equal(await el.locator(".entry.error .text").textContent(), error.detail.message);
+      assert.equal(mock.requests.length, 0, "nothing ran");
+      // The browser reports the refused preflight on the console itself: that is all it may say.
+      assert.ok(problems.every((p) => /CORS|Failed to load resource|net::ERR_FAILED/.test(p)), problems.join("\n"));
+    });
+  } finally {
+    await worker?.dispose().catch(() => {});
+    await mock.close();
+  }
+});
+
 test("two elements on one page keep separate tools, dialogs and transcripts", T, async () => {
   await withPage(async (page, problems) => {
     await openPage(page, `<toolnexus-chat demo id="a"></toolnexus-chat><toolnexus-chat demo id="b"></toolnexus-chat>`);

@@ -129,8 +129,9 @@ export function pacedFetch(fetchFn, ms = 0) {
  * sealed state. The provider key stays with the Worker; nothing secret is
  * sent from here.
  */
-export function remoteEngine({ endpoint, fetch: fetchFn = globalThis.fetch.bind(globalThis), maxSteps = 16, durable = true }) {
+export function remoteEngine({ endpoint, fetch: rawFetch = globalThis.fetch.bind(globalThis), maxSteps = 16, durable = true }) {
   const base = new URL(String(endpoint).replace(/\/*$/, "/"), globalThis.document?.baseURI);
+  const fetchFn = explainedFetch(rawFetch, base);
   const post = async (path, body) => {
     const res = await fetchFn(new URL(path, base), {
       method: "POST",
@@ -194,6 +195,31 @@ export function remoteEngine({ endpoint, fetch: fetchFn = globalThis.fetch.bind(
       return result;
     },
     close() {},
+  };
+}
+
+// explainedFetch is fetch with its one unexplained failure explained: a
+// page that calls a Worker on another origin which does not list the page's
+// origin in ALLOWED_ORIGINS gets its preflight refused, and the browser says
+// only "Failed to fetch". A no-cors request tells the two cases apart: it
+// needs no permission, so when it reaches the Worker, CORS refused the call.
+function explainedFetch(fetchFn, base) {
+  const page = globalThis.location?.origin;
+  return async (url, init) => {
+    try {
+      return await fetchFn(url, init);
+    } catch (err) {
+      if (init?.signal?.aborted || err?.name === "AbortError" || !page || page === "null" || base.origin === page) throw err;
+      let reached = false;
+      try {
+        await fetchFn(new URL("healthz", base), { mode: "no-cors", cache: "no-store" });
+        reached = true;
+      } catch { /* the Worker is not reachable at all */ }
+      throw new Error(reached
+        ? `toolnexus-chat: the Worker at ${base.origin} does not allow requests from this page's origin (${page}): ` +
+          `add ${page} to its ALLOWED_ORIGINS setting`
+        : `toolnexus-chat: could not reach the Worker at ${base.origin} (${err?.message ?? err})`, { cause: err });
+    }
   };
 }
 
