@@ -29,9 +29,9 @@ let seq = 0; // unique element ids per dialog
  */
 export function approvalDialog(options = {}) {
   let dlg = null;
-  return (request, { signal } = {}) => {
+  return (request, { signal, elsewhere } = {}) => {
     dlg ??= new ApprovalDialog(options);
-    return dlg.ask(request, { signal });
+    return dlg.ask(request, { signal, elsewhere });
   };
 }
 
@@ -55,11 +55,15 @@ export class ApprovalDialog {
   /**
    * Show the request and resolve to the person's Answer. An aborted signal
    * (the run gave up waiting) closes the dialog as declined with reason "aborted".
+   * With elsewhere (a button label, e.g. "Answer on another device") the
+   * dialog also offers to step aside: that button closes it without an
+   * answer and resolves to {id, elsewhere: true} — not an Answer: the
+   * request is still open, answered elsewhere or asked again.
    */
-  ask(request, { signal } = {}) {
+  ask(request, { signal, elsewhere } = {}) {
     this.#waiting++;
     this.#noteQueue();
-    const next = this.#queue.then(() => this.#show(request ?? {}, signal));
+    const next = this.#queue.then(() => this.#show(request ?? {}, signal, elsewhere));
     this.#queue = next.catch(() => {});
     next.finally(() => {
       this.#waiting--;
@@ -77,13 +81,13 @@ export class ApprovalDialog {
     note.hidden = behind <= 0;
   }
 
-  #show(request, signal) {
+  #show(request, signal, elsewhere) {
     const doc = this.#doc;
     // The dialog's sheet goes where the dialog goes: the document, or the
     // shadow root that holds the parent (a document's sheets do not reach in).
     const home = this.#parent?.getRootNode?.();
     adoptStyles(home?.nodeType === 11 && home.host ? home : doc, STYLE_ID, CSS + QUESTION_CSS + ELICIT_CSS);
-    const parts = build(doc, request, this.#agent);
+    const parts = build(doc, request, this.#agent, elsewhere);
     const { dialog, approve, decline, reason, countdown } = parts;
     this.#queueNote = doc.createElement("p");
     this.#queueNote.className = "tnx-queue";
@@ -166,6 +170,7 @@ export class ApprovalDialog {
         parts.editor.textarea.focus();
       });
       decline.addEventListener("click", () => declined(reason.value.trim()));
+      parts.aside?.addEventListener("click", () => finish({ id: request.id, elsewhere: true }));
       reason.addEventListener("keydown", (e) => {
         if (e.key === "Enter") { e.preventDefault(); declined(reason.value.trim()); }
       });
@@ -247,7 +252,7 @@ function visible(s) {
 }
 
 // build creates the dialog's elements; all request text goes through textContent.
-function build(doc, request, agent) {
+function build(doc, request, agent, elsewhere) {
   const n = ++seq;
   const el = (tag, props = {}, ...children) => {
     const node = doc.createElement(tag);
@@ -311,15 +316,16 @@ function build(doc, request, agent) {
   const countdown = el("p", { class: "tnx-countdown", role: "timer", "aria-live": "off" });
   const decline = el("button", { type: "button", class: "tnx-decline", text: "Decline" });
   const approve = el("button", { type: "button", class: "tnx-approve", text: form ? "Answer" : elicit ? "Submit" : "Approve" });
+  const aside = elsewhere ? el("button", { type: "button", class: "tnx-aside", text: String(elsewhere) }) : null;
 
   dialog.append(title, body, argsBlock,
     el("div", { class: "tnx-reason" },
       el("label", { for: reasonId, text: "Reason" }), reason,
       el("small", { id: hintId, text: "Optional. Sent to the agent if you decline." })),
     countdown,
-    el("div", { class: "tnx-buttons" }, decline, ...(edit ? [edit] : []), approve));
+    el("div", { class: "tnx-buttons" }, ...(aside ? [aside] : []), decline, ...(edit ? [edit] : []), approve));
   return { dialog, approve, decline, reason, countdown, answers: form?.answers, elicit, elicitError,
-    edit, editor: null, argsBlock, argsId, argsError };
+    edit, editor: null, argsBlock, argsId, argsError, aside };
 }
 
 // agentPath joins data.path (["support", "billing"]) as "support › billing";
@@ -387,6 +393,7 @@ const CSS = `
 .tnx-approval .tnx-countdown { color: var(--tnx-muted); font-size: .9em; min-height: 1em; }
 .tnx-approval .tnx-queue { color: var(--tnx-muted); font-size: .9em; margin: 0; }
 .tnx-approval .tnx-buttons { display: flex; justify-content: flex-end; gap: 8px; margin-top: 12px; }
+.tnx-approval .tnx-aside { margin-right: auto; }
 .tnx-approval button { font: inherit; padding: 6px 16px; border-radius: 6px; cursor: pointer;
   border: 1px solid var(--tnx-border); background: var(--tnx-code); color: var(--tnx-fg); }
 .tnx-approval button.tnx-approve { background: var(--tnx-accent); border-color: var(--tnx-accent); color: #fff; }

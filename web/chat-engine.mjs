@@ -227,8 +227,11 @@ function explainedFetch(fetchFn, base) {
 // reconnecting with Last-Event-ID) until done. A halt shows the dialog here
 // (waitFor) and says where else it can be answered (onWaiting(approveURL));
 // an answer given here goes to the link, and one given elsewhere closes the
-// dialog as the run goes on.
-async function followRun(base, fetchFn, id, { waitFor, onEvent, onWaiting, signal } = {}) {
+// dialog as the run goes on. Either way onAnswered(request, decision,
+// {elsewhere}) gets the decision the run recorded (worker/runs: {decision:
+// "approved" | "edited" | "declined" | "unknown", reason?, args?}), never
+// how the dialog was closed: waitFor is told so ({recorded: true}).
+async function followRun(base, fetchFn, id, { waitFor, onEvent, onWaiting, onAnswered, signal } = {}) {
   let last = 0;
   let asking = null;
   for (let attempt = 0; attempt < 5;) {
@@ -247,7 +250,7 @@ async function followRun(base, fetchFn, id, { waitFor, onEvent, onWaiting, signa
       if (asking && e.event !== "pending") { asking.abort(); asking = null; }
       switch (e.event) {
         case "pending":
-          asking = answerHere(fetchFn, e.data, waitFor, onWaiting);
+          asking = answerHere(fetchFn, e.data, waitFor, onWaiting, onAnswered);
           break;
         case "done":
           return e.data;
@@ -263,15 +266,30 @@ async function followRun(base, fetchFn, id, { waitFor, onEvent, onWaiting, signa
   throw new Error("toolnexus-chat: lost the run's event stream");
 }
 
-function answerHere(fetchFn, data, waitFor, onWaiting) {
+// answerHere asks here while the run waits; aborting it (the run went on)
+// means someone answered elsewhere. The recorded decision then comes from
+// the link itself (GET approveURL&view=json); an answer given here gets it
+// from the link's reply (200, or 409 with the decision that won the race).
+function answerHere(fetchFn, data, waitFor, onWaiting, onAnswered) {
   const ac = new AbortController();
+  let here = false;
+  const report = (decision, elsewhere) => onAnswered?.(data.request, decision ?? { decision: "unknown" }, { elsewhere });
   onWaiting?.(data.approveURL, data.request);
-  Promise.resolve(waitFor(data.request, { signal: ac.signal })).then((answer) => {
+  ac.signal.addEventListener("abort", () => {
+    if (here || typeof data.approveURL !== "string") return;
+    fetchFn(data.approveURL + "&view=json", { headers: { accept: "application/json" } })
+      .then((res) => res.json())
+      .then((body) => report(body?.answered, true), () => report(null, true));
+  });
+  Promise.resolve(waitFor(data.request, { signal: ac.signal, recorded: true })).then(async (answer) => {
     if (ac.signal.aborted) return;
+    here = true;
     const body = { ok: answer?.ok === true };
     if (!body.ok) body.reason = answer?.reason || "declined";
     if (body.ok && answer?.data?.args) body.args = answer.data.args;
-    return fetchFn(data.approveURL, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+    const res = await fetchFn(data.approveURL, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+    const out = await res.json().catch(() => ({}));
+    if (res.ok || res.status === 409) report(out?.decision, res.status === 409);
   }).catch(() => {});
   return ac;
 }
