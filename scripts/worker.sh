@@ -11,10 +11,22 @@
 # constructors Go's wasm needs) and the pinned workerd's own date (1.20260426).
 WORKER_COMPAT_DATE=${WORKER_COMPAT_DATE:-2026-04-20}
 
-# wrangler_bin prints the pinned wrangler from tests/node_modules.
+# wrangler_bin prints the pinned wrangler: the test packages' when they are
+# installed and current; else wrangler alone, which is all worker-dev needs,
+# installed into $DIST/wrangler at the versions tests/package-lock.json pins
+# (scripts/wrangler-lock.mjs: ~35 packages instead of the test suite's ~160).
 wrangler_bin() {
-  ensure_node_modules >&2
-  echo "$ROOT/tests/node_modules/.bin/wrangler"
+  if node_modules_current; then
+    echo "$ROOT/tests/node_modules/.bin/wrangler"
+    return 0
+  fi
+  local dir="$DIST/wrangler"
+  node "$ROOT/scripts/wrangler-lock.mjs" "$ROOT/tests/package-lock.json" "$dir" >&2 || return 1
+  if [ ! -x "$dir/node_modules/.bin/wrangler" ] || [ "$dir/package-lock.json" -nt "$dir/node_modules/.package-lock.json" ]; then
+    echo "== installing wrangler for worker-dev: only it and its dependencies (pinned by tests/package-lock.json), into $dir; ./build.sh test installs the test packages" >&2
+    (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error) >&2 || return 1
+  fi
+  echo "$dir/node_modules/.bin/wrangler"
 }
 
 # wrangler_env runs a command with wrangler kept offline-friendly and its
