@@ -110,7 +110,13 @@ const targets = [
   // 1,188,826 → 1,257,920) and the MCP client; the default build stays
   // without them.
   { name: "browser with tools", file: "web/toolnexus-tools.wasm", pkg: "./wasm/browser-tools", gzipBudget: 1_206_500, rawBudget: 4_457_000, never: browserNever },
-  { name: "worker", file: "worker/build/app.wasm", pkg: "./wasm/worker", gzipBudget: 2_057_000, rawBudget: 7_490_000, never },
+  // Issue 33: the gateway's MODELS (worker.Models, the 400 naming them;
+  // +5,138 raw / +1,866 zlib -9) and the approval page's person-facing
+  // texts, its "what was decided" and the dialog's time left and step-aside
+  // button (embedded modules; +3,520 / +1,050) took the Worker from
+  // 7,480,463 / 2,054,572 (main at 60c94fb) to 7,489,121 / 2,057,488;
+  // each budget is ~0.5 % above.
+  { name: "worker", file: "worker/build/app.wasm", pkg: "./wasm/worker", gzipBudget: 2_067_000, rawBudget: 7_526_000, never },
 ];
 
 const gzipSize = (buf) => gzipSync(buf, { level: 9 }).length;

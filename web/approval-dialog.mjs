@@ -195,7 +195,7 @@ export class ApprovalDialog {
         const tick = () => {
           const left = expiresAt - Date.now();
           if (left <= 0) return declined("expired");
-          countdown.textContent = `Expires in ${Math.ceil(left / 1000)} s`;
+          countdown.textContent = `Expires in ${timeLeft(left)}`;
         };
         tick();
         timer = setInterval(tick, 250);
@@ -219,6 +219,17 @@ function trapTab(e, dialog) {
     e.preventDefault();
     first.focus();
   }
+}
+
+// timeLeft writes a duration as a person reads it: "23 h 59 min",
+// "4 min 05 s", "42 s" (not "86385 s").
+export function timeLeft(ms) {
+  const s = Math.max(0, Math.ceil(ms / 1000));
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  if (h > 0) return `${h} h ${m} min`;
+  if (m > 0) return `${m} min ${String(s % 60).padStart(2, "0")} s`;
+  return `${s} s`;
 }
 
 // parseTime accepts an RFC 3339 string or epoch milliseconds; anything else is "no expiry".
@@ -392,10 +403,12 @@ const CSS = `
   border: 1px solid var(--tnx-border); border-radius: 6px; padding: 6px 8px; }
 .tnx-approval .tnx-countdown { color: var(--tnx-muted); font-size: .9em; min-height: 1em; }
 .tnx-approval .tnx-queue { color: var(--tnx-muted); font-size: .9em; margin: 0; }
-.tnx-approval .tnx-buttons { display: flex; justify-content: flex-end; gap: 8px; margin-top: 12px; }
+.tnx-approval .tnx-buttons { display: flex; flex-wrap: wrap; justify-content: flex-end; gap: 8px; margin-top: 12px; }
 .tnx-approval .tnx-aside { margin-right: auto; }
-.tnx-approval button { font: inherit; padding: 6px 16px; border-radius: 6px; cursor: pointer;
+/* A narrow screen moves a button to the next row rather than breaking its label. */
+.tnx-approval button { font: inherit; padding: 6px 16px; border-radius: 6px; cursor: pointer; white-space: nowrap;
   border: 1px solid var(--tnx-border); background: var(--tnx-code); color: var(--tnx-fg); }
+@media (max-width: 480px) { .tnx-approval button { padding: 6px 12px; } }
 .tnx-approval button.tnx-approve { background: var(--tnx-accent); border-color: var(--tnx-accent); color: #fff; }
 .tnx-approval button.tnx-decline { color: var(--tnx-danger); }
 .tnx-approval :focus-visible { outline: 2px solid var(--tnx-accent); outline-offset: 2px; }
