@@ -440,6 +440,32 @@ test("remote mode from an origin the Worker does not allow: the element says to 
   }
 });
 
+test("a width change keeps the transcript at its end, and leaves it where the person scrolled", T, async () => {
+  await withPage(async (page, problems) => {
+    await openPage(page, `<toolnexus-chat id="w" demo style="--toolnexus-height: 220px"></toolnexus-chat>`);
+    const el = chat(page, "w");
+    await send(page, el, "what is 2+3");
+    await send(page, el, "hello"); // a long answer last: narrower, it takes more lines below what is in view
+    const log = el.getByRole("log");
+    // gap: how far the transcript is from its end, once a frame has laid it out.
+    const gap = () => log.evaluate((l) => new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(() =>
+      ok(l.scrollHeight - l.clientHeight - l.scrollTop)))));
+    assert.ok(await log.evaluate((l) => l.scrollHeight > l.clientHeight + 100), "the transcript overflows");
+    assert.ok(await gap() <= 2);
+    // Narrower: the text wraps into more lines, the end moves down (issue 33).
+    await page.setViewportSize({ width: 375, height: 700 });
+    await page.waitForFunction(() => document.querySelector("toolnexus-chat").shadowRoot.querySelector("[part=transcript]").clientWidth < 370);
+    assert.ok(await gap() <= 2, `not at the end after a width change: ${await gap()} px above it`);
+    // Scrolled up to read: a width change does not pull the transcript down.
+    await log.evaluate((l) => { l.scrollTop = 0; });
+    await page.waitForFunction(() => document.querySelector("toolnexus-chat").shadowRoot.querySelector("[part=transcript]").scrollTop === 0);
+    await page.setViewportSize({ width: 1000, height: 700 });
+    await page.waitForFunction(() => document.querySelector("toolnexus-chat").shadowRoot.querySelector("[part=transcript]").clientWidth > 600);
+    assert.equal(await log.evaluate((l) => new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(() => ok(l.scrollTop))))), 0);
+    assert.deepEqual(problems, []);
+  }, { viewport: { width: 1280, height: 700 } });
+});
+
 test("two elements on one page keep separate tools, dialogs and transcripts", T, async () => {
   await withPage(async (page, problems) => {
     await openPage(page, `<toolnexus-chat demo id="a"></toolnexus-chat><toolnexus-chat demo id="b"></toolnexus-chat>`);

@@ -76,6 +76,13 @@ export class ToolnexusChatElement extends HTMLElement {
   // Request id -> {note, url}: the "Waiting for approval" notes of durable
   // runs, marked answered with the recorded decision (#showRecorded).
   #notes = new Map();
+  // Whether the transcript is scrolled to its end, which a width change
+  // (text rewrapping) keeps it at; #seen is its size when that was last
+  // judged, so a scroll the browser makes for a layout change (scroll
+  // anchoring) is not taken for the person scrolling up.
+  #atEnd = true;
+  #seen = { h: 0, c: 0 };
+  #resized = new ResizeObserver(() => this.#keepEnd(true));
   #restored = null; // a saved history waiting for the first run to pick it up
   #halted = null;   // {messages, pending}: a run saved while waiting for an answer
   #durable = null;  // {key, wait}: durableWait for the current persist key
@@ -97,6 +104,18 @@ export class ToolnexusChatElement extends HTMLElement {
     super();
     const root = this.attachShadow({ mode: "open", delegatesFocus: true });
     this.#ui = buildUI(root);
+    this.#ui.log.addEventListener("scroll", () => this.#keepEnd(false), { passive: true });
+  }
+
+  // #keepEnd runs on a resize of the transcript and on its scroll events:
+  // at its end it stays there when the layout changed; otherwise a scroll
+  // is the person's and says whether they left the end.
+  #keepEnd(resized) {
+    const log = this.#ui.log;
+    const relaid = resized || log.scrollHeight !== this.#seen.h || log.clientHeight !== this.#seen.c;
+    this.#seen = { h: log.scrollHeight, c: log.clientHeight };
+    if (relaid && this.#atEnd) log.scrollTop = log.scrollHeight;
+    else this.#atEnd = log.scrollTop + log.clientHeight >= log.scrollHeight - 4;
   }
 
   connectedCallback() {
@@ -111,6 +130,7 @@ export class ToolnexusChatElement extends HTMLElement {
     }
     this.#ui.form.addEventListener("submit", this.#onSubmit);
     document.addEventListener("visibilitychange", this.#onVisible);
+    this.#resized.observe(this.#ui.log);
     this.#queueWarm();
     if (this.persist && !this.#restoring) this.#restoring = this.#restore();
   }
@@ -118,6 +138,7 @@ export class ToolnexusChatElement extends HTMLElement {
   disconnectedCallback() {
     this.#ui.form.removeEventListener("submit", this.#onSubmit);
     document.removeEventListener("visibilitychange", this.#onVisible);
+    this.#resized.disconnect();
     // A move (disconnect then connect in one task) keeps the engine; removal frees it.
     queueMicrotask(() => { if (!this.isConnected) this.#retire(); });
   }
