@@ -1,4 +1,4 @@
-package port
+package toolnexus
 
 import (
 	"context"
@@ -58,9 +58,9 @@ type LLMOverride struct {
 	Model    string
 }
 
-// CoreHooks is h as core's Hooks (nil for nil): the tool hooks are the
+// coreHooks is h as core's Hooks (nil for nil): the tool hooks are the
 // same; the model-call hooks decode and encode around core's.
-func CoreHooks(h *Hooks) *core.Hooks {
+func coreHooks(h *Hooks) *core.Hooks {
 	if h == nil {
 		return nil
 	}

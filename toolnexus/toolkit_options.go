@@ -1,4 +1,4 @@
-package port
+package toolnexus
 
 import (
 	"context"
@@ -44,16 +44,16 @@ type Toolkit struct {
 	*core.Toolkit
 }
 
-// CoreToolkit is tk's core toolkit (nil for nil).
-func CoreToolkit(tk *Toolkit) *core.Toolkit {
+// coreToolkit is tk's core toolkit (nil for nil).
+func coreToolkit(tk *Toolkit) *core.Toolkit {
 	if tk == nil {
 		return nil
 	}
 	return tk.Toolkit
 }
 
-// CreateToolkit assembles a toolkit (see core.CreateToolkit).
-func CreateToolkit(ctx context.Context, opts Options) (*Toolkit, error) {
+// createToolkit assembles a toolkit (see core.CreateToolkit).
+func createToolkit(ctx context.Context, opts Options) (*Toolkit, error) {
 	ctx = orBackground(ctx)
 	o, err := coreOptions(ctx, opts)
 	if err != nil {
@@ -104,10 +104,10 @@ func coreOptions(ctx context.Context, opts Options) (core.Options, error) {
 // The Toolkit's methods, safe on a nil toolkit as core's are.
 
 // Tools returns the tools in assembly order.
-func (tk *Toolkit) Tools() []core.Tool { return CoreToolkit(tk).Tools() }
+func (tk *Toolkit) Tools() []core.Tool { return coreToolkit(tk).Tools() }
 
 // Get returns the tool with the given name.
-func (tk *Toolkit) Get(name string) (core.Tool, bool) { return CoreToolkit(tk).Get(name) }
+func (tk *Toolkit) Get(name string) (core.Tool, bool) { return coreToolkit(tk).Get(name) }
 
 // Execute runs one tool directly, outside a model loop; an unknown name is
 // the error result "Unknown tool: <name>", as in the port (core's Execute
@@ -116,7 +116,7 @@ func (tk *Toolkit) Execute(ctx context.Context, name string, args map[string]any
 	if _, ok := tk.Get(name); !ok {
 		return core.ToolResult{Output: "Unknown tool: " + name + noShellNote(name), IsError: true}, nil
 	}
-	return CoreToolkit(tk).Execute(ctx, name, args)
+	return coreToolkit(tk).Execute(ctx, name, args)
 }
 
 // noShellNote explains a call to a missing "bash": natively the built-in
@@ -133,22 +133,22 @@ func noShellNote(name string) string {
 }
 
 // SkillsPrompt is the system-prompt section listing the toolkit's skills.
-func (tk *Toolkit) SkillsPrompt() string { return CoreToolkit(tk).SkillsPrompt() }
+func (tk *Toolkit) SkillsPrompt() string { return coreToolkit(tk).SkillsPrompt() }
 
 // Skills returns what the toolkit's skills source found, or nil.
-func (tk *Toolkit) Skills() *core.SkillSet { return CoreToolkit(tk).Skills() }
+func (tk *Toolkit) Skills() *core.SkillSet { return coreToolkit(tk).Skills() }
 
 // MCPServers reports each configured MCP server by name.
-func (tk *Toolkit) MCPServers() map[string]core.MCPStatus { return CoreToolkit(tk).MCPServers() }
+func (tk *Toolkit) MCPServers() map[string]core.MCPStatus { return coreToolkit(tk).MCPServers() }
 
 // Close releases the toolkit's resources. It is safe to call twice.
-func (tk *Toolkit) Close() error { return CoreToolkit(tk).Close() }
+func (tk *Toolkit) Close() error { return coreToolkit(tk).Close() }
 
 // ToOpenAI returns the toolkit's tools in OpenAI's chat "tools" shape.
-func (tk *Toolkit) ToOpenAI() []any { return CoreToolkit(tk).ToOpenAI() }
+func (tk *Toolkit) ToOpenAI() []any { return coreToolkit(tk).ToOpenAI() }
 
 // ToAnthropic returns the toolkit's tools in Anthropic's "tools" shape.
-func (tk *Toolkit) ToAnthropic() []any { return CoreToolkit(tk).ToAnthropic() }
+func (tk *Toolkit) ToAnthropic() []any { return coreToolkit(tk).ToAnthropic() }
 
 // ToGemini returns the toolkit's tools as one Gemini tool.
-func (tk *Toolkit) ToGemini() []any { return CoreToolkit(tk).ToGemini() }
+func (tk *Toolkit) ToGemini() []any { return coreToolkit(tk).ToGemini() }

@@ -1,6 +1,6 @@
 //go:build js
 
-package port
+package toolnexus
 
 import (
 	"context"

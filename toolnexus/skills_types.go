@@ -1,4 +1,4 @@
-package portskills
+package toolnexus
 
 import (
 	"io/fs"
@@ -66,11 +66,11 @@ type LoadSkillsOptions struct {
 	FS fs.FS
 }
 
-// LoadedSkills is what the registered skill sources made of
+// loadedSkills is what the registered skill sources made of
 // LoadSkillsOptions: every skill found (unfiltered, in discovery order),
 // the candidates skipped, the filtered skills by name, and the "skill"
 // tool over those.
-type LoadedSkills struct {
+type loadedSkills struct {
 	All     []SkillInfo
 	Skipped []SkillSkip
 	Skills  map[string]SkillInfo
@@ -101,7 +101,7 @@ const SkillsPromptPreamble = "Each skill below is a set of instructions for one 
 // Prompt is the Go port's system-prompt section listing the
 // skills that have a description, sorted by name; "No skills are currently
 // available." when none has one.
-func Prompt(skills map[string]SkillInfo) string {
+func skillsListPrompt(skills map[string]SkillInfo) string {
 	var described []string // sort.Strings: no sort.Slice reflection
 	for name, sk := range skills {
 		if sk.Description != "" {

@@ -1,4 +1,4 @@
-package port
+package toolnexus
 
 import (
 	"context"
@@ -51,9 +51,6 @@ type ClientOptions struct {
 	Store         core.ConversationStore
 }
 
-// Tier is what OnError decides for a failed provider request.
-type Tier = core.ErrorAction
-
 // OnError's decisions.
 const (
 	TierRetry = core.ErrorRetry // retry, while attempts remain
@@ -71,12 +68,12 @@ type ErrorInfo struct {
 	Retryable bool
 }
 
-// CoreClientOptions is o as core's ClientOptions.
-func CoreClientOptions(o ClientOptions) core.ClientOptions {
+// coreClientOptions is o as core's ClientOptions.
+func coreClientOptions(o ClientOptions) core.ClientOptions {
 	out := core.ClientOptions{
 		BaseURL: o.BaseURL, Style: o.Style, Model: o.Model, APIKey: o.APIKey, Headers: o.Headers,
 		SystemPrompt: o.SystemPrompt, MaxTurns: o.MaxTurns, MaxTokens: o.MaxTokens,
-		WaitFor: o.WaitFor, WaitForContext: o.WaitForContext, Hooks: CoreHooks(o.Hooks),
+		WaitFor: o.WaitFor, WaitForContext: o.WaitForContext, Hooks: coreHooks(o.Hooks),
 		LockApprovedArgs: o.LockApprovedArgs, TimeoutMs: o.TimeoutMs, ToolTimeoutMs: o.ToolTimeoutMs,
 		MaxResponseBytes: o.MaxResponseBytes, Transport: o.Transport, Retries: o.Retries,
 		RetryBaseMs: o.RetryBaseMs, RetryableStatuses: o.RetryableStatuses, RequestParams: o.RequestParams,
@@ -144,28 +141,28 @@ type Client struct {
 // CreateClient builds a client. A bad option (an unknown Style) is
 // reported by the first Run rather than here.
 func CreateClient(opts ClientOptions) *Client {
-	return &Client{Client: core.CreateClient(CoreClientOptions(opts)), systemPrompt: opts.SystemPrompt}
+	return &Client{Client: core.CreateClient(coreClientOptions(opts)), systemPrompt: opts.SystemPrompt}
 }
 
-// Wrap is c, made with systemPrompt, as the port's Client.
-func Wrap(c *core.Client, systemPrompt string) *Client {
+// wrapClient is c, made with systemPrompt, as the port's Client.
+func wrapClient(c *core.Client, systemPrompt string) *Client {
 	return &Client{Client: c, systemPrompt: systemPrompt}
 }
 
-// CoreClient is c's core client (nil for nil).
-func CoreClient(c *Client) *core.Client {
+// coreClient is c's core client (nil for nil).
+func coreClient(c *Client) *core.Client {
 	if c == nil {
 		return nil
 	}
 	return c.Client
 }
 
-// PortResult is res with Messages as the port has them: decoded into maps
+// portResult is res with Messages as the port has them: decoded into maps
 // (a message that does not decode stays as it was), and without the
 // results core records for the calls a halted turn did not run (core keeps
 // its halted transcript balanced; the port leaves those calls without a
 // result, and RunWithAnswer runs them either way).
-func PortResult(res core.RunResult, err error) (core.RunResult, error) {
+func portResult(res core.RunResult, err error) (core.RunResult, error) {
 	res.Messages = decodeMessages(res.Messages)
 	return res, err
 }
@@ -241,7 +238,7 @@ func portEvents(in <-chan core.StreamEvent, err error) (<-chan core.StreamEvent,
 		defer close(out)
 		for ev := range in {
 			if ev.Result != nil {
-				res, _ := PortResult(*ev.Result, nil)
+				res, _ := portResult(*ev.Result, nil)
 				ev.Result = &res
 			}
 			out <- ev
@@ -254,58 +251,63 @@ func portEvents(in <-chan core.StreamEvent, err error) (<-chan core.StreamEvent,
 // without tool calls, a tool suspends with no WaitFor (Status "pending"),
 // or MaxTurns is reached.
 func (c *Client) Run(ctx context.Context, prompt string, tk *Toolkit) (core.RunResult, error) {
-	return PortResult(c.with(tk).Run(ctx, prompt, CoreToolkit(tk)))
+	return portResult(c.with(tk).Run(ctx, prompt, coreToolkit(tk)))
 }
 
 // RunWithHistory is Run continuing an earlier transcript.
 func (c *Client) RunWithHistory(ctx context.Context, prompt string, tk *Toolkit, history []any) (core.RunResult, error) {
-	return PortResult(c.with(tk).RunWithHistory(ctx, prompt, CoreToolkit(tk), history))
+	return portResult(c.with(tk).RunWithHistory(ctx, prompt, coreToolkit(tk), history))
 }
 
 // RunWithAnswer resumes a run that halted on pending with answer.
 func (c *Client) RunWithAnswer(ctx context.Context, tk *Toolkit, history []any, pending core.Request, answer core.Answer) (core.RunResult, error) {
-	return PortResult(c.with(tk).RunWithAnswer(ctx, CoreToolkit(tk), history, pending, answer))
+	return portResult(c.with(tk).RunWithAnswer(ctx, coreToolkit(tk), history, pending, answer))
 }
 
 // Ask is Run against the stored conversation id ("" is Run).
 func (c *Client) Ask(ctx context.Context, prompt string, tk *Toolkit, id string) (core.RunResult, error) {
-	return PortResult(c.with(tk).Ask(ctx, prompt, CoreToolkit(tk), id))
+	return portResult(c.with(tk).Ask(ctx, prompt, coreToolkit(tk), id))
 }
 
 // AskWithAnswer is RunWithAnswer against the stored conversation id.
 func (c *Client) AskWithAnswer(ctx context.Context, tk *Toolkit, id string, pending core.Request, answer core.Answer) (core.RunResult, error) {
-	return PortResult(c.with(tk).AskWithAnswer(ctx, CoreToolkit(tk), id, pending, answer))
+	return portResult(c.with(tk).AskWithAnswer(ctx, coreToolkit(tk), id, pending, answer))
 }
 
 // AskStream is Ask with the reply's text streamed to onText.
 func (c *Client) AskStream(ctx context.Context, prompt string, tk *Toolkit, id string, onText func(delta string)) (core.RunResult, error) {
-	return PortResult(c.with(tk).AskStream(ctx, prompt, CoreToolkit(tk), id, onText))
+	return portResult(c.with(tk).AskStream(ctx, prompt, coreToolkit(tk), id, onText))
 }
 
 // Stream is Run as a channel of events; the last is "done" or "error".
 func (c *Client) Stream(ctx context.Context, prompt string, tk *Toolkit) (<-chan core.StreamEvent, error) {
-	return portEvents(c.with(tk).Stream(ctx, prompt, CoreToolkit(tk)))
+	return portEvents(c.with(tk).Stream(ctx, prompt, coreToolkit(tk)))
 }
 
 // StreamWithHistory is RunWithHistory as a channel of events.
 func (c *Client) StreamWithHistory(ctx context.Context, prompt string, tk *Toolkit, history []any) (<-chan core.StreamEvent, error) {
-	return portEvents(c.with(tk).StreamWithHistory(ctx, prompt, CoreToolkit(tk), history))
+	return portEvents(c.with(tk).StreamWithHistory(ctx, prompt, coreToolkit(tk), history))
 }
 
 // StreamWithAnswer is RunWithAnswer as a channel of events.
 func (c *Client) StreamWithAnswer(ctx context.Context, tk *Toolkit, history []any, pending core.Request, answer core.Answer) (<-chan core.StreamEvent, error) {
-	return portEvents(c.with(tk).StreamWithAnswer(ctx, CoreToolkit(tk), history, pending, answer))
+	return portEvents(c.with(tk).StreamWithAnswer(ctx, coreToolkit(tk), history, pending, answer))
 }
 
 // StreamWithID is Stream against a stored conversation.
 func (c *Client) StreamWithID(ctx context.Context, prompt string, tk *Toolkit, id string) (<-chan core.StreamEvent, error) {
-	return portEvents(c.with(tk).StreamWithID(ctx, prompt, CoreToolkit(tk), id))
+	return portEvents(c.with(tk).StreamWithID(ctx, prompt, coreToolkit(tk), id))
 }
+
+// Metrics is the client's counters and histograms in the Prometheus text
+// format: model requests by status, tokens, tool calls, durations (see the
+// README's drop-in table for how its labels differ from the port's).
+func (c *Client) Metrics() string { return c.Client.Metrics() }
 
 // Conversation starts a new conversation with a fresh id in the client's
 // store.
 func (c *Client) Conversation(tk *Toolkit) *Conversation {
-	return &Conversation{c.with(tk).Conversation(CoreToolkit(tk))}
+	return &Conversation{c.with(tk).Conversation(coreToolkit(tk))}
 }
 
 // with is the core client for a run with tk: as the Go port does, the
@@ -313,7 +315,7 @@ func (c *Client) Conversation(tk *Toolkit) *Conversation {
 // toolkit's SkillsPrompt, when it has one (the skill tool's description
 // points the model at that list).
 func (c *Client) with(tk *Toolkit) *core.Client {
-	skills := CoreToolkit(tk).SkillsPrompt()
+	skills := coreToolkit(tk).SkillsPrompt()
 	if skills == "" {
 		return c.Client
 	}
@@ -330,17 +332,17 @@ type Conversation struct {
 
 // Ask continues the conversation with prompt (stored in the client's store).
 func (cv *Conversation) Ask(ctx context.Context, prompt string) (core.RunResult, error) {
-	return PortResult(cv.Conversation.Ask(ctx, prompt))
+	return portResult(cv.Conversation.Ask(ctx, prompt))
 }
 
 // AskWithAnswer resumes the conversation's halted run with answer.
 func (cv *Conversation) AskWithAnswer(ctx context.Context, pending core.Request, answer core.Answer) (core.RunResult, error) {
-	return PortResult(cv.Conversation.AskWithAnswer(ctx, pending, answer))
+	return portResult(cv.Conversation.AskWithAnswer(ctx, pending, answer))
 }
 
 // Send continues the conversation's in-memory transcript with prompt.
 func (cv *Conversation) Send(ctx context.Context, prompt string) (core.RunResult, error) {
-	return PortResult(cv.Conversation.Send(ctx, prompt))
+	return portResult(cv.Conversation.Send(ctx, prompt))
 }
 
 // TranslateResult is the provider's reply, OpenAI-shaped, with Raw
@@ -386,7 +388,7 @@ type TranslateRequest struct {
 }
 
 func (r TranslateRequest) core() core.TranslateRequest {
-	return core.TranslateRequest{Messages: r.Messages, Tools: r.Tools, Toolkit: CoreToolkit(r.Toolkit),
+	return core.TranslateRequest{Messages: r.Messages, Tools: r.Tools, Toolkit: coreToolkit(r.Toolkit),
 		ToolChoice: r.ToolChoice, System: r.System, MaxTokens: r.MaxTokens, Model: r.Model}
 }
 

@@ -1,6 +1,6 @@
 //go:build !js
 
-package portskills
+package toolnexus
 
 import (
 	"io/fs"
@@ -37,8 +37,8 @@ func hostDirs(dirs []string) []hostDir {
 // hostPath is p (slash-separated, in a directory's fs.FS) under root.
 func hostPath(root, p string) string { return filepath.Join(root, filepath.FromSlash(p)) }
 
-// FileURL is a host directory as a file:// URL: the base directory the
+// fileURL is a host directory as a file:// URL: the base directory the
 // skill tool names for a skill found on disk.
-func FileURL(dir string) string {
+func fileURL(dir string) string {
 	return (&url.URL{Scheme: "file", Path: filepath.ToSlash(dir)}).String()
 }

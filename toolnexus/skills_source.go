@@ -1,4 +1,4 @@
-package port
+package toolnexus
 
 import (
 	"context"
@@ -6,27 +6,11 @@ import (
 
 	"github.com/toolnexus/wasm/core"
 	"github.com/toolnexus/wasm/core/tool"
-	"github.com/toolnexus/wasm/toolnexus/internal/portskills"
 )
 
 // The Go port's skills API: directories and data skills, filtered, behind
-// a skill tool and a prompt in the port's layout (toolnexus/internal/
-// portskills). Core's own is LoadSkillsFS over any fs.FS.
-
-// SkillInfo is one discovered skill in the Go port's shape.
-type SkillInfo = portskills.SkillInfo
-
-// SkillDef is a skill supplied as data (Options.Skills, SkillProvider).
-type SkillDef = portskills.SkillDef
-
-// SkillSkipReason, SkillSkip, SkillInventory, LoadSkillsOptions: see
-// toolnexus/internal/portskills.
-type (
-	SkillSkipReason   = tool.SkillSkipReason
-	SkillSkip         = portskills.SkillSkip
-	SkillInventory    = portskills.SkillInventory
-	LoadSkillsOptions = portskills.LoadSkillsOptions
-)
+// a skill tool and a prompt in the port's layout (skills_*.go). Core's own
+// is LoadSkillsFS over any fs.FS.
 
 // The reasons of SkillSkip.
 const (
@@ -34,12 +18,6 @@ const (
 	SkipMalformed     = tool.SkipMalformed
 	SkipDuplicateName = tool.SkipDuplicateName
 	SkipUnreadable    = tool.SkipUnreadable
-)
-
-// SkillToolDescription and SkillsPromptPreamble follow the Go port's layout, in our own words.
-const (
-	SkillToolDescription = portskills.SkillToolDescription
-	SkillsPromptPreamble = portskills.SkillsPromptPreamble
 )
 
 // SkillSource is what LoadSkillsWith found: the skills (after the filter)
@@ -58,9 +36,9 @@ type SkillSource struct {
 // currently available." when none has one.
 func (s *SkillSource) Prompt() string {
 	if s == nil {
-		return portskills.Prompt(nil)
+		return skillsListPrompt(nil)
 	}
-	return portskills.Prompt(s.Skills)
+	return skillsListPrompt(s.Skills)
 }
 
 // Set returns core's core.SkillSet behind the source: every skill kept, and in
@@ -91,7 +69,7 @@ func LoadSkillsWith(opts LoadSkillsOptions) *SkillSource {
 // ListSkills reports every skill opts' sources hold, before any filter,
 // and every candidate skipped with its reason; it makes no tool.
 func ListSkills(opts LoadSkillsOptions) *SkillInventory {
-	got := portskills.Load(context.Background(), opts, nil)
+	got := loadPortSkills(context.Background(), opts, nil)
 	return &SkillInventory{Skills: got.All, Skipped: got.Skipped}
 }
 
@@ -102,7 +80,7 @@ func loadSkillSources(ctx context.Context, opts LoadSkillsOptions, provider func
 	if !core.SkillsLinked() {
 		return &SkillSource{Skills: map[string]SkillInfo{}}, core.ErrSkillsNotLinked
 	}
-	got := portskills.Load(ctx, opts, provider)
+	got := loadPortSkills(ctx, opts, provider)
 	return &SkillSource{Skills: got.Skills, Tool: got.Tool, set: got.Set, prompt: got.Prompt}, nil
 }
 

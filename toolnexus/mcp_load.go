@@ -1,4 +1,4 @@
-package port
+package toolnexus
 
 import (
 	"context"
@@ -9,9 +9,6 @@ import (
 
 // The Go port's MCP loading without a toolkit: LoadMcp, LoadMcpWithContext
 // and ListMcpTools. Core's own way is Options.MCP on CreateToolkit.
-
-// ToolInfo is one tool as an MCP server lists it (its own name).
-type ToolInfo = tool.MCPToolInfo
 
 // McpSource is what LoadMcp connected: the tools of every connected
 // server (named <server>_<tool>, each server's "tools" filter applied)

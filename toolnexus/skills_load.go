@@ -1,4 +1,4 @@
-package portskills
+package toolnexus
 
 import (
 	"context"
@@ -9,11 +9,11 @@ import (
 	"github.com/toolnexus/wasm/core/tool"
 )
 
-// Package portskills is the Go port's skill sources (toolnexus'
-// LoadSkillsWith, ListSkills, the toolkit's Options.Skills/SkillsDir/
-// SkillProvider): directories and data skills merged, filtered by name,
-// behind a "skill" tool in the port's layout (tool.go). SKILL.md files are
-// read by core/skills' loader, which the program must link (toolnexus does).
+// The Go port's skill sources (LoadSkillsWith, ListSkills, the toolkit's
+// Options.Skills/SkillsDir/SkillProvider): directories and data skills
+// merged, filtered by name, behind a "skill" tool in the port's layout
+// (skills_tool.go). SKILL.md files are read by core/skills' loader, which
+// this package links (link.go).
 
 // found is one skill and where its files are: fsys and folder for a
 // SKILL.md's skill (root is the directory fsys stands for, "" for an
@@ -25,10 +25,10 @@ type found struct {
 	root   string
 }
 
-// Load reads opts' sources in order (FS, Dirs, Skills, then the
+// loadPortSkills reads opts' sources in order (FS, Dirs, Skills, then the
 // provider's), keeps the first skill of a name, and applies the filter.
-func Load(ctx context.Context, opts LoadSkillsOptions, provider func(context.Context) ([]SkillDef, error)) *LoadedSkills {
-	l := &loading{out: &LoadedSkills{Skills: map[string]SkillInfo{}}, seen: map[string]bool{}}
+func loadPortSkills(ctx context.Context, opts LoadSkillsOptions, provider func(context.Context) ([]SkillDef, error)) *loadedSkills {
+	l := &loading{out: &loadedSkills{Skills: map[string]SkillInfo{}}, seen: map[string]bool{}}
 	out := l.out
 	if provider != nil {
 		more, err := callProvider(ctx, provider)
@@ -70,7 +70,7 @@ func Load(ctx context.Context, opts LoadSkillsOptions, provider func(context.Con
 		}
 	}
 	out.Tool = portSkillTool(kept, opts.SampleLimit)
-	out.Prompt = Prompt(out.Skills)
+	out.Prompt = skillsListPrompt(out.Skills)
 	t := out.Tool
 	out.Set = tool.NewSkillSet(set, out.Problems, func(*tool.SkillSet) tool.Tool { return t })
 	return out
@@ -78,7 +78,7 @@ func Load(ctx context.Context, opts LoadSkillsOptions, provider func(context.Con
 
 // loading is one loadSources call's state.
 type loading struct {
-	out  *LoadedSkills
+	out  *loadedSkills
 	all  []*found
 	seen map[string]bool
 }

@@ -1,6 +1,6 @@
 //go:build js
 
-package portskills
+package toolnexus
 
 import (
 	"io/fs"
@@ -20,5 +20,5 @@ func hostDirs([]string) []hostDir { return nil }
 
 func hostPath(root, p string) string { return path.Join(root, p) }
 
-// FileURL is a directory as a file:// URL (no host directories here).
-func FileURL(dir string) string { return "file://" + dir }
+// fileURL is a directory as a file:// URL (no host directories here).
+func fileURL(dir string) string { return "file://" + dir }

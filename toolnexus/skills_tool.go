@@ -1,4 +1,4 @@
-package portskills
+package toolnexus
 
 import (
 	"io/fs"
@@ -70,7 +70,7 @@ func skillContent(f *found, limit int) string {
 		}
 	} else {
 		if f.root != "" {
-			base = FileURL(base)
+			base = fileURL(base)
 		}
 		if list {
 			for _, p := range sampleFolder(f.fsys, f.folder, limit) {
