@@ -19,14 +19,17 @@ ensure_chromium() { ensure_debian_package /usr/bin/chromium chromium; }
 # ensure_wrk installs Debian's wrk, which the load run and the benchmarks use.
 ensure_wrk() { ensure_debian_package wrk wrk; }
 
+# node_modules_current says whether tests/node_modules holds what the lock
+# file pins: npm writes node_modules/.package-lock.json on install, so a
+# newer lock file (a package was added or bumped) means install again.
+node_modules_current() {
+  local stamp="$ROOT/tests/node_modules/.package-lock.json"
+  [ -f "$stamp" ] && [ ! "$ROOT/tests/package-lock.json" -nt "$stamp" ]
+}
+
 # ensure_node_modules installs the pinned test packages from tests/package-lock.json.
 ensure_node_modules() {
-  # npm writes node_modules/.package-lock.json on install: when the lock file
-  # is newer (a package was added or bumped), install again.
-  local stamp="$ROOT/tests/node_modules/.package-lock.json"
-  if [ -f "$stamp" ] && [ ! "$ROOT/tests/package-lock.json" -nt "$stamp" ]; then
-    return 0
-  fi
+  node_modules_current && return 0
   echo "== installing npm test packages"
   (cd "$ROOT/tests" && npm ci --no-audit --no-fund --loglevel=error)
 }

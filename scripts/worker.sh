@@ -11,10 +11,22 @@
 # constructors Go's wasm needs) and the pinned workerd's own date (1.20260426).
 WORKER_COMPAT_DATE=${WORKER_COMPAT_DATE:-2026-04-20}
 
-# wrangler_bin prints the pinned wrangler from tests/node_modules.
+# wrangler_bin prints the pinned wrangler: the test packages' when they are
+# installed and current; else wrangler alone, which is all worker-dev needs,
+# installed into $DIST/wrangler at the versions tests/package-lock.json pins
+# (scripts/wrangler-lock.mjs: ~35 packages instead of the test suite's ~160).
 wrangler_bin() {
-  ensure_node_modules >&2
-  echo "$ROOT/tests/node_modules/.bin/wrangler"
+  if node_modules_current; then
+    echo "$ROOT/tests/node_modules/.bin/wrangler"
+    return 0
+  fi
+  local dir="$DIST/wrangler"
+  node "$ROOT/scripts/wrangler-lock.mjs" "$ROOT/tests/package-lock.json" "$dir" >&2 || return 1
+  if [ ! -x "$dir/node_modules/.bin/wrangler" ] || [ "$dir/package-lock.json" -nt "$dir/node_modules/.package-lock.json" ]; then
+    echo "== installing wrangler for worker-dev: only it and its dependencies (pinned by tests/package-lock.json), into $dir; ./build.sh test installs the test packages" >&2
+    (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error) >&2 || return 1
+  fi
+  echo "$dir/node_modules/.bin/wrangler"
 }
 
 # wrangler_env runs a command with wrangler kept offline-friendly and its
@@ -118,7 +130,7 @@ build_worker() {
 }
 
 # worker_dev serves dist/worker with wrangler dev. Settings come from the
-# environment (LLM_BASE_URL, LLM_STYLE, LLM_MODEL, LLM_API_KEY, STATE_SECRET,
+# environment (LLM_BASE_URL, LLM_STYLE, LLM_MODEL, MODELS, LLM_API_KEY, STATE_SECRET,
 # API_TOKEN, ALLOWED_ORIGINS, BUILTINS, SKILLS, AGENTS); without LLM_BASE_URL the
 # browser demo's offline model is used (start_demo_model).
 worker_dev() {
@@ -142,6 +154,7 @@ worker_dev() {
       echo "LLM_BASE_URL=$base"
       echo "LLM_STYLE=${LLM_STYLE:-openai}"
       echo "LLM_MODEL=$model"
+      [ -z "${MODELS:-}" ] || echo "MODELS=$MODELS"
       echo "LLM_API_KEY=$key"
       echo "STATE_SECRET=${STATE_SECRET:-$(od -An -N24 -tx1 /dev/urandom | tr -d ' \n')}"
       [ -z "${API_TOKEN:-}" ] || echo "API_TOKEN=$API_TOKEN"

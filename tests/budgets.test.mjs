@@ -13,13 +13,14 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { gzipSync } from "node:zlib";
 import { mangle, readFunctions } from "../scripts/wasm-names.mjs";
+import { blocks, DOCS, DRIFT, figures, measure, quoted } from "../scripts/doc-sizes.mjs";
 
 const run = promisify(execFile);
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -124,6 +125,12 @@ const targets = [
   // 1,188,826 → 1,257,920) and the MCP client; the default build stays
   // without them.
   { name: "browser with tools", file: "web/toolnexus-tools.wasm", pkg: "./wasm/browser-tools", gzipBudget: 1_250_000, rawBudget: 4_639_000, never: browserNever },
+  // Issue 33: the gateway's MODELS (worker.Models, the 400 naming them;
+  // +5,138 raw / +1,866 zlib -9) and the approval page's person-facing
+  // texts, its "what was decided" and the dialog's time left and step-aside
+  // button (embedded modules; +3,520 / +1,050) took the Worker from
+  // 7,480,463 / 2,054,572 (main at 60c94fb) to 7,489,121 / 2,057,488;
+  // each budget is ~0.5 % above.
   { name: "worker", file: "worker/build/app.wasm", pkg: "./wasm/worker", gzipBudget: 2_111_000, rawBudget: 7_705_000, never },
 ];
 
@@ -168,4 +175,43 @@ for (const t of targets) {
 test("symbols are spelled as the name section spells them", () => {
   assert.equal(mangle("net/http.(*Client).Do"), "net_http.__Client_.Do");
   assert.equal(mangle("encoding/json.(*decodeState).object"), "encoding_json.__decodeState_.object");
+});
+
+// The docs quote the builds' sizes in one place each (issue 33: four docs
+// quoted four different sizes of the same build): the blocks that
+// scripts/doc-sizes.mjs writes from dist/. A block more than DRIFT off the
+// build is stale (rerun `node scripts/doc-sizes.mjs --write`); any other
+// paragraph that names a build and a whole build's size quotes it twice.
+test("the docs' size blocks are the build's (scripts/doc-sizes.mjs), within 2 %", () => {
+  const rendered = blocks(measure(dist));
+  const seen = new Set();
+  for (const doc of DOCS) {
+    for (const [name, lines] of Object.entries(quoted(readFileSync(join(root, doc), "utf8")))) {
+      seen.add(name);
+      const want = figures(rendered[name] ?? []);
+      const got = figures(lines);
+      assert.equal(got.length, want.length, `${doc}: the ${name} block has ${got.length} figures, the build ${want.length}: run node scripts/doc-sizes.mjs --write`);
+      got.forEach((g, i) => assert.ok(Math.abs(g - want[i]) <= DRIFT * want[i],
+        `${doc}: the ${name} block says ${g}, the build measures ${want[i]} (over ${DRIFT * 100} % off): run node scripts/doc-sizes.mjs --write`));
+    }
+  }
+  assert.deepEqual([...seen].sort(), Object.keys(rendered).sort(), "every block is quoted somewhere");
+});
+
+test("no other doc quotes a build's size", () => {
+  const docs = ["README.md", "SECURITY.md", "RELIABILITY.md", "worker/README.md", "web/examples/README.md",
+    ...readdirSync(join(root, "docs")).filter((f) => f.endsWith(".md")).map((f) => `docs/${f}`)];
+  const names = /toolnexus\.wasm|toolnexus-tools\.wasm|app\.wasm|the wasm\b/;
+  const found = [];
+  for (const doc of docs) {
+    const text = readFileSync(join(root, doc), "utf8").replace(/<!-- sizes:[a-z]+ -->[\s\S]*?<!-- \/sizes -->/g, "");
+    // A paragraph, a list item or a table row is one unit.
+    for (const para of text.split(/\n\s*\n|\n(?=\s*(?:[-*|]) )/)) {
+      if (!names.test(para)) continue;
+      const mb = [...para.matchAll(/(\d+(?:\.\d+)?) ?MB\b/g)].map((m) => Number(m[1]) * 1e6);
+      const bytes = [...para.matchAll(/\b(\d{1,3}(?:,\d{3})+) ?(?:B|bytes)\b/g)].map((m) => Number(m[1].replaceAll(",", "")));
+      if ([...mb, ...bytes].some((n) => n >= 500_000)) found.push(`${doc}: ${para.trim().slice(0, 160)}`);
+    }
+  }
+  assert.deepEqual(found, [], "quote README's Size and speed table instead");
 });

@@ -412,6 +412,60 @@ test("remote mode against the Worker on workerd: decline and approve; no wasm do
   }
 });
 
+test("remote mode from an origin the Worker does not allow: the element says to set ALLOWED_ORIGINS, not \"Failed to fetch\"", T, async () => {
+  const mock = await startWorkerMock();
+  let worker;
+  try {
+    // No ALLOWED_ORIGINS: the Worker refuses the page's preflight (issue 33).
+    worker = await startWorker({
+      LLM_BASE_URL: `${mock.url}/v1`, LLM_MODEL: "mock-model", LLM_API_KEY: "sk-embed-test-key",
+      STATE_SECRET: "embed-state-secret-0123456789abcdef",
+    });
+    await withPage(async (page, problems) => {
+      await openPage(page, `<toolnexus-chat endpoint="${worker.url}"></toolnexus-chat>`);
+      const el = chat(page);
+      await send(page, el, "refund order 42");
+      const origin = new URL(server.url).origin;
+      const [error] = await events(page, "toolnexus:error");
+      assert.equal(error.detail.message, `toolnexus-chat: the Worker at ${new URL(worker.url).origin} does not allow requests ` +
+        `from this page's origin (${origin}): add ${origin} to its ALLOWED_ORIGINS setting`);
+      assert.equal(await el.locator(".entry.error .text").textContent(), error.detail.message);
+      assert.equal(mock.requests.length, 0, "nothing ran");
+      // The browser reports the refused preflight on the console itself: that is all it may say.
+      assert.ok(problems.every((p) => /CORS|Failed to load resource|net::ERR_FAILED/.test(p)), problems.join("\n"));
+    });
+  } finally {
+    await worker?.dispose().catch(() => {});
+    await mock.close();
+  }
+});
+
+test("a width change keeps the transcript at its end, and leaves it where the person scrolled", T, async () => {
+  await withPage(async (page, problems) => {
+    await openPage(page, `<toolnexus-chat id="w" demo style="--toolnexus-height: 220px"></toolnexus-chat>`);
+    const el = chat(page, "w");
+    await send(page, el, "what is 2+3");
+    await send(page, el, "hello"); // a long answer last: narrower, it takes more lines below what is in view
+    const log = el.getByRole("log");
+    // gap: how far the transcript is from its end, once a frame has laid it out.
+    const gap = () => log.evaluate((l) => new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(() =>
+      ok(l.scrollHeight - l.clientHeight - l.scrollTop)))));
+    assert.ok(await log.evaluate((l) => l.scrollHeight > l.clientHeight + 100), "the transcript overflows");
+    assert.ok(await gap() <= 2);
+    // Narrower: the text wraps into more lines, the end moves down (issue 33).
+    await page.setViewportSize({ width: 375, height: 700 });
+    await page.waitForFunction(() => document.querySelector("toolnexus-chat").shadowRoot.querySelector("[part=transcript]").clientWidth < 370);
+    assert.ok(await gap() <= 2, `not at the end after a width change: ${await gap()} px above it`);
+    // Scrolled up to read: a width change does not pull the transcript down.
+    await log.evaluate((l) => { l.scrollTop = 0; });
+    await page.waitForFunction(() => document.querySelector("toolnexus-chat").shadowRoot.querySelector("[part=transcript]").scrollTop === 0);
+    await page.setViewportSize({ width: 1000, height: 700 });
+    await page.waitForFunction(() => document.querySelector("toolnexus-chat").shadowRoot.querySelector("[part=transcript]").clientWidth > 600);
+    assert.equal(await log.evaluate((l) => new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(() => ok(l.scrollTop))))), 0);
+    assert.deepEqual(problems, []);
+  }, { viewport: { width: 1280, height: 700 } });
+});
+
 test("two elements on one page keep separate tools, dialogs and transcripts", T, async () => {
   await withPage(async (page, problems) => {
     await openPage(page, `<toolnexus-chat demo id="a"></toolnexus-chat><toolnexus-chat demo id="b"></toolnexus-chat>`);

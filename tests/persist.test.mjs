@@ -75,6 +75,17 @@ const hide = (page) => page.evaluate(() => {
   document.dispatchEvent(new Event("visibilitychange"));
 });
 
+// hideAndReturn hides the page and shows it again in one task: the person
+// is back while the hide's halt and save are still in flight (issue 33).
+const hideAndReturn = (page) => page.evaluate(() => {
+  Object.defineProperty(document, "visibilityState", { configurable: true, get: () => "hidden" });
+  Object.defineProperty(document, "hidden", { configurable: true, get: () => true });
+  document.dispatchEvent(new Event("visibilitychange"));
+  delete document.visibilityState;
+  delete document.hidden;
+  document.dispatchEvent(new Event("visibilitychange"));
+});
+
 // partials asserts that at least two different partial states of final were seen.
 function assertStreamed(states, final) {
   const partial = states.filter((s) => s.length > 0 && s !== final && final.startsWith(s));
@@ -255,6 +266,23 @@ test("demo page: hidden, then visible again — the same page offers the request
   });
 });
 
+test("demo page: back while the hide's save is in flight — the request is offered once it is saved", T, async () => {
+  await withPage(async (page, problems) => {
+    await openDemo(page);
+    await send(page, "refund order 4");
+    await page.getByRole("dialog").waitFor();
+    await hideAndReturn(page);
+    const dialog = page.getByRole("dialog");
+    await dialog.waitFor();
+    assert.match(await dialog.locator("pre").textContent(), /"order": "4"/);
+    await dialog.getByRole("button", { name: "Approve" }).click();
+    await idle(page);
+    assert.equal(count(await demoLog(page), /Tool resultrefunded order 4/g), 1);
+    assert.equal((await saved(page, "demo"))?.pending, undefined, "the answered request is no longer saved");
+    assert.deepEqual(problems, []);
+  });
+});
+
 // --- <toolnexus-chat> ---
 
 async function openElement(page, attrs, { reuse } = {}) {
@@ -344,6 +372,23 @@ test("element persist: a reload keeps the conversation; a hidden page's approval
     assert.deepEqual(await elCallLabels(page), ["Tool call", "Tool call · approved"]);
     const calls = await page.evaluate(() => window.__tnx.filter((e) => e.type === "toolnexus:tool-call").map((e) => e.detail.output));
     assert.deepEqual(calls, ["refunded order 9"]);
+    assert.deepEqual(problems, []);
+  });
+});
+
+test("element persist: back while the hide's save is in flight — the request is offered once it is saved", T, async () => {
+  await withPage(async (page, problems) => {
+    await openElement(page, `demo persist="back"`);
+    await elSend(page, "refund order 5");
+    await page.getByRole("dialog").waitFor();
+    await hideAndReturn(page);
+    await settled(page, 1); // the hidden page halted and saved the run
+    const dialog = page.getByRole("dialog");
+    await dialog.waitFor();
+    await dialog.getByRole("button", { name: "Approve" }).click();
+    await settled(page, 2);
+    assert.equal(count(await elLog(page), /Tool resultrefunded order 5/g), 1);
+    assert.deepEqual(await elCallLabels(page), ["Tool call · approved"]);
     assert.deepEqual(problems, []);
   });
 });

@@ -100,7 +100,7 @@ test("the waiting note shows the link's QR code, it reads as exactly approveURL,
     const { id } = await (await started).json();
     const dialog = page.getByRole("dialog");
     await dialog.waitFor();
-    const note = el.locator(".entry.note", { hasText: "Waiting for approval — open this link on another device" });
+    const note = el.locator(".entry.note");
     const qr = note.getByRole("img", { name: LABEL });
     await qr.waitFor();
 
@@ -108,7 +108,12 @@ test("the waiting note shows the link's QR code, it reads as exactly approveURL,
     assert.equal(st.json.status, "pending", st.text);
     const { approveURL } = st.json.pending;
     assert.match(approveURL, /^https?:\/\/\S+\/approve\?/);
-    assert.ok((await note.textContent()).includes(approveURL), "the note names the link");
+    assert.match(await note.textContent(), /Waiting for approval — open this link on another device/);
+    // Issue 33: the link is a link (a new tab; no Referer), not plain text.
+    const link = note.getByRole("link", { name: approveURL });
+    assert.equal(await link.getAttribute("href"), approveURL);
+    assert.equal(await link.getAttribute("target"), "_blank");
+    assert.match(await link.getAttribute("rel"), /noreferrer/);
     // Big enough for a phone's camera, square, sharp (whole pixels per module).
     const box = await qr.boundingBox();
     assert.ok(box.width >= 160 && box.width === box.height, JSON.stringify(box));
@@ -127,9 +132,108 @@ test("the waiting note shows the link's QR code, it reads as exactly approveURL,
     await qr.waitFor({ state: "detached" });
     await page.waitForFunction(() => !document.querySelector("#remote").hasAttribute("busy"), null, { timeout: 30_000 });
     assert.match(await el.getByRole("log").textContent(), /done: refunded order 42/);
-    assert.ok((await note.textContent()).includes(approveURL), "the link stays in the transcript");
+    // Issue 33: the call's label is the decision the run recorded (the
+    // dialog here closed as "aborted"), and where it was given; the note is
+    // marked answered and its used link is no longer a link.
+    await callLabelIs(el, "Tool call · approved on another device");
+    await noteAnswered(note, /^Approved on another device\. The approval link is used: /, approveURL);
     await check();
   }, { colorScheme: "dark" });
+});
+
+// callLabelIs waits until the transcript's one tool call line reads label
+// (the recorded decision arrives after the run went on).
+async function callLabelIs(el, label) {
+  await el.locator(".entry.tool-call .who", { hasText: label }).waitFor();
+  assert.deepEqual(await el.locator(".entry.tool-call .who").allTextContents(), [label]);
+}
+
+// noteAnswered checks the waiting note became an answered one: its text,
+// the used link kept as text but not as a link, no QR code, no button.
+async function noteAnswered(note, text, approveURL) {
+  await note.locator(".who", { hasText: "Note · answered" }).waitFor();
+  const body = await note.locator(".text").textContent();
+  assert.match(body, text);
+  assert.ok(body.endsWith(approveURL), body);
+  assert.equal(await note.getByRole("link").count(), 0, "a used link is not a link");
+  assert.equal(await note.getByRole("img").count(), 0);
+  assert.equal(await note.getByRole("button").count(), 0);
+}
+
+// startRun sends the refund and returns the run's id and approveURL once
+// the element shows its dialog and the link's QR code.
+async function startRun(page, el) {
+  const started = page.waitForResponse((r) => r.request().method() === "POST" && new URL(r.url()).pathname === "/v1/runs");
+  await el.getByRole("textbox", { name: "Message" }).fill("refund order 42");
+  await el.getByRole("button", { name: "Send" }).click();
+  const { id } = await (await started).json();
+  await page.getByRole("dialog").waitFor();
+  await el.getByRole("img", { name: LABEL }).waitFor();
+  const st = await worker.call("GET", `/v1/runs/${id}`);
+  assert.equal(st.json.status, "pending", st.text);
+  return { id, approveURL: st.json.pending.approveURL };
+}
+
+// onPhone answers approveURL on the Worker's approval page in a fresh context.
+async function onPhone(approveURL, answer) {
+  await withFreshPage(site.browser, async (phone) => {
+    await phone.goto(new URL(new URL(approveURL).pathname + new URL(approveURL).search, worker.url).href);
+    const dialog = phone.locator("dialog.tnx-approval");
+    if (answer.reason) await dialog.getByRole("textbox", { name: "Reason" }).fill(answer.reason);
+    await dialog.getByRole("button", { name: answer.approve ? "Approve" : "Decline" }).click();
+    await phone.locator("#status[data-kind=done]").waitFor();
+  });
+}
+
+const idle = (page) => page.waitForFunction(() => !document.querySelector("#remote").hasAttribute("busy"), null, { timeout: 30_000 });
+
+test("answer on another device: the dialog steps aside, the QR code is in plain view, the dialog comes back and approves", T, async () => {
+  await withPage(async (page, check) => {
+    await page.goto(site.server.url + "runs-qr.html");
+    const el = page.locator("#remote");
+    await page.waitForSelector("#remote[ready]");
+    const { id, approveURL } = await startRun(page, el);
+    const dialog = page.getByRole("dialog");
+    await dialog.getByRole("button", { name: "Answer on another device" }).click();
+    await dialog.waitFor({ state: "detached" });
+    // Stepping aside answers nothing: the run still waits.
+    assert.equal((await worker.call("GET", `/v1/runs/${id}`)).json.status, "pending");
+    const note = el.locator(".entry.note");
+    const qr = note.getByRole("img", { name: LABEL });
+    // Nothing covers the code: the topmost element at its centre is the code itself.
+    const box = await qr.boundingBox();
+    assert.ok(await page.evaluate(({ x, y }) => {
+      let hit = document.elementFromPoint(x, y);
+      while (hit?.shadowRoot) { const inner = hit.shadowRoot.elementFromPoint(x, y); if (!inner || inner === hit) break; hit = inner; }
+      return hit?.closest?.("svg")?.getAttribute("aria-label");
+    }, { x: box.x + box.width / 2, y: box.y + box.height / 2 }) === LABEL, "something covers the QR code");
+    assert.equal(await scan(page, qr), approveURL);
+    assert.match(await el.getByRole("status").textContent(), /another device/);
+    // The dialog comes back, and this page's answer is the one recorded.
+    await note.getByRole("button", { name: "Answer here" }).click();
+    await dialog.getByRole("button", { name: "Approve" }).click();
+    await idle(page);
+    assert.match(await el.getByRole("log").textContent(), /done: refunded order 42/);
+    await callLabelIs(el, "Tool call · approved");
+    await noteAnswered(note, /^Approved here\. The approval link is used: /, approveURL);
+    await check();
+  }, { viewport: { width: 900, height: 700 } });
+});
+
+test("declined on another device while the dialog is open: the line says so, with the reason", T, async () => {
+  await withPage(async (page, check) => {
+    await page.goto(site.server.url + "runs-qr.html");
+    const el = page.locator("#remote");
+    await page.waitForSelector("#remote[ready]");
+    const { approveURL } = await startRun(page, el);
+    await onPhone(approveURL, { approve: false, reason: "not this order" });
+    await page.getByRole("dialog").waitFor({ state: "detached" });
+    await idle(page);
+    await callLabelIs(el, "Tool call · declined on another device");
+    assert.match(await el.getByRole("log").textContent(), /Declinednot this order/);
+    await noteAnswered(el.locator(".entry.note"), /^Declined on another device\. /, approveURL);
+    await check();
+  });
 });
 
 test("answered in this page's dialog: the QR code goes with it", T, async () => {

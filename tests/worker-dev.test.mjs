@@ -12,7 +12,7 @@ import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { execFile, spawn } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
-import { mkdtemp, rm } from "node:fs/promises";
+import { chmod, copyFile, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -137,6 +137,54 @@ test("worker-dev on a taken port says so in one line and how to pick another", T
     assert.equal(err.stdout, "", "nothing was built or started");
   } finally {
     taken.close();
+  }
+});
+
+// Issue 33: worker-dev installed the whole test toolchain (~160 packages) the
+// first time, without saying why. It needs wrangler only: wrangler_bin
+// (scripts/worker.sh) installs just that, from a lock file derived from the
+// tests' (scripts/wrangler-lock.mjs). Here npm is a stub that records its
+// calls, in a scratch ROOT without tests/node_modules: nothing is downloaded.
+test("worker-dev without the test packages installs wrangler alone, pinned by the tests' lock file, and says so", T, async () => {
+  const { wranglerLock } = await import(pathToFileURL(join(ROOT, "scripts", "wrangler-lock.mjs")).href);
+  const testsLock = JSON.parse(readFileSync(join(ROOT, "tests", "package-lock.json"), "utf8"));
+  const { manifest, lock } = wranglerLock(testsLock);
+  assert.equal(manifest.devDependencies.wrangler, JSON.parse(readFileSync(join(ROOT, "tests", "package.json"), "utf8")).devDependencies.wrangler);
+  const paths = Object.keys(lock.packages).filter(Boolean);
+  for (const p of paths) assert.deepEqual(lock.packages[p], testsLock.packages[p], `${p} differs from the tests' lock`);
+  for (const p of ["node_modules/wrangler", "node_modules/miniflare", "node_modules/workerd"]) assert.ok(paths.includes(p), p);
+  for (const p of ["node_modules/playwright-core", "node_modules/ai", "node_modules/openai", "node_modules/react"]) assert.ok(!paths.includes(p), p);
+  const installed = paths.filter((p) => !lock.packages[p].optional).length;
+  assert.ok(installed < 40, `${installed} packages besides the platform binaries`);
+
+  const scratch = await mkdtemp(join(tmpdir(), "tn-wrangler-"));
+  try {
+    const root = join(scratch, "root");
+    const bin = join(scratch, "bin");
+    const log = join(scratch, "npm.log");
+    await mkdir(join(root, "tests"), { recursive: true });
+    await mkdir(join(root, "scripts"), { recursive: true });
+    await mkdir(bin);
+    await copyFile(join(ROOT, "tests", "package-lock.json"), join(root, "tests", "package-lock.json"));
+    await copyFile(join(ROOT, "scripts", "wrangler-lock.mjs"), join(root, "scripts", "wrangler-lock.mjs"));
+    // The stub installs a fake wrangler where npm ci would, with npm's stamp.
+    await writeFile(join(bin, "npm"), `#!/bin/sh\necho "$PWD $*" >> "${log}"\nmkdir -p node_modules/.bin && : > node_modules/.bin/wrangler && chmod +x node_modules/.bin/wrangler && cp package-lock.json node_modules/.package-lock.json\n`);
+    await chmod(join(bin, "npm"), 0o755);
+    const run = () => promisify(execFile)("bash", ["-c",
+      `set -euo pipefail; ROOT="${root}"; DIST="${root}/dist"; source "${ROOT}/scripts/test.sh"; source "${ROOT}/scripts/worker.sh"; wrangler_bin`],
+      { env: { ...process.env, PATH: `${bin}:${process.env.PATH}` }, timeout: 60_000 });
+    const first = await run();
+    const dir = join(root, "dist", "wrangler");
+    assert.equal(first.stdout, `${join(dir, "node_modules", ".bin", "wrangler")}\n`);
+    assert.match(first.stderr, /installing wrangler for worker-dev: only it and its dependencies/);
+    assert.equal(readFileSync(log, "utf8"), `${dir} ci --no-audit --no-fund --loglevel=error\n`, "npm ci ran once, in the wrangler folder, not in tests/");
+    assert.deepEqual(JSON.parse(readFileSync(join(dir, "package-lock.json"), "utf8")), lock);
+    const again = await run();
+    assert.equal(again.stdout, first.stdout);
+    assert.equal(again.stderr, "", "installed once");
+    assert.equal(readFileSync(log, "utf8").split("\n").filter(Boolean).length, 1);
+  } finally {
+    await rm(scratch, { recursive: true, force: true });
   }
 });
 

@@ -77,7 +77,7 @@ before(async () => {
   [workers.main, workers.nokv, workers.anthropic] = await Promise.all([
     startWorker(base, { kv: ["CONVERSATIONS_KV"] }),
     startWorker(base),
-    startWorker({ ...base, LLM_BASE_URL: mock.url, LLM_STYLE: "anthropic", LLM_MODEL: "claude-mock" }),
+    startWorker({ ...base, LLM_BASE_URL: mock.url, LLM_STYLE: "anthropic", LLM_MODEL: "claude-mock", MODELS: "claude-mock, claude-mock-large" }),
   ]);
 });
 
@@ -313,12 +313,12 @@ test("chat completions: the official openai client gets a translated Anthropic a
 // The official client's version, as installed (tests/package.json pins it).
 const OPENAI_VERSION = JSON.parse(readFileSync(new URL("./node_modules/openai/package.json", import.meta.url), "utf8")).version;
 
-for (const [name, model] of [["main", "mock-model"], ["anthropic", "claude-mock"]]) {
+for (const [name, model, listed] of [["main", "mock-model", ["mock-model"]], ["anthropic", "claude-mock", ["claude-mock", "claude-mock-large"]]]) {
   test(`chat completions, streamed (${name} style): the openai client's streamed text and tool call equal the non-streamed ones; /v1/models lists the model`, async (t) => {
     t.diagnostic(`openai ${OPENAI_VERSION}`);
     const client = new OpenAI({ apiKey: TOKEN, baseURL: new URL("/v1", workers[name].url).href, maxRetries: 0, timeout: 30_000 });
     const models = await client.models.list();
-    assert.deepEqual(models.data.map((m) => m.id), [model]);
+    assert.deepEqual(models.data.map((m) => m.id), listed);
 
     const ask = { model, messages: [{ role: "user", content: "hello there, how are you" }] };
     const whole = await client.chat.completions.create(ask);
@@ -404,6 +404,28 @@ test("chat completions: an OpenAI-style model behind the gateway, and input erro
   const upstream = await call("main", "POST", "/v1/chat/completions", { messages: [{ role: "user", content: "fail" }] });
   assert.equal(upstream.status, 502);
   assert.equal(upstream.json.error.upstreamStatus, 503);
+});
+
+test("chat completions: only a model the Worker lists (MODELS, else LLM_MODEL) is called; another is 400 with the list", async () => {
+  const sent = (worker, model) => new OpenAI({ apiKey: TOKEN, baseURL: new URL("/v1", workers[worker].url).href, maxRetries: 0, timeout: 30_000 })
+    .chat.completions.create({ model, messages: [{ role: "user", content: "hello" }] });
+  // The Worker's key must not buy a caller any model it names (issue 33).
+  for (const [worker, model, listed] of [["main", "gpt-4o", ["mock-model"]], ["anthropic", "claude-sonnet-4-5", ["claude-mock", "claude-mock-large"]]]) {
+    const before = mock.requests.length;
+    await assert.rejects(sent(worker, model), (err) => {
+      assert.equal(err.status, 400);
+      assert.equal(err.code, "unknown_model");
+      for (const m of listed) assert.ok(err.message.includes(m), `${err.message} names ${m}`);
+      return true;
+    });
+    const raw = await call(worker, "POST", "/v1/chat/completions", { model, messages: [{ role: "user", content: "hello" }] });
+    assert.deepEqual(raw.json.models, listed);
+    assert.equal(mock.requests.length, before, `${model} reached the model`);
+  }
+  // A listed model other than LLM_MODEL goes to the provider as named.
+  const res = await sent("anthropic", "claude-mock-large");
+  assert.equal(res.choices[0].message.content, "heard: hello");
+  assert.equal(mock.requests.at(-1).body.model, "claude-mock-large");
 });
 
 test("metrics: the isolate's one Go instance counts every request it served", async () => {

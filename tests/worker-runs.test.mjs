@@ -269,6 +269,56 @@ test("the link: tampered, for another run, malformed, expired; racing approvers;
   assert.equal((await call("guarded", "GET", linkPath(lb) + "&view=json")).status, 410);
 });
 
+test("the approval page speaks to a person: time left, what was approved, a broken link; no favicon request; one line per button at 375 px", T, async () => {
+  const id = await start("main");
+  const { approveURL } = (await state("main", id, ["pending"])).pending;
+  const real = new URL(linkPath(approveURL), workers.main.url).href;
+  await withPage(browser, async (page, problems) => {
+    const asked = [];
+    page.on("request", (r) => asked.push(new URL(r.url()).pathname));
+    await page.goto(real);
+    const dialog = page.locator("dialog.tnx-approval");
+    await dialog.waitFor();
+    // APPROVAL_TTL_SECONDS is a day: hours and minutes, not 86385 s (issue 33).
+    const countdown = dialog.locator(".tnx-countdown", { hasText: "Expires in" });
+    await countdown.waitFor();
+    assert.match(await countdown.textContent(), /^Expires in 2[34] h \d{1,2} min$/);
+    // In edit mode, no button label breaks over two lines on a phone.
+    await dialog.getByRole("button", { name: "Edit" }).click();
+    const buttons = dialog.locator(".tnx-buttons button");
+    const boxes = await buttons.evaluateAll((bs) => bs.map((b) => ({ text: b.textContent, h: b.getBoundingClientRect().height,
+      fits: b.scrollWidth <= b.clientWidth, line: parseFloat(getComputedStyle(b).lineHeight) || 1.45 * parseFloat(getComputedStyle(b).fontSize) })));
+    assert.deepEqual(boxes.map((b) => b.text), ["Decline", "Cancel edit", "Approve edited"]);
+    for (const b of boxes) assert.ok(b.fits && b.h < 2 * b.line, `"${b.text}" wraps: ${JSON.stringify(b)}`);
+    await dialog.getByRole("button", { name: "Approve edited" }).click();
+    await page.locator("#status[data-kind=done]").waitFor();
+    // After answering, the page shows what was approved: the tool and the arguments that run.
+    const decided = page.getByRole("region", { name: "What was decided" });
+    assert.match(await decided.textContent(), /Approved: the tool refund runs with these arguments\./);
+    assert.deepEqual(JSON.parse(await decided.locator("pre").textContent()), { order: 42 });
+    // The page declares its icon, so no browser asks the Worker for /favicon.ico
+    // (a 404 in every visit's console; headless Chromium asks for none anyway).
+    assert.equal(await page.evaluate(() => document.querySelector("link[rel~=icon]")?.getAttribute("href")), "data:,");
+    assert.ok(!asked.includes("/favicon.ico"), `the page asked for /favicon.ico: ${asked.join(" ")}`);
+    assert.deepEqual(problems, []);
+  }, { contextOptions: { viewport: { width: 375, height: 740 } } });
+  await state("main", id, ["done"]);
+
+  // A changed link: the page says what to do, not the API's message.
+  const other = await start("main");
+  const link = (await state("main", other, ["pending"])).pending.approveURL.replace(/d=[0-9a-f]/, "d=x");
+  await withPage(browser, async (page, problems) => {
+    await page.goto(new URL(linkPath(link), workers.main.url).href);
+    await page.locator("#status[data-kind=error]").waitFor();
+    const text = await page.locator("#status").textContent();
+    assert.match(text, /^This approval link does not work: it was changed or cut/);
+    assert.doesNotMatch(text, /Worker|link_invalid/);
+    assert.deepEqual(problems.filter((p) => !/403|Forbidden/.test(p)), []);
+  });
+  assert.equal((await answer("main", (await state("main", other, ["pending"])).pending.approveURL, { ok: false })).status, 200);
+  await state("main", other, ["done"]);
+});
+
 test("a caller that goes away reattaches with Last-Event-ID", T, async () => {
   const id = await start("main");
   const ac = new AbortController();

@@ -5,13 +5,7 @@ import (
 	"io"
 	"strings"
 	"testing"
-
-	"github.com/toolnexus/wasm/core"
-	"github.com/toolnexus/wasm/internal/jsonx"
-	"github.com/toolnexus/wasm/toolnexus/internal/port"
 )
-
-func marshalJSON(v any) ([]byte, error) { return jsonx.Marshal(v) }
 
 // recordingTransport answers every request with status/body and keeps it.
 type recordingTransport struct {
@@ -49,8 +43,6 @@ func toolNames(tk *Toolkit) string {
 	return strings.Join(names, ",")
 }
 
-func decodeObject(data []byte) (map[string]any, error) { return jsonx.DecodeObject(data) }
-
 func collect(t *testing.T, ch <-chan StreamEvent) []StreamEvent {
 	t.Helper()
 	var events []StreamEvent
@@ -59,6 +51,3 @@ func collect(t *testing.T, ch <-chan StreamEvent) []StreamEvent {
 	}
 	return events
 }
-
-// CoreToolkit is tk's core toolkit (toolnexus/internal/port's conversion).
-func CoreToolkit(tk *Toolkit) *core.Toolkit { return port.CoreToolkit(tk) }

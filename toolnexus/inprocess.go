@@ -14,7 +14,6 @@ import (
 	"github.com/toolnexus/wasm/core"
 	"github.com/toolnexus/wasm/core/wire"
 	"github.com/toolnexus/wasm/internal/jsonx"
-	"github.com/toolnexus/wasm/toolnexus/internal/port"
 )
 
 // The Go port's in-process client: a model written as a plain Go function
@@ -60,10 +59,10 @@ type InProcessOptions struct {
 	Generate func(InProcessRequest) (InProcessResponse, error)
 	// OnError classifies a failed Generate as a failed HTTP request would
 	// be; unset, every failure is final (nothing is retried).
-	OnError       func(port.ErrorInfo) port.Tier
+	OnError       func(ErrorInfo) Tier
 	SystemPrompt  string
 	MaxTurns      int
-	Hooks         *port.Hooks
+	Hooks         *Hooks
 	TimeoutMs     int
 	Store         core.ConversationStore
 	OnMetric      func(core.MetricEvent)
@@ -111,7 +110,7 @@ func CreateInProcessClient(opts InProcessOptions) *Client {
 	if opts.OnError != nil {
 		retries = 0 // the default
 	}
-	o := port.CoreClientOptions(port.ClientOptions{
+	o := coreClientOptions(ClientOptions{
 		BaseURL: "inprocess://model", Style: core.StyleOpenAI, Model: opts.Model, Transport: transport,
 		OnError: opts.OnError, Retries: retries, SystemPrompt: opts.SystemPrompt,
 		MaxTurns: opts.MaxTurns, Hooks: opts.Hooks, TimeoutMs: opts.TimeoutMs, Store: opts.Store,
@@ -124,7 +123,7 @@ func CreateInProcessClient(opts InProcessOptions) *Client {
 			return nil, errNoGenerate
 		}}
 	}
-	return port.Wrap(core.CreateClient(o), opts.SystemPrompt)
+	return wrapClient(core.CreateClient(o), opts.SystemPrompt)
 }
 
 // inProcessReply is r as an OpenAI chat-completions reply.

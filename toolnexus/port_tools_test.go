@@ -99,7 +99,7 @@ func TestPortExecuteUnknown(t *testing.T) {
 		if err != nil || !res.IsError || res.Output != "Unknown tool: nope" {
 			t.Fatalf("Execute(nope) = %+v, %v", res, err)
 		}
-		if _, err := CoreToolkit(tk).Execute(context.Background(), "nope", nil); err == nil {
+		if _, err := coreToolkit(tk).Execute(context.Background(), "nope", nil); err == nil {
 			t.Fatal("core's Execute(nope) must fail")
 		}
 	}

@@ -2,8 +2,6 @@ package toolnexus
 
 import (
 	"context"
-
-	"github.com/toolnexus/wasm/toolnexus/internal/port"
 )
 
 // CreateToolkit assembles a toolkit: ExtraTools, then MCP, the skill tool,
@@ -17,7 +15,7 @@ func CreateToolkit(ctx context.Context, opts Options) (*Toolkit, error) {
 		cfg = m["builtins"]
 	}
 	opts.Builtins = false // core's own built-ins work in a sandbox; these use the host
-	tk, err := port.CreateToolkit(ctx, opts)
+	tk, err := createToolkit(ctx, opts)
 	if err != nil {
 		return nil, err
 	}

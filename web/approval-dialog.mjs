@@ -29,9 +29,9 @@ let seq = 0; // unique element ids per dialog
  */
 export function approvalDialog(options = {}) {
   let dlg = null;
-  return (request, { signal } = {}) => {
+  return (request, { signal, elsewhere } = {}) => {
     dlg ??= new ApprovalDialog(options);
-    return dlg.ask(request, { signal });
+    return dlg.ask(request, { signal, elsewhere });
   };
 }
 
@@ -55,11 +55,15 @@ export class ApprovalDialog {
   /**
    * Show the request and resolve to the person's Answer. An aborted signal
    * (the run gave up waiting) closes the dialog as declined with reason "aborted".
+   * With elsewhere (a button label, e.g. "Answer on another device") the
+   * dialog also offers to step aside: that button closes it without an
+   * answer and resolves to {id, elsewhere: true} — not an Answer: the
+   * request is still open, answered elsewhere or asked again.
    */
-  ask(request, { signal } = {}) {
+  ask(request, { signal, elsewhere } = {}) {
     this.#waiting++;
     this.#noteQueue();
-    const next = this.#queue.then(() => this.#show(request ?? {}, signal));
+    const next = this.#queue.then(() => this.#show(request ?? {}, signal, elsewhere));
     this.#queue = next.catch(() => {});
     next.finally(() => {
       this.#waiting--;
@@ -77,13 +81,13 @@ export class ApprovalDialog {
     note.hidden = behind <= 0;
   }
 
-  #show(request, signal) {
+  #show(request, signal, elsewhere) {
     const doc = this.#doc;
     // The dialog's sheet goes where the dialog goes: the document, or the
     // shadow root that holds the parent (a document's sheets do not reach in).
     const home = this.#parent?.getRootNode?.();
     adoptStyles(home?.nodeType === 11 && home.host ? home : doc, STYLE_ID, CSS + QUESTION_CSS + ELICIT_CSS);
-    const parts = build(doc, request, this.#agent);
+    const parts = build(doc, request, this.#agent, elsewhere);
     const { dialog, approve, decline, reason, countdown } = parts;
     this.#queueNote = doc.createElement("p");
     this.#queueNote.className = "tnx-queue";
@@ -166,6 +170,7 @@ export class ApprovalDialog {
         parts.editor.textarea.focus();
       });
       decline.addEventListener("click", () => declined(reason.value.trim()));
+      parts.aside?.addEventListener("click", () => finish({ id: request.id, elsewhere: true }));
       reason.addEventListener("keydown", (e) => {
         if (e.key === "Enter") { e.preventDefault(); declined(reason.value.trim()); }
       });
@@ -190,7 +195,7 @@ export class ApprovalDialog {
         const tick = () => {
           const left = expiresAt - Date.now();
           if (left <= 0) return declined("expired");
-          countdown.textContent = `Expires in ${Math.ceil(left / 1000)} s`;
+          countdown.textContent = `Expires in ${timeLeft(left)}`;
         };
         tick();
         timer = setInterval(tick, 250);
@@ -214,6 +219,17 @@ function trapTab(e, dialog) {
     e.preventDefault();
     first.focus();
   }
+}
+
+// timeLeft writes a duration as a person reads it: "23 h 59 min",
+// "4 min 05 s", "42 s" (not "86385 s").
+export function timeLeft(ms) {
+  const s = Math.max(0, Math.ceil(ms / 1000));
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  if (h > 0) return `${h} h ${m} min`;
+  if (m > 0) return `${m} min ${String(s % 60).padStart(2, "0")} s`;
+  return `${s} s`;
 }
 
 // parseTime accepts an RFC 3339 string or epoch milliseconds; anything else is "no expiry".
@@ -247,7 +263,7 @@ function visible(s) {
 }
 
 // build creates the dialog's elements; all request text goes through textContent.
-function build(doc, request, agent) {
+function build(doc, request, agent, elsewhere) {
   const n = ++seq;
   const el = (tag, props = {}, ...children) => {
     const node = doc.createElement(tag);
@@ -311,15 +327,16 @@ function build(doc, request, agent) {
   const countdown = el("p", { class: "tnx-countdown", role: "timer", "aria-live": "off" });
   const decline = el("button", { type: "button", class: "tnx-decline", text: "Decline" });
   const approve = el("button", { type: "button", class: "tnx-approve", text: form ? "Answer" : elicit ? "Submit" : "Approve" });
+  const aside = elsewhere ? el("button", { type: "button", class: "tnx-aside", text: String(elsewhere) }) : null;
 
   dialog.append(title, body, argsBlock,
     el("div", { class: "tnx-reason" },
       el("label", { for: reasonId, text: "Reason" }), reason,
       el("small", { id: hintId, text: "Optional. Sent to the agent if you decline." })),
     countdown,
-    el("div", { class: "tnx-buttons" }, decline, ...(edit ? [edit] : []), approve));
+    el("div", { class: "tnx-buttons" }, ...(aside ? [aside] : []), decline, ...(edit ? [edit] : []), approve));
   return { dialog, approve, decline, reason, countdown, answers: form?.answers, elicit, elicitError,
-    edit, editor: null, argsBlock, argsId, argsError };
+    edit, editor: null, argsBlock, argsId, argsError, aside };
 }
 
 // agentPath joins data.path (["support", "billing"]) as "support › billing";
@@ -386,9 +403,12 @@ const CSS = `
   border: 1px solid var(--tnx-border); border-radius: 6px; padding: 6px 8px; }
 .tnx-approval .tnx-countdown { color: var(--tnx-muted); font-size: .9em; min-height: 1em; }
 .tnx-approval .tnx-queue { color: var(--tnx-muted); font-size: .9em; margin: 0; }
-.tnx-approval .tnx-buttons { display: flex; justify-content: flex-end; gap: 8px; margin-top: 12px; }
-.tnx-approval button { font: inherit; padding: 6px 16px; border-radius: 6px; cursor: pointer;
+.tnx-approval .tnx-buttons { display: flex; flex-wrap: wrap; justify-content: flex-end; gap: 8px; margin-top: 12px; }
+.tnx-approval .tnx-aside { margin-right: auto; }
+/* A narrow screen moves a button to the next row rather than breaking its label. */
+.tnx-approval button { font: inherit; padding: 6px 16px; border-radius: 6px; cursor: pointer; white-space: nowrap;
   border: 1px solid var(--tnx-border); background: var(--tnx-code); color: var(--tnx-fg); }
+@media (max-width: 480px) { .tnx-approval button { padding: 6px 12px; } }
 .tnx-approval button.tnx-approve { background: var(--tnx-accent); border-color: var(--tnx-accent); color: #fff; }
 .tnx-approval button.tnx-decline { color: var(--tnx-danger); }
 .tnx-approval :focus-visible { outline: 2px solid var(--tnx-accent); outline-offset: 2px; }

@@ -3,15 +3,32 @@
 // names (GET <link>&view=json), shows it in the same approval dialog as
 // toolnexus.mjs (tool, exact arguments, the asking agent's path, where the
 // tool runs; Approve / Edit / Decline with a reason) and posts the answer to
-// the link. A link that was already answered says by which decision. When the
-// Worker sets APPROVER_TOKEN the page asks for it first. Everything from the
-// model is written with textContent.
+// the link. A link that was already answered says by which decision; once
+// answered, the page shows what was decided: the tool and the arguments
+// that run. When the Worker sets APPROVER_TOKEN the page asks for it first.
+// Everything from the model is written with textContent; what the page says
+// is written for the person holding the link, not in the API's words.
 
 import { ApprovalDialog } from "./approval-dialog.mjs";
 
 const link = location.href;
 const status = document.getElementById("status");
 const say = (text, kind = "") => { status.textContent = text; status.dataset.kind = kind; };
+
+// PROBLEMS says what a refused link means to the person who opened it
+// (the API's codes: worker/runs/link.go).
+const PROBLEMS = {
+  link_malformed: "This approval link is incomplete. Open the whole link you were sent (some apps cut long links).",
+  link_invalid: "This approval link does not work: it was changed or cut, or it is not from this service. Open the link exactly as you were sent it.",
+  link_expired: "This approval link has expired: the request can no longer be answered. Ask for a new one if it still matters.",
+  not_found: "This request is no longer kept: it was answered or expired long ago.",
+  approver_token: "The approver token is missing or wrong: nothing was recorded. Reload the page to enter it again.",
+  run_store: "The service could not read or record this request just now: nothing was recorded. Try again in a moment.",
+};
+
+function problem(res, body) {
+  return PROBLEMS[body?.error?.code] ?? `This link does not work right now (HTTP ${res.status}). Try again later.`;
+}
 
 function decisionText(d) {
   if (!d) return "answered";
@@ -36,9 +53,30 @@ async function askToken() {
   }, { once: true }));
 }
 
+// showDecided shows what was decided under the status line: the tool and,
+// unless declined, the arguments that run (the edited ones for an edit).
+function showDecided(request, decision) {
+  const data = request?.data ?? {};
+  if (typeof data.tool !== "string") return;
+  const declined = decision?.decision === "declined";
+  const args = decision?.decision === "edited" && decision.args ? decision.args : data.args;
+  const section = document.createElement("section");
+  section.id = "decided";
+  section.setAttribute("aria-label", "What was decided");
+  const line = document.createElement("p");
+  line.textContent = declined ? `Declined: the tool ${data.tool} does not run.` : `Approved: the tool ${data.tool} runs with these arguments.`;
+  section.append(line);
+  if (!declined) {
+    const pre = document.createElement("pre");
+    pre.textContent = JSON.stringify(args ?? {}, null, 2);
+    section.append(pre);
+  }
+  status.after(section);
+}
+
 async function main() {
   const { res, body } = await info();
-  if (!res.ok) return say(body?.error?.message ?? `This link does not work (HTTP ${res.status}).`, "error");
+  if (!res.ok) return say(problem(res, body), "error");
   if (body.answered) return say(`This request was already answered: ${decisionText(body.answered)}.`, "answered");
   if (body.status !== "pending" || !body.request) return say(`The run is ${body.status}: there is nothing to approve.`, "answered");
   const token = body.tokenRequired ? await askToken() : "";
@@ -54,9 +92,13 @@ async function main() {
     body: JSON.stringify(post),
   });
   const out = await sent.json().catch(() => ({}));
-  if (sent.ok) return say(`Thank you: ${decisionText(out.decision)}. The run goes on.`, "done");
+  if (sent.ok) {
+    say(`Thank you: ${decisionText(out.decision)}. The run goes on.`, "done");
+    return showDecided(body.request, out.decision);
+  }
   if (sent.status === 409) return say(`This request was already answered: ${decisionText(out.decision)}.`, "answered");
-  say(out?.error?.message ?? `The answer was refused (HTTP ${sent.status}).`, "error");
+  if (out?.error?.code === "invalid_args") return say(`The edited arguments were refused: ${out.error.message}`, "error");
+  say(problem(sent, out), "error");
 }
 
 main().catch((err) => say(`Something went wrong: ${err?.message ?? err}`, "error"));

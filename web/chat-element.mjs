@@ -14,10 +14,12 @@
 //   provider streams when the `stream` attribute is set (it must then answer
 //   stream:true with server-sent events). Remote mode (endpoint) streams when
 //   the Worker offers durable runs (POST /v1/runs): a halt's dialog opens here
-//   and a note names its approveURL, with the link's QR code while it waits
+//   and a note links its approveURL, with the link's QR code while it waits
 //   (web/qr-code.mjs, loaded then), so it can be answered on another device
-//   too, and the run goes on live; with persist a reload reattaches to the
-//   run. Otherwise it uses /v1/run + /v1/resume.
+//   too ("Answer on another device" steps the dialog aside, "Answer here"
+//   brings it back), and the run goes on live; the call's line says the
+//   decision the run recorded, and where it was given. With persist a
+//   reload reattaches to the run. Otherwise it uses /v1/run + /v1/resume.
 // - persist="key" keeps the conversation in this browser (IndexedDB, else
 //   localStorage: web/store.mjs) so a reload shows it again and continues it.
 //   In local mode it also makes approvals durable (web/durable-wait.mjs): a
@@ -70,7 +72,17 @@ export class ToolnexusChatElement extends HTMLElement {
   // answer to an approval is written on the call's own line.
   #callLines = new Map();
   #answered = new Map();
-  #qrs = new Map(); // request id -> {figure, done}: the QR code shown while a durable run's request waits
+  #qrs = new Map(); // request id -> {figure, done, note, url}: the QR code shown while a durable run's request waits
+  // Request id -> {note, url}: the "Waiting for approval" notes of durable
+  // runs, marked answered with the recorded decision (#showRecorded).
+  #notes = new Map();
+  // Whether the transcript is scrolled to its end, which a width change
+  // (text rewrapping) keeps it at; #seen is its size when that was last
+  // judged, so a scroll the browser makes for a layout change (scroll
+  // anchoring) is not taken for the person scrolling up.
+  #atEnd = true;
+  #seen = { h: 0, c: 0 };
+  #resized = new ResizeObserver(() => this.#keepEnd(true));
   #restored = null; // a saved history waiting for the first run to pick it up
   #halted = null;   // {messages, pending}: a run saved while waiting for an answer
   #durable = null;  // {key, wait}: durableWait for the current persist key
@@ -92,6 +104,18 @@ export class ToolnexusChatElement extends HTMLElement {
     super();
     const root = this.attachShadow({ mode: "open", delegatesFocus: true });
     this.#ui = buildUI(root);
+    this.#ui.log.addEventListener("scroll", () => this.#keepEnd(false), { passive: true });
+  }
+
+  // #keepEnd runs on a resize of the transcript and on its scroll events:
+  // at its end it stays there when the layout changed; otherwise a scroll
+  // is the person's and says whether they left the end.
+  #keepEnd(resized) {
+    const log = this.#ui.log;
+    const relaid = resized || log.scrollHeight !== this.#seen.h || log.clientHeight !== this.#seen.c;
+    this.#seen = { h: log.scrollHeight, c: log.clientHeight };
+    if (relaid && this.#atEnd) log.scrollTop = log.scrollHeight;
+    else this.#atEnd = log.scrollTop + log.clientHeight >= log.scrollHeight - 4;
   }
 
   connectedCallback() {
@@ -106,6 +130,7 @@ export class ToolnexusChatElement extends HTMLElement {
     }
     this.#ui.form.addEventListener("submit", this.#onSubmit);
     document.addEventListener("visibilitychange", this.#onVisible);
+    this.#resized.observe(this.#ui.log);
     this.#queueWarm();
     if (this.persist && !this.#restoring) this.#restoring = this.#restore();
   }
@@ -113,6 +138,7 @@ export class ToolnexusChatElement extends HTMLElement {
   disconnectedCallback() {
     this.#ui.form.removeEventListener("submit", this.#onSubmit);
     document.removeEventListener("visibilitychange", this.#onVisible);
+    this.#resized.disconnect();
     // A move (disconnect then connect in one task) keeps the engine; removal frees it.
     queueMicrotask(() => { if (!this.isConnected) this.#retire(); });
   }
@@ -200,6 +226,8 @@ export class ToolnexusChatElement extends HTMLElement {
       this.#setBusy(true, "Working…");
       const opts = {
         waitFor: (request, o) => this.#waitFor(request, o),
+        // A durable run (remote mode) reports the decision it recorded.
+        onAnswered: (request, decision, where) => this.#showRecorded(request, decision, where),
         onStep: (s) => this.#showToolCalls(s, seen, live.args),
         onEvent: (e) => this.#onEvent(e, live, seen),
         // A durable run (remote mode) can also be answered through its link.
@@ -213,7 +241,9 @@ export class ToolnexusChatElement extends HTMLElement {
         : await step(ready, engine, opts);
       if (Array.isArray(result.messages)) engine.history = result.messages;
       if (result.durable) {
-        this.#halted = { messages: result.messages, pending: result.pending };
+        // A run halted because the page was hidden is offered again once it is visible (#offerIfBack).
+        const { HIDDEN } = await durablePromise;
+        this.#halted = { messages: result.messages, pending: result.pending, hidden: result.why === HIDDEN };
         this.#entry("note", "Note", "A request is waiting for your answer. It is saved and will be offered again.");
         await this.#save(engine.history, { pending: result.pending });
       } else {
@@ -235,6 +265,17 @@ export class ToolnexusChatElement extends HTMLElement {
       if (engine && --engine.running === 0 && engine.retired) closeEngine(engine);
       this.#setBusy(false);
       if (this.#halted) this.#ui.status.textContent = "Waiting for your answer (saved).";
+      this.#offerIfBack();
+    }
+  }
+
+  // #offerIfBack runs when a run is over. The person may have come back
+  // while the hide's halt was still being saved: #onVisible found the
+  // element busy then and did nothing (issue 33), so a request halted
+  // because the page was hidden is offered now if the page is visible.
+  #offerIfBack() {
+    if (this.#halted?.hidden && document.visibilityState === "visible") {
+      queueMicrotask(() => this.#resumeHalted().catch(() => {}));
     }
   }
 
@@ -248,6 +289,7 @@ export class ToolnexusChatElement extends HTMLElement {
     this.#answered = new Map();
     for (const qr of this.#qrs.values()) qr.done = true;
     this.#qrs.clear();
+    this.#notes.clear();
     this.#ui.log.replaceChildren();
     if (this.persist) this.#store().then((s) => s.clear(this.#storeKey())).catch(() => {});
   }
@@ -447,35 +489,106 @@ export class ToolnexusChatElement extends HTMLElement {
     }
   }
 
-  async #waitFor(request, { signal } = {}) {
+  // #waitFor asks the person. recorded (a durable run) means the run
+  // records the decision and reports it (#showRecorded): the line is not
+  // labelled from how the dialog closed, which is "aborted" when the answer
+  // came from another device.
+  async #waitFor(request, { signal, recorded = false } = {}) {
     this.#emit("toolnexus:pending", { request });
     this.#setBusy(true, waitingStatus(request));
     try {
       const wait = this.#durable?.key === this.#storeKey() && this.persist && !this.endpoint ? this.#durable.wait : null;
-      const answer = await (wait ? wait.waitFor(request, { signal }) : this.#askDialog(request, { signal }));
-      this.#showAnswer(request, answer);
+      const answer = await (wait ? wait.waitFor(request, { signal })
+        : recorded ? this.#askHereOrThere(request, signal) : this.#askDialog(request, { signal }));
+      if (!recorded) this.#showAnswer(request, answer);
       return answer;
     } finally {
       const qr = this.#qrs.get(request?.id);
       if (qr) {
         qr.done = true;
         qr.figure?.remove();
+        qr.here?.remove();
         this.#qrs.delete(request.id);
       }
       this.#setBusy(true, "Working…");
     }
   }
 
+  // #askHereOrThere shows the dialog of a durable run's request, which can
+  // also be answered through its link: "Answer on another device" steps the
+  // dialog aside so the link and its QR code are in plain view (the modal
+  // dialog covered and dimmed them), and "Answer here" in the note brings
+  // it back. An answer from elsewhere aborts signal.
+  async #askHereOrThere(request, signal) {
+    for (;;) {
+      const shown = this.#qrs.get(request?.id);
+      const answer = await this.#askDialog(request, { signal, elsewhere: shown ? "Answer on another device" : undefined });
+      if (!answer?.elsewhere) return answer;
+      if (!(await this.#waitElsewhere(request, shown, signal))) return { id: request.id, ok: false, reason: "aborted" };
+    }
+  }
+
+  // #waitElsewhere keeps the request's note, link and QR code in view until
+  // the person asks for the dialog again (true) or the run goes on (false).
+  #waitElsewhere(request, shown, signal) {
+    this.#setBusy(true, "Waiting for an answer on another device…");
+    return new Promise((resolve) => {
+      if (signal?.aborted) return resolve(false);
+      const here = document.createElement("button");
+      here.type = "button";
+      here.className = "answer-here";
+      here.setAttribute("part", "answer-here");
+      here.textContent = "Answer here";
+      const done = (again) => {
+        signal?.removeEventListener("abort", onAbort);
+        here.remove();
+        if (shown.here === here) shown.here = null;
+        resolve(again);
+      };
+      const onAbort = () => done(false);
+      here.addEventListener("click", () => {
+        this.#setBusy(true, waitingStatus(request));
+        done(true);
+      });
+      signal?.addEventListener("abort", onAbort);
+      shown.here = here;
+      shown.note.attach(here);
+      (shown.figure ?? here).scrollIntoView({ block: "nearest" });
+      here.focus({ preventScroll: true }); // the dialog gave focus back to the page: keep it on the way back
+    });
+  }
+
+  // #showRecorded writes the decision a durable run recorded on the call's
+  // line ("approved on another device" when it was given elsewhere) and
+  // marks the request's note answered: its link is used.
+  #showRecorded(request, decision, { elsewhere = false } = {}) {
+    const d = decision?.decision;
+    const where = elsewhere ? " on another device" : "";
+    if (d === "approved" || d === "edited" || d === "declined") {
+      const answer = { ok: d !== "declined", ...(d === "edited" && decision.args ? { data: { args: decision.args } } : {}) };
+      this.#showAnswer(request, answer, where);
+    } else {
+      this.#showAnswer(request, null, where, "answered");
+    }
+    const n = this.#notes.get(request?.id);
+    if (!n) return;
+    const what = d === "declined" ? "declined" : d === "edited" ? "approved with edited arguments" : d === "approved" ? "approved" : "answered";
+    n.note.relabel("Note · answered");
+    n.note.rewrite(`${what[0].toUpperCase()}${what.slice(1)}${where || " here"}. The approval link is used: ${n.url}`);
+  }
+
   // #showAnswer writes how the person answered an approval on the call's
   // line — approved, declined, or approved with edited arguments (then the
   // arguments that run, with the model's below) — or keeps it for the line
   // when that is shown later (a remote run shows calls once they finished).
-  #showAnswer(request, answer) {
+  // where says where it was answered (" on another device"); label, when
+  // set, replaces the answer's own.
+  #showAnswer(request, answer, where = "", label = "") {
     const data = request?.data ?? {};
     if (typeof data.tool !== "string" || typeof data.callId !== "string") return;
     const edited = answer?.ok && answer.data?.args;
     const shown = {
-      who: `Tool call · ${answerLabel(answer).toLowerCase()}`,
+      who: `Tool call · ${label || answerLabel(answer).toLowerCase()}${where}`,
       text: edited ? `${data.tool} ${compact(answer.data.args)}\n(the model asked for ${compact(data.args)})` : "",
     };
     const line = this.#callLines.get(data.callId);
@@ -494,13 +607,16 @@ export class ToolnexusChatElement extends HTMLElement {
   }
 
   // #showWaiting says a durable run's request can be answered through its
-  // link, and shows the link's QR code beside it while the request waits
-  // (#waitFor's finally removes it: a used link is no use to a phone).
+  // link (a link, for this visit), and shows the link's QR code beside it
+  // while the request waits (#waitFor's finally removes it: a used link is
+  // no use to a phone).
   #showWaiting(url, request) {
     const note = this.#entry("note", "Note", `Waiting for approval — open this link on another device: ${url}`);
     const id = request?.id;
     if (typeof id !== "string" || !/^https?:\/\//i.test(String(url))) return;
-    const shown = { figure: null, done: false };
+    note.link(String(url));
+    this.#notes.set(id, { note, url: String(url) });
+    const shown = { figure: null, done: false, note, here: null };
     this.#qrs.get(id)?.figure?.remove();
     this.#qrs.set(id, shown);
     qrModule().then(({ qrSVG }) => {
@@ -637,6 +753,20 @@ export class ToolnexusChatElement extends HTMLElement {
         div.append(node);
         this.#ui.log.scrollTop = this.#ui.log.scrollHeight;
       },
+      // link makes url, where the text has it, a link that opens in a new
+      // tab (for this visit; the saved view keeps the text). Only http(s).
+      link(url) {
+        const text = body.textContent;
+        const i = text.lastIndexOf(url);
+        if (i < 0 || !/^https?:\/\//i.test(url)) return;
+        const a = document.createElement("a");
+        a.href = url;
+        a.target = "_blank";
+        a.rel = "noopener noreferrer";
+        a.setAttribute("part", "link");
+        a.textContent = url;
+        body.replaceChildren(text.slice(0, i), a, text.slice(i + url.length));
+      },
     };
     if (view.callId && kind === "tool-call") this.#callLines.set(view.callId, handle);
     return handle;
@@ -724,5 +854,7 @@ button:disabled { opacity: .55; cursor: default; }
 .qr { margin: 6px 0 2px; display: flex; flex-direction: column; align-items: flex-start; gap: 4px; white-space: normal; }
 .qr svg { display: block; max-width: 100%; height: auto; border-radius: 4px; }
 .qr figcaption { font-size: .8em; color: var(--_muted); }
+.note a { color: var(--_accent); }
+.answer-here { display: block; margin-top: 6px; padding: 4px 12px; }
 .sr-only { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
 `;

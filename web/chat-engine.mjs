@@ -129,8 +129,9 @@ export function pacedFetch(fetchFn, ms = 0) {
  * sealed state. The provider key stays with the Worker; nothing secret is
  * sent from here.
  */
-export function remoteEngine({ endpoint, fetch: fetchFn = globalThis.fetch.bind(globalThis), maxSteps = 16, durable = true }) {
+export function remoteEngine({ endpoint, fetch: rawFetch = globalThis.fetch.bind(globalThis), maxSteps = 16, durable = true }) {
   const base = new URL(String(endpoint).replace(/\/*$/, "/"), globalThis.document?.baseURI);
+  const fetchFn = explainedFetch(rawFetch, base);
   const post = async (path, body) => {
     const res = await fetchFn(new URL(path, base), {
       method: "POST",
@@ -197,12 +198,40 @@ export function remoteEngine({ endpoint, fetch: fetchFn = globalThis.fetch.bind(
   };
 }
 
+// explainedFetch is fetch with its one unexplained failure explained: a
+// page that calls a Worker on another origin which does not list the page's
+// origin in ALLOWED_ORIGINS gets its preflight refused, and the browser says
+// only "Failed to fetch". A no-cors request tells the two cases apart: it
+// needs no permission, so when it reaches the Worker, CORS refused the call.
+function explainedFetch(fetchFn, base) {
+  const page = globalThis.location?.origin;
+  return async (url, init) => {
+    try {
+      return await fetchFn(url, init);
+    } catch (err) {
+      if (init?.signal?.aborted || err?.name === "AbortError" || !page || page === "null" || base.origin === page) throw err;
+      let reached = false;
+      try {
+        await fetchFn(new URL("healthz", base), { mode: "no-cors", cache: "no-store" });
+        reached = true;
+      } catch { /* the Worker is not reachable at all */ }
+      throw new Error(reached
+        ? `toolnexus-chat: the Worker at ${base.origin} does not allow requests from this page's origin (${page}): ` +
+          `add ${page} to its ALLOWED_ORIGINS setting`
+        : `toolnexus-chat: could not reach the Worker at ${base.origin} (${err?.message ?? err})`, { cause: err });
+    }
+  };
+}
+
 // followRun follows a durable run's events (GET /v1/runs/{id}/events,
 // reconnecting with Last-Event-ID) until done. A halt shows the dialog here
 // (waitFor) and says where else it can be answered (onWaiting(approveURL));
 // an answer given here goes to the link, and one given elsewhere closes the
-// dialog as the run goes on.
-async function followRun(base, fetchFn, id, { waitFor, onEvent, onWaiting, signal } = {}) {
+// dialog as the run goes on. Either way onAnswered(request, decision,
+// {elsewhere}) gets the decision the run recorded (worker/runs: {decision:
+// "approved" | "edited" | "declined" | "unknown", reason?, args?}), never
+// how the dialog was closed: waitFor is told so ({recorded: true}).
+async function followRun(base, fetchFn, id, { waitFor, onEvent, onWaiting, onAnswered, signal } = {}) {
   let last = 0;
   let asking = null;
   for (let attempt = 0; attempt < 5;) {
@@ -221,7 +250,7 @@ async function followRun(base, fetchFn, id, { waitFor, onEvent, onWaiting, signa
       if (asking && e.event !== "pending") { asking.abort(); asking = null; }
       switch (e.event) {
         case "pending":
-          asking = answerHere(fetchFn, e.data, waitFor, onWaiting);
+          asking = answerHere(fetchFn, e.data, waitFor, onWaiting, onAnswered);
           break;
         case "done":
           return e.data;
@@ -237,15 +266,30 @@ async function followRun(base, fetchFn, id, { waitFor, onEvent, onWaiting, signa
   throw new Error("toolnexus-chat: lost the run's event stream");
 }
 
-function answerHere(fetchFn, data, waitFor, onWaiting) {
+// answerHere asks here while the run waits; aborting it (the run went on)
+// means someone answered elsewhere. The recorded decision then comes from
+// the link itself (GET approveURL&view=json); an answer given here gets it
+// from the link's reply (200, or 409 with the decision that won the race).
+function answerHere(fetchFn, data, waitFor, onWaiting, onAnswered) {
   const ac = new AbortController();
+  let here = false;
+  const report = (decision, elsewhere) => onAnswered?.(data.request, decision ?? { decision: "unknown" }, { elsewhere });
   onWaiting?.(data.approveURL, data.request);
-  Promise.resolve(waitFor(data.request, { signal: ac.signal })).then((answer) => {
+  ac.signal.addEventListener("abort", () => {
+    if (here || typeof data.approveURL !== "string") return;
+    fetchFn(data.approveURL + "&view=json", { headers: { accept: "application/json" } })
+      .then((res) => res.json())
+      .then((body) => report(body?.answered, true), () => report(null, true));
+  });
+  Promise.resolve(waitFor(data.request, { signal: ac.signal, recorded: true })).then(async (answer) => {
     if (ac.signal.aborted) return;
+    here = true;
     const body = { ok: answer?.ok === true };
     if (!body.ok) body.reason = answer?.reason || "declined";
     if (body.ok && answer?.data?.args) body.args = answer.data.args;
-    return fetchFn(data.approveURL, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+    const res = await fetchFn(data.approveURL, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+    const out = await res.json().catch(() => ({}));
+    if (res.ok || res.status === 409) report(out?.decision, res.status === 409);
   }).catch(() => {});
   return ac;
 }

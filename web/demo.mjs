@@ -23,7 +23,7 @@ import { demoTools, refund } from "./demo-tools.mjs";
 import { demoTeam, isTeamPrompt, pathText, teamRunner, TEAM_STORE_ID } from "./demo-team.mjs";
 import { pacedFetch } from "./chat-engine.mjs";
 import { browserStore } from "./store.mjs";
-import { durableWait } from "./durable-wait.mjs";
+import { durableWait, HIDDEN } from "./durable-wait.mjs";
 import { filesPanel } from "./files-panel.mjs";
 import { answerLabel, resultView, waitingStatus } from "./outcome.mjs";
 import { endpointProblem } from "./demo-endpoint.mjs";
@@ -47,7 +47,7 @@ let toolkit = null;
 let team = null; // the support → billing team's runner (demo-team.mjs)
 let history = []; // result.messages of the last finished run: the conversation so far
 let view = [];    // the transcript as data ({kind, who, text, isError}), saved with the conversation
-let halted = null; // {messages, pending}: a run saved while waiting for an answer
+let halted = null; // {messages, pending, why}: a run saved while waiting for an answer
 let busy = false;
 // Call ids whose call / result is already in the transcript. Events, tools and
 // waitFor show calls live; after a run, anything the core decided alone (an
@@ -324,6 +324,7 @@ ui.form.addEventListener("submit", async (e) => {
     shownCalls = new Set();
     shownResults = new Set();
     setBusy(false);
+    offerIfBack();
   }
 });
 
@@ -365,7 +366,7 @@ function finishRun(result, live) {
   }
   if (result.durable) {
     entry("note", "Note", "Your approval is still needed. The request is saved: it comes back when you return to this page.");
-    setHalted({ messages: result.messages, pending: result.pending });
+    setHalted({ messages: result.messages, pending: result.pending, why: result.why });
   } else {
     if (result.text && !live.text) entry("assistant", "Assistant", result.text);
     if (result.status === "incomplete") entry("error", "Note", `The run stopped early (${result.limit || "turn limit"}).`, true);
@@ -411,6 +412,7 @@ async function offerHalted() {
     shownCalls = new Set();
     shownResults = new Set();
     setBusy(false);
+    offerIfBack();
   }
 }
 
@@ -420,6 +422,14 @@ ui.answer.addEventListener("click", () => offerHalted());
 document.addEventListener("visibilitychange", () => {
   if (document.visibilityState === "visible" && halted && !busy && document.documentElement.dataset.ready) offerHalted();
 });
+
+// offerIfBack runs when a run is over. The person may have come back while
+// the hide's halt was still being saved: that visibilitychange found the
+// page busy and did nothing (issue 33), so a request halted because the
+// page was hidden is offered now if the page is visible again.
+function offerIfBack() {
+  if (halted?.why === HIDDEN && document.visibilityState === "visible") offerHalted();
+}
 
 ui.reset.addEventListener("click", () => {
   history = [];

@@ -44,6 +44,8 @@ export const pendingPlaceholder = (id) => `[toolnexus:pending ${id}] awaiting an
 export const NOT_RUN = "[toolnexus:not-run] the run halted before this call";
 
 const UNLOADED = "page unloaded";
+/** The why of a run halted because the page was hidden: it is offered again once the page is visible. */
+export const HIDDEN = "page hidden";
 
 /** The reason a wrapper halted a run instead of waiting on. */
 export class HaltedWaitError extends Error {
@@ -80,7 +82,7 @@ export function durableWait({ ask, store, id, limitMs = 0, extra = () => ({}),
       local.abort();
       run.ctrl.abort(new HaltedWaitError(why)); // the core stops waiting and rejects the run
     };
-    const onVisibility = () => { if (doc?.visibilityState === "hidden") halt("page hidden"); };
+    const onVisibility = () => { if (doc?.visibilityState === "hidden") halt(HIDDEN); };
     const onPageHide = () => halt(UNLOADED);
     const onAbort = () => local.abort();
     signal?.addEventListener("abort", onAbort);
@@ -88,7 +90,7 @@ export function durableWait({ ask, store, id, limitMs = 0, extra = () => ({}),
     win?.addEventListener?.("pagehide", onPageHide);
     const timer = limitMs > 0 ? setTimeout(() => halt("time limit"), limitMs) : 0;
     try {
-      if (doc?.visibilityState === "hidden") halt("page hidden"); // nobody is looking now
+      if (doc?.visibilityState === "hidden") halt(HIDDEN); // nobody is looking now
       if (run.why) throw new HaltedWaitError(run.why);
       const answer = await ask(request, { signal: local.signal });
       if (run.why) throw new HaltedWaitError(run.why); // the dialog closed because we halted

@@ -2,6 +2,7 @@ package worker
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -35,6 +36,9 @@ type Access struct {
 //	LLM_BASE_URL       required  e.g. https://api.openai.com/v1
 //	LLM_STYLE          optional  "openai" (default) or "anthropic"
 //	LLM_MODEL          required  sent verbatim on every turn
+//	MODELS             optional  comma-separated models a caller of the OpenAI
+//	                             gateway may name (default: LLM_MODEL alone);
+//	                             must list LLM_MODEL
 //	LLM_API_KEY        required  secret; never logged or returned
 //	STATE_SECRET       required  secret; at least 32 characters
 //	STATE_TTL_SECONDS  optional  how long a pending run may wait (default 3600)
@@ -169,6 +173,8 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 	problems.add(err)
 	c.Timeout = time.Duration(timeout) * time.Second
 	c.SystemPrompt = getenv("SYSTEM_PROMPT")
+	_, err = Models(getenv, c.Model)
+	problems.add(err)
 	if err := problems.err(); err != nil {
 		return Config{}, err
 	}
@@ -202,4 +208,26 @@ func retries(getenv func(string) string) (int, error) {
 		return -1, nil
 	}
 	return n, nil
+}
+
+// Models reads MODELS, the models the OpenAI gateway serves: it calls the
+// provider with the Worker's key, so a caller may name no other. The
+// comma-separated list must name def (LLM_MODEL, what a request naming no
+// model gets); unset, it is def alone. LoadConfig checks it; it is not a
+// field of Config, which is copied by value on every route (a slice field
+// there costs the wasm ~4 kB).
+func Models(getenv func(string) string, def string) ([]string, error) {
+	var list []string
+	for _, m := range strings.Split(getenv("MODELS"), ",") {
+		if m = strings.TrimSpace(m); m != "" && !slices.Contains(list, m) {
+			list = append(list, m)
+		}
+	}
+	if len(list) == 0 {
+		return []string{def}, nil
+	}
+	if def != "" && !slices.Contains(list, def) {
+		return nil, &ConfigError{"MODELS", "must list LLM_MODEL (the model a request that names none gets)"}
+	}
+	return list, nil
 }

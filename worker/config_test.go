@@ -30,6 +30,8 @@ func TestLoadConfig(t *testing.T) {
 		{"bad body limit", map[string]string{"MAX_BODY_BYTES": "0"}, "MAX_BODY_BYTES"},
 		{"no retries", map[string]string{"LLM_RETRIES": "0"}, ""},
 		{"bad retries", map[string]string{"LLM_RETRIES": "-2"}, "LLM_RETRIES"},
+		{"models", map[string]string{"MODELS": "big, m"}, ""},
+		{"models without LLM_MODEL", map[string]string{"MODELS": "big,small"}, "MODELS"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

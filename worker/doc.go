@@ -49,7 +49,10 @@
 //	GET  /v1/ui/<chat id>/stream
 //	                 ⇒ 204 (the AI SDK's reconnect: there is no running
 //	                   response to join)
-//	GET  /v1/models  ⇒ {"object": "list", "data": [{"id": LLM_MODEL, "object": "model", …}]}
+//	GET  /v1/models  ⇒ {"object": "list", "data": [{"id": <each of MODELS>, "object": "model", …}]}
+//	POST /mcp        the Worker's tools as a streamable-HTTP MCP server
+//	                 (JSON-RPC: initialize, tools/list, tools/call; see
+//	                 docs/mcp.md)
 //	GET  /v1/tools   ⇒ {"tools": [{name, description, inputSchema, source, needsApproval}]}
 //	GET  /metrics    ⇒ Prometheus text
 //	GET  /healthz    ⇒ {"status": "ok", "ready": bool} (liveness: always 200)
@@ -74,7 +77,7 @@
 //	    (an approval's edited "data.args" that do not fit the tool's schema;
 //	    checked before the token is spent, so it can be resumed again),
 //	    conversations_unavailable (no CONVERSATIONS_KV), invalid_request
-//	    (/v1/chat/completions), state_malformed, state_version, state_invalid (edited or another
+//	    and unknown_model (/v1/chat/completions), state_malformed, state_version, state_invalid (edited or another
 //	    STATE_SECRET), state_expired, state_mismatch (another LLM_STYLE),
 //	    unknown_agent ("agent" not declared in AGENTS), unsupported_field
 //	    ("messages" or "conversation" with a team), unknown_approval
@@ -216,15 +219,20 @@
 //
 // POST /v1/chat/completions makes one call to the configured model
 // (either LLM_STYLE) through core's Client.Translate: no tools run and
-// SYSTEM_PROMPT is not added. "model" is passed on when given (the
-// configured LLM_MODEL otherwise); other OpenAI fields are ignored, "n"
-// must be 1 and "stream": true is refused (400). The reply is a
+// SYSTEM_PROMPT is not added. "model" must be one the Worker serves:
+// MODELS (comma-separated; it must list LLM_MODEL), else LLM_MODEL alone;
+// absent, it is LLM_MODEL. Any other model is 400 unknown_model with the
+// list in "models" (the provider is called with the Worker's key, so a
+// caller picks among what the Worker lists); GET /v1/models lists them.
+// Other OpenAI fields are ignored and "n" must be 1. The reply is a
 // chat.completion: choices[0].message {role, content, tool_calls[{id,
 // type:"function", function{name, arguments}}]}, finish_reason mapped to
 // OpenAI's (end_turn → stop, tool_use → tool_calls, max_tokens → length),
-// usage {prompt_tokens, completion_tokens, total_tokens}. API_TOKEN
-// applies as on every /v1 route, so an OpenAI client passes it as its API
-// key.
+// usage {prompt_tokens, completion_tokens, total_tokens}. With "stream":
+// true it is OpenAI's chat.completion.chunk server-sent events, written as
+// the model's deltas arrive, and "data: [DONE]" (stream_options.include_usage
+// adds a usage chunk). API_TOKEN applies as on every /v1 route, so an
+// OpenAI client passes it as its API key.
 //
 // # Metrics
 //

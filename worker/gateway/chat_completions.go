@@ -4,6 +4,7 @@ import (
 	"encoding/json" // for the RawMessage type only: nothing of the package runs
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 
 	"github.com/toolnexus/wasm/core"
@@ -95,7 +96,8 @@ var chatRoles = map[string]bool{"system": true, "developer": true, "user": true,
 // serveChatCompletions is POST /v1/chat/completions: an OpenAI-compatible
 // front for the configured model (either style) over core's
 // Client.Translate — one model call, no tool runs, no SYSTEM_PROMPT added.
-// With "stream": true the answer is OpenAI's server-sent chunks, written as
+// "model" must be one the Worker serves (worker.Models; LLM_MODEL when
+// absent). With "stream": true the answer is OpenAI's server-sent chunks, written as
 // the model streams (chat_stream.go).
 func (h handler) serveChatCompletions(w http.ResponseWriter, r *http.Request) {
 	cfg, req, ok := worker.BeginJSON(h.Handler, w, r, decodeChatRequest)
@@ -104,6 +106,14 @@ func (h handler) serveChatCompletions(w http.ResponseWriter, r *http.Request) {
 	}
 	if msg := validateChat(req); msg != "" {
 		worker.WriteError(w, http.StatusBadRequest, "invalid_request", msg)
+		return
+	}
+	if req.Model == "" {
+		req.Model = cfg.Model
+	}
+	// LoadConfig checked MODELS: the error cannot happen here.
+	if models, _ := worker.Models(h.opts.Getenv, cfg.Model); !slices.Contains(models, req.Model) {
+		unknownModel(w, models, req.Model)
 		return
 	}
 	client := core.CreateClient(core.ClientOptions{
@@ -129,6 +139,18 @@ func (h handler) serveChatCompletions(w http.ResponseWriter, r *http.Request) {
 	}
 	h.CountRun("chat_completions", core.StatusDone)
 	worker.WriteJSON(w, http.StatusOK, h.chatCompletion(res))
+}
+
+// unknownModel is the 400 of a model the Worker does not list: the
+// gateway calls the provider with the Worker's key, so a caller picks only
+// among models (worker.Models), which the answer names as GET /v1/models
+// does.
+func unknownModel(w http.ResponseWriter, models []string, model string) {
+	worker.WriteJSON(w, http.StatusBadRequest, map[string]any{
+		"error": worker.APIError{Code: "unknown_model", Message: "model " + worker.QuoteClip(model) +
+			" is not served by this Worker; use one of: " + strings.Join(models, ", ") + " (its MODELS setting)"},
+		"models": models,
+	})
 }
 
 // chatCompletion shapes a translated reply as an OpenAI chat.completion.

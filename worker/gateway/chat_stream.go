@@ -143,17 +143,20 @@ func (h handler) streamChatCompletion(w http.ResponseWriter, r *http.Request, cf
 	s.sse.Send([]byte("data: [DONE]\n\n"))
 }
 
-// serveModels is GET /v1/models: the one model this Worker calls, in
-// OpenAI's list shape (clients ask for it before their first request).
+// serveModels is GET /v1/models: the models this Worker serves
+// (worker.Models: MODELS, else LLM_MODEL alone), in OpenAI's list shape
+// (clients ask for it before their first request).
 func (h handler) serveModels(w http.ResponseWriter, r *http.Request) {
 	cfg, ok := h.RequestConfig(w)
 	if !ok {
 		return
 	}
-	worker.WriteJSON(w, http.StatusOK, map[string]any{
-		"object": "list",
-		"data":   []any{map[string]any{"id": cfg.Model, "object": "model", "created": 0, "owned_by": "toolnexus"}},
-	})
+	models, _ := worker.Models(h.opts.Getenv, cfg.Model) // checked by RequestConfig
+	data := make([]any, len(models))
+	for i, m := range models {
+		data[i] = map[string]any{"id": m, "object": "model", "created": 0, "owned_by": "toolnexus"}
+	}
+	worker.WriteJSON(w, http.StatusOK, map[string]any{"object": "list", "data": data})
 }
 
 func firstSet(a, b string) string {

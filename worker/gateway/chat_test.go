@@ -12,6 +12,7 @@ func TestChatCompletionsAnthropic(t *testing.T) {
 	hs := newHarness(t, func(env map[string]string) {
 		env["LLM_STYLE"] = "anthropic"
 		env["LLM_BASE_URL"] = strings.TrimSuffix(env["LLM_BASE_URL"], "/v1")
+		env["MODELS"] = "mock-model,claude-x"
 	})
 	tools := []any{map[string]any{"type": "function", "function": map[string]any{"name": "add", "parameters": map[string]any{"type": "object"}}}}
 	code, body := hs.Post("/v1/chat/completions", map[string]any{"model": "claude-x", "messages": []any{

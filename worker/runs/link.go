@@ -145,7 +145,8 @@ const approvePageHTML = `<!doctype html>
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
 <title>Approve a tool call</title>
-<style>body{font:16px/1.5 system-ui,sans-serif;margin:2rem auto;max-width:40rem;padding:0 1rem}#status[data-kind=error]{color:#b00020}</style>
+<link rel="icon" href="data:,">
+<style>body{font:16px/1.5 system-ui,sans-serif;margin:2rem auto;max-width:40rem;padding:0 1rem}#status[data-kind=error]{color:#b00020}pre{overflow:auto;white-space:pre-wrap;overflow-wrap:anywhere}</style>
 </head><body>
 <h1>Approve a tool call</h1>
 <p id="status" role="status" aria-live="polite">Loading the request…</p>

@@ -1,7 +1,0 @@
-//go:build !js
-
-package port
-
-import "net"
-
-func listen(addr string) (net.Listener, error) { return net.Listen("tcp", addr) }

@@ -1,0 +1,7 @@
+//go:build !js
+
+package toolnexus
+
+import "net"
+
+func listen(addr string) (net.Listener, error) { return net.Listen("tcp", addr) }
