@@ -193,7 +193,8 @@ function clientOptions(o) {
 function wrapToolkit(tk) {
   return Object.freeze({
     raw: tk, // the low-level handle the client passes back to Go
-    tools: () => call(() => tk.tools()),
+    // An empty toolkit's list crosses as null (a nil Go slice): always an array.
+    tools: async () => (await call(() => tk.tools())) ?? [],
     execute: (name, args = {}) => call(() => tk.execute(name, args)),
     /** Per MCP server: {status: "connected"|"disabled"|"failed", error?, tools?}. */
     mcpStatus: () => (typeof tk.mcpStatus === "function" ? call(() => tk.mcpStatus()) : Promise.resolve({})),
