@@ -510,8 +510,10 @@ export interface Runtime {
   post(handle: string, text: string, options?: { channel?: string }): Promise<{ ok: boolean; error?: string }>;
   wake(handle: string, prompt?: string): Promise<{ ok: boolean; error?: string }>;
   wait(handle: string, options?: { timeoutMs?: number }): Promise<AgentResult>;
-  interrupt(handle: string): Promise<unknown>;
-  close(handle?: string, options?: { force?: boolean }): Promise<unknown>;
+  /** Aborts the handle's running turn (or withdraws its pending request). */
+  interrupt(handle: string): Promise<void>;
+  /** Closes a handle and its children (no handle: everything). */
+  close(handle?: string, options?: { force?: boolean }): Promise<void>;
   list(): Promise<HandleInfo[]>;
   inspect(handle: string): Promise<{ [key: string]: unknown }>;
   /** Delivers the Answer to the deepest suspended agent; the top-level agent's result. */
