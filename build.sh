@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # build.sh — build, serve and test toolnexus-wasm.
 #
-#   ./build.sh              build the browser bundle into dist/web
+#   ./build.sh              build the browser bundle into dist/web and the npm package into dist/npm
 #   ./build.sh demo         build and serve dist/web on http://127.0.0.1:${PORT:-8080}
 #   ./build.sh worker       build the Cloudflare Worker into dist/worker
 #   ./build.sh worker-dev   build and serve the Worker locally on http://127.0.0.1:${PORT:-8787}
@@ -24,7 +24,7 @@ done
 cmd=${1:-build}
 shift || true
 case "$cmd" in
-  build) build_browser ;;
+  build) build_browser && build_npm ;;
   demo) build_browser && serve_demo ;;
   worker) build_worker ;;
   worker-dev) port_free "${PORT:-8787}" && build_worker && worker_dev ;;

@@ -30,8 +30,10 @@ build_browser() {
   merge_wasm_data "$DIST/web/toolnexus-tools.wasm" || return 1
   cp -R "$ROOT/web/." "$DIST/web/" || return 1
   # web/assets.go embeds the approval page's modules in the Worker's build;
-  # it is no part of the site.
+  # web/npm holds what only the npm package has (scripts/npm.sh): neither is
+  # part of the site.
   rm -f "$DIST/web/"*.go
+  rm -rf "$DIST/web/npm"
   local exec_js
   exec_js=$(wasm_exec_js) || return 1
   cp "$exec_js" "$DIST/web/wasm_exec.js" || return 1

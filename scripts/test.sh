@@ -147,7 +147,7 @@ run_tests() {
   local logs="$DIST/test-logs" area log status p f s
   local passed=0 failed=0 skipped=0
   rm -rf "$logs" && mkdir -p "$logs"
-  for area in wiring go api readme browser worker budgets worker_dev embed mcp a2a persist approvals aisdk tools agents runs reliability; do
+  for area in wiring go api readme browser worker budgets worker_dev embed mcp a2a persist approvals aisdk npm tools agents runs reliability; do
     declare -F "test_$area" >/dev/null || continue
     log="$logs/$area.log"
     echo "== $area"

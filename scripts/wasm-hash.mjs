@@ -56,9 +56,10 @@ export async function hashWasm(dir) {
       writeFileSync(join(dir, n), bytes);
       writeFileSync(join(dir, `${n}.br`), br);
     }
-    const quoted = JSON.stringify(name);
-    if (!urlsText.includes(quoted)) throw new Error(`wasm-hash: ${urls} does not name ${name}`);
-    urlsText = urlsText.replace(quoted, JSON.stringify(hashed));
+    // wasm-urls.mjs names each file once, as new URL("./name", import.meta.url).
+    const quoted = JSON.stringify(`./${name}`);
+    if (urlsText.split(quoted).length !== 2) throw new Error(`wasm-hash: ${urls} does not name ${quoted} exactly once`);
+    urlsText = urlsText.replace(quoted, JSON.stringify(`./${hashed}`));
     indexText = indexText.replaceAll(`href="${name}"`, `href="${hashed}"`);
     out.push({ name, hashed, raw: bytes.length, gzip: gzipSync(bytes, { level: 9 }).length, brotli: br.length });
   }

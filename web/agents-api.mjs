@@ -13,7 +13,7 @@
 // Handles cross as their ids ("root/support.1/billing.1"); results are
 // {status, text, isError, limit?, pending?, turns, totalTokens}.
 
-const MISSING = "toolnexus: agents need the tools build — load({ wasm: new URL(\"./toolnexus-tools.wasm\", import.meta.url) }); this wasm does not link core/agents";
+const MISSING = "toolnexus: agents need the tools build — load({ wasm: wasmURL(\"tools\") }), the toolnexus-tools.wasm beside toolnexus.mjs; this wasm does not link core/agents";
 
 /** The agent methods of the API object, over the low-level api. */
 export function agentsApi(api, call) {

@@ -8,36 +8,41 @@
 //   const client = await tnx.createClient({ baseURL, model, apiKey, waitFor: tnx.approvalDialog() });
 //   const result = await client.run("add 2 and 3", tk);
 //
-// Works in browsers and in Node 20 (pass the wasm as bytes, a path or a file: URL).
+// Works in browsers and in Node 20 (pass the wasm as bytes, a path or a file: URL),
+// from dist/web by relative path or bundled from the npm package (dist/npm).
 
 import { approvalDialog } from "./approval-dialog.mjs";
 import { bridgeHost } from "./bridge-host.mjs";
 import { agentsApi } from "./agents-api.mjs";
+import { readWasmFile } from "./wasm-file.mjs";
 import { wasmURL } from "./wasm-urls.mjs";
 
 let booted = null; // memoised Promise<api>: the Go runtime is started once per realm
 let keeper = { enter() {}, leave() {} }; // Node only: see keepAliveWhileBusy
 
 /**
- * Start the wasm (once) and resolve to the JS API.
- * @param {{wasm?: string|URL|Uint8Array|ArrayBuffer|Response, wasmExec?: string|URL}} [opts]
+ * Start the wasm (once) and resolve to the JS API. wasm defaults to the
+ * default build beside this module (wasmURL(); wasmURL("tools") is the tools build).
+ * @param {{wasm?: string|URL|Uint8Array|ArrayBuffer|Response|Promise<Response>}} [opts]
  */
-export function load({ wasm, wasmExec } = {}) {
+export function load({ wasm } = {}) {
   if (!booted) {
-    booted = boot(wasm, wasmExec).then(wrapApi);
+    booted = boot(wasm).then(wrapApi);
     // A failed boot may be retried (e.g. a transient network error).
     booted.catch(() => { booted = null; });
   }
   return booted;
 }
 
-async function boot(wasm, wasmExec) {
+async function boot(wasm) {
   // The download starts before wasm_exec.js is imported: the two overlap.
   const source = startFetch(wasm ?? wasmURL());
   source.catch?.(() => {}); // awaited by instantiate; a failed import must not leave it unhandled
   if (typeof globalThis.Go !== "function") {
-    // wasm_exec.js is a classic script that defines globalThis.Go; importing it runs it.
-    await import(String(wasmExec ?? new URL("./wasm_exec.js", import.meta.url)));
+    // wasm_exec.js is Go's script that defines globalThis.Go; importing it
+    // runs it. A literal specifier, so a bundler takes it into the bundle
+    // (a chunk of its own) instead of leaving a path to fetch at run time.
+    await import("./wasm_exec.js");
   }
   const go = new globalThis.Go();
   keeper = keepAliveWhileBusy(go);
@@ -70,8 +75,7 @@ async function startFetch(source) {
     const url = toURL(source);
     if ((url && url.protocol === "file:") || (!url && isNode())) {
       // Node: fetch() cannot read files, so read the bytes from disk.
-      const { readFile } = await import("node:fs/promises");
-      return readFile(url ?? source);
+      return readWasmFile(url ?? source);
     }
     return fetch(url ?? source);
   }
@@ -189,7 +193,8 @@ function clientOptions(o) {
 function wrapToolkit(tk) {
   return Object.freeze({
     raw: tk, // the low-level handle the client passes back to Go
-    tools: () => call(() => tk.tools()),
+    // An empty toolkit's list crosses as null (a nil Go slice): always an array.
+    tools: async () => (await call(() => tk.tools())) ?? [],
     execute: (name, args = {}) => call(() => tk.execute(name, args)),
     /** Per MCP server: {status: "connected"|"disabled"|"failed", error?, tools?}. */
     mcpStatus: () => (typeof tk.mcpStatus === "function" ? call(() => tk.mcpStatus()) : Promise.resolve({})),
@@ -376,5 +381,7 @@ export function relayAnswer(id, results) {
 }
 
 export { approvalDialog };
+// wasmURL("tools"): the tools build beside this module, for load({wasm}) (a bundler emits it).
+export { wasmURL };
 // chatTransport({client, toolkit}): the AI SDK's ChatTransport over this runtime.
 export { chatTransport } from "./chat-transport.mjs";

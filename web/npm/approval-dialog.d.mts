@@ -1,0 +1,31 @@
+// approval-dialog.d.mts — the types of "toolnexus-wasm/approval-dialog": the
+// in-page approval dialog on its own (approvalDialog is also in the main
+// entry). Importing it touches no DOM and loads no wasm.
+
+import type { Answer, Request } from "./toolnexus.mjs";
+
+export interface ApprovalDialogOptions {
+  /** The document the dialog opens in (default: the page's). */
+  document?: Document;
+  /** Where the dialog element goes (default: the body). */
+  parent?: Element;
+  /** How the dialog names where the agent's own tools run, e.g. "the agent at agent.example.workers.dev". */
+  agent?: string;
+}
+
+/**
+ * A waitFor that shows one native <dialog> per request (queued, one at a
+ * time): Approve, Edit (the arguments, checked against the tool's schema)
+ * or Decline with a reason. An aborted signal closes it as declined ("aborted").
+ */
+export function approvalDialog(options?: ApprovalDialogOptions): (request: Request, options?: { signal?: AbortSignal }) => Promise<Answer>;
+
+/** The dialog behind approvalDialog(), for a page that keeps one itself. */
+export class ApprovalDialog {
+  constructor(options?: ApprovalDialogOptions);
+  /** Shows the request (after those before it) and resolves to the person's Answer. */
+  ask(request: Request, options?: { signal?: AbortSignal }): Promise<Answer>;
+}
+
+/** Gives root a static stylesheet once (a constructable stylesheet, else a <style id=name>). */
+export function adoptStyles(root: Document | ShadowRoot, name: string, css: string): void;

@@ -1,0 +1,577 @@
+// toolnexus.d.mts — the types of "toolnexus-wasm" (toolnexus.mjs): load()
+// and the API it resolves to, the tool helpers, Answers, run results and
+// stream events. tests/npm-package.test.mjs compiles a strict consumer of
+// every export and checks at run time that what these types promise is there.
+
+import { approvalDialog } from "./approval-dialog.mjs";
+
+export { approvalDialog };
+export type { ApprovalDialogOptions } from "./approval-dialog.mjs";
+export { chatTransport } from "./chat-transport.mjs";
+export type {
+  ChatTransportOptions, TeamTransportOptions, ToolnexusChatTransport, ToolnexusUIChunk, UIMessageLike,
+} from "./chat-transport.mjs";
+
+/** Any JSON value. */
+export type JSONValue = null | string | number | boolean | JSONValue[] | { [key: string]: JSONValue };
+
+/** A JSON Schema (a tool's input schema): the keywords a tool usually needs, open to the rest. */
+export interface JSONSchema {
+  type?: string | string[];
+  description?: string;
+  properties?: { [name: string]: JSONSchema };
+  required?: string[];
+  items?: JSONSchema;
+  enum?: JSONValue[];
+  [keyword: string]: unknown;
+}
+
+/** What a call's arguments look like before a tool says more: the model's JSON object. */
+export type ToolArgs = { [name: string]: any };
+
+/**
+ * What a suspended tool call asks for: an approval of the exact arguments
+ * (kind "approval"), a relay of calls the host runs ("tool_call"), answers
+ * to questions ("question"), form input ("input") or a login at url
+ * ("authorization"). A waitFor answers it with an {@link Answer} of the same id.
+ */
+export interface Request {
+  id: string;
+  kind: "approval" | "tool_call" | "question" | "input" | "authorization" | (string & {});
+  prompt: string;
+  url?: string;
+  data?: RequestData;
+  /** RFC 3339, when the request expires. */
+  expiresAt?: string;
+}
+
+/** A Request's data; which keys are set depends on its kind. */
+export interface RequestData {
+  /** approval: the tool that waits, where it comes from ("js", "http", "mcp", …), its call id and the exact arguments. */
+  tool?: string;
+  source?: string;
+  callId?: string;
+  args?: ToolArgs;
+  /** approval: the tool's input schema, to check edited arguments against. */
+  schema?: JSONSchema;
+  /** approval of an MCP tool: the server's configured name. */
+  server?: string;
+  /** approval in an agent team: the asking agent's path, e.g. ["support", "billing"]. */
+  path?: string[];
+  /** tool_call: the relay calls of one turn, in call order. */
+  calls?: RelayCall[];
+  [key: string]: unknown;
+}
+
+/** One call a relay request asks the host to run. */
+export interface RelayCall {
+  id: string;
+  name: string;
+  input: ToolArgs;
+  /** The raw JSON the model sent. */
+  arguments: string;
+}
+
+/**
+ * The answer to a Request: ok with optional data ({output} for a tool that
+ * suspended, {args} for an approval with edited arguments, {results} for a
+ * relay), or not ok with the reason the model is told.
+ */
+export interface Answer {
+  id: string;
+  ok: boolean;
+  data?: { [key: string]: unknown };
+  reason?: string;
+}
+
+/** Asks a person (or a rule) and answers; a throw or rejection is a decline with its message. */
+export type WaitFor = (request: Request, options: { signal?: AbortSignal }) => Answer | Promise<Answer>;
+
+/** How the core calls a provider (and HTTP tools, MCP servers): the page's fetch by default. */
+export type FetchLike = (url: string, init?: RequestInit) => Promise<Response>;
+
+/** What a tool's run function sees besides its arguments. */
+export interface ToolContext {
+  callId: string;
+  toolName: string;
+  /** On the run after a suspension, the Answer that resumed it; otherwise null. */
+  answer: Answer | null;
+}
+
+/** A tool's result as an object: output (the text the model reads), isError, metadata. */
+export interface ToolResult {
+  output: string;
+  isError?: boolean;
+  metadata?: { [key: string]: unknown };
+}
+
+/** The options of {@link defineTool}. */
+export interface DefineToolOptions<A extends ToolArgs = ToolArgs> {
+  name: string;
+  description?: string;
+  /** Defaults to an object schema with no properties. */
+  inputSchema?: JSONSchema;
+  /**
+   * The tool itself; may be async. A string is the output, a {@link ToolResult}
+   * is used as is, anything else is JSON-encoded; a throw is an error result
+   * the model reads, and the run goes on.
+   */
+  run: (args: A, ctx: ToolContext) => unknown;
+  /** The first call waits for an approval (waitFor, the dialog, or a halt). */
+  needsApproval?: boolean;
+  source?: string;
+}
+
+/** A tool whose run is a JavaScript function (defineTool). */
+export interface FunctionTool<A extends ToolArgs = ToolArgs> {
+  name: string;
+  description: string;
+  inputSchema: JSONSchema;
+  needsApproval: boolean;
+  run: (args: A, ctx: ToolContext) => unknown;
+  source?: string;
+}
+
+/** A tool the host executes: a call halts the run with a "tool_call" request (relayTool). */
+export interface RelayTool {
+  name: string;
+  description: string;
+  inputSchema: JSONSchema;
+  relay: true;
+}
+
+/**
+ * An HTTP request the core makes as a tool: {name} in url is the URL-escaped
+ * argument of that name; arguments named in query go to the query string;
+ * GET/HEAD/DELETE send the rest as query parameters, other methods as a JSON
+ * body merged over body. Header values may use ${NAME} from the toolkit's variables.
+ */
+export interface HttpSpec {
+  method?: string;
+  url: string;
+  headers?: { [name: string]: string };
+  query?: string[];
+  body?: { [key: string]: JSONValue };
+  timeoutMs?: number;
+}
+
+/** The options of {@link httpTool}. */
+export interface HttpToolOptions {
+  name: string;
+  description?: string;
+  inputSchema?: JSONSchema;
+  http: HttpSpec;
+  needsApproval?: boolean;
+}
+
+/** A tool the core executes as an HTTP request (httpTool). */
+export interface HttpTool {
+  name: string;
+  description: string;
+  inputSchema: JSONSchema;
+  needsApproval: boolean;
+  http: HttpSpec;
+}
+
+/** Any tool createToolkit and createAgent take. */
+export type Tool = FunctionTool<any> | RelayTool | HttpTool;
+
+/** An MCP server of a toolkit's mcpServers (Claude-desktop shape; docs/mcp.md). */
+export interface McpServerConfig {
+  url?: string;
+  type?: string;
+  headers?: { [name: string]: string };
+  /** Which tools ask for approval: "always", "never", or by the server's annotations (the default). */
+  approval?: string;
+  disabled?: boolean;
+  [key: string]: unknown;
+}
+
+/** The options of createToolkit. */
+export interface ToolkitOptions {
+  tools?: Tool[];
+  /** Values for ${NAME} in HTTP tool and MCP server headers (only these). */
+  variables?: { [name: string]: string };
+  /** Carries HTTP tool and MCP requests (default: globalThis.fetch). */
+  fetch?: FetchLike;
+  /** MCP servers by name, or a whole Claude-desktop config (toolnexus-tools.wasm). */
+  mcpServers?: { [name: string]: McpServerConfig } | { mcpServers: { [name: string]: McpServerConfig } };
+  /** Answers MCP servers' elicitations (kind "input" or "authorization"). */
+  waitFor?: WaitFor;
+  /** The built-in tools (toolnexus-tools.wasm): true, false, or on/off by name. */
+  builtins?: boolean | { [name: string]: boolean };
+  /** Skills: SKILL.md files by path, or the URL of a JSON index {"files": {path: text}}. */
+  skills?: { [path: string]: string } | string;
+  /** The virtual file system's first content, by path. */
+  files?: { [path: string]: string };
+  /** Called when a built-in tool writes (text) or deletes (null) a file. */
+  onFilesChange?: (path: string, text: string | null) => void;
+}
+
+/** A tool as a toolkit lists it. */
+export interface ToolInfo {
+  name: string;
+  description: string;
+  inputSchema: JSONSchema;
+  source: string;
+  needsApproval?: boolean;
+}
+
+/** An MCP server's state in a toolkit. */
+export interface McpStatus {
+  status: "connected" | "disabled" | "failed";
+  error?: string;
+  tools?: number;
+  [key: string]: unknown;
+}
+
+/** A toolkit: the tools a client's runs may call. */
+export interface Toolkit {
+  /** The low-level handle a client passes back to the wasm. */
+  readonly raw: object;
+  tools(): Promise<ToolInfo[]>;
+  /** Runs one tool directly, outside a model loop (so without asking for approval). */
+  execute(name: string, args?: ToolArgs): Promise<ToolResult>;
+  mcpStatus(): Promise<{ [server: string]: McpStatus }>;
+  /** The built-in tools' files as {path: text} (toolnexus-tools.wasm). */
+  files(): Promise<{ [path: string]: string }>;
+  /** The system-prompt section that lists the skills ("" without skills). */
+  skillsPrompt(): Promise<string>;
+  skills(): Promise<{ skills: Array<{ name: string; description: string; path: string }>; problems: Array<{ path: string; error: string }> }>;
+  /** Ends MCP sessions; the toolkit cannot be used afterwards. */
+  close(): Promise<void>;
+}
+
+/** Token counts. */
+export interface Usage {
+  promptTokens: number;
+  completionTokens: number;
+  totalTokens: number;
+}
+
+/** A message of the transcript, in the client's wire format (OpenAI or Anthropic). */
+export interface Message {
+  role: string;
+  [key: string]: unknown;
+}
+
+/** The record of one finished tool call of a run. */
+export interface ToolCallRecord {
+  id: string;
+  name: string;
+  /** The arguments it ran with (the model's, or an approval's edit), as JSON. */
+  args: JSONValue;
+  /** What the model asked for, when an approval edited the arguments. */
+  originalArgs?: JSONValue;
+  output: string;
+  isError: boolean;
+  edited?: boolean;
+  /** A person declined the call: it did not run, and output is the reason the model was told. */
+  declined?: boolean;
+}
+
+/** What a run produced. */
+export interface RunResult {
+  text: string;
+  /** The transcript (without the system prompt); history for the next run. */
+  messages: Message[];
+  toolCalls: ToolCallRecord[];
+  toolCallCount: number;
+  turns: number;
+  usage: Usage;
+  /** The model the run asked for; providerModel, the one the provider said answered. */
+  model: string;
+  providerModel?: string;
+  /** "pending": halted on pending (no waitFor); "incomplete": stopped early, limit says why. */
+  status: "done" | "pending" | "incomplete";
+  limit?: string;
+  pending?: Request;
+}
+
+/** A conversation's result: its transcript stays in the wasm (conv.messages()). */
+export type ConversationResult = Omit<RunResult, "messages">;
+
+/** One event of a streamed run; the iterator ends with "done". */
+export type StreamEvent =
+  | { type: "text"; delta: string }
+  | { type: "tool_call"; id: string; name: string; args?: string }
+  | {
+      type: "tool_result";
+      id: string;
+      name: string;
+      /** The arguments that ran (JSON text) when an approval edited them; originalArgs what was asked. */
+      args?: string;
+      originalArgs?: string;
+      output?: string;
+      isError?: boolean;
+      edited?: boolean;
+      declined?: boolean;
+    }
+  | { type: "pending"; request: Request }
+  | { type: "usage"; usage: Usage }
+  | { type: "done"; result: RunResult };
+
+/** A stream of a conversation: its "done" result has no messages. */
+export type ConversationStreamEvent = Exclude<StreamEvent, { type: "done" }> | { type: "done"; result: ConversationResult };
+
+/** Options of one run. */
+export interface RunOptions {
+  /** Earlier messages (a previous result's messages). */
+  history?: Message[];
+  /** Aborts the in-flight fetch and ends the run. */
+  signal?: AbortSignal;
+}
+
+/** A model reply made in the page instead of fetched (createClient's generate). */
+export interface GenerateRequest {
+  model: string;
+  messages: Array<{ [key: string]: unknown }>;
+  tools?: Array<{ [key: string]: unknown }>;
+}
+
+export interface GenerateReply {
+  text?: string;
+  toolCalls?: Array<{ id?: string; name: string; arguments: string | ToolArgs }>;
+  usage?: Partial<Usage>;
+}
+
+/** The options of createClient. */
+export interface ClientOptions {
+  baseURL?: string;
+  style?: "openai" | "anthropic";
+  model?: string;
+  apiKey?: string;
+  headers?: { [name: string]: string };
+  systemPrompt?: string;
+  maxTurns?: number;
+  maxTokens?: number;
+  toolTimeoutMs?: number;
+  timeoutMs?: number;
+  retries?: number;
+  retryBaseMs?: number;
+  /** Extra body fields of every provider request (temperature, …). */
+  requestParams?: { [key: string]: JSONValue };
+  fetch?: FetchLike;
+  /** Answers suspended calls; without it a suspension halts the run with status "pending". */
+  waitFor?: WaitFor;
+  /** Runs the model in the page instead of calling baseURL. */
+  generate?: (request: GenerateRequest) => GenerateReply | Promise<GenerateReply>;
+}
+
+/** One provider call without the loop (client.translate): OpenAI-shaped in and out. */
+export interface TranslateRequest {
+  messages: Array<{ [key: string]: unknown }>;
+  tools?: Array<{ [key: string]: unknown }>;
+  model?: string;
+}
+
+export interface TranslateResult {
+  text: string;
+  toolCalls: Array<{ id: string; name: string; input: ToolArgs; arguments: string }>;
+  finishReason: string;
+  usage: Usage;
+  model: string;
+}
+
+/** A conversation: its transcript stays in the wasm between runs. */
+export interface Conversation {
+  run(prompt: string, toolkit: Toolkit, options?: { signal?: AbortSignal }): Promise<ConversationResult>;
+  stream(prompt: string, toolkit: Toolkit, options?: { signal?: AbortSignal }): AsyncIterableIterator<ConversationStreamEvent>;
+  /** Resumes the conversation's halted run with an Answer. */
+  runWithAnswer(toolkit: Toolkit, answer: Answer, options?: { signal?: AbortSignal }): Promise<ConversationResult>;
+  streamWithAnswer(toolkit: Toolkit, answer: Answer, options?: { signal?: AbortSignal }): AsyncIterableIterator<ConversationStreamEvent>;
+  /** The transcript so far. */
+  messages(): Promise<Message[]>;
+  close(): Promise<void>;
+}
+
+/** A client: a model and how to reach it. */
+export interface Client {
+  run(prompt: string, toolkit: Toolkit, options?: RunOptions): Promise<RunResult>;
+  /** The run as an async iterator of events, ending with {type: "done", result}. */
+  stream(prompt: string, toolkit: Toolkit, options?: RunOptions): AsyncIterableIterator<StreamEvent>;
+  /** Resumes a halted run (status "pending") with the person's Answer. */
+  runWithAnswer(toolkit: Toolkit, messages: Message[], pending: Request, answer: Answer, options?: { signal?: AbortSignal }): Promise<RunResult>;
+  streamWithAnswer(toolkit: Toolkit, messages: Message[], pending: Request, answer: Answer, options?: { signal?: AbortSignal }): AsyncIterableIterator<StreamEvent>;
+  translate(request: TranslateRequest, options?: { signal?: AbortSignal }): Promise<TranslateResult>;
+  conversation(options?: { history?: Message[] }): Conversation;
+  /** The client's counters in the Prometheus text format. */
+  metrics(): Promise<string>;
+  close(): Promise<void>;
+}
+
+/** Limits of an agent's subtree. */
+export interface Budget {
+  maxTurns?: number;
+  maxTokens?: number;
+  maxToolCalls?: number;
+  maxWallMs?: number;
+  maxChildren?: number;
+  maxConcurrent?: number;
+  maxDepth?: number;
+}
+
+/** The model of an agent run: a provider, or generate. */
+export interface ModelOptions {
+  baseURL?: string;
+  style?: "openai" | "anthropic";
+  model?: string;
+  apiKey?: string;
+  headers?: { [name: string]: string };
+  fetch?: FetchLike;
+  generate?: (request: GenerateRequest) => GenerateReply | Promise<GenerateReply>;
+}
+
+/** A transition of an agent's handle (runtime onEvent). */
+export interface AgentEvent {
+  type: string;
+  handle: string;
+  path: string[];
+  state: string;
+  result?: AgentResult;
+  request?: Request;
+  [key: string]: unknown;
+}
+
+/** The options of agent.run and createRuntime (createRuntime also needs agent). */
+export interface AgentRunOptions extends ModelOptions {
+  waitFor?: WaitFor;
+  signal?: AbortSignal;
+  onEvent?: (event: AgentEvent) => void;
+  /** Core's stream events of every turn, labelled with the agent's handle and path. */
+  onStream?: (event: StreamEvent & { handle?: string; path?: string[] }) => void;
+  onMetric?: (event: { [key: string]: unknown }) => void;
+}
+
+export interface RuntimeOptions extends AgentRunOptions {
+  agent: Agent;
+}
+
+/** An agent's result; a "pending" one carries the runtime to resume. */
+export interface AgentResult {
+  status: "done" | "pending" | "incomplete" | (string & {});
+  text: string;
+  isError: boolean;
+  limit?: string;
+  pending?: Request;
+  turns: number;
+  totalTokens: number;
+  /** Set on a "pending" result (not part of its JSON): resume(answer), snapshot(), release(). */
+  readonly runtime?: Runtime;
+}
+
+/** The options of createAgent. */
+export interface AgentOptions {
+  name: string;
+  /** What the agent does, as its team lead reads it. */
+  does?: string;
+  instructions?: string;
+  tools?: Tool[];
+  team?: Agent[];
+  budget?: Budget;
+  /** A model name for this agent, instead of the run's. */
+  model?: string;
+  /** Answers this agent's subtree first. */
+  waitFor?: WaitFor;
+}
+
+/** An agent (createAgent; the tools build). */
+export interface Agent {
+  readonly name: string;
+  readonly does: string;
+  readonly instructions: string;
+  readonly tools: Tool[];
+  readonly team: Agent[];
+  readonly budget?: Budget;
+  readonly model?: string;
+  readonly waitFor?: WaitFor;
+  /** Runs prompt on a fresh runtime. */
+  run(prompt: string, options?: AgentRunOptions): Promise<AgentResult>;
+}
+
+/** A row of runtime.list(). */
+export interface HandleInfo {
+  id: string;
+  agent: string;
+  path: string[];
+  state: string;
+  tokens: number;
+  turns: number;
+  inbox: number;
+  pendingKind?: string;
+  [key: string]: unknown;
+}
+
+/** A runtime of agent handles (createRuntime, restoreRuntime, result.runtime). */
+export interface Runtime {
+  run(prompt: string, options?: { signal?: AbortSignal }): Promise<AgentResult>;
+  /** A new handle under parent (null: the root) from the agent named name; its id. */
+  spawn(parent: string | null | undefined, name: string, budget?: Budget): Promise<string>;
+  post(handle: string, text: string, options?: { channel?: string }): Promise<{ ok: boolean; error?: string }>;
+  wake(handle: string, prompt?: string): Promise<{ ok: boolean; error?: string }>;
+  wait(handle: string, options?: { timeoutMs?: number }): Promise<AgentResult>;
+  /** Aborts the handle's running turn (or withdraws its pending request). */
+  interrupt(handle: string): Promise<void>;
+  /** Closes a handle and its children (no handle: everything). */
+  close(handle?: string, options?: { force?: boolean }): Promise<void>;
+  list(): Promise<HandleInfo[]>;
+  inspect(handle: string): Promise<{ [key: string]: unknown }>;
+  /** Delivers the Answer to the deepest suspended agent; the top-level agent's result. */
+  resume(answer: Answer): Promise<AgentResult>;
+  /** The halted tree as JSON text, for restoreRuntime. */
+  snapshot(): Promise<string>;
+  release(): Promise<void>;
+}
+
+/** The API load() resolves to. */
+export interface Toolnexus {
+  /** The runtime's version (also the package's). */
+  readonly version: string;
+  /** Whether this wasm links agents (the tools build does). */
+  readonly agentsLinked: boolean;
+  createToolkit(options?: ToolkitOptions | Tool[]): Promise<Toolkit>;
+  createClient(options?: ClientOptions): Promise<Client>;
+  defineTool: typeof defineTool;
+  relayTool: typeof relayTool;
+  httpTool: typeof httpTool;
+  answerOutput: typeof answerOutput;
+  answerDeclined: typeof answerDeclined;
+  relayAnswer: typeof relayAnswer;
+  approvalDialog: typeof approvalDialog;
+  /** An agent (the tools build; the default build throws, naming it). */
+  createAgent(options: AgentOptions): Agent;
+  createRuntime(options: RuntimeOptions): Promise<Runtime>;
+  restoreRuntime(options: RuntimeOptions, snapshot: string | object): Promise<Runtime>;
+}
+
+/** Where load() finds the wasm: a URL or path, its bytes, or a (pending) Response. */
+export type WasmSource = string | URL | ArrayBuffer | ArrayBufferView | Response | Promise<Response>;
+
+/**
+ * Starts the wasm (once per page or process) and resolves to the API. wasm
+ * defaults to the default build beside the module ({@link wasmURL}); in Node
+ * it is read from disk.
+ */
+export function load(options?: { wasm?: WasmSource }): Promise<Toolnexus>;
+
+/** The URL of the default build ("default") or of the tools build ("tools": MCP, built-ins, skills, agents). */
+export function wasmURL(kind?: "default" | "tools"): URL;
+
+/** A tool whose run is a JavaScript function. */
+export function defineTool<A extends ToolArgs = ToolArgs>(options: DefineToolOptions<A>): FunctionTool<A>;
+
+/** A tool the host executes: the run halts with a "tool_call" request. */
+export function relayTool(name: string, description?: string, inputSchema?: JSONSchema): RelayTool;
+export function relayTool(spec: { name: string; description?: string; inputSchema?: JSONSchema }): RelayTool;
+
+/** A tool the core executes as an HTTP request. */
+export function httpTool(options: HttpToolOptions): HttpTool;
+
+/** The Answer that resumes a suspended request with an output. */
+export function answerOutput(id: string, output: unknown): Answer & { ok: true; data: { output: unknown } };
+
+/** The Answer for a refusal; reason defaults to "declined". */
+export function answerDeclined(id: string, reason?: string): Answer & { ok: false; reason: string };
+
+/** The Answer for a relay request: one result per call. */
+export function relayAnswer(id: string, results: Array<{ id: string; output: string; isError?: boolean }>): Answer & { ok: true };
