@@ -131,7 +131,15 @@ const targets = [
   // button (embedded modules; +3,520 / +1,050) took the Worker from
   // 7,480,463 / 2,054,572 (main at 60c94fb) to 7,489,121 / 2,057,488;
   // each budget is ~0.5 % above.
-  { name: "worker", file: "worker/build/app.wasm", pkg: "./wasm/worker", gzipBudget: 2_111_000, rawBudget: 7_705_000, never },
+  // Issue 36's A2A server (worker/a2aserve: the agent card and /a2a, each
+  // task a durable run; runs' Start/Answer seam; core/a2a's skill
+  // metadata), measured by this test (raw / zlib -9) against main at
+  // 07577c3 — which already measured 7,970,396 / 2,172,871, past the budget
+  // above (issue 31's journaled RunLog and HTTP_TOOLS were not budgeted) —
+  // adds +141,425 / +33,941: 8,111,821 / 2,206,812. Its JSON is written as
+  // concatenated text (a first cut encoding maps linked 20 kB more code).
+  // Each budget is ~0.5 % above.
+  { name: "worker", file: "worker/build/app.wasm", pkg: "./wasm/worker", gzipBudget: 2_218_000, rawBudget: 8_152_000, never },
 ];
 
 const gzipSize = (buf) => gzipSync(buf, { level: 9 }).length;
