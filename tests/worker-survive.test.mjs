@@ -36,10 +36,11 @@ let jitter = false;
 const pause = () => (jitter ? sleep(Math.floor(Math.random() * 300)) : null);
 const charges = []; // every request the charge service received: {tool, order, key}
 
-// hold makes the next request of kind wait: it returns {arrived, release}.
-function hold(kind) {
+// hold makes the next request of kind (that match accepts, given the
+// request) wait: it returns {arrived, release}.
+function hold(kind, match = () => true) {
   let arrive, release;
-  const h = { arrived: new Promise((ok) => { arrive = ok; }), released: new Promise((ok) => { release = ok; }) };
+  const h = { match, arrived: new Promise((ok) => { arrive = ok; }), released: new Promise((ok) => { release = ok; }) };
   h.arrive = arrive;
   h.release = release;
   holds[kind].push(h);
@@ -48,9 +49,10 @@ function hold(kind) {
 
 const taken = []; // holds whose request came
 
-async function held(kind) {
-  const h = holds[kind].shift();
-  if (!h) return;
+async function held(kind, request) {
+  const i = holds[kind].findIndex((h) => h.match(request));
+  if (i < 0) return;
+  const [h] = holds[kind].splice(i, 1);
   taken.push(h);
   h.arrive();
   await h.released;
@@ -70,7 +72,7 @@ function reply(request) {
 const chargeTool = (tool) => async (args, { headers }) => {
   charges.push({ tool, order: args.order, key: headers["idempotency-key"] ?? null });
   await pause();
-  await held("charge");
+  await held("charge", args);
   return `charged order ${args.order}`;
 };
 
@@ -80,7 +82,7 @@ before(async () => {
       const prompt = request.body?.messages?.at(-1)?.content;
       if (prompt === "slow hello") await sleep(31_000);
       await pause();
-      await held("model");
+      await held("model", request);
       return reply(request);
     } : t[k]),
   });
@@ -402,4 +404,53 @@ test("50 runs stopped at random points: none left running, no effect twice; the 
   recovery.sort((a, b) => a - b);
   const median = recovery[Math.floor(recovery.length / 2)];
   console.log(`# recovery after a restart: ${recovery.length} of ${runs.length} runs were running when the Worker stopped; from the new Worker serving to each halting or ending again: median ${median} ms, max ${recovery.at(-1)} ms`);
+});
+
+// transcriptHas is a model request whose messages mention text.
+const transcriptHas = (text) => (request) => JSON.stringify(request.body?.messages ?? []).includes(text);
+
+test("/v1/resume cut off after its token was spent, during the approved call and after it: a retry says what happened", { timeout: 180_000 }, async () => {
+  const halt = async (order) => {
+    const res = await call("POST", "/v1/run", { prompt: `charge order ${order}` });
+    assert.equal(res.json.status, "pending", res.text);
+    return res.json;
+  };
+  const a = await halt("301"); // stopped during its charge
+  const b = await halt("302"); // stopped after its charge, during the next model call
+  const holdA = hold("charge", (args) => args.order === "301");
+  const holdB = hold("model", transcriptHas("charged order 302"));
+  const resume = (st, answer) => call("POST", "/v1/resume", { state: st.state, answer: { id: st.pending.id, ...answer } });
+  const cutA = resume(a, { ok: true }).catch((err) => err);
+  const cutB = resume(b, { ok: true }).catch((err) => err);
+  await Promise.all([holdA.arrived, holdB.arrived]);
+  await restart();
+  await Promise.all([cutA, cutB]);
+  // At once: the stopped resumes' leases have not lapsed yet.
+  const early = await resume(a, { ok: true });
+  assert.equal(early.status, 409, early.text);
+  assert.match(early.json.error.message, /still running/);
+  const wait = Number(early.headers.get("retry-after"));
+  assert.ok(wait > 0 && wait <= 30);
+  await sleep(wait * 1000 + 500);
+  // A: the charge's outcome was lost: asked, under a new state token.
+  const againA = await resume(a, { ok: true });
+  assert.equal(againA.status, 200, againA.text);
+  assert.equal(againA.json.status, "pending");
+  assert.equal(againA.json.pending.kind, "outcome_unknown");
+  assert.deepEqual(againA.json.pending.data.args, { order: "301" });
+  assert.equal(count("301"), 1);
+  // B: the charge's outcome was recorded: the model is asked again, done.
+  const againB = await resume(b, { ok: true });
+  assert.equal(againB.status, 200, againB.text);
+  assert.equal(againB.json.status, "done");
+  assert.equal(againB.json.text, 'done: {"output":"charged order 302"}');
+  assert.equal(count("302"), 1);
+  // Both tokens are used up now: 409, nothing runs.
+  for (const st of [a, b]) assert.equal((await resume(st, { ok: true })).status, 409);
+  // The question about 301, answered: it happened.
+  const done = await call("POST", "/v1/resume", { state: againA.json.state, answer: { id: againA.json.pending.id, ok: true, data: { outcome: "happened", output: "charged order 301 (seen in the ledger)" } } });
+  assert.equal(done.status, 200, done.text);
+  assert.equal(done.json.status, "done");
+  assert.equal(done.json.text, "done: charged order 301 (seen in the ledger)");
+  assert.equal(count("301"), 1);
 });
