@@ -130,8 +130,13 @@ const targets = [
   // texts, its "what was decided" and the dialog's time left and step-aside
   // button (embedded modules; +3,520 / +1,050) took the Worker from
   // 7,480,463 / 2,054,572 (main at 60c94fb) to 7,489,121 / 2,057,488;
-  // each budget is ~0.5 % above.
-  { name: "worker", file: "worker/build/app.wasm", pkg: "./wasm/worker", gzipBudget: 2_111_000, rawBudget: 7_705_000, never },
+  // each budget is ~0.5 % above. With issue 36's A2A (above) and issue
+  // 31's durable execution — core/journal, the RunLog's executor
+  // (worker/runs: drive, view, team legs), the resume journal and
+  // HTTP_TOOLS, which links core/httptool — the Worker measured 7,981,067 /
+  // 2,173,259 at 189d789+; each budget is ~0.5 % above. Issue 35 is cutting
+  // the Worker down (its target is 1.60 MB gzip).
+  { name: "worker", file: "worker/build/app.wasm", pkg: "./wasm/worker", gzipBudget: 2_184_000, rawBudget: 8_021_000, never },
 ];
 
 const gzipSize = (buf) => gzipSync(buf, { level: 9 }).length;
