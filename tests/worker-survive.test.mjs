@@ -189,6 +189,18 @@ async function checkLog(id) {
 
 const count = (order, tool = "charge") => charges.filter((c) => c.order === order && c.tool === tool).length;
 
+// stoppedDuringCharge starts a run of prompt, approves its charge and stops
+// the Worker while the charge service holds the call; it returns the run id.
+async function stoppedDuringCharge(prompt) {
+  const id = await start(prompt);
+  const pending = (await until(id, (s) => s.status === "pending")).pending;
+  const h = hold("charge");
+  await answer(pending, { ok: true });
+  await h.arrived; // the charge is under way
+  await restart();
+  return id;
+}
+
 test("stopped during a model call: the call is made again, the step shows the attempt", T, async () => {
   const h = hold("model");
   const id = await start("charge order 101");
@@ -276,24 +288,14 @@ test("stopped during an approved call: the person is asked whether it happened, 
 });
 
 test("asked after a stop, 'run it again' runs the approved call once more; 'not done' tells the model", T, async () => {
-  const id = await start("charge order 106");
-  const pending = (await until(id, (s) => s.status === "pending")).pending;
-  const h = hold("charge");
-  await answer(pending, { ok: true });
-  await h.arrived;
-  await restart();
+  const id = await stoppedDuringCharge("charge order 106");
   const asked = (await until(id, (s) => s.pending?.kind === "outcome_unknown")).pending;
   await answer(asked, { ok: true, outcome: "rerun" });
   await until(id, (s) => s.status === "done");
   assert.equal(count("106"), 2); // the person chose to run it again
   await checkLog(id);
 
-  const id2 = await start("charge order 107");
-  const p2 = (await until(id2, (s) => s.status === "pending")).pending;
-  const h2 = hold("charge");
-  await answer(p2, { ok: true });
-  await h2.arrived;
-  await restart();
+  const id2 = await stoppedDuringCharge("charge order 107");
   const asked2 = (await until(id2, (s) => s.pending?.kind === "outcome_unknown")).pending;
   await answer(asked2, { ok: false, reason: "not in the ledger" });
   const done = await until(id2, (s) => s.status === "done");
@@ -302,12 +304,7 @@ test("asked after a stop, 'run it again' runs the approved call once more; 'not 
 });
 
 test("stopped during an idempotent approved call: it runs again with the same Idempotency-Key, unasked", T, async () => {
-  const id = await start("charge idem order 108");
-  const pending = (await until(id, (s) => s.status === "pending")).pending;
-  const h = hold("charge");
-  await answer(pending, { ok: true });
-  await h.arrived;
-  await restart();
+  const id = await stoppedDuringCharge("charge idem order 108");
   const done = await until(id, (s) => s.status === "done");
   assert.equal(done.text, 'done: {"output":"charged order 108"}');
   const calls = charges.filter((c) => c.order === "108");
