@@ -342,6 +342,19 @@ test("stopped right after the outcome was recorded: the run ends on its own, the
   await checkLog(id);
 });
 
+test("a run whose executor makes no progress ends with an error every watcher sees", { timeout: 120_000 }, async () => {
+  await restart({ TOOLNEXUS_TEST_HOOKS: "1", TOOLNEXUS_TEST_PAUSE: "stall" });
+  const id = await start("charge order 120");
+  // Five lives that record nothing, with backoff (2, 4, 8, 16 s), then the end.
+  const st = await until(id, (s) => s.status !== "running", 90_000);
+  assert.equal(st.status, "error");
+  assert.equal(st.error.code, "run_stalled");
+  assert.match(st.error.message, /made no progress in 5 tries/);
+  const events = await checkLog(id);
+  assert.equal(events.at(-1).event, "error");
+  await restart();
+});
+
 test("a run whose model call takes longer than 30 s completes", { timeout: 120_000 }, async () => {
   const id = await start("slow hello");
   const done = await until(id, (s) => s.status === "done", 90_000);

@@ -79,3 +79,27 @@ func TestTeamLegCutOffAfterItsApprovalAsks(t *testing.T) {
 		t.Fatalf("done %v", done)
 	}
 }
+
+// TestRunMaxSecondsEndsARunawayLeg: a leg older than RUN_MAX_SECONDS (its
+// start, or its newest answer) is not run on: the run ends with an error
+// that says why.
+func TestRunMaxSecondsEndsARunawayLeg(t *testing.T) {
+	hs := newHarness(t, func(env map[string]string) { env["RUN_MAX_SECONDS"] = "60" })
+	h := hs.Handler.(*worker.Handler)
+	store := h.Options().Runs().(*worker.MemoryRunStore)
+	store.SetExecutor(nil) // this test runs the executor itself
+	code, started := hs.Post("/v1/runs", map[string]any{"prompt": "refund order 42"})
+	if code != http.StatusAccepted {
+		t.Fatalf("POST /v1/runs = %d %v", code, started)
+	}
+	id := started["id"].(string)
+	hs.Advance(2 * time.Minute)
+	h.DriveRun(context.Background(), id)
+	st := hs.waitRun(id, "error")
+	if msg := st["error"].(map[string]any)["message"].(string); !strings.Contains(msg, "longer than RUN_MAX_SECONDS (60 s)") {
+		t.Fatalf("error %q", msg)
+	}
+	if n := len(hs.llm.Requests()); n != 0 {
+		t.Fatalf("the model was called %d times", n)
+	}
+}
