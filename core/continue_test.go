@@ -290,14 +290,9 @@ func checkJournal(t *testing.T, j journal.Journal) {
 // TestOutcomeUnknownRunAgainRunsItOnceMore: "run it again" runs the call
 // with its approval, and the run goes on.
 func TestOutcomeUnknownRunAgainRunsItOnceMore(t *testing.T) {
-	j := started(t, "refund order 42")
-	var fx effects
-	tk := mustToolkit(t, fx.refund(false))
+	fx, tk, j, c := approved(t, false)
 	ctx, cancel := context.WithCancel(context.Background())
 	fx.cut = cancel
-	c := journalClient(&reactiveModel{}, nil)
-	res, _ := c.Continue(ctx, tk, j)
-	j.Record(ctx, journal.AnswerEntry(Answer{ID: res.Pending.ID, Ok: true}, "test"))
 	c.Continue(ctx, tk, j) // the refund happens, then the process dies
 	fx.cut = nil
 	res, asked := finish(t, c, tk, j, func(p Request) Answer {
@@ -314,14 +309,9 @@ func TestOutcomeUnknownRunAgainRunsItOnceMore(t *testing.T) {
 // TestIdempotentToolRunsAgainWithTheSameKey: an approved call of an
 // idempotent tool cut off mid-call runs again, unasked, with its key.
 func TestIdempotentToolRunsAgainWithTheSameKey(t *testing.T) {
-	j := started(t, "refund order 42")
-	var fx effects
-	tk := mustToolkit(t, fx.refund(true))
+	fx, tk, j, c := approved(t, true)
 	ctx, cancel := context.WithCancel(context.Background())
 	fx.cut = cancel
-	c := journalClient(&reactiveModel{}, nil)
-	res, _ := c.Continue(ctx, tk, j)
-	j.Record(ctx, journal.AnswerEntry(Answer{ID: res.Pending.ID, Ok: true}, "test"))
 	c.Continue(ctx, tk, j)
 	fx.cut = nil
 	res, asked := finish(t, c, tk, j, nil)
@@ -446,15 +436,28 @@ func TestWaitForAnswersAreRecordedFirst(t *testing.T) {
 	}
 }
 
-// TestTwoContinuationsRaceOneRuns: two continuations of one run at once
-// (two tabs, a retried request): the approved call runs once.
-func TestTwoContinuationsRaceOneRuns(t *testing.T) {
-	var fx effects
-	tk := mustToolkit(t, fx.refund(false))
+// approved is a refund run halted on its approval and approved: the
+// journal holds the answer, the refund has not run yet.
+func approved(t *testing.T, idempotent bool) (*effects, *Toolkit, *journal.Memory, *Client) {
+	t.Helper()
+	fx := &effects{}
+	tk := mustToolkit(t, fx.refund(idempotent))
 	j := started(t, "refund order 42")
 	c := journalClient(&reactiveModel{}, nil)
 	res, _ := c.Continue(context.Background(), tk, j)
-	j.Record(context.Background(), journal.AnswerEntry(Answer{ID: res.Pending.ID, Ok: true}, "test"))
+	if res.Status != StatusPending {
+		t.Fatalf("the run did not halt: %s", res.Status)
+	}
+	if err := j.Record(context.Background(), journal.AnswerEntry(Answer{ID: res.Pending.ID, Ok: true}, "test")); err != nil {
+		t.Fatal(err)
+	}
+	return fx, tk, j, c
+}
+
+// TestTwoContinuationsRaceOneRuns: two continuations of one run at once
+// (two tabs, a retried request): the approved call runs once.
+func TestTwoContinuationsRaceOneRuns(t *testing.T) {
+	fx, tk, j, _ := approved(t, false)
 	var wg sync.WaitGroup
 	errs := make([]error, 4)
 	for i := range errs {
@@ -534,12 +537,7 @@ func TestBadJournalsAreClearErrors(t *testing.T) {
 // TestJournalFailureStopsTheRunBeforeTheTool: a journal that cannot record
 // the call's start keeps the tool from running.
 func TestJournalFailureStopsTheRunBeforeTheTool(t *testing.T) {
-	var fx effects
-	tk := mustToolkit(t, fx.refund(false))
-	j := started(t, "refund order 42")
-	c := journalClient(&reactiveModel{}, nil)
-	res, _ := c.Continue(context.Background(), tk, j)
-	j.Record(context.Background(), journal.AnswerEntry(Answer{ID: res.Pending.ID, Ok: true}, "test"))
+	fx, tk, j, c := approved(t, false)
 	full := &failingJournal{Journal: j, failKind: journal.KindCall}
 	_, err := c.Continue(context.Background(), tk, full)
 	if !errors.Is(err, ErrJournal) || fx.count("42") != 0 {

@@ -101,7 +101,7 @@ func (r *run) continueCalls(ctx context.Context, ph *toolPhase) {
 		}
 		if p := ph.priorOf(i); ans.Answer.Ok && p != nil && p.StartsAfter(ans.Seq) > 0 {
 			if !r.mayRunAgain(ph.calls[i].Name) {
-				u := r.unknownRequest(ph, i, g.req.ID)
+				u := r.unknownRequest(ph, i, *ans.Answer)
 				if err := r.recordSuspend(ctx, ph, i, u); err != nil {
 					r.abort(err)
 					return
@@ -128,6 +128,9 @@ func (ph *toolPhase) priorOf(i int) *journal.Call {
 
 // answerFor returns the answer the journal holds for request id.
 func (r *run) answerFor(id string) (journal.Placed, bool) {
+	if r.jr == nil {
+		return journal.Placed{}, false
+	}
 	r.jr.mu.Lock()
 	defer r.jr.mu.Unlock()
 	a, ok := r.jr.answers[id]
@@ -146,9 +149,11 @@ func gaveUp(name string, attempts int) ToolResult {
 }
 
 // unknownRequest is the question about call i of the phase, approved by
-// the request approval: its id is fixed by the call and its attempts, so
-// that two continuations of one run ask the same question.
-func (r *run) unknownRequest(ph *toolPhase, i int, approval string) *Request {
+// approval: its id is fixed by the call and its attempts, so that two
+// continuations of one run ask the same question. Data carries the
+// approval itself, so that "run it again" works where the journal that
+// recorded it is not at hand (a resume's new state token).
+func (r *run) unknownRequest(ph *toolPhase, i int, approval Answer) *Request {
 	call := ph.calls[i]
 	args, _ := parseArgs(call.Arguments)
 	if args == nil {
@@ -158,7 +163,8 @@ func (r *run) unknownRequest(ph *toolPhase, i int, approval string) *Request {
 		ID:     "unk_" + strconv.Itoa(ph.turn) + "_" + call.ID + "_" + strconv.Itoa(ph.attempt(i)),
 		Kind:   KindOutcomeUnknown,
 		Prompt: fmt.Sprintf("%s %s was running when the run stopped: did it happen?", call.Name, mustJSON(args)),
-		Data: map[string]any{"tool": call.Name, "args": args, "callId": call.ID, "approval": approval,
+		Data: map[string]any{"tool": call.Name, "args": args, "callId": call.ID, "approval": approval.ID,
+			"answer":   map[string]any{"id": approval.ID, "ok": approval.Ok, "data": approval.Data},
 			"attempts": float64(ph.attempt(i)), "choices": []any{outcomeDone, outcomeRerun, "failed"}},
 	}
 }
@@ -177,8 +183,7 @@ func (r *run) settleUnknown(ctx context.Context, ph *toolPhase, i int, req *Requ
 		r.finishCall(ph, i, ToolResult{Output: fmt.Sprintf("tool %q did not complete: the run stopped while it ran, and a person recorded it as not done: %s", name, reason),
 			IsError: true, Metadata: map[string]any{recordedKey: true}}, nil)
 	case ans.Data[outcomeKey] == outcomeRerun:
-		id, _ := req.Data["approval"].(string)
-		approval, ok := r.answerFor(id)
+		approval, ok := approvalOf(r, req)
 		switch {
 		case !ok:
 			r.finishCall(ph, i, ToolResult{Output: fmt.Sprintf("tool %q was not run again: its approval is not recorded", name), IsError: true}, nil)
@@ -187,7 +192,7 @@ func (r *run) settleUnknown(ctx context.Context, ph *toolPhase, i int, req *Requ
 			r.finishCall(ph, i, gaveUp(name, ph.attempt(i)), nil)
 			return
 		}
-		r.resolve(ctx, ph, []int{i}, *approval.Answer, true)
+		r.resolve(ctx, ph, []int{i}, approval, true)
 	default:
 		out := jsonx.Text(ans.Data[RelayOutputKey])
 		if out == "" {
@@ -196,6 +201,34 @@ func (r *run) settleUnknown(ctx context.Context, ph *toolPhase, i int, req *Requ
 		isErr, _ := ans.Data["isError"].(bool)
 		r.finishCall(ph, i, ToolResult{Output: out, IsError: isErr, Metadata: map[string]any{recordedKey: true}}, nil)
 	}
+}
+
+// answerGroup applies answer to the calls of group that suspended on
+// pending: settleUnknown for a question about a lost outcome (the call must
+// not simply run: the answer says what happened), resolve for the others.
+func (r *run) answerGroup(ctx context.Context, ph *toolPhase, group []int, pending *Request, answer Answer) {
+	if pending.Kind == KindOutcomeUnknown {
+		for _, g := range group {
+			r.settleUnknown(ctx, ph, g, pending, answer)
+		}
+		return
+	}
+	r.resolve(ctx, ph, group, answer, true)
+}
+
+// approvalOf is the approval an outcome question is about: the journal's,
+// or else the one the question carries.
+func approvalOf(r *run, req *Request) (Answer, bool) {
+	id, _ := req.Data["approval"].(string)
+	if a, ok := r.answerFor(id); ok {
+		return *a.Answer, true
+	}
+	m, _ := req.Data["answer"].(map[string]any)
+	if ok, _ := m["ok"].(bool); !ok || id == "" {
+		return Answer{}, false
+	}
+	data, _ := m["data"].(map[string]any)
+	return Answer{ID: id, Ok: true, Data: data}, true
 }
 
 // recordedKey marks a result a person gave for a call whose outcome was

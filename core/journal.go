@@ -66,10 +66,14 @@ func (r *run) runID() string {
 	if r.jr != nil && r.jr.run != "" {
 		return r.jr.run
 	}
+	// A turn's calls run concurrently: the first makes the id.
+	r.mu.Lock()
 	if r.id == "" {
 		r.id = newID("run_")
 	}
-	return r.id
+	id := r.id
+	r.mu.Unlock()
+	return id
 }
 
 // recordModel records that model call turn begins, refusing a call the

@@ -37,7 +37,7 @@ func (c *Client) RunWithAnswer(ctx context.Context, tk *Toolkit, history []any, 
 		return RunResult{Status: StatusIncomplete, Limit: "error", Messages: history, Pending: &pending},
 			fmt.Errorf("%w: answer id %q does not echo the pending request id %q", ErrCannotResume, answer.ID, pending.ID)
 	}
-	r.resolve(ctx, ph, group, answer, true)
+	r.answerGroup(ctx, ph, group, &pending, answer)
 	return r.loop(ctx, ph)
 }
 
@@ -54,7 +54,7 @@ func (c *Client) StreamWithAnswer(ctx context.Context, tk *Toolkit, history []an
 		return nil, fmt.Errorf("%w: answer id %q does not echo the pending request id %q", ErrCannotResume, answer.ID, pending.ID)
 	}
 	return r.startStream(ctx, func() (RunResult, error) {
-		r.resolve(ctx, ph, group, answer, true)
+		r.answerGroup(ctx, ph, group, &pending, answer)
 		return r.loop(ctx, ph)
 	}), nil
 }

@@ -33,8 +33,8 @@ type run struct {
 	// body is the buffer of the last request, reused for the next one
 	// when the Transport copies bodies (callModel).
 	body []byte
-	// mu guards abortErr: a hook error from one of a turn's concurrent
-	// tool calls, which ends the run once the turn's calls are done.
+	// mu guards abortErr (a hook error from one of a turn's concurrent
+	// tool calls, which ends the run once the turn's calls are done) and id.
 	mu       sync.Mutex
 	abortErr error
 	// jr is the run's journal (journal.go), nil for a run without one;

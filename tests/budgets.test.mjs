@@ -130,16 +130,19 @@ const targets = [
   // texts, its "what was decided" and the dialog's time left and step-aside
   // button (embedded modules; +3,520 / +1,050) took the Worker from
   // 7,480,463 / 2,054,572 (main at 60c94fb) to 7,489,121 / 2,057,488;
-  // each budget is ~0.5 % above.
+  // each budget is ~0.5 % above. With issue 36's A2A (above) and issue
+  // 31's durable execution — core/journal, the RunLog's executor
+  // (worker/runs: drive, view, team legs), the resume journal and
+  // HTTP_TOOLS, which links core/httptool — the Worker measured 7,981,067 /
+  // 2,173,259 at 189d789+; each budget is ~0.5 % above. Issue 35 is cutting
+  // the Worker down (its target is 1.60 MB gzip).
   // Issue 36's A2A server (worker/a2aserve: the agent card and /a2a, each
   // task a durable run; runs' Start/Answer seam; core/a2a's skill
   // metadata), measured by this test (raw / zlib -9) against main at
-  // 07577c3 — which already measured 7,970,396 / 2,172,871, past the budget
-  // above (issue 31's journaled RunLog and HTTP_TOOLS were not budgeted) —
-  // adds +141,425 / +33,941: 8,111,821 / 2,206,812. Its JSON is written as
-  // concatenated text (a first cut encoding maps linked 20 kB more code).
-  // Each budget is ~0.5 % above.
-  { name: "worker", file: "worker/build/app.wasm", pkg: "./wasm/worker", gzipBudget: 2_218_000, rawBudget: 8_152_000, never },
+  // 3ca8060 (7,981,928 / 2,173,524), adds +140,200 / +34,944: 8,122,128 /
+  // 2,208,468. Its JSON is written as concatenated text (a first cut that
+  // encoded maps linked 20 kB more code). Each budget is ~0.5 % above.
+  { name: "worker", file: "worker/build/app.wasm", pkg: "./wasm/worker", gzipBudget: 2_220_000, rawBudget: 8_163_000, never },
 ];
 
 const gzipSize = (buf) => gzipSync(buf, { level: 9 }).length;

@@ -34,7 +34,7 @@ export const MODULES = {
   } satisfies Shape<typeof Main>,
   "toolnexus-wasm/element": { ToolnexusChatElement: "function" } satisfies Shape<typeof Element>,
   "toolnexus-wasm/chat-transport": { chatTransport: "function", transcript: "function" } satisfies Shape<typeof Transport>,
-  "toolnexus-wasm/approval-dialog": { approvalDialog: "function", ApprovalDialog: "function", adoptStyles: "function" } satisfies Shape<typeof Dialog>,
+  "toolnexus-wasm/approval-dialog": { approvalDialog: "function", ApprovalDialog: "function", adoptStyles: "function", timeLeft: "function" } satisfies Shape<typeof Dialog>,
   "toolnexus-wasm/demo-model": { demoModel: "function", help: "function" } satisfies Shape<typeof Demo>,
 };
 
@@ -47,7 +47,7 @@ export const OBJECTS = {
     createRuntime: "function", restoreRuntime: "function",
   } satisfies Members<Main.Toolnexus>,
   Toolkit: {
-    raw: "object", tools: "function", execute: "function", mcpStatus: "function", files: "function",
+    raw: "object", tools: "function", execute: "function", mcpStatus: "function", a2aStatus: "function", files: "function",
     skillsPrompt: "function", skills: "function", close: "function",
   } satisfies Members<Main.Toolkit>,
   Client: {

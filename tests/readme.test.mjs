@@ -51,6 +51,26 @@ test("the README's agent-team example halts with the path, resumes a restored tr
   assert.equal(lines[2], "done — Billing has refunded order 7. It reported: Done: refunded order 7.");
 });
 
+test("the README's journal example: killed during the refund, run again, it asks and finishes", { timeout: 240_000 }, async () => {
+  // A package inside this module (dist/ is ignored by git), run twice in one folder.
+  const dir = join(root, "dist", "readme", "journal");
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, "main.go"), snippet("go-journal"));
+  const env = { ...process.env, CRASH: "1" };
+  const crashed = await run("go", ["run", "."], { cwd: dir, env, timeout: 150_000 }).then(() => null, (err) => err);
+  assert.ok(crashed, "the first run did not die");
+  assert.match(crashed.stderr ?? "", /exit status 3/);
+  const { stdout } = await run("go", ["run", "."], { cwd: dir, timeout: 150_000 });
+  assert.deepEqual(stdout.trim().split("\n"), [
+    'asked: refund {"order":"42"} was running when the run stopped: did it happen?',
+    "done — done: refunded order 42 (checked in the ledger)",
+  ]);
+  // A third run finds the run ended: nothing runs, nothing is asked.
+  const { stdout: again } = await run("go", ["run", "."], { cwd: dir, timeout: 150_000 });
+  assert.equal(again.trim(), "done — done: refunded order 42 (checked in the ledger)");
+});
+
 test("the README's go-module lines let another module use core through a replace directive", { timeout: 240_000 }, async () => {
   // A folder holding the clone (here a link to this repository) and the new module.
   const dir = mkdtempSync(join(tmpdir(), "toolnexus-gomod-"));

@@ -36,10 +36,11 @@ let jitter = false;
 const pause = () => (jitter ? sleep(Math.floor(Math.random() * 300)) : null);
 const charges = []; // every request the charge service received: {tool, order, key}
 
-// hold makes the next request of kind wait: it returns {arrived, release}.
-function hold(kind) {
+// hold makes the next request of kind (that match accepts, given the
+// request) wait: it returns {arrived, release}.
+function hold(kind, match = () => true) {
   let arrive, release;
-  const h = { arrived: new Promise((ok) => { arrive = ok; }), released: new Promise((ok) => { release = ok; }) };
+  const h = { match, arrived: new Promise((ok) => { arrive = ok; }), released: new Promise((ok) => { release = ok; }) };
   h.arrive = arrive;
   h.release = release;
   holds[kind].push(h);
@@ -48,9 +49,10 @@ function hold(kind) {
 
 const taken = []; // holds whose request came
 
-async function held(kind) {
-  const h = holds[kind].shift();
-  if (!h) return;
+async function held(kind, request) {
+  const i = holds[kind].findIndex((h) => h.match(request));
+  if (i < 0) return;
+  const [h] = holds[kind].splice(i, 1);
   taken.push(h);
   h.arrive();
   await h.released;
@@ -70,7 +72,7 @@ function reply(request) {
 const chargeTool = (tool) => async (args, { headers }) => {
   charges.push({ tool, order: args.order, key: headers["idempotency-key"] ?? null });
   await pause();
-  await held("charge");
+  await held("charge", args);
   return `charged order ${args.order}`;
 };
 
@@ -80,7 +82,7 @@ before(async () => {
       const prompt = request.body?.messages?.at(-1)?.content;
       if (prompt === "slow hello") await sleep(31_000);
       await pause();
-      await held("model");
+      await held("model", request);
       return reply(request);
     } : t[k]),
   });
@@ -187,6 +189,18 @@ async function checkLog(id) {
 
 const count = (order, tool = "charge") => charges.filter((c) => c.order === order && c.tool === tool).length;
 
+// stoppedDuringCharge starts a run of prompt, approves its charge and stops
+// the Worker while the charge service holds the call; it returns the run id.
+async function stoppedDuringCharge(prompt) {
+  const id = await start(prompt);
+  const pending = (await until(id, (s) => s.status === "pending")).pending;
+  const h = hold("charge");
+  await answer(pending, { ok: true });
+  await h.arrived; // the charge is under way
+  await restart();
+  return id;
+}
+
 test("stopped during a model call: the call is made again, the step shows the attempt", T, async () => {
   const h = hold("model");
   const id = await start("charge order 101");
@@ -274,24 +288,14 @@ test("stopped during an approved call: the person is asked whether it happened, 
 });
 
 test("asked after a stop, 'run it again' runs the approved call once more; 'not done' tells the model", T, async () => {
-  const id = await start("charge order 106");
-  const pending = (await until(id, (s) => s.status === "pending")).pending;
-  const h = hold("charge");
-  await answer(pending, { ok: true });
-  await h.arrived;
-  await restart();
+  const id = await stoppedDuringCharge("charge order 106");
   const asked = (await until(id, (s) => s.pending?.kind === "outcome_unknown")).pending;
   await answer(asked, { ok: true, outcome: "rerun" });
   await until(id, (s) => s.status === "done");
   assert.equal(count("106"), 2); // the person chose to run it again
   await checkLog(id);
 
-  const id2 = await start("charge order 107");
-  const p2 = (await until(id2, (s) => s.status === "pending")).pending;
-  const h2 = hold("charge");
-  await answer(p2, { ok: true });
-  await h2.arrived;
-  await restart();
+  const id2 = await stoppedDuringCharge("charge order 107");
   const asked2 = (await until(id2, (s) => s.pending?.kind === "outcome_unknown")).pending;
   await answer(asked2, { ok: false, reason: "not in the ledger" });
   const done = await until(id2, (s) => s.status === "done");
@@ -300,12 +304,7 @@ test("asked after a stop, 'run it again' runs the approved call once more; 'not 
 });
 
 test("stopped during an idempotent approved call: it runs again with the same Idempotency-Key, unasked", T, async () => {
-  const id = await start("charge idem order 108");
-  const pending = (await until(id, (s) => s.status === "pending")).pending;
-  const h = hold("charge");
-  await answer(pending, { ok: true });
-  await h.arrived;
-  await restart();
+  const id = await stoppedDuringCharge("charge idem order 108");
   const done = await until(id, (s) => s.status === "done");
   assert.equal(done.text, 'done: {"output":"charged order 108"}');
   const calls = charges.filter((c) => c.order === "108");
@@ -341,6 +340,19 @@ test("stopped right after the outcome was recorded: the run ends on its own, the
   assert.equal(done.text, 'done: {"output":"charged order 110"}');
   assert.equal(count("110"), 1);
   await checkLog(id);
+});
+
+test("a run whose executor makes no progress ends with an error every watcher sees", { timeout: 120_000 }, async () => {
+  await restart({ TOOLNEXUS_TEST_HOOKS: "1", TOOLNEXUS_TEST_PAUSE: "stall" });
+  const id = await start("charge order 120");
+  // Five lives that record nothing, with backoff (2, 4, 8, 16 s), then the end.
+  const st = await until(id, (s) => s.status !== "running", 90_000);
+  assert.equal(st.status, "error");
+  assert.equal(st.error.code, "run_stalled");
+  assert.match(st.error.message, /made no progress in 5 tries/);
+  const events = await checkLog(id);
+  assert.equal(events.at(-1).event, "error");
+  await restart();
 });
 
 test("a run whose model call takes longer than 30 s completes", { timeout: 120_000 }, async () => {
@@ -402,4 +414,53 @@ test("50 runs stopped at random points: none left running, no effect twice; the 
   recovery.sort((a, b) => a - b);
   const median = recovery[Math.floor(recovery.length / 2)];
   console.log(`# recovery after a restart: ${recovery.length} of ${runs.length} runs were running when the Worker stopped; from the new Worker serving to each halting or ending again: median ${median} ms, max ${recovery.at(-1)} ms`);
+});
+
+// transcriptHas is a model request whose messages mention text.
+const transcriptHas = (text) => (request) => JSON.stringify(request.body?.messages ?? []).includes(text);
+
+test("/v1/resume cut off after its token was spent, during the approved call and after it: a retry says what happened", { timeout: 180_000 }, async () => {
+  const halt = async (order) => {
+    const res = await call("POST", "/v1/run", { prompt: `charge order ${order}` });
+    assert.equal(res.json.status, "pending", res.text);
+    return res.json;
+  };
+  const a = await halt("301"); // stopped during its charge
+  const b = await halt("302"); // stopped after its charge, during the next model call
+  const holdA = hold("charge", (args) => args.order === "301");
+  const holdB = hold("model", transcriptHas("charged order 302"));
+  const resume = (st, answer) => call("POST", "/v1/resume", { state: st.state, answer: { id: st.pending.id, ...answer } });
+  const cutA = resume(a, { ok: true }).catch((err) => err);
+  const cutB = resume(b, { ok: true }).catch((err) => err);
+  await Promise.all([holdA.arrived, holdB.arrived]);
+  await restart();
+  await Promise.all([cutA, cutB]);
+  // At once: the stopped resumes' leases have not lapsed yet.
+  const early = await resume(a, { ok: true });
+  assert.equal(early.status, 409, early.text);
+  assert.match(early.json.error.message, /still running/);
+  const wait = Number(early.headers.get("retry-after"));
+  assert.ok(wait > 0 && wait <= 30);
+  await sleep(wait * 1000 + 500);
+  // A: the charge's outcome was lost: asked, under a new state token.
+  const againA = await resume(a, { ok: true });
+  assert.equal(againA.status, 200, againA.text);
+  assert.equal(againA.json.status, "pending");
+  assert.equal(againA.json.pending.kind, "outcome_unknown");
+  assert.deepEqual(againA.json.pending.data.args, { order: "301" });
+  assert.equal(count("301"), 1);
+  // B: the charge's outcome was recorded: the model is asked again, done.
+  const againB = await resume(b, { ok: true });
+  assert.equal(againB.status, 200, againB.text);
+  assert.equal(againB.json.status, "done");
+  assert.equal(againB.json.text, 'done: {"output":"charged order 302"}');
+  assert.equal(count("302"), 1);
+  // Both tokens are used up now: 409, nothing runs.
+  for (const st of [a, b]) assert.equal((await resume(st, { ok: true })).status, 409);
+  // The question about 301, answered: it happened.
+  const done = await call("POST", "/v1/resume", { state: againA.json.state, answer: { id: againA.json.pending.id, ok: true, data: { outcome: "happened", output: "charged order 301 (seen in the ledger)" } } });
+  assert.equal(done.status, 200, done.text);
+  assert.equal(done.json.status, "done");
+  assert.equal(done.json.text, "done: charged order 301 (seen in the ledger)");
+  assert.equal(count("301"), 1);
 });

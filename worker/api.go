@@ -172,21 +172,37 @@ func (h *Handler) ServeResume(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	if !h.Spend(w, r, st) {
+	if st.Agent != "" {
+		if h.Spend(w, r, st) {
+			h.teams.Resume(h, w, r, cfg, st, answer, req.Stream)
+		}
 		return
 	}
-	if st.Agent != "" {
-		h.teams.Resume(h, w, r, cfg, st, answer, req.Stream)
+	j, ok := h.SpendJournaled(w, r, st, answer, "api")
+	if !ok {
 		return
 	}
 	if req.Stream {
 		h.RunAgent(r.Context(), w, cfg, "resume", st.Workspace, h.streamStep(w, r, cfg, "resume", st.Workspace, func(ctx context.Context, c *core.Client, tk *core.Toolkit) (<-chan core.StreamEvent, error) {
+			if j != nil {
+				return c.StreamContinue(ctx, tk, j)
+			}
 			return c.StreamWithAnswer(ctx, tk, st.History(), st.Pending, answer)
-		}, save))
+		}, func(res core.RunResult, err error) error {
+			j.HandedOut(r.Context(), res, err)
+			return saveAfter(save, res, err)
+		}))
 		return
 	}
 	h.RunAgent(r.Context(), w, cfg, "resume", st.Workspace, func(c *core.Client, tk *core.Toolkit) (core.RunResult, error) {
-		res, err := c.RunWithAnswer(r.Context(), tk, st.History(), st.Pending, answer)
+		var res core.RunResult
+		var err error
+		if j != nil {
+			res, err = c.Continue(r.Context(), tk, j)
+		} else {
+			res, err = c.RunWithAnswer(r.Context(), tk, st.History(), st.Pending, answer)
+		}
+		j.HandedOut(r.Context(), res, err)
 		return res, saveAfter(save, res, err)
 	})
 }

@@ -256,31 +256,38 @@
 //
 // # Durable runs
 //
-// POST /v1/runs (worker/runs) sends /v1/run's own streamed run (ServeRun
-// with "stream": true) into a sink that logs each event in a RunStore: the
-// RunLog Durable Object bound as RUNS (worker/js/runs.mjs; the generated
-// wrangler.jsonc declares it), one object per run id; without the binding
-// /v1/runs answers 503 runs_unavailable. The caller gets 202 as soon as the
-// run streams; the run goes on in that request (Workers: the response is
-// sent and ctx.waitUntil keeps the request until Go is done). A halt keeps
-// the sealed state token in the object (the transcript never leaves it:
-// GET /v1/runs/<id> and the events carry no "messages" or "state") and
-// logs one "pending" event {type, request, approveURL, expiresAt}.
-// GET /v1/runs/<id>/events replays the log from the start, or after
-// Last-Event-ID, follows it live and ends after done or error.
+// POST /v1/runs (worker/runs) records a run's start in its journal
+// (core/journal) in a RunStore: the RunLog Durable Object bound as RUNS
+// (worker/js/runs.mjs; the generated wrangler.jsonc declares it), one
+// object per run id; without the binding /v1/runs answers 503
+// runs_unavailable. The caller gets 202 at once. The run is run by the
+// object: its alarm calls the executor (worker/runs/drive.go, through
+// Handler.DriveRun on the isolate's Go instance), which continues the run
+// from its journal with core's Client.Continue until it halts or ends,
+// recording each step before it takes effect; a life cut off anywhere (an
+// eviction, a deploy, a crash) is followed by the next, which goes on from
+// the journal and never runs an approved call whose outcome was lost again
+// unasked (a request of kind core.KindOutcomeUnknown). Each entry is
+// written with the events it makes and the public state after it in one
+// transaction (worker/runs/view.go). The transcript never leaves the object:
+// GET /v1/runs/<id> (status, step, attempt, progressAt) and the events
+// carry no "messages" or "state". GET /v1/runs/<id>/events replays the log
+// from the start, or after Last-Event-ID, follows it live and ends after
+// done or error. RUN_MAX_SECONDS bounds a leg (start or answer to the next
+// halt or end).
 //
 // The approveURL is /approve?run&req&d&e&s: s is HMAC-SHA256 (key derived
 // from STATE_SECRET) of the run id, the request id, d (the first 128 bits
 // of SHA-256 of the arguments' JSON) and e (the expiry,
-// APPROVAL_TTL_SECONDS, default 86400; the state token lives as long).
-// POST answers it once: the run's object records the first decision (409
-// already_answered with the standing decision after that), then
-// /v1/resume's own code spends the token in APPROVALS and resumes the run
-// into the same log. 400 link_malformed, 403 link_invalid, 410
-// link_expired, 401 approver_token (APPROVER_TOKEN set and not sent as
-// X-Approver-Token or "approverToken"). APPROVAL_WEBHOOK, when set, gets
-// {run, tool, args, path, approveURL, expiresAt, text} after each halt is
-// logged (3 attempts, 5 s each, with backoff).
+// APPROVAL_TTL_SECONDS after the request was recorded, default 86400).
+// POST answers it once: the run's object records the first decision with
+// the journal's answer entry (409 already_answered with the standing
+// decision after that), and the executor goes on. 400 link_malformed,
+// invalid_args, invalid_field; 403 link_invalid; 410 link_expired; 401
+// approver_token (APPROVER_TOKEN set and not sent as X-Approver-Token or
+// "approverToken"). APPROVAL_WEBHOOK, when set, gets {run, tool, args,
+// path, kind, approveURL, expiresAt, text} once per halt (3 attempts, 5 s
+// each, with backoff).
 //
 // # Halts and state tokens
 //

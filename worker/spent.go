@@ -2,6 +2,7 @@ package worker
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"sync"
 	"time"
@@ -42,13 +43,18 @@ type SpentStore interface {
 type MemorySpentStore struct {
 	mu    sync.Mutex
 	spent map[string]time.Time
+	// steps are each token's resume journal (ResumeJournal): entries and
+	// their keys.
+	steps  map[string][][]byte
+	keys   map[string]map[string]bool
+	leases map[string]memoryLease
 	// Now is the clock of expiry (time.Now); a test sets its own.
 	Now func() time.Time
 }
 
 // NewMemorySpentStore returns an empty store.
 func NewMemorySpentStore() *MemorySpentStore {
-	return &MemorySpentStore{spent: map[string]time.Time{}, Now: time.Now}
+	return &MemorySpentStore{spent: map[string]time.Time{}, steps: map[string][][]byte{}, keys: map[string]map[string]bool{}, Now: time.Now}
 }
 
 // Spend implements SpentStore. It also drops entries past their time.
@@ -59,6 +65,8 @@ func (m *MemorySpentStore) Spend(_ context.Context, id string, until time.Time) 
 	for k, t := range m.spent {
 		if now.After(t) {
 			delete(m.spent, k)
+			delete(m.steps, k)
+			delete(m.keys, k)
 		}
 	}
 	if _, ok := m.spent[id]; ok {
@@ -66,6 +74,60 @@ func (m *MemorySpentStore) Spend(_ context.Context, id string, until time.Time) 
 	}
 	m.spent[id] = until
 	return true, nil
+}
+
+// SpendWith implements ResumeJournal.
+func (m *MemorySpentStore) SpendWith(ctx context.Context, id string, until time.Time, key string, entry []byte, owner string, lease time.Duration) (bool, error) {
+	fresh, err := m.Spend(ctx, id, until)
+	if fresh && err == nil {
+		err = m.Step(ctx, id, key, entry)
+	}
+	if fresh && err == nil {
+		_, err = m.Claim(ctx, id, owner, lease)
+	}
+	return fresh, err
+}
+
+// Claim implements ResumeJournal.
+func (m *MemorySpentStore) Claim(_ context.Context, id, owner string, lease time.Duration) (bool, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	now := m.Now()
+	if l, ok := m.leases[id]; ok && l.owner != owner && now.Before(l.until) {
+		return false, nil
+	}
+	if m.leases == nil {
+		m.leases = map[string]memoryLease{}
+	}
+	m.leases[id] = memoryLease{owner: owner, until: now.Add(lease)}
+	return true, nil
+}
+
+type memoryLease struct {
+	owner string
+	until time.Time
+}
+
+// Steps implements ResumeJournal.
+func (m *MemorySpentStore) Steps(_ context.Context, id string) ([][]byte, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return append([][]byte(nil), m.steps[id]...), nil
+}
+
+// Step implements ResumeJournal.
+func (m *MemorySpentStore) Step(_ context.Context, id, key string, entry []byte) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.keys[id] == nil {
+		m.keys[id] = map[string]bool{}
+	}
+	if m.keys[id][key] {
+		return errors.Join(ErrDuplicateStep, errors.New("worker: resume step "+key+" is recorded already"))
+	}
+	m.keys[id][key] = true
+	m.steps[id] = append(m.steps[id], entry)
+	return nil
 }
 
 // approvalsProblem is the readiness problem of a Worker without a ledger.

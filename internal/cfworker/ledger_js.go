@@ -83,3 +83,56 @@ func (l doLedger) Take(ctx context.Context, id string) ([]byte, error) {
 	}
 	return nil, fmt.Errorf("approvals takeTree: answered %s, not a string", v.Type())
 }
+
+// SpendWith implements worker.ResumeJournal: spend, recording the
+// answer's journal entry in the same transaction.
+func (l doLedger) SpendWith(ctx context.Context, id string, until time.Time, key string, entry []byte, owner string, lease time.Duration) (bool, error) {
+	stub, err := l.stub(id)
+	if err != nil {
+		return false, err
+	}
+	v, err := l.q.jsCall(ctx, "approvals spend", stub, "spend", id, float64(until.UnixMilli()), key, string(entry), owner, float64(lease.Milliseconds()))
+	if err != nil {
+		return false, err
+	}
+	if v.Type() != js.TypeBoolean {
+		return false, fmt.Errorf("approvals spend: answered %s, not a boolean", v.Type())
+	}
+	return v.Bool(), nil
+}
+
+// Steps implements worker.ResumeJournal.
+func (l doLedger) Steps(ctx context.Context, id string) ([][]byte, error) {
+	stub, err := l.stub(id)
+	if err != nil {
+		return nil, err
+	}
+	v, err := l.q.jsCall(ctx, "approvals steps", stub, "steps", id)
+	if err != nil {
+		return nil, err
+	}
+	return stringList(v), nil
+}
+
+// Step implements worker.ResumeJournal.
+func (l doLedger) Step(ctx context.Context, id, key string, entry []byte) error {
+	stub, err := l.stub(id)
+	if err != nil {
+		return err
+	}
+	_, err = l.q.jsCall(ctx, "approvals step", stub, "step", id, key, string(entry))
+	return duplicate(err)
+}
+
+// Claim implements worker.ResumeJournal.
+func (l doLedger) Claim(ctx context.Context, id, owner string, lease time.Duration) (bool, error) {
+	stub, err := l.stub(id)
+	if err != nil {
+		return false, err
+	}
+	v, err := l.q.jsCall(ctx, "approvals claim", stub, "claim", id, owner, float64(lease.Milliseconds()))
+	if err != nil {
+		return false, err
+	}
+	return v.Truthy(), nil
+}

@@ -28,4 +28,7 @@ export class ApprovalDialog {
 }
 
 /** Gives root a static stylesheet once (a constructable stylesheet, else a <style id=name>). */
+/** A duration as a person reads it: "23 h 59 min", "4 min 05 s", "42 s". */
+export function timeLeft(ms: number): string;
+
 export function adoptStyles(root: Document | ShadowRoot, name: string, css: string): void;

@@ -206,6 +206,31 @@ export interface ToolkitOptions {
   files?: { [path: string]: string };
   /** Called when a built-in tool writes (text) or deletes (null) a file. */
   onFilesChange?: (path: string, text: string | null) => void;
+  /** Remote A2A agents whose skills become tools, by name (toolnexus-tools.wasm; docs/a2a.md). */
+  a2aAgents?: { [name: string]: A2AAgentConfig } | { agents: { [name: string]: A2AAgentConfig } };
+}
+
+/** One remote A2A agent of createToolkit's a2aAgents. */
+export interface A2AAgentConfig {
+  /** The agent card's URL. */
+  card: string;
+  /** The JSON-RPC endpoint, when not the card's own. */
+  url?: string;
+  headers?: { [name: string]: string };
+  timeout?: number;
+  pollEvery?: number;
+  enabled?: boolean;
+  disabled?: boolean;
+  [key: string]: unknown;
+}
+
+/** An A2A agent's state in a toolkit. */
+export interface A2AStatus {
+  status: "connected" | "disabled" | "failed";
+  reason?: string;
+  tools?: string[] | number;
+  card?: unknown;
+  [key: string]: unknown;
 }
 
 /** A tool as a toolkit lists it. */
@@ -233,6 +258,8 @@ export interface Toolkit {
   /** Runs one tool directly, outside a model loop (so without asking for approval). */
   execute(name: string, args?: ToolArgs): Promise<ToolResult>;
   mcpStatus(): Promise<{ [server: string]: McpStatus }>;
+  /** Per A2A agent of a2aAgents: its state ({} without any). */
+  a2aStatus(): Promise<{ [agent: string]: A2AStatus }>;
   /** The built-in tools' files as {path: text} (toolnexus-tools.wasm). */
   files(): Promise<{ [path: string]: string }>;
   /** The system-prompt section that lists the skills ("" without skills). */

@@ -50,16 +50,78 @@ function checkUntil(method, untilMs) {
 export class ApprovalLedger extends DurableObject {
   // spend records id as used until untilMs (milliseconds since the epoch)
   // and reports whether this was its first use.
-  async spend(id, untilMs) {
+  // With key and entryText, the first use also records entryText (the
+  // journal's entry of the answer, core/journal) as the first step of the
+  // resume's journal, in the same transaction: a spent token's answer is
+  // always recorded.
+  // With owner and leaseMs the first use also takes the resume's lease
+  // (claim).
+  async spend(id, untilMs, key, entryText, owner, leaseMs) {
     checkID("spend", id);
     checkUntil("spend", untilMs);
     const sql = this.ctx.storage.sql;
     sql.exec("CREATE TABLE IF NOT EXISTS spent (id TEXT PRIMARY KEY, until_ms INTEGER NOT NULL, spent_ms INTEGER NOT NULL)");
-    const fresh = sql
-      .exec("INSERT INTO spent (id, until_ms, spent_ms) VALUES (?, ?, ?) ON CONFLICT (id) DO NOTHING RETURNING id", id, Math.ceil(untilMs), Date.now())
-      .toArray().length === 1;
+    const fresh = this.ctx.storage.transactionSync(() => {
+      const won = sql
+        .exec("INSERT INTO spent (id, until_ms, spent_ms) VALUES (?, ?, ?) ON CONFLICT (id) DO NOTHING RETURNING id", id, Math.ceil(untilMs), Date.now())
+        .toArray().length === 1;
+      if (won && key !== undefined) this.#step(id, key, entryText);
+      if (won && owner !== undefined) this.#claim(id, owner, leaseMs);
+      return won;
+    });
     if (fresh) await this.#schedule();
     return fresh;
+  }
+
+  // claim takes (or renews) the lease on token id's resume for owner, for
+  // leaseMs, and reports whether owner holds it: a resume holds it while it
+  // runs, so a retry of a resume still running is refused, and one of a
+  // resume whose Worker stopped (its lease lapsed) goes on from its journal.
+  claim(id, owner, leaseMs) {
+    checkID("claim", id);
+    return this.ctx.storage.transactionSync(() => this.#claim(id, owner, leaseMs));
+  }
+
+  #claim(id, owner, leaseMs) {
+    if (typeof owner !== "string" || owner.length === 0 || owner.length > 128) throw new TypeError("ApprovalLedger.claim: owner must be a string of 1-128 characters");
+    if (!(leaseMs > 0 && leaseMs <= 600000)) throw new TypeError("ApprovalLedger.claim: leaseMs must be 1-600000");
+    const sql = this.ctx.storage.sql;
+    sql.exec("CREATE TABLE IF NOT EXISTS leases (id TEXT PRIMARY KEY, owner TEXT NOT NULL, until_ms INTEGER NOT NULL)");
+    const now = Date.now();
+    const held = sql.exec("SELECT owner, until_ms FROM leases WHERE id = ?", id).toArray()[0];
+    if (held && held.owner !== owner && held.until_ms > now) return false;
+    sql.exec("INSERT INTO leases (id, owner, until_ms) VALUES (?, ?, ?) ON CONFLICT (id) DO UPDATE SET owner = excluded.owner, until_ms = excluded.until_ms", id, owner, now + leaseMs);
+    return true;
+  }
+
+  // The journal of a token's resume (issue 31): every step /v1/resume (or
+  // /v1/ui) took after the token was spent, so that a retry of a resume cut
+  // off by a stopped Worker goes on from where it stopped — a recorded
+  // outcome is used, an approved call whose outcome was lost is asked about
+  // — instead of being refused with nothing said.
+
+  // steps returns the journal's entries of token id, in order (none for a
+  // token spent without one).
+  steps(id) {
+    checkID("steps", id);
+    if (!this.#has("steps")) return [];
+    return this.ctx.storage.sql.exec("SELECT v FROM steps WHERE id = ? ORDER BY seq", id).toArray().map((r) => r.v);
+  }
+
+  // step appends one entry; it throws "duplicate" for a key recorded.
+  step(id, key, entryText) {
+    checkID("step", id);
+    this.ctx.storage.transactionSync(() => this.#step(id, key, entryText));
+  }
+
+  #step(id, key, entryText) {
+    if (typeof key !== "string" || key.length === 0 || key.length > 1024) throw new TypeError("ApprovalLedger.step: key must be a string of 1-1024 characters");
+    if (typeof entryText !== "string" || entryText.length > CHUNK) throw new TypeError(`ApprovalLedger.step: the entry must be a string of at most ${CHUNK} characters`);
+    const sql = this.ctx.storage.sql;
+    sql.exec("CREATE TABLE IF NOT EXISTS steps (id TEXT NOT NULL, seq INTEGER NOT NULL, k TEXT NOT NULL, v TEXT NOT NULL, PRIMARY KEY (id, seq), UNIQUE (id, k))");
+    const seq = (sql.exec("SELECT MAX(seq) AS m FROM steps WHERE id = ?", id).one().m ?? 0) + 1;
+    const fresh = sql.exec("INSERT INTO steps (id, seq, k, v) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING RETURNING k", id, seq, key, entryText).toArray().length === 1;
+    if (!fresh) throw new Error(`ApprovalLedger.step: duplicate: ${key} is recorded already`);
   }
 
   // entry returns {id, untilMs, spentMs} for a recorded id, or null: for
@@ -114,6 +176,9 @@ export class ApprovalLedger extends DurableObject {
   async alarm() {
     const now = Date.now();
     if (this.#has("spent")) this.ctx.storage.sql.exec("DELETE FROM spent WHERE until_ms <= ?", now);
+    for (const table of ["steps", "leases"]) {
+      if (this.#has(table)) this.ctx.storage.sql.exec(this.#has("spent") ? `DELETE FROM ${table} WHERE id NOT IN (SELECT id FROM spent)` : `DELETE FROM ${table}`);
+    }
     if (this.#has("trees")) this.ctx.storage.sql.exec("DELETE FROM trees WHERE until_ms <= ?", now);
     if (this.#next() === null) {
       await this.ctx.storage.deleteAll();

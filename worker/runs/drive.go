@@ -59,6 +59,9 @@ func drive(h *worker.Handler, ctx context.Context, id string) (again bool) {
 	j := &runJournal{store: store, id: id, now: opts.Now, view: newView(id, linkMaker(cfg, opts.Getenv, "", id), redactor(cfg)), logf: opts.Logf}
 	if opts.Getenv("TOOLNEXUS_TEST_HOOKS") == "1" {
 		j.pause = opts.Getenv("TOOLNEXUS_TEST_PAUSE")
+		if j.pause == "stall" {
+			return false // a life that records nothing: the RunLog's stall count
+		}
 	}
 	entries, err := j.open(ctx)
 	if err != nil {

@@ -27,7 +27,8 @@ type runJournal struct {
 	// pause, for the tests only (TOOLNEXUS_TEST_HOOKS=1 and
 	// TOOLNEXUS_TEST_PAUSE="before:<kind>" or "after:<kind>"), holds the
 	// executor at an entry of that kind until its context ends, so a test
-	// can stop the Worker at that step; logf says it is held.
+	// can stop the Worker at that step; logf says it is held. ("stall"
+	// makes each life of the executor return at once: drive.go.)
 	pause string
 	logf  func(string, ...any)
 }

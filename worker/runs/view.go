@@ -116,6 +116,13 @@ func (v *view) apply(e *journal.Entry) []worker.RunEvent {
 		url, exp := v.link(e.Request, e.At)
 		v.pendingURL, v.pendingExp = url, exp
 		req := e.Request
+		if req.ExpiresAt == "" {
+			// The request can be answered as long as its link lasts: the
+			// dialog counts that down.
+			r := *req
+			r.ExpiresAt = exp.UTC().Format(time.RFC3339)
+			req = &r
+		}
 		args := json.RawMessage("{}")
 		if b, err := worker.MarshalJSON(req.Data["args"]); err == nil && req.Data["args"] != nil {
 			args = b

@@ -28,11 +28,11 @@ type agentTeam struct {
 // when it has answered.
 func newAgentTeam(h *worker.Handler, ctx context.Context, w http.ResponseWriter, cfg worker.Config, workspace, agent string, onMetric func(agents.MetricEvent)) (agentTeam, bool) {
 	team, err := buildAgentTeam(h, ctx, cfg, workspace, agent, onMetric)
-	var unknown *unknownAgentError
+	unknown, isUnknown := errors.AsType[*unknownAgentError](err)
 	switch ce, isConfig := errors.AsType[*worker.ConfigError](err); {
 	case err == nil:
 		return team, true
-	case errors.As(err, &unknown):
+	case isUnknown:
 		worker.WriteError(w, http.StatusBadRequest, "unknown_agent", unknown.Error())
 	case isConfig:
 		h.WriteConfigError(w, ce)

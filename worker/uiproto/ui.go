@@ -144,14 +144,20 @@ func resumeUI(h *worker.Handler, w http.ResponseWriter, r *http.Request, cfg wor
 		h.TreesUnavailable(w)
 		return
 	}
-	if !h.Spend(w, r, st) {
+	if st.Agent != "" {
+		if h.Spend(w, r, st) {
+			uiTeamResume(h, w, r, cfg, st, answer, callID)
+		}
 		return
 	}
-	if st.Agent != "" {
-		uiTeamResume(h, w, r, cfg, st, answer, callID)
+	j, ok := h.SpendJournaled(w, r, st, answer, "ai-sdk")
+	if !ok {
 		return
 	}
 	h.RunAgent(r.Context(), w, cfg, "ui", st.Workspace, uiStep(h, w, r, cfg, st.Workspace, callID, func(ctx context.Context, c *core.Client, tk *core.Toolkit) (<-chan core.StreamEvent, error) {
+		if j != nil {
+			return j.Stream(ctx, c, tk)
+		}
 		return c.StreamWithAnswer(ctx, tk, st.History(), st.Pending, answer)
 	}))
 }
