@@ -62,6 +62,11 @@ func TestBadInputIsJSONRPCErrorAndNothingRuns(t *testing.T) {
 	if n := len(hs.LLM.Requests()); n != 0 {
 		t.Fatalf("bad input made %d model calls", n)
 	}
+	// A durable run that no A2A message started is no task.
+	code, started := hs.Post("/v1/runs", map[string]any{"prompt": "hello"})
+	if res := hs.rpc("GetTask", map[string]any{"id": started["id"]}); code != http.StatusAccepted || rpcError(res) != a2a.CodeTaskNotFound {
+		t.Errorf("GetTask of a /v1/runs run = %s", res.Raw)
+	}
 	// An answer that is not one: nothing recorded, the task still waits.
 	id := hs.task(hs.send("refund order 42", nil)).Get("id").String()
 	for _, part := range []map[string]any{
