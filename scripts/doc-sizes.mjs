@@ -43,7 +43,7 @@ export const EMBED_MODES = [
 
 const BUILDS = [
   { file: "web/toolnexus.wasm", what: "`toolnexus.wasm` (default browser build: the loop, JS and HTTP tools, both wire formats)" },
-  { file: "web/toolnexus-tools.wasm", what: "`toolnexus-tools.wasm` (+ MCP client, built-ins, skills and agents)" },
+  { file: "web/toolnexus-tools.wasm", what: "`toolnexus-tools.wasm` (+ MCP and A2A clients, built-ins, skills and agents)" },
   { file: "worker/build/app.wasm", what: "Worker `app.wasm` (`./build.sh worker`)" },
 ];
 

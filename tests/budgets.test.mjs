@@ -136,7 +136,13 @@ const targets = [
   // HTTP_TOOLS, which links core/httptool — the Worker measured 7,981,067 /
   // 2,173,259 at 189d789+; each budget is ~0.5 % above. Issue 35 is cutting
   // the Worker down (its target is 1.60 MB gzip).
-  { name: "worker", file: "worker/build/app.wasm", pkg: "./wasm/worker", gzipBudget: 2_184_000, rawBudget: 8_021_000, never },
+  // Issue 36's A2A server (worker/a2aserve: the agent card and /a2a, each
+  // task a durable run; runs' Start/Answer seam; core/a2a's skill
+  // metadata), measured by this test (raw / zlib -9) against main at
+  // 3ca8060 (7,981,928 / 2,173,524), adds +140,200 / +34,944: 8,122,128 /
+  // 2,208,468. Its JSON is written as concatenated text (a first cut that
+  // encoded maps linked 20 kB more code). Each budget is ~0.5 % above.
+  { name: "worker", file: "worker/build/app.wasm", pkg: "./wasm/worker", gzipBudget: 2_220_000, rawBudget: 8_163_000, never },
 ];
 
 const gzipSize = (buf) => gzipSync(buf, { level: 9 }).length;

@@ -217,14 +217,19 @@ func readBudget(v gjson.Result, path string) (*agents.Budget, error) {
 }
 
 // staticToolNames reports the names of the tools every request's toolkit
-// has without contacting anything (Options.Tools and the built-ins
-// BUILTINS turns on), and whether that is the whole tool set: with
+// has without contacting anything (Options.Tools, HTTP_TOOLS and the
+// built-ins BUILTINS turns on), and whether that is the whole tool set: with
 // MCP_CONFIG, A2A_AGENTS or SKILLS set, more tools join per request, so an unknown
 // name can only be judged then.
 func (h *Handler) staticToolNames(builtins any) (names map[string]bool, complete bool) {
 	names = map[string]bool{}
 	for _, t := range h.tools() {
 		names[t.Name] = true
+	}
+	// A bad HTTP_TOOLS is its own problem (checkConfig reports it).
+	decls, _ := ParseHTTPTools(h.opts.Getenv(HTTPToolsSetting))
+	for _, d := range decls {
+		names[d.Name] = true
 	}
 	if cfg, ok := builtins.(core.BuiltinsConfig); ok {
 		for name, on := range cfg.Tools {

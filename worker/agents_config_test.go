@@ -117,3 +117,17 @@ func TestAgentsMisconfiguredIsAConfigError(t *testing.T) {
 		t.Errorf("the model was called %d times", n)
 	}
 }
+
+// An agent of AGENTS may use a tool of HTTP_TOOLS: it is offered to every
+// request, so the check knows it (issue 36: the A2A tests' billing agent
+// refunds through an HTTP tool).
+func TestAgentsMayNameHTTPTools(t *testing.T) {
+	hs := newHarness(t, func(env map[string]string) {
+		env["HTTP_TOOLS"] = `[{"name": "refund_order", "description": "Refund an order.", "url": "https://shop.example/refunds", "method": "POST", "needsApproval": true}]`
+		env["AGENTS"] = `[{"name": "billing", "does": "refunds orders", "tools": ["refund_order"]}, {"name": "clerk", "tools": ["wire_money"]}]`
+	})
+	rec := hs.Do(http.MethodGet, "/readyz", "")
+	if !strings.Contains(rec.Body.String(), `agent clerk: tool \"wire_money\" is not offered`) || strings.Contains(rec.Body.String(), "refund_order") {
+		t.Fatalf("readyz = %d %s", rec.Code, rec.Body.String())
+	}
+}

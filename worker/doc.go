@@ -6,12 +6,14 @@
 //
 // Package worker is the router and what the products share; a product that
 // is its own package mounts its routes (NewHandler(opts, gateway.Mount,
-// mcpserver.Mount, teams.Mount, uiproto.Mount, runs.Mount)): the OpenAI
-// gateway (worker/gateway), the MCP server (worker/mcpserver), agent teams
-// (worker/teams, the TeamRunner the run API and the UI stream hand "agent"
-// to), the AI SDK UI message stream (worker/uiproto: /v1/ui) and durable
-// runs with their approval links (worker/runs, over the RunStore of
-// Options). The API below is the whole Worker's, as wasm/worker mounts it.
+// mcpserver.Mount, teams.Mount, uiproto.Mount, runs.Mount, a2aserve.Mount)):
+// the OpenAI gateway (worker/gateway), the MCP server (worker/mcpserver),
+// agent teams (worker/teams, the TeamRunner the run API and the UI stream
+// hand "agent" to), the AI SDK UI message stream (worker/uiproto: /v1/ui),
+// durable runs with their approval links (worker/runs, over the RunStore
+// of Options) and the agent over A2A, each task a durable run
+// (worker/a2aserve). The API below is the whole Worker's, as wasm/worker
+// mounts it.
 //
 // # HTTP API (JSON in and out)
 //
@@ -53,6 +55,13 @@
 //	POST /mcp        the Worker's tools as a streamable-HTTP MCP server
 //	                 (JSON-RPC: initialize, tools/list, tools/call; see
 //	                 docs/mcp.md)
+//	GET  /.well-known/agent-card.json
+//	                 ⇒ the A2A 1.0 agent card: the Worker's agent and its
+//	                   AGENTS team as skills, the JSON-RPC interface /a2a
+//	POST /a2a        A2A 1.0 JSON-RPC: SendMessage, SendStreamingMessage,
+//	                 GetTask, CancelTask, SubscribeToTask; each task a
+//	                 durable run, an approval its input-required state
+//	                 (worker/a2aserve, docs/a2a.md)
 //	GET  /v1/tools   ⇒ {"tools": [{name, description, inputSchema, source, needsApproval}]}
 //	GET  /metrics    ⇒ Prometheus text
 //	GET  /healthz    ⇒ {"status": "ok", "ready": bool} (liveness: always 200)
@@ -83,7 +92,8 @@
 //	    ("messages" or "conversation" with a team), unknown_approval
 //	    (/v1/ui: an approval response for a call this Worker did not ask
 //	    about)
-//	401 unauthorized (API_TOKEN set and no valid bearer on /v1/*)
+//	401 unauthorized (API_TOKEN set and no valid bearer on /v1/*, /mcp, /a2a
+//	    or the agent card)
 //	403 origin_not_allowed (an Origin not in ALLOWED_ORIGINS)
 //	404 not_found, 405 method_not_allowed, 413 body_too_large,
 //	    conversation_too_large (over MAX_CONVERSATION_BYTES; not saved)

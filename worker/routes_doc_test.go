@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/toolnexus/wasm/worker"
+	"github.com/toolnexus/wasm/worker/a2aserve"
 	"github.com/toolnexus/wasm/worker/gateway"
 	"github.com/toolnexus/wasm/worker/mcpserver"
 	"github.com/toolnexus/wasm/worker/runs"
@@ -20,7 +21,7 @@ import (
 // the UI stream, durable runs and the MCP server (issue 33).
 func TestDocsNameEveryRoute(t *testing.T) {
 	h := worker.NewHandler(worker.Options{Getenv: func(string) string { return "" }},
-		gateway.Mount, mcpserver.Mount, teams.Mount, uiproto.Mount, runs.Mount)
+		gateway.Mount, mcpserver.Mount, teams.Mount, uiproto.Mount, runs.Mount, a2aserve.Mount)
 	keys := worker.RouteKeys(h)
 	if len(keys) < 15 {
 		t.Fatalf("only %d routes: %v", len(keys), keys)

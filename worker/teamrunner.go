@@ -107,6 +107,10 @@ type AgentRow struct {
 // SetTeams registers the runner of agent teams (teams.Mount).
 func (h *Handler) SetTeams(t TeamRunner) { h.teams = t }
 
+// TeamsMounted reports whether a TeamRunner is registered: a product that
+// offers the AGENTS teams (worker/a2aserve's card) asks before it does.
+func (h *Handler) TeamsMounted() bool { return h.teams != nil }
+
 // TeamsUnavailable answers a team run on a build without a TeamRunner and
 // reports true; false when there is one.
 func (h *Handler) TeamsUnavailable(w http.ResponseWriter) bool {

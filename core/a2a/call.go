@@ -70,7 +70,7 @@ func (s *skillCall) execute(args map[string]any, tctx *tool.ToolContext) (res to
 		if !ok {
 			text = jsonx.Text(args["task"])
 		}
-		msg, err = appendMessage(nil, text, nil, "")
+		msg, err = appendMessage(nil, text, nil, "", s.skill)
 	} else {
 		if st.taskID, err = taskOfRequest(answer.ID); err != nil {
 			return s.fail(st, err.Error()), nil
@@ -78,7 +78,7 @@ func (s *skillCall) execute(args map[string]any, tctx *tool.ToolContext) (res to
 		if !answer.Ok {
 			return s.declined(st, answer.Reason), nil
 		}
-		msg, err = appendMessage(nil, replyText(answer), replyData(answer), st.taskID)
+		msg, err = appendMessage(nil, replyText(answer), replyData(answer), st.taskID, s.skill)
 	}
 	if err != nil {
 		return s.fail(st, fmt.Sprintf("A2A message: %v", err)), nil

@@ -18,6 +18,11 @@ const (
 	CodeTaskNotFound         = -32001
 	CodeTaskNotCancelable    = -32002
 	CodeUnsupportedOperation = -32004
+	// What a server does not offer: push notifications, an extended card,
+	// the protocol version a request asks for.
+	CodePushNotSupported          = -32003
+	CodeExtendedCardNotConfigured = -32007
+	CodeVersionNotSupported       = -32009
 )
 
 // MaxParamsDepth is how deeply DecodeRequest lets a request nest: a

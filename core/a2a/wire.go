@@ -120,10 +120,12 @@ func firstLink(s string) string {
 }
 
 // appendMessage writes a user message to the agent: a text part, a data
-// part when data is given, and the task it continues when taskID is set.
-// Parts carry 0.3's "kind" too, which 1.0 ignores and the Go port's server
-// needs to read the text.
-func appendMessage(dst []byte, text string, data map[string]any, taskID string) ([]byte, error) {
+// part when data is given, the task it continues when taskID is set, and
+// the skill it is for as its metadata ("skill"), which an agent that serves
+// several (the toolnexus Worker's team) reads and others ignore. Parts
+// carry 0.3's "kind" too, which 1.0 ignores and the Go port's server needs
+// to read the text.
+func appendMessage(dst []byte, text string, data map[string]any, taskID, skill string) ([]byte, error) {
 	dst = append(dst, `{"messageId":`...)
 	dst = jsonx.AppendString(dst, tool.NewID("msg-"))
 	dst = append(dst, `,"role":"ROLE_USER","parts":[{"kind":"text","text":`...)
@@ -141,6 +143,10 @@ func appendMessage(dst []byte, text string, data map[string]any, taskID string) 
 	if taskID != "" {
 		dst = append(dst, `,"taskId":`...)
 		dst = jsonx.AppendString(dst, taskID)
+	}
+	if skill != "" {
+		dst = append(dst, `,"metadata":{"skill":`...)
+		dst = append(jsonx.AppendString(dst, skill), '}')
 	}
 	return append(dst, '}'), nil
 }

@@ -11,6 +11,7 @@ import (
 	_ "github.com/toolnexus/wasm/core/skills"   // the SKILLS setting
 	"github.com/toolnexus/wasm/internal/cfworker"
 	"github.com/toolnexus/wasm/worker"
+	"github.com/toolnexus/wasm/worker/a2aserve"
 	"github.com/toolnexus/wasm/worker/gateway"
 	"github.com/toolnexus/wasm/worker/mcpserver"
 	"github.com/toolnexus/wasm/worker/runs"
@@ -19,5 +20,5 @@ import (
 )
 
 func main() {
-	cfworker.Serve(worker.NewHandler(cfworker.Options(), gateway.Mount, mcpserver.Mount, teams.Mount, uiproto.Mount, runs.Mount))
+	cfworker.Serve(worker.NewHandler(cfworker.Options(), gateway.Mount, mcpserver.Mount, teams.Mount, uiproto.Mount, runs.Mount, a2aserve.Mount))
 }

@@ -2,6 +2,7 @@ package runs
 
 import (
 	"context"
+	"encoding/json" // for the RawMessage type only: nothing of the package runs
 	"errors"
 	"strconv"
 	"strings"
@@ -37,6 +38,8 @@ type runMeta struct {
 	Origin    string `json:"origin"`
 	Agent     string `json:"agent,omitempty"`
 	Workspace string `json:"workspace,omitempty"`
+	// Product is the data of the product that started the run (Begin).
+	Product json.RawMessage `json:"product,omitempty"`
 }
 
 func readMeta(raw []byte) runMeta {

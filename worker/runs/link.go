@@ -299,8 +299,9 @@ func serveApprove(h *worker.Handler, w http.ResponseWriter, r *http.Request) {
 		h.InternalError(w, err)
 		return
 	}
-	answer, decision, ok := decide(w, req, in, opts.Now())
-	if !ok {
+	answer, decision, bad := decide(req, in, opts.Now())
+	if bad != nil {
+		worker.WriteError(w, http.StatusBadRequest, bad.Code, bad.Message)
 		return
 	}
 	dec, err := worker.MarshalJSON(decision)
@@ -330,10 +331,10 @@ func serveApprove(h *worker.Handler, w http.ResponseWriter, r *http.Request) {
 // decision the run records: approved, edited (with the arguments) or
 // declined (with the reason); for a question about a call whose outcome
 // was lost (core.KindOutcomeUnknown), happened (with its result), rerun or
-// failed. It answers 400 and reports false for a body that does not fit
-// req: an edit that fails the tool's schema, an edit or an outcome where
-// none is asked; nothing is recorded then.
-func decide(w http.ResponseWriter, req core.Request, in approveBody, now time.Time) (core.Answer, map[string]any, bool) {
+// failed. A body that does not fit req (an edit that fails the tool's
+// schema, an edit or an outcome where none is asked) is the 400 error it
+// returns; nothing is recorded then.
+func decide(req core.Request, in approveBody, now time.Time) (core.Answer, map[string]any, *worker.APIError) {
 	answer := core.Answer{ID: req.ID, Ok: *in.Ok, Reason: in.Reason}
 	decision := map[string]any{"decision": "declined", "at": now.UTC().Format(time.RFC3339)}
 	if in.Reason != "" && !*in.Ok {
@@ -342,8 +343,7 @@ func decide(w http.ResponseWriter, req core.Request, in approveBody, now time.Ti
 	if req.Kind == core.KindOutcomeUnknown {
 		switch {
 		case in.Args != nil:
-			worker.WriteError(w, http.StatusBadRequest, "invalid_field", `"args" cannot answer whether a call happened; nothing was recorded`)
-			return answer, nil, false
+			return answer, nil, &worker.APIError{Code: "invalid_field", Message: `"args" cannot answer whether a call happened; nothing was recorded`}
 		case !*in.Ok:
 			decision["decision"] = "failed"
 		case in.Outcome == "rerun":
@@ -353,14 +353,12 @@ func decide(w http.ResponseWriter, req core.Request, in approveBody, now time.Ti
 			answer = core.AnswerOutcome(req.ID, in.Output)
 			decision["decision"], decision["output"] = "happened", in.Output
 		default:
-			worker.WriteError(w, http.StatusBadRequest, "invalid_field", `"outcome" must be "happened" or "rerun" (or "ok": false: it did not happen); nothing was recorded`)
-			return answer, nil, false
+			return answer, nil, &worker.APIError{Code: "invalid_field", Message: `"outcome" must be "happened" or "rerun" (or "ok": false: it did not happen); nothing was recorded`}
 		}
-		return answer, decision, true
+		return answer, decision, nil
 	}
 	if in.Outcome != "" || in.Output != "" {
-		worker.WriteError(w, http.StatusBadRequest, "invalid_field", `"outcome" and "output" answer only whether a call happened; nothing was recorded`)
-		return answer, nil, false
+		return answer, nil, &worker.APIError{Code: "invalid_field", Message: `"outcome" and "output" answer only whether a call happened; nothing was recorded`}
 	}
 	if *in.Ok {
 		decision["decision"] = "approved"
@@ -371,10 +369,9 @@ func decide(w http.ResponseWriter, req core.Request, in approveBody, now time.Ti
 		}
 	}
 	if err := core.CheckApprovalEdit(req, answer); err != nil {
-		worker.WriteError(w, http.StatusBadRequest, "invalid_args", err.Error()+"; nothing was recorded: fix the arguments and answer again")
-		return answer, nil, false
+		return answer, nil, &worker.APIError{Code: "invalid_args", Message: err.Error() + "; nothing was recorded: fix the arguments and answer again"}
 	}
-	return answer, decision, true
+	return answer, decision, nil
 }
 
 // answerStep is the journal's entry of answer to a request of kind, by

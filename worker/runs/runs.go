@@ -18,13 +18,13 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
 	"time"
 
-	"github.com/toolnexus/wasm/core/journal"
 	"github.com/toolnexus/wasm/worker"
 )
 
@@ -86,8 +86,7 @@ func serveRunsStart(h *worker.Handler, w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	store, ok := runsStore(h, w)
-	if !ok {
+	if _, ok := runsStore(h, w); !ok {
 		return
 	}
 	switch {
@@ -106,29 +105,14 @@ func serveRunsStart(h *worker.Handler, w http.ResponseWriter, r *http.Request) {
 	if !worker.CheckWorkspace(w, req.Workspace) {
 		return
 	}
-	id, err := newRunID()
-	if err != nil {
-		h.InternalError(w, err)
-		return
-	}
-	meta, err := worker.MarshalJSON(runMeta{Origin: worker.OriginOf(r), Agent: req.Agent, Workspace: req.Workspace})
-	if err != nil {
-		h.InternalError(w, err)
-		return
-	}
-	start := journal.Start(id, req.Prompt, req.Messages, meta)
-	start.At = opts.Now().UnixMilli()
-	entry, err := start.AppendJSON(nil)
-	if err != nil {
-		h.InternalError(w, err)
-		return
-	}
-	ttl := approvalTTL(opts.Getenv)
-	public := []byte(`{"status":"running","step":{"kind":"starting"},"progressAt":"` + opts.Now().UTC().Format(time.RFC3339) + `"}`)
-	ctx := context.WithoutCancel(r.Context())
-	if _, err := store.Start(ctx, id, worker.RunStart{Entry: entry, Public: public, Meta: meta, Until: opts.Now().Add(2*ttl + 24*time.Hour)}); err != nil {
+	id, err := Start(h, r.Context(), Begin{Origin: worker.OriginOf(r), Prompt: req.Prompt, History: req.Messages, Agent: req.Agent, Workspace: req.Workspace})
+	if errors.Is(err, ErrRunStore) {
 		opts.Logf("worker: run store: %v", err)
 		worker.WriteError(w, http.StatusServiceUnavailable, "run_store", "could not record the run; nothing ran")
+		return
+	}
+	if err != nil {
+		h.InternalError(w, err)
 		return
 	}
 	worker.WriteJSON(w, http.StatusAccepted, map[string]string{"id": id, "status": "running", "events": "/v1/runs/" + id + "/events"})
