@@ -11,7 +11,6 @@ import (
 	"syscall/js"
 	"time"
 
-	"github.com/tidwall/gjson"
 	"github.com/toolnexus/wasm/core"
 	"github.com/toolnexus/wasm/core/journal"
 	"github.com/toolnexus/wasm/core/tool"
@@ -24,8 +23,8 @@ import (
 // core's Client.Continue, without repeating a recorded step and without
 // running an approved call twice:
 //
-//	c.runJournal(prompt, tk, historyJSON?, signal?, journal, onEvent?)   Promise<string>  RunResult JSON
-//	c.continueJournal(tk, journal, answerJSON?, signal?, onEvent?)      Promise<string>  RunResult JSON
+//	c.runJournal(tk, journal, signal?, onEvent?, prompt, historyJSON?)  Promise<string>  RunResult JSON
+//	c.continueJournal(tk, journal, signal?, onEvent?, answerJSON?)     Promise<string>  RunResult JSON
 //
 // runJournal records the run's start (journal.Start) when the journal is
 // empty and runs it; a journal that holds a run already is continued
@@ -42,62 +41,72 @@ import (
 
 // journalMethods adds the journaled-run methods to a client handle.
 func journalMethods(set func(string, js.Func), c *core.Client) {
-	set("runJournal", asyncMethod(func(args []js.Value) (any, error) {
-		prompt, tk, _, err := runArgs(args[:min(len(args), 2)])
-		if err != nil {
-			return nil, fmt.Errorf("run: %w", err)
-		}
-		history, err := rawHistory(argAt(args, 2))
-		if err != nil {
-			return nil, fmt.Errorf("run: %w", err)
-		}
-		j, err := journalFromJS(argAt(args, 4))
-		if err != nil {
-			return nil, fmt.Errorf("run: %w", err)
-		}
-		onEvent := argAt(args, 5)
-		ctx, h, stop := haltable(argAt(args, 3))
-		defer stop()
-		if err := startRun(ctx, j, prompt, history); err != nil {
-			return nil, fmt.Errorf("run: %w", err)
-		}
-		return continueRun(ctx, h, c, tk, j, onEvent)
-	}))
-	set("continueJournal", asyncMethod(func(args []js.Value) (any, error) {
-		tk, err := toolkitOf(argAt(args, 0))
-		if err != nil {
-			return nil, fmt.Errorf("continue: %w", err)
-		}
-		j, err := journalFromJS(argAt(args, 1))
-		if err != nil {
-			return nil, fmt.Errorf("continue: %w", err)
-		}
-		ctx, h, stop := haltable(argAt(args, 3))
-		defer stop()
-		if a := argAt(args, 2); a.Type() == js.TypeString && a.String() != "" {
-			var ans core.Answer
-			if err := ans.UnmarshalJSON([]byte(a.String())); err != nil {
-				return nil, fmt.Errorf("continue: answer is not an Answer: %w", err)
-			}
-			if ans.ID == "" {
-				return nil, errors.New("continue: the answer needs the id of the request it answers")
-			}
-			// Recorded before it takes effect. A duplicate is a retry of the
-			// same continue, or an answer given elsewhere first: the first
-			// one recorded stands, and the run goes on with it.
-			e := journal.AnswerEntry(ans, "in page")
-			if err := j.Record(ctx, e); err != nil && !errors.Is(err, journal.ErrDuplicate) {
-				return nil, fmt.Errorf("continue: %w", err)
-			}
-		}
-		return continueRun(ctx, h, c, tk, j, argAt(args, 4))
-	}))
+	set("runJournal", asyncMethod(func(args []js.Value) (any, error) { return journaled(c, args, true) }))
+	set("continueJournal", asyncMethod(func(args []js.Value) (any, error) { return journaled(c, args, false) }))
 }
 
-// startRun records the run's start when the journal holds nothing yet. The
-// entries read are handed to the Continue that follows (jsJournal.first),
-// which then needs no second load.
-func startRun(ctx context.Context, j *jsJournal, prompt string, history []json.RawMessage) error {
+// journaled is runJournal (start) and continueJournal: the run's start or
+// the answer recorded, then the run. Both begin (tk, journal, signal?,
+// onEvent?); runJournal adds (prompt, historyJSON?), continueJournal
+// (answerJSON?).
+func journaled(c *core.Client, args []js.Value, start bool) (any, error) {
+	name := "continue"
+	if start {
+		name = "run"
+	}
+	tk, err := toolkitOf(argAt(args, 0))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	j, err := journalFromJS(argAt(args, 1))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	ctx, h, stop := haltable(argAt(args, 2))
+	defer stop()
+	if start {
+		err = startRun(ctx, j, argAt(args, 4), argAt(args, 5))
+	} else {
+		err = recordAnswer(ctx, j, argAt(args, 4))
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return continueRun(ctx, h, c, tk, j, argAt(args, 3))
+}
+
+// recordAnswer records an answer given as JSON text (none: nothing to
+// record) before the run goes on. A duplicate is a retry of the same
+// continue, or an answer given elsewhere first: the first one recorded
+// stands, and the run goes on with it.
+func recordAnswer(ctx context.Context, j *jsJournal, v js.Value) error {
+	if v.Type() != js.TypeString || v.String() == "" {
+		return nil
+	}
+	var ans core.Answer
+	if err := ans.UnmarshalJSON([]byte(v.String())); err != nil {
+		return fmt.Errorf("answer is not an Answer: %w", err)
+	}
+	if ans.ID == "" {
+		return errors.New("the answer needs the id of the request it answers")
+	}
+	if err := j.Record(ctx, journal.AnswerEntry(ans, "in page")); err != nil && !errors.Is(err, journal.ErrDuplicate) {
+		return err
+	}
+	return nil
+}
+
+// startRun records the run's start when the journal holds nothing yet, with
+// the history given as JSON text. The entries read are handed to the
+// Continue that follows (jsJournal.first), which then needs no second load.
+func startRun(ctx context.Context, j *jsJournal, prompt, historyJSON js.Value) error {
+	if prompt.Type() != js.TypeString {
+		return errors.New("prompt must be a string")
+	}
+	history, err := messagesFromJSON(historyJSON, "history")
+	if err != nil {
+		return err
+	}
 	entries, err := j.Load(ctx)
 	if err != nil {
 		return err
@@ -106,7 +115,16 @@ func startRun(ctx context.Context, j *jsJournal, prompt string, history []json.R
 		j.first = entries // a run is there already: continued, not started again
 		return nil
 	}
-	start := journal.Start(tool.NewID("run_"), prompt, history, nil)
+	// The journal keeps each message as the transcript's JSON object.
+	msgs := make([]json.RawMessage, len(history))
+	for i, m := range history {
+		b, _ := m.(jsonx.Checked)
+		if len(b) == 0 || b[0] != '{' {
+			return fmt.Errorf("history[%d] is not a message object", i)
+		}
+		msgs[i] = json.RawMessage(b)
+	}
+	start := journal.Start(tool.NewID("run_"), prompt.String(), msgs, nil)
 	start.At = time.Now().UnixMilli()
 	switch err := j.Record(ctx, start); {
 	case err == nil:
@@ -139,39 +157,6 @@ func continueRun(ctx context.Context, h *halter, c *core.Client, tk *core.Toolki
 	return encodeResult(res, err, true)
 }
 
-// rawHistory reads a history given as JSON text into the start entry's
-// messages (each an object, kept as sent).
-func rawHistory(v js.Value) ([]json.RawMessage, error) {
-	if v.IsUndefined() || v.IsNull() {
-		return nil, nil
-	}
-	if v.Type() != js.TypeString {
-		return nil, errors.New("history must be JSON text")
-	}
-	b := stringBytes(v)
-	if len(b) == 0 {
-		return nil, nil
-	}
-	if err := jsonx.Check(b); err != nil {
-		return nil, fmt.Errorf("history is not a JSON array of at most %d levels", jsonx.MaxDepth)
-	}
-	doc := gjson.ParseBytes(b)
-	if !doc.IsArray() {
-		return nil, errors.New("history is not a JSON array")
-	}
-	var out []json.RawMessage
-	var bad error
-	doc.ForEach(func(_, m gjson.Result) bool {
-		if !m.IsObject() {
-			bad = fmt.Errorf("history[%d] is not a message object", len(out))
-			return false
-		}
-		out = append(out, json.RawMessage(m.Raw))
-		return true
-	})
-	return out, bad
-}
-
 // halter lets a waitFor halt the run it answers for ({later: true}): the
 // run's context is cancelled, and the run ends halted on the request.
 type halter struct {
@@ -189,7 +174,7 @@ type halting struct {
 	h *halter
 }
 
-func (c halting) Value(key any) any {
+func (c *halting) Value(key any) any {
 	if _, ok := key.(halterKey); ok {
 		return c.h
 	}
@@ -201,7 +186,7 @@ func haltable(signal js.Value) (context.Context, *halter, func()) {
 	parent, stop := contextFor(signal)
 	ctx, cancel := context.WithCancel(parent)
 	h := &halter{cancel: cancel}
-	return halting{ctx, h}, h, func() { cancel(); stop() }
+	return &halting{ctx, h}, h, func() { cancel(); stop() }
 }
 
 // haltLater halts the run of ctx, if it can be halted; it reports whether

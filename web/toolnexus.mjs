@@ -224,7 +224,7 @@ function wrapClient(c) {
     async run(prompt, toolkit, { history, signal, journal } = {}) {
       const h = history == null ? undefined : JSON.stringify(history);
       const tk = rawToolkit(toolkit);
-      if (journal != null) return parseResult(await call(() => c.runJournal(String(prompt), tk, h, signal, journal)));
+      if (journal != null) return parseResult(await call(() => c.runJournal(tk, journal, signal, undefined, String(prompt), h)));
       return parseResult(await call(() => c.run(String(prompt), tk, h, signal)));
     },
     /**
@@ -236,7 +236,7 @@ function wrapClient(c) {
     stream(prompt, toolkit, { history, signal, journal } = {}) {
       const h = history == null ? undefined : JSON.stringify(history);
       const tk = rawToolkit(toolkit);
-      if (journal != null) return events((onEvent) => c.runJournal(String(prompt), tk, h, signal, journal, onEvent));
+      if (journal != null) return events((onEvent) => c.runJournal(tk, journal, signal, onEvent, String(prompt), h));
       return events((onEvent) => c.stream(String(prompt), tk, h, signal, onEvent));
     },
     /**
@@ -250,13 +250,13 @@ function wrapClient(c) {
      */
     async continue(toolkit, journal, { signal, answer } = {}) {
       const a = answer == null ? undefined : JSON.stringify(answer);
-      return parseResult(await call(() => c.continueJournal(rawToolkit(toolkit), journal, a, signal)));
+      return parseResult(await call(() => c.continueJournal(rawToolkit(toolkit), journal, signal, undefined, a)));
     },
     /** continue as an async iterator of events, like stream (only the steps it takes). */
     streamContinue(toolkit, journal, { signal, answer } = {}) {
       const a = answer == null ? undefined : JSON.stringify(answer);
       const tk = rawToolkit(toolkit);
-      return events((onEvent) => c.continueJournal(tk, journal, a, signal, onEvent));
+      return events((onEvent) => c.continueJournal(tk, journal, signal, onEvent, a));
     },
     /** runWithAnswer as an async iterator of events, like stream. */
     streamWithAnswer(toolkit, messages, pending, answer, { signal } = {}) {
