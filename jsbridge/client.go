@@ -147,11 +147,12 @@ func clientHandle(c *core.Client) js.Value {
 	set("conversation", asyncMethod(func(args []js.Value) (any, error) {
 		return conversationHandle(c, argAt(args, 0))
 	}))
+	journalMethods(set, c) // client_journal.go: runJournal, continueJournal
 	set("metrics", asyncMethod(func([]js.Value) (any, error) { return c.Metrics(), nil }))
 	// close releases the handle's functions; calling any of them afterwards
 	// throws in JS instead of reaching Go.
 	set("close", asyncMethod(func([]js.Value) (any, error) {
-		for _, name := range []string{"run", "stream", "runWithAnswer", "streamWithAnswer", "translate", "conversation", "metrics", "close"} {
+		for _, name := range []string{"run", "stream", "runWithAnswer", "streamWithAnswer", "translate", "conversation", "runJournal", "continueJournal", "metrics", "close"} {
 			h.Delete(name)
 		}
 		go func() {

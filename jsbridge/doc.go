@@ -21,8 +21,8 @@
 //
 // tools is an array of tool specs:
 //
-//	{name, description, inputSchema?, needsApproval?: bool, relay?: bool,
-//	 source?: string, run?: (args, ctx) => any | Promise<any>,
+//	{name, description, inputSchema?, needsApproval?: bool, idempotent?: bool,
+//	 relay?: bool, source?: string, run?: (args, ctx) => any | Promise<any>,
 //	 http?: {method?, url, headers?, query?: [argName], body?: object, timeoutMs?}}
 //
 // createToolkit also takes {tools, variables, fetch, mcpServers, waitFor}:
@@ -60,8 +60,13 @@
 // result "HTTP <status>: <body>"; a 2xx reply is the body text with
 // metadata.status.
 //
-// run receives the parsed arguments and ctx = {callId, toolName, answer} (answer
-// is the Answer object on a re-run after a suspension, else null). Its return
+// run receives the parsed arguments and ctx = {callId, toolName, answer,
+// idempotencyKey} (answer is the Answer object on a re-run after a
+// suspension, else null; idempotencyKey is "<run id>:<call id>", the same on
+// every attempt of the call). idempotent declares that a call run again with
+// the same key does no more than once: a journaled run cut off while an
+// approved call of it ran runs it again instead of asking whether it
+// happened; an idempotent http tool sends the key as Idempotency-Key. Its return
 // value becomes the tool result: a string is the output; an object with an
 // "output" or "isError" key is {output, isError, metadata}; anything else is
 // JSON-encoded. A throw or rejection becomes an error result carrying the
@@ -106,6 +111,8 @@
 //	c.runWithAnswer(tk, messagesJSON, pendingJSON, answerJSON, signal?) Promise<string>  RunResult JSON
 //	c.streamWithAnswer(tk, messagesJSON, pendingJSON, answerJSON, signal?, onEvent) Promise<string>
 //	c.translate(requestJSON, signal?)                                  Promise<string>  {text, toolCalls, finishReason, usage, model}
+//	c.runJournal(tk, journal, signal?, onEvent?, prompt, historyJSON?) Promise<string>  RunResult JSON
+//	c.continueJournal(tk, journal, signal?, onEvent?, answerJSON?)    Promise<string>  RunResult JSON
 //	c.conversation(historyJSON?)                                       Promise<Conversation>
 //	c.metrics()                                                        Promise<string>  Prometheus text
 //	c.close()                                                          Promise<void>    releases the handle
@@ -116,6 +123,15 @@
 //
 // stream and streamWithAnswer call onEvent(eventJSON) for each StreamEvent (text, tool_call,
 // tool_result, pending, usage) and resolves with the result.
+//
+// runJournal and continueJournal run a journaled run (client_journal.go):
+// journal is {load(): Promise<string[]>, record(key, entryJSON):
+// Promise<void>} (journal.go; a record rejected as a "ConstraintError" is a
+// duplicate key). runJournal records the start when the journal is empty,
+// else continues the run it holds; continueJournal records answerJSON, if
+// any, and goes on from the journal's last step. With onEvent they stream.
+// In a journaled run, a waitFor that resolves {later: true} instead of an
+// Answer halts the run (status "pending") with the request kept.
 //
 // A Conversation keeps its transcript in Go between runs, so a follow-up
 // prompt crosses the boundary alone and the transcript crosses only when asked

@@ -196,11 +196,21 @@ func await(ctx context.Context, v js.Value) (js.Value, error) {
 	case r := <-ok:
 		return r, nil
 	case e := <-fail:
-		return js.Undefined(), errors.New(messageOf(e))
+		return js.Undefined(), &rejected{msg: messageOf(e), value: e}
 	case <-ctx.Done():
 		return js.Undefined(), ctx.Err()
 	}
 }
+
+// rejected is a Promise's rejection as an error: its message, and the
+// rejected value itself for a caller that tells rejections apart (a
+// journal's refusal of a duplicate entry, journal.go).
+type rejected struct {
+	msg   string
+	value js.Value
+}
+
+func (e *rejected) Error() string { return e.msg }
 
 func arg0(args []js.Value) js.Value {
 	if len(args) == 0 {

@@ -36,7 +36,7 @@ func ToolFromJS(spec js.Value, env ToolEnv) (core.Tool, error) {
 	var t core.Tool
 	if h := spec.Get("http"); h.Type() == js.TypeObject {
 		var err error
-		if t, err = httpToolFromJS(name, str(spec, "description"), schema, h, env); err != nil {
+		if t, err = httpToolFromJS(name, str(spec, "description"), schema, h, env, truthy(spec, "idempotent")); err != nil {
 			return core.Tool{}, fmt.Errorf("tool %q: %w", name, err)
 		}
 	} else if truthy(spec, "relay") {
@@ -56,11 +56,16 @@ func ToolFromJS(spec js.Value, env ToolEnv) (core.Tool, error) {
 		t.Source = core.ToolSource(src)
 	}
 	t.NeedsApproval = truthy(spec, "needsApproval")
+	// Idempotent: a journaled run cut off while an approved call of this
+	// tool ran runs it again with the same idempotency key, rather than
+	// asking whether it happened.
+	t.Idempotent = truthy(spec, "idempotent")
 	return t, nil
 }
 
-// httpToolFromJS reads {method, url, headers, query, body, timeoutMs}.
-func httpToolFromJS(name, description string, schema core.JSONSchema, h js.Value, env ToolEnv) (core.Tool, error) {
+// httpToolFromJS reads {method, url, headers, query, body, timeoutMs}; an
+// idempotent tool sends the call's Idempotency-Key on every attempt.
+func httpToolFromJS(name, description string, schema core.JSONSchema, h js.Value, env ToolEnv, idempotent bool) (core.Tool, error) {
 	text, err := jsonOf(h)
 	if err == nil {
 		err = jsonx.CheckDepth([]byte(text), jsonx.MaxDepth)
@@ -73,6 +78,7 @@ func httpToolFromJS(name, description string, schema core.JSONSchema, h js.Value
 		Name: name, Description: description, InputSchema: schema,
 		Method: spec.Get("method").String(), URL: spec.Get("url").String(),
 		Timeout: int(spec.Get("timeoutMs").Int()), Variables: env.Variables, Transport: env.Transport,
+		Idempotent: idempotent,
 	}
 	if opts.URL == "" {
 		return core.Tool{}, errors.New("http.url is required")
@@ -97,6 +103,7 @@ func jsExecute(name string, run js.Value) func(map[string]any, *core.ToolContext
 		ctx := jsObject.New()
 		ctx.Set("callId", tctx.CallID)
 		ctx.Set("toolName", name)
+		ctx.Set("idempotencyKey", tctx.IdempotencyKey)
 		if tctx.Answer != nil {
 			ctx.Set("answer", toJS(tctx.Answer))
 		} else {

@@ -13,7 +13,8 @@ import (
 
 // hostExecute calls a JS tool registered in the host (host.go): the
 // arguments, the call id and the answer cross as JSON text, the outcome
-// comes back as text — within the call when run returns synchronously.
+// comes back as text — within the call when run returns synchronously. The
+// call's idempotency key crosses too (ctx.idempotencyKey).
 func hostExecute(slot *hostSlot) func(map[string]any, *core.ToolContext) (core.ToolResult, error) {
 	return func(args map[string]any, tctx *core.ToolContext) (core.ToolResult, error) {
 		in, err := jsonx.Marshal(args)
@@ -27,7 +28,9 @@ func hostExecute(slot *hostSlot) func(map[string]any, *core.ToolContext) (core.T
 			}
 		}
 		op := newHostOp()
-		err = op.start("tool", slot.n, bytesPtr(in), len(in), stringPtr(tctx.CallID), len(tctx.CallID), bytesPtr(answer), len(answer))
+		key := tctx.IdempotencyKey
+		err = op.start("tool", slot.n, bytesPtr(in), len(in), stringPtr(tctx.CallID), len(tctx.CallID), bytesPtr(answer), len(answer),
+			stringPtr(key), len(key))
 		if err != nil {
 			return core.ToolResult{}, err
 		}

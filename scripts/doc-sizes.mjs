@@ -31,7 +31,7 @@ export const DOCS = ["README.md", "web/examples/README.md"];
 // editor; local mode adds the loader and the wasm; the QR code's modules
 // come when a durable run first waits on an approval link.
 const REMOTE = ["toolnexus-chat.mjs", "chat-element.mjs", "chat-engine.mjs", "outcome.mjs", "styles.mjs", "wasm-urls.mjs",
-  "approval-dialog.mjs", "question-form.mjs", "elicit-form.mjs", "args-editor.mjs"];
+  "approval-dialog.mjs", "question-form.mjs", "elicit-form.mjs", "outcome-form.mjs", "args-editor.mjs"];
 const LOCAL = [...REMOTE, "toolnexus.mjs", "bridge-host.mjs", "agents-api.mjs", "wasm_exec.js", "toolnexus.wasm"];
 export const EMBED_MODES = [
   { mode: "local", files: LOCAL, what: "the remote modules, `toolnexus.mjs` with `bridge-host.mjs` and `agents-api.mjs`, `wasm_exec.js`, `toolnexus.wasm`" },

@@ -78,11 +78,12 @@ test_go() {
 }
 
 # test_api runs the JS client API tests (streaming, abort, retries, generate,
-# translate, metrics) under Node against a fresh browser build.
+# translate, metrics; journaled runs cut off at each step and continued,
+# issue 31) under Node against a fresh browser build.
 test_api() {
   build_browser || return 1
-  echo "== client API tests in Node (tests/client-api.test.mjs)"
-  (cd "$ROOT/tests" && TOOLNEXUS_DIST="$DIST" timeout 180 node --test --test-force-exit client-api.test.mjs)
+  echo "== client API tests in Node (tests/client-api.test.mjs, tests/journal-api.test.mjs)"
+  (cd "$ROOT/tests" && TOOLNEXUS_DIST="$DIST" timeout 300 node --test --test-force-exit client-api.test.mjs journal-api.test.mjs)
 }
 
 # test_readme runs the README's JavaScript and Go examples as written.

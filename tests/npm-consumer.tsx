@@ -9,11 +9,12 @@ import { useState } from "react";
 import { Chat, useChat } from "@ai-sdk/react";
 import { lastAssistantMessageIsCompleteWithApprovalResponses, type ChatTransport, type UIMessage } from "ai";
 import {
-  load, wasmURL, defineTool, relayTool, httpTool, answerOutput, answerDeclined, relayAnswer,
+  load, wasmURL, defineTool, relayTool, httpTool, answerOutput, answerDeclined, answerOutcome, answerRunAgain, relayAnswer,
   approvalDialog, chatTransport,
-  type Answer, type Client, type JSONSchema, type Request, type RunResult, type StreamEvent, type Toolkit,
-  type Toolnexus, type WaitFor,
+  type Answer, type Client, type JSONSchema, type Journal, type LeftForLater, type Request, type RunResult, type StreamEvent,
+  type Toolkit, type Toolnexus, type WaitFor,
 } from "toolnexus-wasm";
+import { browserJournal, recordedEvents, type BrowserJournal } from "toolnexus-wasm/browser-journal";
 import { ToolnexusChatElement, type ToolCallEventDetail } from "toolnexus-wasm/element";
 import { chatTransport as transportOnly, transcript } from "toolnexus-wasm/chat-transport";
 import { approvalDialog as dialogOnly, ApprovalDialog, adoptStyles } from "toolnexus-wasm/approval-dialog";
@@ -34,6 +35,10 @@ const refund = defineTool<{ order: string }>({
   run: async ({ order }, ctx) => (ctx.answer ? `refunded order ${order} (${ctx.callId})` : `refunded order ${order}`),
 });
 const lookup = httpTool({ name: "lookup", http: { url: "https://shop.example/orders/{order}", headers: { authorization: "Bearer ${SHOP_TOKEN}" } } });
+// Idempotent tools: run again with the same key after a cut, never asked about.
+const charge = defineTool<{ order: string }>({ name: "charge", inputSchema: orderSchema, needsApproval: true, idempotent: true,
+  run: ({ order }, ctx) => `charged order ${order} once under ${ctx.idempotencyKey}` });
+const chargeHttp = httpTool({ name: "charge_http", needsApproval: true, idempotent: true, http: { method: "POST", url: "https://shop.example/charge" } });
 const pick = relayTool("pick", "The host picks", orderSchema);
 const pickToo = relayTool({ name: "pick_too" });
 
@@ -70,6 +75,31 @@ export async function node(): Promise<string> {
   console.log(help(null), tnx.version, tnx.agentsLinked, await toolkit.execute("refund", { order: "1" }));
   await toolkit.close();
   return `${done.text} ${names.join(",")}`;
+}
+
+// A journaled run: cut off anywhere, continued from its journal; a question
+// about a lost outcome answered, or left for later.
+export async function journaled(tnx: Toolnexus): Promise<RunResult> {
+  const toolkit = await tnx.createToolkit({ tools: [refund, charge, chargeHttp] });
+  const journal: BrowserJournal = browserJournal("order-42", { durability: "relaxed" });
+  const own: Journal = { load: async () => [], record: async (key: string, entry: string) => { console.log(key, entry.length); } };
+  const asks: WaitFor = (request): Answer | LeftForLater => (request.kind === "outcome_unknown"
+    ? (request.data?.attempts ?? 0) > 1 ? { id: request.id, later: true } : answerOutcome(request.id, "seen in the ledger")
+    : { id: request.id, ok: true });
+  const client = await tnx.createClient({ ...demoModel(), waitFor: asks });
+  await client.run("refund order 42", toolkit, { journal });
+  for await (const e of client.stream("refund order 42", toolkit, { journal: own })) console.log(e.type);
+  if (await journal.unfinished()) {
+    for (const e of recordedEvents(await journal.load())) console.log(e.type);
+    for await (const e of client.streamContinue(toolkit, journal)) console.log(e.type);
+  }
+  const halting = await tnx.createClient(demoModel());
+  const halted = await halting.continue(toolkit, journal);
+  const next = halted.pending?.kind === "outcome_unknown" ? answerRunAgain(halted.pending.id) : answerDeclined(halted.pending?.id ?? "", "no");
+  const res = await halting.continue(toolkit, journal, { answer: next, signal: AbortSignal.timeout(60_000) });
+  await journal.clear();
+  console.log(journal.name, journal.kind, await journal.ready());
+  return res;
 }
 
 export async function team(): Promise<void> {
@@ -122,8 +152,9 @@ export async function page(tnx: Toolnexus): Promise<void> {
   adoptStyles(document, "my-style", "p { color: red }");
   const client = await tnx.createClient({ ...demoModel(), waitFor: ask });
   const request: Request = { id: "req_1", kind: "approval", prompt: "Allow?", data: { tool: "refund", args: { order: "42" } } };
-  const answers: Answer[] = [await askToo(request), await dialog.ask(request, { signal: AbortSignal.timeout(1000) })];
-  console.log(client, answers.map((a) => a.ok));
+  const answers: Array<Answer | LeftForLater> = [await askToo(request), await dialog.ask(request, { signal: AbortSignal.timeout(1000) })];
+  // A question about a lost outcome may be left for later: not an Answer.
+  console.log(client, answers.map((a) => ("later" in a ? "later" : a.ok)));
 
   ToolnexusChatElement.define();
   const chat = document.createElement("toolnexus-chat");

@@ -14,6 +14,7 @@ import type * as Element from "toolnexus-wasm/element";
 import type * as Transport from "toolnexus-wasm/chat-transport";
 import type * as Dialog from "toolnexus-wasm/approval-dialog";
 import type * as Demo from "toolnexus-wasm/demo-model";
+import type * as Journal from "toolnexus-wasm/browser-journal";
 
 type Kind<V> = V extends (...args: any[]) => any ? "function"
   : V extends abstract new (...args: any[]) => any ? "function"
@@ -29,13 +30,14 @@ type Members<T> = Shape<T>;
 export const MODULES = {
   "toolnexus-wasm": {
     load: "function", wasmURL: "function", defineTool: "function", relayTool: "function", httpTool: "function",
-    answerOutput: "function", answerDeclined: "function", relayAnswer: "function", approvalDialog: "function",
-    chatTransport: "function",
+    answerOutput: "function", answerDeclined: "function", answerOutcome: "function", answerRunAgain: "function",
+    relayAnswer: "function", approvalDialog: "function", chatTransport: "function",
   } satisfies Shape<typeof Main>,
   "toolnexus-wasm/element": { ToolnexusChatElement: "function" } satisfies Shape<typeof Element>,
   "toolnexus-wasm/chat-transport": { chatTransport: "function", transcript: "function" } satisfies Shape<typeof Transport>,
   "toolnexus-wasm/approval-dialog": { approvalDialog: "function", ApprovalDialog: "function", adoptStyles: "function", timeLeft: "function" } satisfies Shape<typeof Dialog>,
   "toolnexus-wasm/demo-model": { demoModel: "function", help: "function" } satisfies Shape<typeof Demo>,
+  "toolnexus-wasm/browser-journal": { browserJournal: "function", recordedEvents: "function" } satisfies Shape<typeof Journal>,
 };
 
 /** The members of the objects the API hands out. */
@@ -43,17 +45,21 @@ export const OBJECTS = {
   Toolnexus: {
     version: "string", agentsLinked: "boolean", createToolkit: "function", createClient: "function",
     defineTool: "function", relayTool: "function", httpTool: "function", answerOutput: "function",
-    answerDeclined: "function", relayAnswer: "function", approvalDialog: "function", createAgent: "function",
-    createRuntime: "function", restoreRuntime: "function",
+    answerDeclined: "function", answerOutcome: "function", answerRunAgain: "function", relayAnswer: "function",
+    approvalDialog: "function", createAgent: "function", createRuntime: "function", restoreRuntime: "function",
   } satisfies Members<Main.Toolnexus>,
   Toolkit: {
     raw: "object", tools: "function", execute: "function", mcpStatus: "function", a2aStatus: "function", files: "function",
     skillsPrompt: "function", skills: "function", close: "function",
   } satisfies Members<Main.Toolkit>,
   Client: {
-    run: "function", stream: "function", runWithAnswer: "function", streamWithAnswer: "function",
-    translate: "function", conversation: "function", metrics: "function", close: "function",
+    run: "function", stream: "function", continue: "function", streamContinue: "function", runWithAnswer: "function",
+    streamWithAnswer: "function", translate: "function", conversation: "function", metrics: "function", close: "function",
   } satisfies Members<Main.Client>,
+  BrowserJournal: {
+    name: "string", kind: "string", ready: "function", load: "function", record: "function", unfinished: "function",
+    clear: "function",
+  } satisfies Members<Journal.BrowserJournal>,
   Conversation: {
     run: "function", stream: "function", runWithAnswer: "function", streamWithAnswer: "function",
     messages: "function", close: "function",
@@ -127,6 +133,7 @@ export async function checkNode(): Promise<string[]> {
   const main: typeof Main = await import("toolnexus-wasm");
   const { demoModel }: typeof Demo = await import("toolnexus-wasm/demo-model");
   const { ApprovalDialog }: typeof Dialog = await import("toolnexus-wasm/approval-dialog");
+  const { browserJournal }: typeof Journal = await import("toolnexus-wasm/browser-journal");
   // The tools build: everything, agents included.
   const tnx = await main.load({ wasm: main.wasmURL("tools") });
   out.push(...shapeProblems("Toolnexus", tnx, OBJECTS.Toolnexus, { exact: true }));
@@ -147,6 +154,19 @@ export async function checkNode(): Promise<string[]> {
     out.push(...shapeProblems("Request", halted.pending, OBJECTS.Request, { exact: true }));
     const done = await client.runWithAnswer(toolkit, halted.messages, halted.pending, main.answerDeclined(halted.pending.id, "no"));
     out.push(...shapeProblems("RunResult", done, OBJECTS.RunResult, { exact: true }));
+  }
+  // A journaled run (in memory in Node), halted and continued with an answer.
+  const journal = browserJournal(`types-${Date.now()}`);
+  out.push(...shapeProblems("BrowserJournal", journal, OBJECTS.BrowserJournal, { exact: true }));
+  const jhalt = await client.run("refund order 42", toolkit, { journal });
+  if (jhalt.status !== "pending" || !jhalt.pending) out.push(`a journaled run without waitFor: ${jhalt.status}, expected a halt`);
+  else {
+    const jdone = await client.continue(toolkit, journal, { answer: { id: jhalt.pending.id, ok: true } });
+    out.push(...shapeProblems("RunResult", jdone, OBJECTS.RunResult, { exact: true }));
+    if (!/refunded order 42/.test(jdone.text)) out.push(`a continued journaled run: ${jdone.text}`);
+  }
+  for (const a of [main.answerOutcome("u1", "seen"), main.answerRunAgain("u1")]) {
+    if (a.id !== "u1" || a.ok !== true || typeof a.data.outcome !== "string") out.push(`outcome answers: ${JSON.stringify(a)}`);
   }
   const conv = client.conversation();
   out.push(...shapeProblems("Conversation", conv, OBJECTS.Conversation, { exact: true }));

@@ -53,7 +53,9 @@ export function compatibility(dir = workerDir) {
 // runs (default: whether wrangler.jsonc declares it) binds the RunLog Durable
 // Object as RUNS; persist, a folder, keeps every Durable Object's storage there
 // (durableObjectsPersist), so a Worker started again on it finds it.
-export async function startWorker(env, { kv = false, r2 = [], dir = workerDir, approvals, runs, persist, inspectorPort } = {}) {
+// port (default 0: any free one) lets a Worker started again on persisted
+// storage keep the address its runs' approval links name.
+export async function startWorker(env, { kv = false, r2 = [], dir = workerDir, approvals, runs, persist, inspectorPort, port = 0 } = {}) {
   const kvNamespaces = Array.isArray(kv) ? kv : kv ? ["STATE_KV"] : [];
   const output = [];
   const { date, flags, main, approvals: declared, runs: runsDeclared } = compatibility(dir);
@@ -77,7 +79,7 @@ export async function startWorker(env, { kv = false, r2 = [], dir = workerDir, a
     ...(persist ? { durableObjectsPersist: persist } : {}),
     cf: false,
     host: "127.0.0.1",
-    port: 0,
+    port,
     // A socket straight to the Worker, without Miniflare's entry worker in
     // between: a client that goes away there reaches the Worker (w.direct).
     unsafeDirectSockets: [{ host: "127.0.0.1", port: 0 }],

@@ -8,6 +8,7 @@
 import { questionForm, QUESTION_CSS } from "./question-form.mjs";
 import { elicitForm, isElicitRequest, ELICIT_CSS } from "./elicit-form.mjs";
 import { argsEditor } from "./args-editor.mjs";
+import { isOutcomeRequest, outcomeForm, wireOutcome, OUTCOME_CSS } from "./outcome-form.mjs";
 import { adoptStyles } from "./styles.mjs";
 
 // adoptStyles lives in styles.mjs; it is exported here too, where
@@ -55,6 +56,11 @@ export class ApprovalDialog {
   /**
    * Show the request and resolve to the person's Answer. An aborted signal
    * (the run gave up waiting) closes the dialog as declined with reason "aborted".
+   * A request of kind "outcome_unknown" (a call whose outcome was lost:
+   * outcome-form.mjs) is answered as it happened, run it again, or it did
+   * not happen; Escape, or "Decide later", resolves to {id, later: true},
+   * not an Answer: nothing is recorded, and a journaled run halts with the
+   * question kept. An aborted signal closes it the same way.
    * With elsewhere (a button label, e.g. "Answer on another device") the
    * dialog also offers to step aside: that button closes it without an
    * answer and resolves to {id, elsewhere: true} — not an Answer: the
@@ -86,7 +92,7 @@ export class ApprovalDialog {
     // The dialog's sheet goes where the dialog goes: the document, or the
     // shadow root that holds the parent (a document's sheets do not reach in).
     const home = this.#parent?.getRootNode?.();
-    adoptStyles(home?.nodeType === 11 && home.host ? home : doc, STYLE_ID, CSS + QUESTION_CSS + ELICIT_CSS);
+    adoptStyles(home?.nodeType === 11 && home.host ? home : doc, STYLE_ID, CSS + QUESTION_CSS + ELICIT_CSS + OUTCOME_CSS);
     const parts = build(doc, request, this.#agent, elsewhere);
     const { dialog, approve, decline, reason, countdown } = parts;
     this.#queueNote = doc.createElement("p");
@@ -100,7 +106,8 @@ export class ApprovalDialog {
     return new Promise((resolve) => {
       let done = false;
       let timer = 0;
-      const onAbort = () => declined("aborted");
+      const later = () => finish({ id: request.id, later: true });
+      const onAbort = () => (parts.outcome ? later() : declined("aborted"));
       const finish = (answer) => {
         if (done) return;
         done = true;
@@ -113,6 +120,24 @@ export class ApprovalDialog {
         resolve(answer);
       };
       const declined = (why) => finish({ id: request.id, ok: false, reason: why || "declined" });
+
+      if (parts.outcome) {
+        // Whether a lost call happened: no default answer, ever. Escape and
+        // closing the dialog leave it for later; nothing is recorded.
+        wireOutcome(parts.outcome, request, finish);
+        dialog.addEventListener("cancel", (e) => { e.preventDefault(); later(); });
+        dialog.addEventListener("keydown", (e) => {
+          if (e.key === "Escape") { e.preventDefault(); later(); }
+          else if (e.key === "Tab") trapTab(e, dialog);
+        });
+        dialog.addEventListener("close", later);
+        if (signal?.aborted) return later();
+        signal?.addEventListener("abort", onAbort);
+        (this.#parent ?? doc.body).append(dialog);
+        dialog.showModal();
+        parts.outcome.buttons.later.focus(); // the choice that records nothing has focus first
+        return;
+      }
 
       // A question's answers ride in data.answers (question-form.mjs); an MCP
       // input request's values are the data itself (elicit-form.mjs).
@@ -275,6 +300,7 @@ function build(doc, request, agent, elsewhere) {
     return node;
   };
 
+  if (isOutcomeRequest(request)) return buildOutcome(doc, request, el, n);
   const approval = isToolApproval(request);
   const form = !approval && request.kind === "question" ? questionForm(doc, request.data?.questions) : null;
   const elicit = !approval && !form && isElicitRequest(request)
@@ -337,6 +363,32 @@ function build(doc, request, agent, elsewhere) {
     el("div", { class: "tnx-buttons" }, ...(aside ? [aside] : []), decline, ...(edit ? [edit] : []), approve));
   return { dialog, approve, decline, reason, countdown, answers: form?.answers, elicit, elicitError,
     edit, editor: null, argsBlock, argsId, argsError, aside };
+}
+
+// buildOutcome makes the dialog of a request of kind "outcome_unknown":
+// the question, the tool and the exact arguments that ran, and the three
+// answers (outcome-form.mjs).
+function buildOutcome(doc, request, el, n) {
+  const data = request.data ?? {};
+  const titleId = `tnx-approval-title-${n}`;
+  const descId = `tnx-approval-desc-${n}`;
+  const argsId = `tnx-approval-args-${n}`;
+  const dialog = el("dialog", { class: "tnx-approval tnx-outcome", "aria-labelledby": titleId, "aria-describedby": descId });
+  const form = outcomeForm(el, request, visible, n);
+  const path = agentPath(data.path);
+  const body = el("div", { id: descId, class: "tnx-body" }, ...form.body,
+    el("dl", {},
+      ...(path ? [el("dt", { text: "Agent" }), el("dd", { class: "tnx-path", text: visible(path) })] : []),
+      el("dt", { text: "Tool" }), el("dd", {}, el("code", { class: "tnx-tool", text: visible(data.tool ?? "") }))));
+  const args = data.args !== undefined && data.args !== null
+    ? [el("p", { id: argsId, class: "tnx-label", text: "Arguments it ran with" }),
+      el("pre", { class: "tnx-args", role: "region", "aria-labelledby": argsId, tabindex: "0", text: pretty(data.args) })]
+    : [];
+  const countdown = el("p", { class: "tnx-countdown", role: "timer", "aria-live": "off", hidden: "" });
+  const { later, failed, rerun, happened } = form.buttons;
+  dialog.append(el("h2", { id: titleId, text: "Did this tool call happen?" }), body, ...args, ...form.fields, countdown,
+    el("div", { class: "tnx-buttons" }, ...[later, failed, rerun, happened].filter(Boolean)));
+  return { dialog, countdown, outcome: form };
 }
 
 // agentPath joins data.path (["support", "billing"]) as "support › billing";

@@ -6,10 +6,17 @@
 // the link. A link that was already answered says by which decision; once
 // answered, the page shows what was decided: the tool and the arguments
 // that run. When the Worker sets APPROVER_TOKEN the page asks for it first.
+// A question about a call whose outcome was lost (kind "outcome_unknown",
+// issue 31: the Worker stopped while the approved call ran) is asked as
+// what it is — did it happen? — and answered as it happened (with an
+// optional result), run it again, or it did not happen (with a reason);
+// "Decide later" (or Escape) records nothing, and the page offers the
+// question again.
 // Everything from the model is written with textContent; what the page says
 // is written for the person holding the link, not in the API's words.
 
 import { ApprovalDialog } from "./approval-dialog.mjs";
+import { linkBody } from "./outcome.mjs";
 
 const link = location.href;
 const status = document.getElementById("status");
@@ -30,9 +37,14 @@ function problem(res, body) {
   return PROBLEMS[body?.error?.code] ?? `This link does not work right now (HTTP ${res.status}). Try again later.`;
 }
 
+const DECISIONS = {
+  declined: "declined", edited: "approved with edited arguments", approved: "approved",
+  happened: "recorded as done", rerun: "to be run again", failed: "recorded as not done",
+};
+
 function decisionText(d) {
   if (!d) return "answered";
-  const what = d.decision === "declined" ? "declined" : d.decision === "edited" ? "approved with edited arguments" : "approved";
+  const what = DECISIONS[d.decision] ?? "approved";
   return d.reason ? `${what} (reason: ${d.reason})` : what;
 }
 
@@ -58,6 +70,7 @@ async function askToken() {
 function showDecided(request, decision) {
   const data = request?.data ?? {};
   if (typeof data.tool !== "string") return;
+  if (request.kind === "outcome_unknown") return showRecorded(data, decision);
   const declined = decision?.decision === "declined";
   const args = decision?.decision === "edited" && decision.args ? decision.args : data.args;
   const section = document.createElement("section");
@@ -74,18 +87,58 @@ function showDecided(request, decision) {
   status.after(section);
 }
 
+// showRecorded shows what was recorded about a call whose outcome was lost.
+function showRecorded(data, decision) {
+  const d = decision?.decision;
+  const section = document.createElement("section");
+  section.id = "decided";
+  section.setAttribute("aria-label", "What was recorded");
+  const line = document.createElement("p");
+  line.textContent = d === "rerun" ? `Recorded: the tool ${data.tool} runs again with the arguments it was approved with.`
+    : d === "failed" ? `Recorded: the tool ${data.tool} did not happen. The agent is told so.`
+      : `Recorded: the tool ${data.tool} happened. The agent reads the result you gave.`;
+  section.append(line);
+  if (d === "happened" && decision.output) {
+    const pre = document.createElement("pre");
+    pre.textContent = decision.output;
+    section.append(pre);
+  }
+  status.after(section);
+}
+
+// askUntilAnswered shows the dialog until the person answers: "Decide
+// later" closes it, records nothing, and leaves a button that opens it again.
+async function askUntilAnswered(dialog, request) {
+  for (;;) {
+    const answer = await dialog.ask(request);
+    if (!answer.later) return answer;
+    say("Nothing was recorded. The run waits until you say whether the call happened; this link still works.", "later");
+    const again = document.createElement("button");
+    again.type = "button";
+    again.textContent = "Answer now";
+    status.after(again);
+    again.focus();
+    await new Promise((resolve) => again.addEventListener("click", resolve, { once: true }));
+    again.remove();
+  }
+}
+
 async function main() {
   const { res, body } = await info();
   if (!res.ok) return say(problem(res, body), "error");
   if (body.answered) return say(`This request was already answered: ${decisionText(body.answered)}.`, "answered");
   if (body.status !== "pending" || !body.request) return say(`The run is ${body.status}: there is nothing to approve.`, "answered");
   const token = body.tokenRequired ? await askToken() : "";
+  if (body.request.kind === "outcome_unknown") {
+    document.title = "Did a tool call happen?";
+    const h1 = document.querySelector("h1");
+    if (h1) h1.textContent = "Did a tool call happen?";
+    say("");
+  }
   const dialog = new ApprovalDialog({ document, agent: body.where });
-  const answer = await dialog.ask(body.request);
+  const answer = await askUntilAnswered(dialog, body.request);
   say("Sending your answer…");
-  const post = { ok: answer.ok };
-  if (answer.reason) post.reason = answer.reason;
-  if (answer.ok && answer.data?.args) post.args = answer.data.args;
+  const post = linkBody(answer);
   const sent = await fetch(link, {
     method: "POST",
     headers: { "content-type": "application/json", ...(token ? { "x-approver-token": token } : {}) },

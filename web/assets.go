@@ -8,5 +8,5 @@ import "embed"
 
 // ApprovalPage holds approve-page.mjs and the dialog's modules.
 //
-//go:embed approve-page.mjs approval-dialog.mjs question-form.mjs elicit-form.mjs args-editor.mjs styles.mjs
+//go:embed approve-page.mjs approval-dialog.mjs question-form.mjs elicit-form.mjs outcome-form.mjs outcome.mjs args-editor.mjs styles.mjs
 var ApprovalPage embed.FS

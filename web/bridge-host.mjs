@@ -193,11 +193,11 @@ export function bridgeHost(go) {
     },
     /**
      * tool: runs a registered tool with args (JSON) and ctx {callId,
-     * toolName, answer}. code 0 = part0 is the output text; 1 = part0 is a
+     * toolName, answer, idempotencyKey}. code 0 = part0 is the output text; 1 = part0 is a
      * result object's JSON {output, isError, metadata}; 2 = it threw or
      * rejected, part0 = the message.
      */
-    tool(id, out, slot, argsP, argsN, callP, callN, answerP, answerN) {
+    tool(id, out, slot, argsP, argsN, callP, callN, answerP, answerN, keyP = 0, keyN = 0) {
       const { fn, name } = slots[slot];
       const done = (code, part) => (out ? reply(id, out, code, part) : settle(id, code, part));
       const result = (v) => {
@@ -213,7 +213,8 @@ export function bridgeHost(go) {
       let v;
       try {
         v = fn(argsN ? JSON.parse(text(argsP, argsN)) : {},
-          { callId: text(callP, callN), toolName: name, answer: answerN ? JSON.parse(text(answerP, answerN)) : null });
+          { callId: text(callP, callN), toolName: name, answer: answerN ? JSON.parse(text(answerP, answerN)) : null,
+            idempotencyKey: text(keyP, keyN) });
       } catch (e) {
         return done(2, message(e));
       }

@@ -27,9 +27,14 @@
 //   wait-limit seconds, halts the run and is saved; the same dialog is offered
 //   again when the page is visible again or on the next load, and the run
 //   resumes with the person's answer. Nothing secret is stored (not apiKey).
+//   Each local run is journaled too (web/browser-journal.mjs, issue 31): a
+//   page that dies mid-run (no unload: a crashed tab) continues the run on
+//   its next load — a model call in flight is made again, a recorded outcome
+//   is reused, and an approved call whose outcome was lost is asked about
+//   in the dialog, never run again blindly.
 
 import { httpToolSpecs, localEngine, remoteEngine } from "./chat-engine.mjs";
-import { answerLabel, resultView, waitingStatus } from "./outcome.mjs";
+import { answerLabel, decisionLabel, resultView, waitingStatus } from "./outcome.mjs";
 import { adoptStyles } from "./styles.mjs";
 import { wasmURL } from "./wasm-urls.mjs";
 
@@ -84,7 +89,11 @@ export class ToolnexusChatElement extends HTMLElement {
   #seen = { h: 0, c: 0 };
   #resized = new ResizeObserver(() => this.#keepEnd(true));
   #restored = null; // a saved history waiting for the first run to pick it up
-  #halted = null;   // {messages, pending}: a run saved while waiting for an answer
+  #halted = null;   // {messages, pending, journaled, hidden, later}: a run saved while waiting for an answer
+  // The local run in progress (persist): {prompt}, saved with the
+  // conversation until the run is over, so a reload continues it from its
+  // journal (#continueCutOff).
+  #running = null;
   #durable = null;  // {key, wait}: durableWait for the current persist key
   #restoring = null; // Promise of the restore started on the first connect
   #restoreDone = false;
@@ -97,7 +106,8 @@ export class ToolnexusChatElement extends HTMLElement {
   };
   // Coming back to the page offers a request that was saved while it was hidden.
   #onVisible = () => {
-    if (document.visibilityState === "visible" && this.#halted && !this.#busy) this.#resumeHalted().catch(() => {});
+    // A question left for later waits for the next message or visit.
+    if (document.visibilityState === "visible" && this.#halted && !this.#halted.later && !this.#busy) this.#resumeHalted().catch(() => {});
   };
 
   constructor() {
@@ -203,15 +213,23 @@ export class ToolnexusChatElement extends HTMLElement {
       await this.#resumeHalted().catch(() => {});
       if (this.#halted || this.#busy) return null; // still waiting: the message is not sent
     }
+    if (this.#running) {
+      await this.#continueCutOff().catch(() => {}); // a run cut off by a closed page goes first
+      if (this.#halted || this.#busy) return null;
+    }
     this.#entry("user", "You", prompt);
-    return this.#drive((ready, engine, opts) => ready.run(prompt, engine.history, opts));
+    return this.#drive((ready, engine, opts) => ready.run(prompt, engine.history, opts), { journaled: { prompt } });
   }
 
   // #drive runs one step (a new message, or a resumed run) on the current
   // engine and shows what happens as it happens. callShown: ids of calls the
   // transcript already shows (a resumed call), so only their results are added.
-  async #drive(step, { callShown = [] } = {}) {
+  // journaled, for a local persisting element: {prompt} starts a new
+  // journaled run (the prompt saved first, so a reload continues it), true
+  // goes on with the journal's run.
+  async #drive(step, { callShown = [], journaled = null } = {}) {
     let engine = null;
+    let journal = null;
     const seen = new Set(); // tool calls already shown during this run
     const live = { entry: null, text: false, args: new Map(callShown.map((id) => [id, undefined])) };
     try {
@@ -224,7 +242,14 @@ export class ToolnexusChatElement extends HTMLElement {
       this.#setBusy(true, engine.ready ? "Working…" : "Loading the agent…");
       const ready = await engine.promise;
       this.#setBusy(true, "Working…");
+      if (journaled) journal = await this.#journalFor(engine);
+      if (journal && typeof journaled === "object") {
+        await journal.clear(); // a finished run's leftovers
+        this.#running = { prompt: journaled.prompt };
+        await this.#save(engine.history);
+      }
       const opts = {
+        journal: journal ?? undefined,
         waitFor: (request, o) => this.#waitFor(request, o),
         // A durable run (remote mode) reports the decision it recorded.
         onAnswered: (request, decision, where) => this.#showRecorded(request, decision, where),
@@ -242,14 +267,19 @@ export class ToolnexusChatElement extends HTMLElement {
       if (Array.isArray(result.messages)) engine.history = result.messages;
       if (result.durable) {
         // A run halted because the page was hidden is offered again once it is visible (#offerIfBack).
-        const { HIDDEN } = await durablePromise;
-        this.#halted = { messages: result.messages, pending: result.pending, hidden: result.why === HIDDEN };
-        this.#entry("note", "Note", "A request is waiting for your answer. It is saved and will be offered again.");
+        const { HIDDEN, LATER } = await durablePromise;
+        this.#halted = { messages: result.messages, pending: result.pending, hidden: result.why === HIDDEN,
+          later: result.why === LATER, journaled: !!journal };
+        this.#entry("note", "Note", result.why === LATER
+          ? "Left for later: nothing was recorded. The question is offered again with your next message or on the next visit."
+          : "A request is waiting for your answer. It is saved and will be offered again.");
         await this.#save(engine.history, { pending: result.pending });
       } else {
         if (result.text && !live.text) this.#entry("assistant", "Assistant", result.text);
         if (result.status === "incomplete") this.#entry("note", "Note", `The run stopped early (${result.limit || "turn limit"}).`, true);
+        this.#running = null;
         await this.#save(engine.history);
+        await journal?.clear().catch(() => {});
       }
       const { state, ...detail } = result; // a sealed state token is nobody's business after the run
       this.#emit("toolnexus:done", { result: detail });
@@ -258,6 +288,12 @@ export class ToolnexusChatElement extends HTMLElement {
       const message = err?.message ?? String(err);
       if (err?.result) this.#showToolCalls(err.result, seen, live.args); // what ran before the failure
       this.#entry("error", "Error", message, true);
+      if (journal && this.#running) {
+        // The conversation stays as it was before this message.
+        this.#running = null;
+        await this.#save(engine.history);
+        await journal.clear().catch(() => {});
+      }
       if (engine) this.#dropFailed(engine);
       this.#emit("toolnexus:error", { message, result: err?.result });
       throw err;
@@ -284,6 +320,7 @@ export class ToolnexusChatElement extends HTMLElement {
     if (this.#engine) this.#engine.history = [];
     this.#restored = null;
     this.#halted = null;
+    this.#running = null;
     this.#view = [];
     this.#callLines = new Map();
     this.#answered = new Map();
@@ -292,6 +329,7 @@ export class ToolnexusChatElement extends HTMLElement {
     this.#notes.clear();
     this.#ui.log.replaceChildren();
     if (this.persist) this.#store().then((s) => s.clear(this.#storeKey())).catch(() => {});
+    if (this.persist && !this.endpoint) journalModule().then((m) => m.browserJournal(this.#storeKey()).clear()).catch(() => {});
   }
 
   // --- persistence (persist="key") ---
@@ -319,10 +357,14 @@ export class ToolnexusChatElement extends HTMLElement {
           ? ready.follow(run.id, run.prompt, engine.history, opts)
           : Promise.reject(new Error("toolnexus-chat: this engine cannot reattach to a run")))).catch(() => {}));
       }
+      if (!this.endpoint && run && typeof run.prompt === "string") this.#running = { prompt: run.prompt };
       if (saved.pending && typeof saved.pending === "object" && !this.endpoint) {
-        this.#halted = { messages: saved.messages, pending: saved.pending };
+        this.#halted = { messages: saved.messages, pending: saved.pending, journaled: !!this.#running };
         this.#ui.status.textContent = "Waiting for your answer (saved).";
         if (document.visibilityState === "visible") queueMicrotask(() => this.#resumeHalted().catch(() => {}));
+      } else if (this.#running) {
+        // The page closed in the middle of a run: it goes on from its journal.
+        queueMicrotask(() => this.#continueCutOff().catch(() => {}));
       }
     } catch (err) {
       this.#entry("error", "Error", `The saved conversation could not be read: ${err?.message ?? err}`, true);
@@ -338,7 +380,8 @@ export class ToolnexusChatElement extends HTMLElement {
     if (!this.persist) return Promise.resolve();
     const key = this.#storeKey();
     const view = this.#view.map((v) => ({ ...v }));
-    return this.#store().then((s) => s.save(key, messages ?? [], { ...extra, view }))
+    const run = this.#running ? { run: this.#running } : {};
+    return this.#store().then((s) => s.save(key, messages ?? [], { ...run, ...extra, view }))
       .catch((err) => console.warn("toolnexus-chat: the conversation was not saved:", err));
   }
 
@@ -355,9 +398,39 @@ export class ToolnexusChatElement extends HTMLElement {
     this.#durable.wait = durableWait({
       ask: (request, opts) => this.#askDialog(request, opts),
       store, id: key, limitMs,
-      extra: () => ({ view: this.#view.map((v) => ({ ...v })) }),
+      extra: () => ({ view: this.#view.map((v) => ({ ...v })), ...(this.#running ? { run: this.#running } : {}) }),
     });
     return this.#durable.wait;
+  }
+
+  // #journalFor is the journal of a local persisting element's runs (one
+  // at a time, named by its persist key), or null.
+  async #journalFor(engine) {
+    if (!this.persist || this.endpoint || !engine) return null;
+    const { browserJournal } = await journalModule();
+    return browserJournal(this.#storeKey());
+  }
+
+  // #continueCutOff continues the local run a closed page cut off: what its
+  // journal recorded is shown first, then the run goes on from there.
+  async #continueCutOff() {
+    const run = this.#running;
+    if (!run || this.#busy || this.#halted) return null;
+    this.#busy = true; // claimed while the journal is read
+    try {
+      const { browserJournal, recordedEvents } = await journalModule();
+      const texts = await browserJournal(this.#storeKey()).load();
+      this.#entry("note", "Note", "The page closed while a run was going on: it continues from where it stopped.");
+      const live = { entry: null, text: false, args: new Map() };
+      const seen = new Set();
+      for (const e of recordedEvents(texts)) {
+        if (e.type === "answer") this.#showAnswer(e.request, e.answer);
+        else this.#onEvent(e, live, seen);
+      }
+    } finally {
+      this.#busy = false;
+    }
+    return this.#drive((ready, engine, opts) => ready.run(run.prompt, engine.history, opts), { journaled: true });
   }
 
   // #resumeHalted offers the saved request again (the same dialog) and
@@ -377,6 +450,10 @@ export class ToolnexusChatElement extends HTMLElement {
       this.#setBusy(false);
     }
     if (this.#halted !== halted) return null; // reset meanwhile
+    if (answer?.later) {
+      this.#ui.status.textContent = "Waiting for your answer (saved)."; // left for later again: nothing recorded
+      return null;
+    }
     this.#showAnswer(halted.pending, answer);
     // The answer is used once: a reload from here on must not run the tool again.
     this.#halted = null;
@@ -385,10 +462,13 @@ export class ToolnexusChatElement extends HTMLElement {
     const engine = this.#currentEngine();
     engine.history = halted.messages;
     const waiting = [halted.pending.data?.callId, ...(halted.pending.data?.calls ?? []).map((c) => c?.id)];
+    const answered = { ...answer, id: halted.pending.id };
     return this.#drive((ready, eng, opts) => {
+      // A journaled run goes on from its journal, the answer recorded first.
+      if (halted.journaled && opts.journal) return ready.continue(opts.journal, answered, opts);
       if (typeof ready.resume !== "function") throw new Error("toolnexus-chat: this engine cannot resume a saved run");
-      return ready.resume(halted.messages, halted.pending, { ...answer, id: halted.pending.id }, opts);
-    }, { callShown: waiting.filter((id) => typeof id === "string") });
+      return ready.resume(halted.messages, halted.pending, answered, opts);
+    }, { callShown: waiting.filter((id) => typeof id === "string"), journaled: halted.journaled || null });
   }
 
   // #changed marks the configuration stale; bursts become one rebuild.
@@ -518,20 +598,27 @@ export class ToolnexusChatElement extends HTMLElement {
   // also be answered through its link: "Answer on another device" steps the
   // dialog aside so the link and its QR code are in plain view (the modal
   // dialog covered and dimmed them), and "Answer here" in the note brings
-  // it back. An answer from elsewhere aborts signal.
+  // it back. An answer from elsewhere aborts signal. "Decide later" on a
+  // question about a lost outcome does the same: nothing is recorded, the
+  // run waits, and "Answer here" asks again.
   async #askHereOrThere(request, signal) {
     for (;;) {
-      const shown = this.#qrs.get(request?.id);
+      let shown = this.#qrs.get(request?.id);
       const answer = await this.#askDialog(request, { signal, elsewhere: shown ? "Answer on another device" : undefined });
-      if (!answer?.elsewhere) return answer;
-      if (!(await this.#waitElsewhere(request, shown, signal))) return { id: request.id, ok: false, reason: "aborted" };
+      if (!answer?.elsewhere && !answer?.later) return answer;
+      if (!shown) {
+        // No link to show: a note of its own carries "Answer here".
+        shown = { note: this.#entry("note", "Note", "Left for later: nothing was recorded, and the run waits."), figure: null, here: null };
+      }
+      const waiting = answer.later ? "Waiting until you decide…" : "Waiting for an answer on another device…";
+      if (!(await this.#waitElsewhere(request, shown, signal, waiting))) return { id: request.id, ok: false, reason: "aborted" };
     }
   }
 
   // #waitElsewhere keeps the request's note, link and QR code in view until
   // the person asks for the dialog again (true) or the run goes on (false).
-  #waitElsewhere(request, shown, signal) {
-    this.#setBusy(true, "Waiting for an answer on another device…");
+  #waitElsewhere(request, shown, signal, waiting = "Waiting for an answer on another device…") {
+    this.#setBusy(true, waiting);
     return new Promise((resolve) => {
       if (signal?.aborted) return resolve(false);
       const here = document.createElement("button");
@@ -564,15 +651,16 @@ export class ToolnexusChatElement extends HTMLElement {
   #showRecorded(request, decision, { elsewhere = false } = {}) {
     const d = decision?.decision;
     const where = elsewhere ? " on another device" : "";
-    if (d === "approved" || d === "edited" || d === "declined") {
-      const answer = { ok: d !== "declined", ...(d === "edited" && decision.args ? { data: { args: decision.args } } : {}) };
-      this.#showAnswer(request, answer, where);
+    if (d === "edited" && decision.args) {
+      this.#showAnswer(request, { ok: true, data: { args: decision.args } }, where);
     } else {
-      this.#showAnswer(request, null, where, "answered");
+      // What the run recorded, in the line's words (outcome.mjs): approved,
+      // declined; for a lost outcome happened, ran again or not done.
+      this.#showAnswer(request, null, where, (decisionLabel(d) || "answered").toLowerCase());
     }
     const n = this.#notes.get(request?.id);
     if (!n) return;
-    const what = d === "declined" ? "declined" : d === "edited" ? "approved with edited arguments" : d === "approved" ? "approved" : "answered";
+    const what = (decisionLabel(d) || "answered").toLowerCase();
     n.note.relabel("Note · answered");
     n.note.rewrite(`${what[0].toUpperCase()}${what.slice(1)}${where || " here"}. The approval link is used: ${n.url}`);
   }
@@ -588,7 +676,7 @@ export class ToolnexusChatElement extends HTMLElement {
     if (typeof data.tool !== "string" || typeof data.callId !== "string") return;
     const edited = answer?.ok && answer.data?.args;
     const shown = {
-      who: `Tool call · ${label || answerLabel(answer).toLowerCase()}${where}`,
+      who: `Tool call · ${label || answerLabel(answer, request).toLowerCase()}${where}`,
       text: edited ? `${data.tool} ${compact(answer.data.args)}\n(the model asked for ${compact(data.args)})` : "",
     };
     const line = this.#callLines.get(data.callId);
@@ -781,6 +869,8 @@ let storePromise = null; // the page's one browserStore(), loaded on first use
 let qrPromise = null; // qr-code.mjs (and lean-qr), loaded when a run first waits on a link
 const qrModule = () => (qrPromise ??= import("./qr-code.mjs").catch((err) => { qrPromise = null; throw err; }));
 let durablePromise = null; // durable-wait.mjs, loaded by the first persisting element
+let journalPromise = null; // browser-journal.mjs, loaded by the first local persisting element
+const journalModule = () => (journalPromise ??= import("./browser-journal.mjs").catch((err) => { journalPromise = null; throw err; }));
 
 function closeEngine(engine) {
   engine.promise.then((e) => e.close(), () => {});

@@ -1,16 +1,21 @@
 // chat-engine.mjs — what <toolnexus-chat> talks to: the agent loop in the page
 // (the wasm) or a toolnexus Worker over HTTP. Both engines expose
 //
-//   engine.run(prompt, history, {waitFor, onStep, onEvent, signal}) → Promise<RunResult>
+//   engine.run(prompt, history, {waitFor, onStep, onEvent, signal, journal}) → Promise<RunResult>
 //   engine.resume(history, pending, answer, {waitFor, signal}) → Promise<RunResult>   (local only)
+//   engine.continue(journal, answer, {waitFor, onStep, signal}) → Promise<RunResult>  (local only)
 //   engine.close()
 //
 // waitFor(request) → Promise<Answer> asks the person; onStep(result) sees every
 // RunResult as it arrives (a remote run that halts for approval yields two);
 // onEvent(event), when given, makes a local run stream (client.stream) and sees
 // each event — text deltas, tool_call, tool_result, pending — as it happens;
-// signal (an AbortSignal) cancels a local run.
+// signal (an AbortSignal) cancels a local run; journal (web/browser-journal.mjs)
+// journals a local run, or continues the run it holds (issue 31), and
+// continue goes on with a journaled run that halted, answer recorded first.
 // No DOM here; importing it loads nothing (the wasm is fetched by localEngine).
+
+import { linkBody } from "./outcome.mjs"; // also a static import of chat-element.mjs: no extra round trip
 
 /**
  * The loop runs in this page. `wasm` is where the wasm lives; `demo` swaps in
@@ -48,17 +53,17 @@ export async function localEngine({ wasm, demo, baseURL, model, style, apiKey, s
   }
   const streams = !!(demo || stream);
   return {
-    async run(prompt, history, { waitFor, onStep, onEvent, signal }) {
+    async run(prompt, history, { waitFor, onStep, onEvent, signal, journal }) {
       current = waitFor;
       try {
         let result;
         if (onEvent && streams) {
-          for await (const event of client.stream(prompt, toolkit, { history, signal })) {
+          for await (const event of client.stream(prompt, toolkit, { history, signal, journal })) {
             if (event.type === "done") result = event.result;
             else onEvent(event);
           }
         } else {
-          result = await client.run(prompt, toolkit, { history, signal });
+          result = await client.run(prompt, toolkit, { history, signal, journal });
         }
         onStep?.(result);
         return result;
@@ -70,6 +75,16 @@ export async function localEngine({ wasm, demo, baseURL, model, style, apiKey, s
       current = waitFor;
       try {
         const result = await client.runWithAnswer(toolkit, history, pending, answer, { signal });
+        onStep?.(result);
+        return result;
+      } finally {
+        current = null;
+      }
+    },
+    async continue(journal, answer, { waitFor, onStep, signal }) {
+      current = waitFor;
+      try {
+        const result = await client.continue(toolkit, journal, { answer, signal });
         onStep?.(result);
         return result;
       } finally {
@@ -284,9 +299,7 @@ function answerHere(fetchFn, data, waitFor, onWaiting, onAnswered) {
   Promise.resolve(waitFor(data.request, { signal: ac.signal, recorded: true })).then(async (answer) => {
     if (ac.signal.aborted) return;
     here = true;
-    const body = { ok: answer?.ok === true };
-    if (!body.ok) body.reason = answer?.reason || "declined";
-    if (body.ok && answer?.data?.args) body.args = answer.data.args;
+    const body = linkBody(answer); // outcome.mjs: an approval's, or whether a lost call happened
     const res = await fetchFn(data.approveURL, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
     const out = await res.json().catch(() => ({}));
     if (res.ok || res.status === 409) report(out?.decision, res.status === 409);

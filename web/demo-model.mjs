@@ -154,6 +154,10 @@ function afterTool(messages, result, tools) {
     if (name === "refund") return { text: `I did not refund order ${args.order}: "${reason}".` };
     return { text: `I did not run ${name}: "${reason}".` };
   }
+  // A call whose outcome was lost and that a person recorded as not done
+  // (core: `… a person recorded it as not done: <reason>`).
+  const notDone = out.match(/recorded it as not done:\s*([\s\S]*)$/i);
+  if (notDone) return { text: `${name} did not happen, I am told: "${notDone[1].trim()}".` };
   switch (name) {
     case "refund": return { text: `Done: ${out}.` };
     case "add": return { text: `${args.a} + ${args.b} = ${out}` };

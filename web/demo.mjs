@@ -11,6 +11,16 @@
 //   or ?wait-limit=<seconds>), halts the run and is saved; the same dialog
 //   comes back when the page is visible again or on the next load, and the
 //   run resumes with the answer (client.runWithAnswer).
+// - Each run is journaled in IndexedDB (web/browser-journal.mjs): a tab that
+//   dies mid-run — a crashed renderer, no unload event — continues the run
+//   when the page opens again: a model call in flight is made again, a
+//   recorded outcome is reused, and an approved call that began without a
+//   recorded outcome is asked about in the dialog ("did it happen?"), never
+//   run again blindly. The conversation is saved with the run's prompt when
+//   a run starts (saved.run), and without it when the run is over.
+// - ?slow=<ms> paces the offline model's stream (ms per chunk) and
+//   ?tool-delay=<ms> makes each tool call take that long: to watch a run,
+//   or to close the tab in the middle of a model call or of a tool call.
 // - "review order 42" goes to an agent team (web/demo-team.mjs): support
 //   hands the refund to its billing sub-agent; the dialog names the asking
 //   agent ("support › billing"); the halted tree is saved before the dialog
@@ -23,7 +33,8 @@ import { demoTools, refund } from "./demo-tools.mjs";
 import { demoTeam, isTeamPrompt, pathText, teamRunner, TEAM_STORE_ID } from "./demo-team.mjs";
 import { pacedFetch } from "./chat-engine.mjs";
 import { browserStore } from "./store.mjs";
-import { durableWait, HIDDEN } from "./durable-wait.mjs";
+import { durableWait, HIDDEN, LATER } from "./durable-wait.mjs";
+import { browserJournal, recordedEvents } from "./browser-journal.mjs";
 import { filesPanel } from "./files-panel.mjs";
 import { answerLabel, resultView, waitingStatus } from "./outcome.mjs";
 import { endpointProblem } from "./demo-endpoint.mjs";
@@ -41,13 +52,19 @@ const DEFAULTS = {
 };
 const STORE_ID = "demo";
 const WAIT_LIMIT_MS = (Number(new URLSearchParams(location.search).get("wait-limit")) || 300) * 1000;
+const SLOW_MS = Math.max(0, Number(new URLSearchParams(location.search).get("slow")) || 0);
+const TOOL_DELAY_MS = Math.max(0, Number(new URLSearchParams(location.search).get("tool-delay")) || 0);
 
 let tnx = null;
 let toolkit = null;
 let team = null; // the support → billing team's runner (demo-team.mjs)
 let history = []; // result.messages of the last finished run: the conversation so far
 let view = [];    // the transcript as data ({kind, who, text, isError}), saved with the conversation
-let halted = null; // {messages, pending, why}: a run saved while waiting for an answer
+let halted = null; // {messages, pending, why, journaled}: a run saved while waiting for an answer
+// The run in progress (or cut off, when restored): {prompt}. It is saved
+// with the conversation while the run goes on, so a page that dies mid-run
+// knows to continue it from the journal on the next load.
+let running = null;
 let busy = false;
 // Call ids whose call / result is already in the transcript. Events, tools and
 // waitFor show calls live; after a run, anything the core decided alone (an
@@ -63,18 +80,23 @@ const approve = approvalDialog();
 // in IndexedDB while "Keep files" is ticked).
 const files = filesPanel({ list: $("files"), persist: $("files-persist") });
 const store = browserStore();
+// One run at a time: the journal holds the run in progress (cleared once
+// its result is saved with the conversation).
+const journal = browserJournal("demo");
 const durable = durableWait({
   ask: approve, store, id: STORE_ID, limitMs: WAIT_LIMIT_MS,
-  extra: () => ({ view, settings: settings() }),
+  extra: () => ({ view, settings: settings(), ...(running ? { run: running } : {}) }),
 });
 
 // The page takes input at once: a message sent before the agent is ready is
 // shown and waits for it (untilReady); the status line says it is loading.
+// IndexedDB only: the saved conversation shows while the wasm loads. A
+// message sent meanwhile waits for it (a saved request or a run cut off by
+// a closed page comes first).
+const restored = restore().catch((err) => console.warn("toolnexus demo: the saved conversation was not read:", err));
 const started = start();
 
 async function start() {
-  // IndexedDB only: the saved conversation shows while the wasm loads.
-  const restored = restore().catch((err) => console.warn("toolnexus demo: the saved conversation was not read:", err));
   showLoading();
   try {
     // The tools build: built-in tools (question, write, …) and skills.
@@ -97,6 +119,7 @@ async function start() {
   if (busy) return; // a message sent while loading runs now; a saved request waits its turn
   if (teamSaved) resumeTeam(teamSaved);
   else if (halted && document.visibilityState === "visible") offerHalted();
+  else if (running && !halted) continueCutOff();
 }
 
 // showLoading: what the page shows until the agent is ready.
@@ -127,7 +150,7 @@ const teamView = {
     const data = request.data ?? {};
     if (data.callId) shownCalls.add(data.callId); // shown before the answer, maybe by an earlier page
     ui.busy.textContent = "Working…";
-    showAnswer(line, data, answer, ` · ${pathText(data.path)}`);
+    showAnswer(line, request, answer, ` · ${pathText(data.path)}`);
   },
   spawned(path) {
     entry("note", "Team", `${path.at(-2)} handed a task to ${path.at(-1)}`);
@@ -171,7 +194,10 @@ async function restore() {
   for (const v of Array.isArray(saved.view) ? saved.view : []) {
     if (v && typeof v === "object") entry(String(v.kind), String(v.who), String(v.text ?? ""), !!v.isError, v.callId);
   }
-  if (saved.pending && typeof saved.pending === "object") setHalted({ messages: saved.messages, pending: saved.pending });
+  if (saved.run && typeof saved.run.prompt === "string") running = { prompt: saved.run.prompt };
+  if (saved.pending && typeof saved.pending === "object") {
+    setHalted({ messages: saved.messages, pending: saved.pending, journaled: !!running, why: saved.why });
+  }
 }
 
 // settings is what is saved about the model: never the key.
@@ -181,8 +207,17 @@ function settings() {
 }
 
 function save() {
-  return store.save(STORE_ID, history, { view, settings: settings(), ...(halted ? { pending: halted.pending } : {}) })
+  return store.save(STORE_ID, history, { view, settings: settings(), ...(halted ? { pending: halted.pending, why: halted.why } : {}),
+    ...(running ? { run: running } : {}) })
     .catch((err) => console.warn("toolnexus demo: the conversation was not saved:", err));
+}
+
+// runOver forgets the run in progress once its result is saved with the
+// conversation: the journal is then no longer needed.
+async function runOver() {
+  running = null;
+  await save();
+  await journal.clear().catch((err) => console.warn("toolnexus demo: the run's journal was not cleared:", err));
 }
 
 // shown wraps a tool so its call and result appear in the transcript as they happen.
@@ -192,6 +227,7 @@ function shown(tool) {
     async run(args, ctx) {
       const id = ctx?.callId;
       if (!shownCalls.has(id)) showCall(id, tool.name, args);
+      if (TOOL_DELAY_MS) await new Promise((r) => setTimeout(r, TOOL_DELAY_MS));
       try {
         const out = await tool.run(args, ctx);
         const isError = typeof out === "object" && out !== null && out.isError === true;
@@ -210,8 +246,10 @@ function shown(tool) {
 // the arguments that run), or declined with the reason.
 async function waitFor(request, opts) {
   const data = request?.data ?? {};
+  const question = request?.kind === "outcome_unknown" ? " · did it happen?" : " · waiting for your approval";
   const line = typeof data.tool === "string" && !shownCalls.has(data.callId)
-    ? showCall(data.callId, data.tool, data.args, " · waiting for your approval") : null;
+    ? showCall(data.callId, data.tool, data.args, question) : null;
+  if (!line && request?.kind === "outcome_unknown") callLines.get(data.callId)?.relabel(`Tool call${question}`);
   ui.busy.textContent = waitingStatus(request);
   let answer;
   try {
@@ -219,18 +257,21 @@ async function waitFor(request, opts) {
   } finally {
     ui.busy.textContent = "Working…";
   }
-  showAnswer(line, data, answer);
+  showAnswer(line, request, answer);
   return answer;
 }
 
 // showAnswer records the person's answer to an approval on the call's line
 // (line, else the one shown for data.callId, also by an earlier page): how it
 // was answered, and for an edit the arguments that run, with the model's
-// beside them. where names the asking agent (" · support › billing").
-function showAnswer(line, data, answer, where = "") {
-  if (typeof data.tool !== "string") return;
+// beside them; for a call whose outcome was lost, what was recorded
+// (happened, ran again, not done). where names the asking agent (" ·
+// support › billing"). {later: true} is no answer: nothing to show.
+function showAnswer(line, request, answer, where = "") {
+  const data = request?.data ?? {};
+  if (typeof data.tool !== "string" || !answer || answer.later) return;
   line ??= callLines.get(data.callId) ?? null;
-  const label = `Tool call${where} · ${answerLabel(answer).toLowerCase()}`;
+  const label = `Tool call${where} · ${answerLabel(answer, request).toLowerCase()}`;
   const text = answer.ok && answer.data?.args ? editedText(data.tool, answer.data.args, data.args) : "";
   if (line) {
     line.relabel(label);
@@ -238,7 +279,7 @@ function showAnswer(line, data, answer, where = "") {
   } else {
     entry("tool-call", label, text || `${data.tool} ${compact(data.args)}`, false, data.callId);
   }
-  if (!answer.ok) showResult(data.callId, "", false, { declined: true, reason: answer.reason });
+  if (!answer.ok && request?.kind !== "outcome_unknown") showResult(data.callId, "", false, { declined: true, reason: answer.reason });
 }
 
 // editedText: what ran after an edit, and what the model had asked for.
@@ -288,7 +329,7 @@ function makeClient(s) {
 function modelOptions({ kind, baseURL, model, apiKey }) {
   if (kind === "demo") {
     const m = demoModel({ team: true }); // this page gives review prompts to its team (isTeamPrompt)
-    return { ...m, fetch: pacedFetch(m.fetch) };
+    return { ...m, fetch: pacedFetch(m.fetch, SLOW_MS) };
   }
   // Anthropic refuses browser calls unless the page opts in explicitly.
   const headers = kind === "anthropic" ? { "anthropic-dangerous-direct-browser-access": "true" } : undefined;
@@ -297,7 +338,9 @@ function modelOptions({ kind, baseURL, model, apiKey }) {
 
 ui.form.addEventListener("submit", async (e) => {
   e.preventDefault();
+  if (!busy) await restored; // at once, unless the page has just opened
   if (halted && !busy) return offerHalted(); // the waiting request comes first; the draft stays
+  if (running && !busy) return continueCutOff(); // so does a run cut off by a closed page
   const prompt = ui.message.value.trim();
   if (!prompt || ui.send.disabled) return;
   if (!endpointReady()) return; // the draft stays; the status line says what is missing
@@ -312,14 +355,17 @@ ui.form.addEventListener("submit", async (e) => {
       return;
     }
     const c = await client();
-    const streaming = settings().kind === "demo" || ui.stream.checked;
-    const result = await durable.run(
-      (signal) => (streaming ? c.stream(prompt, toolkit, { history, signal }) : c.run(prompt, toolkit, { history, signal })),
-      { onEvent: (ev) => onEvent(ev, live) });
-    await finishRun(result, live);
+    // A new run: the journal's leftovers (a run whose result is saved) go,
+    // and the prompt is saved before the run starts, so a page that dies
+    // from here on continues this run on its next load (continueCutOff).
+    await journal.clear();
+    running = { prompt };
+    await save();
+    await runJournaled(c, prompt, live);
   } catch (err) {
     // The conversation stays as it was before this message, so the next send works.
     entry("error", "Error", err?.message ?? String(err), true);
+    if (running) await runOver();
   } finally {
     shownCalls = new Set();
     shownResults = new Set();
@@ -327,6 +373,51 @@ ui.form.addEventListener("submit", async (e) => {
     offerIfBack();
   }
 });
+
+// runJournaled runs prompt, journaled — or continues the run the journal
+// holds — streaming to the transcript, and shows and saves its result.
+async function runJournaled(c, prompt, live) {
+  const streaming = settings().kind === "demo" || ui.stream.checked;
+  const result = await durable.run(
+    (signal) => (streaming ? c.stream(prompt, toolkit, { history, signal, journal }) : c.run(prompt, toolkit, { history, signal, journal })),
+    { onEvent: (ev) => onEvent(ev, live) });
+  await finishRun(result, live);
+}
+
+// continueCutOff continues a run the page was closed in the middle of (no
+// unload: a crashed tab), from its journal: what was recorded is shown
+// first, then the run goes on — a model call in flight is made again, and
+// an approved call whose outcome was lost is asked about in the dialog.
+async function continueCutOff() {
+  const run = running;
+  if (!run || busy || halted) return;
+  if (!endpointReady()) return; // the status line says what to fill in; Send continues the run then
+  setBusy(true);
+  const live = { entry: null, text: false };
+  try {
+    await untilReady();
+    entry("note", "Note", "The page closed while a run was going on: it continues from where it stopped.");
+    const recorded = await journal.load();
+    const shown = { entry: null, text: false };
+    for (const ev of recordedEvents(recorded)) {
+      if (ev.type !== "answer") { onEvent(ev, shown); continue; }
+      const callId = ev.request?.data?.callId;
+      if (callId && !callLines.has(callId)) showCall(callId, ev.request.data.tool, ev.request.data.args);
+      showAnswer(null, ev.request, ev.answer);
+    }
+    // A run that ended before its result was saved: the replay showed its answer.
+    if (shown.text && /"kind"\s*:\s*"end"/.test(recorded.at(-1) ?? "")) live.text = true;
+    await runJournaled(await client(), run.prompt, live);
+  } catch (err) {
+    entry("error", "Error", err?.message ?? String(err), true);
+    if (running) await runOver();
+  } finally {
+    shownCalls = new Set();
+    shownResults = new Set();
+    setBusy(false);
+    offerIfBack();
+  }
+}
 
 // Send is disabled in the markup until the handler above is in place: the
 // box takes typing at once, but a form submitted before this module ran
@@ -365,14 +456,17 @@ function finishRun(result, live) {
     if (!shownResults.has(call.id)) showResult(call.id, call.output, call.isError, { declined: !!call.declined });
   }
   if (result.durable) {
-    entry("note", "Note", "Your approval is still needed. The request is saved: it comes back when you return to this page.");
-    setHalted({ messages: result.messages, pending: result.pending, why: result.why });
-  } else {
-    if (result.text && !live.text) entry("assistant", "Assistant", result.text);
-    if (result.status === "incomplete") entry("error", "Note", `The run stopped early (${result.limit || "turn limit"}).`, true);
-    if (result.status === "pending") entry("error", "Note", "The run is waiting on a request this page cannot answer.", true);
+    entry("note", "Note", result.why === LATER
+      ? "Left for later: nothing was recorded. The question comes back with \u201cAnswer the waiting request\u201d or on your next visit."
+      : "Your approval is still needed. The request is saved: it comes back when you return to this page.");
+    // The journal keeps the halted run (running stays): continue goes on from it.
+    setHalted({ messages: result.messages, pending: result.pending, why: result.why, journaled: !!running });
+    return save();
   }
-  return save();
+  if (result.text && !live.text) entry("assistant", "Assistant", result.text);
+  if (result.status === "incomplete") entry("error", "Note", `The run stopped early (${result.limit || "turn limit"}).`, true);
+  if (result.status === "pending") entry("error", "Note", "The run is waiting on a request this page cannot answer.", true);
+  return runOver();
 }
 
 function setHalted(h) {
@@ -395,16 +489,21 @@ async function offerHalted() {
       answer = { ok: false, reason: err?.message ?? String(err) };
     }
     if (halted !== h) return; // a new conversation started meanwhile
+    if (answer?.later) return; // left for later again: still saved, nothing recorded
     answer = { ...answer, id: h.pending.id };
     // The answer is used once: from here on a reload must not run the tool again.
     setHalted(null);
     await save();
     const callId = h.pending.data?.callId;
     if (callId) shownCalls.add(callId); // the saved transcript shows the call already
-    showAnswer(null, h.pending.data ?? {}, answer);
+    showAnswer(null, h.pending, answer);
     ui.busy.textContent = "Working…";
     const c = await client();
-    const result = await durable.run((signal) => c.runWithAnswer(toolkit, h.messages, h.pending, answer, { signal }));
+    // A journaled run goes on from its journal, the answer recorded first;
+    // a run halted before journals (an older save) resumes from its transcript.
+    const result = await durable.run((signal) => (h.journaled
+      ? c.continue(toolkit, journal, { answer, signal })
+      : c.runWithAnswer(toolkit, h.messages, h.pending, answer, { signal })));
     await finishRun(result, { text: false });
   } catch (err) {
     entry("error", "Error", err?.message ?? String(err), true);
@@ -419,8 +518,9 @@ async function offerHalted() {
 ui.answer.addEventListener("click", () => offerHalted());
 
 // Coming back to the page brings a request saved while it was hidden.
+// A question left for later waits for the button or the next visit.
 document.addEventListener("visibilitychange", () => {
-  if (document.visibilityState === "visible" && halted && !busy && document.documentElement.dataset.ready) offerHalted();
+  if (document.visibilityState === "visible" && halted && halted.why !== LATER && !busy && document.documentElement.dataset.ready) offerHalted();
 });
 
 // offerIfBack runs when a run is over. The person may have come back while
@@ -436,6 +536,8 @@ ui.reset.addEventListener("click", () => {
   view = [];
   callLines = new Map();
   setHalted(null);
+  running = null;
+  journal.clear().catch(() => {});
   store.clear(STORE_ID).catch(() => {});
   store.clear(TEAM_STORE_ID).catch(() => {});
   ui.transcript.replaceChildren();

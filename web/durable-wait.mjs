@@ -12,7 +12,10 @@
 // client.runWithAnswer(toolkit, messages, pending, answer).
 //
 // The model never sees an answer the person did not give: a fallback halts
-// the run, it does not decline.
+// the run, it does not decline. So does a person who leaves a question for
+// later (ask resolves {later: true}: "Decide later" or Escape on a question
+// about a call whose outcome was lost): the run halts with the question
+// kept and saved (why LATER), and it comes back when the page offers it.
 //
 //   const dw = durableWait({ ask: approvalDialog(), store: browserStore(), id: "demo", limitMs: 300_000 });
 //   const client = await tnx.createClient({ ...model, waitFor: dw.waitFor });
@@ -46,6 +49,8 @@ export const NOT_RUN = "[toolnexus:not-run] the run halted before this call";
 const UNLOADED = "page unloaded";
 /** The why of a run halted because the page was hidden: it is offered again once the page is visible. */
 export const HIDDEN = "page hidden";
+/** The why of a run halted because the person left the question for later. */
+export const LATER = "decided later";
 
 /** The reason a wrapper halted a run instead of waiting on. */
 export class HaltedWaitError extends Error {
@@ -94,6 +99,10 @@ export function durableWait({ ask, store, id, limitMs = 0, extra = () => ({}),
       if (run.why) throw new HaltedWaitError(run.why);
       const answer = await ask(request, { signal: local.signal });
       if (run.why) throw new HaltedWaitError(run.why); // the dialog closed because we halted
+      if (answer?.later) {
+        halt(LATER); // not an answer: nothing is recorded, the run halts with the question kept
+        throw new HaltedWaitError(LATER);
+      }
       return answer;
     } finally {
       clearTimeout(timer);
@@ -141,7 +150,7 @@ export function durableWait({ ask, store, id, limitMs = 0, extra = () => ({}),
         let more = {};
         try { more = extra() ?? {}; } catch { /* save the run anyway */ }
         // Unloading leaves no time for an asynchronous write to finish: ask for a synchronous copy too.
-        await store.save(id, result.messages, { ...more, pending: result.pending }, { urgent: me.why === UNLOADED });
+        await store.save(id, result.messages, { ...more, pending: result.pending, why: me.why }, { urgent: me.why === UNLOADED });
       }
       return result;
     } finally {

@@ -21,15 +21,53 @@ export function resultView({ output = "", isError = false, declined = false } = 
   return { kind: "tool-result", who: isError ? "Tool error" : "Tool result", text, isError: !!isError };
 }
 
-/** answerLabel says how a person answered an approval, for the call's line. */
-export function answerLabel(answer) {
+/**
+ * answerLabel says how a person answered an approval, for the call's line;
+ * for a question about a call whose outcome was lost (request of kind
+ * "outcome_unknown"), what they recorded: it happened, it ran again, or it
+ * was not done.
+ */
+export function answerLabel(answer, request = null) {
+  if (request?.kind === "outcome_unknown" || answer?.data?.outcome) {
+    if (!answer?.ok) return "Not done";
+    return answer.data?.outcome === "rerun" ? "Ran again" : "Happened";
+  }
   if (!answer?.ok) return "Declined";
   return answer.data?.args ? "Approved with edited arguments" : "Approved";
+}
+
+/**
+ * decisionLabel is answerLabel for a decision a durable run recorded
+ * (worker/runs: "approved", "edited", "declined", "happened", "rerun",
+ * "failed"); "" for one it does not know.
+ */
+export function decisionLabel(decision) {
+  return { approved: "Approved", edited: "Approved with edited arguments", declined: "Declined",
+    happened: "Happened", rerun: "Ran again", failed: "Not done" }[decision] ?? "";
+}
+
+/**
+ * linkBody is the body of POST <approveURL> (worker/runs) for a dialog's
+ * answer: {ok, reason?, args?} for an approval; for a call whose outcome
+ * was lost {ok: true, outcome: "happened", output}, {ok: true, outcome:
+ * "rerun"}, or {ok: false, reason}.
+ */
+export function linkBody(answer) {
+  const body = { ok: answer?.ok === true };
+  if (!body.ok && answer?.reason) body.reason = String(answer.reason);
+  if (body.ok && answer.data?.args) body.args = answer.data.args;
+  const outcome = answer?.data?.outcome;
+  if (body.ok && (outcome === "happened" || outcome === "rerun")) {
+    body.outcome = outcome;
+    if (outcome === "happened") body.output = String(answer.data.output ?? "");
+  }
+  return body;
 }
 
 /** waitingStatus is the status line while a request waits for the person. */
 export function waitingStatus(request) {
   const data = request?.data ?? {};
+  if (request?.kind === "outcome_unknown") return "Waiting for you to say whether a call happened…";
   if (request?.kind === "approval" || typeof data.tool === "string") return "Waiting for your approval…";
   switch (request?.kind) {
     case "question": return "Waiting for your answer…";

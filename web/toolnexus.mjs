@@ -165,6 +165,8 @@ function wrapApi(api) {
     httpTool,
     answerOutput,
     answerDeclined,
+    answerOutcome,
+    answerRunAgain,
     relayAnswer,
     approvalDialog,
     // createToolkit({tools, variables?, fetch?}) or createToolkit([...tools]):
@@ -212,19 +214,49 @@ function wrapToolkit(tk) {
 
 function wrapClient(c) {
   return Object.freeze({
-    /** Run to the end. signal (an AbortSignal) aborts the in-flight fetch. */
-    async run(prompt, toolkit, { history, signal } = {}) {
+    /**
+     * Run to the end. signal (an AbortSignal) aborts the in-flight fetch.
+     * With journal ({load, record}: browserJournal() from
+     * browser-journal.mjs, or your own) each step is recorded before it
+     * takes effect, and a journal that holds a run already is continued
+     * instead of starting another (see continue).
+     */
+    async run(prompt, toolkit, { history, signal, journal } = {}) {
       const h = history == null ? undefined : JSON.stringify(history);
-      return parseResult(await call(() => c.run(String(prompt), rawToolkit(toolkit), h, signal)));
+      const tk = rawToolkit(toolkit);
+      if (journal != null) return parseResult(await call(() => c.runJournal(tk, journal, signal, undefined, String(prompt), h)));
+      return parseResult(await call(() => c.run(String(prompt), tk, h, signal)));
     },
     /**
      * Stream a run: an async iterator of events ({type: "text", delta},
      * "tool_call", "tool_result", "pending", "usage"), ending with
      * {type: "done", result}. A failed run throws from the iterator.
+     * journal as for run.
      */
-    stream(prompt, toolkit, { history, signal } = {}) {
+    stream(prompt, toolkit, { history, signal, journal } = {}) {
       const h = history == null ? undefined : JSON.stringify(history);
-      return events((onEvent) => c.stream(String(prompt), rawToolkit(toolkit), h, signal, onEvent));
+      const tk = rawToolkit(toolkit);
+      if (journal != null) return events((onEvent) => c.runJournal(tk, journal, signal, onEvent, String(prompt), h));
+      return events((onEvent) => c.stream(String(prompt), tk, h, signal, onEvent));
+    },
+    /**
+     * Go on with the run journal holds — after a crash, a reload, or a halt
+     * — from its last recorded step: a recorded reply or outcome is used as
+     * recorded, a model call in flight is made again, and an approved call
+     * that began without a recorded outcome runs again only if its tool is
+     * idempotent; otherwise the run asks (waitFor) or halts with a request
+     * of kind "outcome_unknown". answer, when given, is recorded first: the
+     * answer to the request a run without waitFor halted on.
+     */
+    async continue(toolkit, journal, { signal, answer } = {}) {
+      const a = answer == null ? undefined : JSON.stringify(answer);
+      return parseResult(await call(() => c.continueJournal(rawToolkit(toolkit), journal, signal, undefined, a)));
+    },
+    /** continue as an async iterator of events, like stream (only the steps it takes). */
+    streamContinue(toolkit, journal, { signal, answer } = {}) {
+      const a = answer == null ? undefined : JSON.stringify(answer);
+      const tk = rawToolkit(toolkit);
+      return events((onEvent) => c.continueJournal(tk, journal, signal, onEvent, a));
     },
     /** runWithAnswer as an async iterator of events, like stream. */
     streamWithAnswer(toolkit, messages, pending, answer, { signal } = {}) {
@@ -335,11 +367,17 @@ async function call(fn) {
   }
 }
 
-/** A tool whose run(args, ctx) is a JS (async) function. */
-export function defineTool({ name, description = "", inputSchema, run, needsApproval = false, source } = {}) {
+/**
+ * A tool whose run(args, ctx) is a JS (async) function. idempotent: running
+ * a call again with the same ctx.idempotencyKey does no more than running it
+ * once, so a journaled run cut off while an approved call ran runs it again
+ * instead of asking whether it happened.
+ */
+export function defineTool({ name, description = "", inputSchema, run, needsApproval = false, idempotent = false, source } = {}) {
   if (!name) throw new TypeError("toolnexus: defineTool needs a name");
   if (typeof run !== "function") throw new TypeError(`toolnexus: tool ${name} needs a run function`);
   const spec = { name, description, inputSchema: inputSchema ?? emptySchema(), needsApproval: !!needsApproval, run };
+  if (idempotent) spec.idempotent = true;
   if (source) spec.source = source;
   return spec;
 }
@@ -354,11 +392,16 @@ export function relayTool(nameOrSpec, description = "", inputSchema) {
 /**
  * A tool the core executes as an HTTP request (see jsbridge/doc.go):
  * http = {method?, url, headers?, query?: [argName], body?, timeoutMs?}.
+ * idempotent: the endpoint honours Idempotency-Key, which every attempt of
+ * a call then sends ("<run id>:<call id>"), and a journaled run cut off
+ * during a call retries it rather than asking whether it happened.
  */
-export function httpTool({ name, description = "", inputSchema, http, needsApproval = false } = {}) {
+export function httpTool({ name, description = "", inputSchema, http, needsApproval = false, idempotent = false } = {}) {
   if (!name) throw new TypeError("toolnexus: httpTool needs a name");
   if (!http || !http.url) throw new TypeError(`toolnexus: http tool ${name} needs http.url`);
-  return { name, description, inputSchema: inputSchema ?? emptySchema(), needsApproval: !!needsApproval, http };
+  const spec = { name, description, inputSchema: inputSchema ?? emptySchema(), needsApproval: !!needsApproval, http };
+  if (idempotent) spec.idempotent = true;
+  return spec;
 }
 
 function emptySchema() {
@@ -373,6 +416,20 @@ export function answerOutput(id, output) {
 /** The Answer for a refusal: no data, reason defaults to "declined". */
 export function answerDeclined(id, reason) {
   return { id, ok: false, reason: reason || "declined" };
+}
+
+/**
+ * The Answer to a request of kind "outcome_unknown" (a call that was
+ * running when its run stopped): it happened, and output is its result as
+ * the model will read it.
+ */
+export function answerOutcome(id, output = "") {
+  return { id, ok: true, data: { outcome: "happened", output: String(output ?? "") } };
+}
+
+/** The Answer to a request of kind "outcome_unknown": run the call again, as approved. */
+export function answerRunAgain(id) {
+  return { id, ok: true, data: { outcome: "rerun" } };
 }
 
 /** The Answer for a relay request carrying several calls: results = [{id, output, isError?}]. */

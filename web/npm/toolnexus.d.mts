@@ -11,6 +11,7 @@ export { chatTransport } from "./chat-transport.mjs";
 export type {
   ChatTransportOptions, TeamTransportOptions, ToolnexusChatTransport, ToolnexusUIChunk, UIMessageLike,
 } from "./chat-transport.mjs";
+export type { BrowserJournal, BrowserJournalOptions } from "./browser-journal.mjs";
 
 /** Any JSON value. */
 export type JSONValue = null | string | number | boolean | JSONValue[] | { [key: string]: JSONValue };
@@ -33,11 +34,14 @@ export type ToolArgs = { [name: string]: any };
  * What a suspended tool call asks for: an approval of the exact arguments
  * (kind "approval"), a relay of calls the host runs ("tool_call"), answers
  * to questions ("question"), form input ("input") or a login at url
- * ("authorization"). A waitFor answers it with an {@link Answer} of the same id.
+ * ("authorization"); in a journaled run, whether an approved call that was
+ * running when the run stopped happened ("outcome_unknown": answer with
+ * answerOutcome, answerRunAgain or answerDeclined). A waitFor answers it
+ * with an {@link Answer} of the same id.
  */
 export interface Request {
   id: string;
-  kind: "approval" | "tool_call" | "question" | "input" | "authorization" | (string & {});
+  kind: "approval" | "tool_call" | "question" | "input" | "authorization" | "outcome_unknown" | (string & {});
   prompt: string;
   url?: string;
   data?: RequestData;
@@ -60,6 +64,13 @@ export interface RequestData {
   path?: string[];
   /** tool_call: the relay calls of one turn, in call order. */
   calls?: RelayCall[];
+  /** outcome_unknown: the id of the approval the call ran on, and that approval. */
+  approval?: string;
+  answer?: Answer;
+  /** outcome_unknown: how often the call was begun without finishing. */
+  attempts?: number;
+  /** outcome_unknown: the answers it takes ("happened", "rerun", "failed"). */
+  choices?: string[];
   [key: string]: unknown;
 }
 
@@ -84,8 +95,21 @@ export interface Answer {
   reason?: string;
 }
 
-/** Asks a person (or a rule) and answers; a throw or rejection is a decline with its message. */
-export type WaitFor = (request: Request, options: { signal?: AbortSignal }) => Answer | Promise<Answer>;
+/**
+ * Not an Answer: the person left the request for later ("Decide later", or
+ * Escape on a question about a lost outcome). A journaled run halts on the
+ * request (status "pending") with nothing recorded; continue asks again.
+ */
+export interface LeftForLater {
+  id: string;
+  later: true;
+}
+
+/**
+ * Asks a person (or a rule) and answers; a throw or rejection is a decline
+ * with its message. In a journaled run it may resolve {@link LeftForLater}.
+ */
+export type WaitFor = (request: Request, options: { signal?: AbortSignal }) => Answer | LeftForLater | Promise<Answer | LeftForLater>;
 
 /** How the core calls a provider (and HTTP tools, MCP servers): the page's fetch by default. */
 export type FetchLike = (url: string, init?: RequestInit) => Promise<Response>;
@@ -96,6 +120,8 @@ export interface ToolContext {
   toolName: string;
   /** On the run after a suspension, the Answer that resumed it; otherwise null. */
   answer: Answer | null;
+  /** "<run id>:<call id>": the same on every attempt of this call, also one made again after a cut. */
+  idempotencyKey: string;
 }
 
 /** A tool's result as an object: output (the text the model reads), isError, metadata. */
@@ -119,6 +145,12 @@ export interface DefineToolOptions<A extends ToolArgs = ToolArgs> {
   run: (args: A, ctx: ToolContext) => unknown;
   /** The first call waits for an approval (waitFor, the dialog, or a halt). */
   needsApproval?: boolean;
+  /**
+   * Running a call again with the same ctx.idempotencyKey does no more than
+   * once: a journaled run cut off while an approved call of this tool ran
+   * runs it again, instead of asking whether it happened.
+   */
+  idempotent?: boolean;
   source?: string;
 }
 
@@ -129,6 +161,7 @@ export interface FunctionTool<A extends ToolArgs = ToolArgs> {
   inputSchema: JSONSchema;
   needsApproval: boolean;
   run: (args: A, ctx: ToolContext) => unknown;
+  idempotent?: true;
   source?: string;
 }
 
@@ -162,6 +195,8 @@ export interface HttpToolOptions {
   inputSchema?: JSONSchema;
   http: HttpSpec;
   needsApproval?: boolean;
+  /** The endpoint honours Idempotency-Key: every attempt of a call sends "<run id>:<call id>", and a cut-off call is retried. */
+  idempotent?: boolean;
 }
 
 /** A tool the core executes as an HTTP request (httpTool). */
@@ -171,6 +206,7 @@ export interface HttpTool {
   inputSchema: JSONSchema;
   needsApproval: boolean;
   http: HttpSpec;
+  idempotent?: true;
 }
 
 /** Any tool createToolkit and createAgent take. */
@@ -341,12 +377,39 @@ export type StreamEvent =
 /** A stream of a conversation: its "done" result has no messages. */
 export type ConversationStreamEvent = Exclude<StreamEvent, { type: "done" }> | { type: "done"; result: ConversationResult };
 
+/**
+ * Where a journaled run's steps are recorded (browserJournal() from
+ * "toolnexus-wasm/browser-journal", or your own): the core records each step
+ * before it takes effect, and continue goes on from the last one.
+ */
+export interface Journal {
+  /** Every entry recorded, as JSON text, in the order recorded. */
+  load(): Promise<string[]>;
+  /**
+   * Stores one entry durably; rejects for a key recorded already with an
+   * error named "ConstraintError" (or with duplicate: true), atomically.
+   */
+  record(key: string, entryJSON: string): Promise<void>;
+}
+
 /** Options of one run. */
 export interface RunOptions {
   /** Earlier messages (a previous result's messages). */
   history?: Message[];
   /** Aborts the in-flight fetch and ends the run. */
   signal?: AbortSignal;
+  /**
+   * Journal the run: it can then be continued after a crash (client.continue).
+   * A journal that holds a run already is continued instead of starting another.
+   */
+  journal?: Journal;
+}
+
+/** Options of client.continue. */
+export interface ContinueOptions {
+  signal?: AbortSignal;
+  /** The answer to the request the run halted on, recorded before the run goes on. */
+  answer?: Answer;
 }
 
 /** A model reply made in the page instead of fetched (createClient's generate). */
@@ -417,6 +480,16 @@ export interface Client {
   run(prompt: string, toolkit: Toolkit, options?: RunOptions): Promise<RunResult>;
   /** The run as an async iterator of events, ending with {type: "done", result}. */
   stream(prompt: string, toolkit: Toolkit, options?: RunOptions): AsyncIterableIterator<StreamEvent>;
+  /**
+   * Goes on with the run a journal holds from its last recorded step: a
+   * recorded reply or outcome is used as recorded, a model call in flight is
+   * made again, and an approved call begun without a recorded outcome runs
+   * again only if its tool is idempotent — otherwise the run asks whether it
+   * happened (a request of kind "outcome_unknown"). An ended run returns its end.
+   */
+  continue(toolkit: Toolkit, journal: Journal, options?: ContinueOptions): Promise<RunResult>;
+  /** continue as events, like stream: only the steps it takes. */
+  streamContinue(toolkit: Toolkit, journal: Journal, options?: ContinueOptions): AsyncIterableIterator<StreamEvent>;
   /** Resumes a halted run (status "pending") with the person's Answer. */
   runWithAnswer(toolkit: Toolkit, messages: Message[], pending: Request, answer: Answer, options?: { signal?: AbortSignal }): Promise<RunResult>;
   streamWithAnswer(toolkit: Toolkit, messages: Message[], pending: Request, answer: Answer, options?: { signal?: AbortSignal }): AsyncIterableIterator<StreamEvent>;
@@ -563,6 +636,8 @@ export interface Toolnexus {
   httpTool: typeof httpTool;
   answerOutput: typeof answerOutput;
   answerDeclined: typeof answerDeclined;
+  answerOutcome: typeof answerOutcome;
+  answerRunAgain: typeof answerRunAgain;
   relayAnswer: typeof relayAnswer;
   approvalDialog: typeof approvalDialog;
   /** An agent (the tools build; the default build throws, naming it). */
@@ -599,6 +674,12 @@ export function answerOutput(id: string, output: unknown): Answer & { ok: true; 
 
 /** The Answer for a refusal; reason defaults to "declined". */
 export function answerDeclined(id: string, reason?: string): Answer & { ok: false; reason: string };
+
+/** The Answer to an "outcome_unknown" request: the call happened, and output is its result for the model. */
+export function answerOutcome(id: string, output?: string): Answer & { ok: true; data: { outcome: "happened"; output: string } };
+
+/** The Answer to an "outcome_unknown" request: run the call again, as it was approved. */
+export function answerRunAgain(id: string): Answer & { ok: true; data: { outcome: "rerun" } };
 
 /** The Answer for a relay request: one result per call. */
 export function relayAnswer(id: string, results: Array<{ id: string; output: string; isError?: boolean }>): Answer & { ok: true };
