@@ -146,9 +146,14 @@ func (e Entry) Key() string {
 		}
 		return "answer/" + id
 	case KindDecision:
-		// One decision of each kind per call and request.
+		// One decision of each kind per call (of one agent, in a team)
+		// and request.
 		d := gjson.ParseBytes(e.Decision)
-		return "decision/" + t + "/" + e.Call + "/" + d.Get("request").String() + "/" + d.Get("decision").String()
+		path := ""
+		for _, p := range d.Get("path").Array() {
+			path += "/" + p.String()
+		}
+		return "decision/" + t + "/" + e.Call + "/" + d.Get("request").String() + "/" + d.Get("decision").String() + path
 	}
 	return e.Kind // start, end: once per run
 }
