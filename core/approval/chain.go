@@ -1,10 +1,9 @@
 package approval
 
 import (
-	"bytes"
-	"crypto/sha256"
 	"encoding/hex"
 	"strconv"
+	"strings"
 	"sync"
 )
 
@@ -18,7 +17,7 @@ func Chain(e Entry, seq int, prev string) Entry {
 
 // hashOf is SHA-256, in hex, of e's JSON without its hash.
 func hashOf(e Entry) string {
-	sum := sha256.Sum256(append(e.appendBody(make([]byte, 0, 512)), '}'))
+	sum := sum256(append(e.appendBody(make([]byte, 0, 512)), '}'))
 	return hex.EncodeToString(sum[:])
 }
 
@@ -42,27 +41,31 @@ func NewLogAfter(seq int, head string) *Log { return &Log{seq: seq, head: head} 
 
 // Add chains e after the record's last entry, keeps it, and returns it.
 func (l *Log) Add(e Entry) Entry {
+	// Unlocked by hand, not deferred, here and below: a defer costs the
+	// wasm builds more, and nothing between can panic.
 	l.mu.Lock()
-	defer l.mu.Unlock()
 	e = Chain(e, l.seq, l.head)
 	l.seq, l.head = e.Seq, e.Hash
 	l.entries = append(l.entries, e)
+	l.mu.Unlock()
 	return e
 }
 
 // Entries returns the entries added, oldest first.
 func (l *Log) Entries() []Entry {
 	l.mu.Lock()
-	defer l.mu.Unlock()
-	return append([]Entry(nil), l.entries...)
+	out := append([]Entry(nil), l.entries...)
+	l.mu.Unlock()
+	return out
 }
 
 // Head returns the last entry's hash ("" for an empty record): kept
 // apart from the record, it shows that no entry was cut from its end.
 func (l *Log) Head() string {
 	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.head
+	h := l.head
+	l.mu.Unlock()
+	return h
 }
 
 // VerifyError names the first entry of a record that does not fit its
@@ -124,12 +127,12 @@ func AppendJSONL(dst []byte, entries []Entry) []byte {
 // skipped), naming the first line that is not an entry.
 func ParseJSONL(text []byte) ([]Entry, error) {
 	var out []Entry
-	for n, line := range bytes.Split(text, []byte("\n")) {
-		line = bytes.TrimSpace(line)
+	for n, line := range strings.Split(string(text), "\n") {
+		line = strings.TrimSpace(line)
 		if len(line) == 0 {
 			continue
 		}
-		e, err := DecodeEntry(line)
+		e, err := DecodeEntry([]byte(line))
 		if err != nil {
 			return nil, &VerifyError{Index: len(out) + 1, Problem: "line " + strconv.Itoa(n+1) + " is not an entry: " + err.Error()}
 		}

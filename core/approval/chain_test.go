@@ -1,10 +1,13 @@
 package approval
 
 import (
+	"crypto/sha256"
 	"encoding/json"
 	"errors"
+	"path"
 	"strings"
 	"testing"
+	"time"
 )
 
 // sampleRecord is a record of four decisions: a rule's, an edit, a link
@@ -129,3 +132,33 @@ func TestParseJSONLNamesABadLine(t *testing.T) {
 }
 
 func itoa(n int) string { return strings.TrimSpace(string(rune('0' + n))) }
+
+// TestSum256 holds the package's SHA-256 to crypto/sha256's.
+func TestSum256(t *testing.T) {
+	for n := 0; n < 300; n++ {
+		msg := []byte(strings.Repeat("abcdefghij", 30)[:n])
+		if got, want := sum256(msg), sha256.Sum256(msg); got != want {
+			t.Fatalf("sum256 of %d bytes = %x, want %x", n, got, want)
+		}
+	}
+}
+
+func TestStamp(t *testing.T) {
+	for _, tm := range []time.Time{time.Date(2026, 5, 1, 9, 3, 4, 7_000_000, time.UTC), time.Date(987, 12, 31, 23, 59, 59, 999_999_999, time.FixedZone("x", 3600))} {
+		if got, want := Stamp(tm), tm.UTC().Format("2006-01-02T15:04:05.000Z"); got != want {
+			t.Errorf("Stamp = %s, want %s", got, want)
+		}
+	}
+}
+
+func TestCleanPath(t *testing.T) {
+	for _, p := range []string{"drafts/a.md", "drafts/../secret", "./drafts//a", "/drafts/./x/../y", "../drafts/a", "a/b/../../..", ""} {
+		want := path.Clean(p)
+		if want == "." {
+			want = ""
+		}
+		if got := cleanPath(p); got != want {
+			t.Errorf("cleanPath(%q) = %q, want %q", p, got, want)
+		}
+	}
+}

@@ -61,13 +61,13 @@ func (s *Grants) Add(g Grant) {
 		return
 	}
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	if s.byConv == nil {
 		s.byConv = map[string][]Grant{}
 	}
 	list := s.byConv[g.Conversation]
 	for _, have := range list {
 		if have.ID == g.ID {
+			s.mu.Unlock()
 			return
 		}
 	}
@@ -75,6 +75,7 @@ func (s *Grants) Add(g Grant) {
 		list = list[1:]
 	}
 	s.byConv[g.Conversation] = append(list, g)
+	s.mu.Unlock()
 }
 
 // Match returns the grant of conversation conv that approves a call of
@@ -84,13 +85,15 @@ func (s *Grants) Match(conv, tool, args string) (Grant, bool) {
 		return Grant{}, false
 	}
 	s.mu.Lock()
-	defer s.mu.Unlock()
+	found, ok := Grant{}, false
 	for _, g := range s.byConv[conv] {
 		if g.Tool == tool && (g.Scope == GrantAny || g.Args == args) {
-			return g, true
+			found, ok = g, true
+			break
 		}
 	}
-	return Grant{}, false
+	s.mu.Unlock()
+	return found, ok
 }
 
 // Revoke removes the grant id of conversation conv and returns it.
@@ -99,15 +102,17 @@ func (s *Grants) Revoke(conv, id string) (Grant, bool) {
 		return Grant{}, false
 	}
 	s.mu.Lock()
-	defer s.mu.Unlock()
+	found, ok := Grant{}, false
 	list := s.byConv[conv]
 	for i, g := range list {
 		if g.ID == id {
 			s.byConv[conv] = append(list[:i:i], list[i+1:]...)
-			return g, true
+			found, ok = g, true
+			break
 		}
 	}
-	return Grant{}, false
+	s.mu.Unlock()
+	return found, ok
 }
 
 // List returns conversation conv's grants, oldest first.
@@ -116,8 +121,9 @@ func (s *Grants) List(conv string) []Grant {
 		return nil
 	}
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	return append([]Grant(nil), s.byConv[conv]...)
+	out := append([]Grant(nil), s.byConv[conv]...)
+	s.mu.Unlock()
+	return out
 }
 
 // Forget drops every grant of conversation conv (it ended).

@@ -80,8 +80,22 @@ type Entry struct {
 	Hash string `json:"hash"`
 }
 
-// Stamp is t as an Entry's At.
-func Stamp(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000Z") }
+// Stamp is t as an Entry's At: 2026-05-01T10:00:00.000Z. (Written by hand:
+// time.Format's layout machinery is not otherwise linked into the browser
+// builds.)
+func Stamp(t time.Time) string {
+	t = t.UTC()
+	y, mo, d := t.Date()
+	h, mi, s := t.Clock()
+	b := []byte("0000-00-00T00:00:00.000Z")
+	for _, v := range [...]struct{ at, width, n int }{{0, 4, y}, {5, 2, int(mo)}, {8, 2, d}, {11, 2, h}, {14, 2, mi}, {17, 2, s}, {20, 3, t.Nanosecond() / 1e6}} {
+		for j := v.at + v.width - 1; j >= v.at; j-- {
+			b[j] = byte('0' + v.n%10)
+			v.n /= 10
+		}
+	}
+	return string(b)
+}
 
 // AppendJSON appends e as one JSON object, its keys always in the same
 // order: the text a hash is taken over, so it is written by hand.
