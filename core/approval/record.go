@@ -98,14 +98,16 @@ func Stamp(t time.Time) string {
 }
 
 // AppendJSON appends e as one JSON object, its keys always in the same
-// order: the text a hash is taken over, so it is written by hand.
+// order: the text a hash is taken over, so it is written by hand. The
+// arguments are written canonically (keys sorted, numbers and strings as
+// internal/jsonx writes them), so an entry whose JSON passed through
+// another encoder (one that escapes "<", say) hashes the same. Its struct
+// tags give the same JSON (no MarshalJSON: the wasm builds' encoder
+// refuses a nested value with its own).
 func (e Entry) AppendJSON(dst []byte) []byte {
 	dst = append(e.appendBody(dst), `,"hash":`...)
 	return append(jsonx.AppendString(dst, e.Hash), '}')
 }
-
-// MarshalJSON is AppendJSON, for encoders that ask.
-func (e Entry) MarshalJSON() ([]byte, error) { return e.AppendJSON(nil), nil }
 
 // appendBody is the entry without its hash and closing brace.
 func (e Entry) appendBody(dst []byte) []byte {
@@ -156,7 +158,21 @@ func raw(dst []byte, key string, v json.RawMessage) []byte {
 	dst = append(dst, `,"`...)
 	dst = append(dst, key...)
 	dst = append(dst, `":`...)
-	return append(dst, v...)
+	return append(dst, Canonical(v)...)
+}
+
+// Canonical is JSON text v as the record writes it: decoded and encoded
+// again, object keys sorted; text that is not JSON is kept as it is.
+func Canonical(v json.RawMessage) json.RawMessage {
+	d, err := jsonx.Decode(v)
+	if err != nil {
+		return v
+	}
+	b, err := jsonx.Marshal(d)
+	if err != nil {
+		return v
+	}
+	return b
 }
 
 // DecodeEntry reads one entry's JSON. The arguments are kept as they are
