@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/tidwall/gjson"
 	"github.com/toolnexus/wasm/core"
 	"github.com/toolnexus/wasm/core/approval"
 )
@@ -59,10 +60,18 @@ func ApprovalRules(text string, known func(string) bool) ([]approval.Rule, error
 	} else if err != nil {
 		problems.add(&ConfigError{ApprovalRulesSetting, err.Error()})
 	}
-	for i, r := range rules {
-		if known != nil && r.Tool != "" && !strings.HasSuffix(r.Tool, "*") && r.Source != "mcp" && r.Source != "a2a" && !known(r.Tool) {
-			problems.add(&ConfigError{ApprovalRulesSetting, "rule " + strconv.Itoa(i+1) + ": tool " + QuoteClip(r.Tool) + " is not offered by this Worker (GET /v1/tools lists them)"})
-		}
+	if known != nil && gjson.Valid(text) {
+		// Read leniently, so that a rule naming a tool the Worker does not
+		// offer is named with the list's other problems.
+		i := 0
+		gjson.Parse(text).ForEach(func(_, r gjson.Result) bool {
+			i++
+			tool, source := r.Get("tool").String(), r.Get("source").String()
+			if tool != "" && !strings.HasSuffix(tool, "*") && source != "mcp" && source != "a2a" && !known(tool) {
+				problems.add(&ConfigError{ApprovalRulesSetting, "rule " + strconv.Itoa(i) + ": tool " + QuoteClip(tool) + " is not offered by this Worker (GET /v1/tools lists them)"})
+			}
+			return true
+		})
 	}
 	if err := problems.err(); err != nil {
 		return nil, err

@@ -10,7 +10,7 @@ import (
 )
 
 // A broken APPROVAL_RULES names every problem at once — each rule's, and
-// a rule naming a tool this Worker does not offer — and nothing is served
+// a rule naming a tool this Worker does not offer (rule 3) — and nothing is served
 // while it is there: /readyz says so, every route that would run answers
 // 500 config naming them all, and nothing calls the model.
 func TestApprovalRulesMisconfiguredServesNothing(t *testing.T) {
@@ -26,6 +26,7 @@ func TestApprovalRulesMisconfiguredServesNothing(t *testing.T) {
 		`rule 1: \"decision\" must be allow, deny or ask, not \"sometimes\"`,
 		`rule 2: condition 1: \"value\" of <= must be a number`,
 		`rule 4: \"colour\" is not a known field`,
+		`rule 3: tool \"refnd\" is not offered by this Worker`,
 	}
 	rec := hs.Do(http.MethodGet, "/readyz", "")
 	for _, w := range want {
@@ -36,7 +37,7 @@ func TestApprovalRulesMisconfiguredServesNothing(t *testing.T) {
 	for _, path := range []string{"/v1/run", "/v1/resume"} {
 		code, body := hs.Post(path, map[string]any{"prompt": "refund order 42", "state": "tn1.x.y", "answer": map[string]any{"id": "r", "ok": true}})
 		msg, _ := body["error"].(map[string]any)["message"].(string)
-		if code != http.StatusInternalServerError || errCode(body) != "config" || strings.Count(msg, "APPROVAL_RULES rule") != 3 {
+		if code != http.StatusInternalServerError || errCode(body) != "config" || strings.Count(msg, "APPROVAL_RULES rule") != 4 {
 			t.Errorf("POST %s = %d %v", path, code, body)
 		}
 	}
