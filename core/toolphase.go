@@ -197,7 +197,7 @@ func (r *run) execCall(ctx context.Context, ph *toolPhase, i int, call *ToolRequ
 		r.decide(ctx, ph, call, asked, &approval.Entry{Decision: approval.Denied, Rule: v.Rule, Reason: v.Reason, From: approval.FromRule})
 		return approval.DeniedResult(call.Name, v), nil, nil
 	}
-	needs := (t.NeedsApproval || v.Decision == approval.Ask) && v.Decision != approval.Allow
+	needs := (t.NeedsApproval || v.Decision == approval.Ask && t.Source != SourceRelay) && v.Decision != approval.Allow // a relay call is the host's to answer
 	rule := cmp.Or(v.Rule, t.ApprovalRule)
 	var pre *approval.Entry // the decision recorded as the call begins
 	if needs && answer != nil {

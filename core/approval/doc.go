@@ -20,7 +20,9 @@
 // without asking), deny (do not run; Reason is what the model is told) or
 // ask (wait for a person); no match keeps the tool's own NeedsApproval. A
 // call of a tool marked always-ask (Tool.AlwaysAsk) is asked about even
-// when a rule allows it. Parse reads a list from JSON and reports every
+// when a rule allows it. Ask does not apply to a relay tool, whose calls
+// the host answers anyway; core reads the rules again when an answer
+// arrives, so a call they now deny does not run. Parse reads a list from JSON and reports every
 // problem of it at once; Check does the same for a list built in Go.
 //
 // core applies them (core.Options.Rules); MCP servers' "approval" setting
