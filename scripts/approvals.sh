@@ -10,7 +10,7 @@ test_approvals() {
   build_browser || return 1
   build_worker || return 1
   echo "== approval dialog: edited arguments, queued requests (tests/approval-edit.test.mjs, approval-queue.test.mjs)"
-  echo "== approval rules, grants and the decision record (tests/decisions.test.mjs, decisions-worker.test.mjs)"
+  echo "== approval rules, grants and the decision record (tests/decisions.test.mjs, decisions-worker.test.mjs, decisions-browser.test.mjs)"
   (cd "$ROOT/tests" && TOOLNEXUS_DIST="$DIST" timeout 900 node --test --test-force-exit --test-concurrency=1 \
-    approval-edit.test.mjs approval-queue.test.mjs decisions.test.mjs decisions-worker.test.mjs)
+    approval-edit.test.mjs approval-queue.test.mjs decisions.test.mjs decisions-worker.test.mjs decisions-browser.test.mjs)
 }

@@ -87,7 +87,7 @@ async function finished(id) {
 
 // onPage opens an approveURL in a fresh browser context (another device),
 // enters the approver's token and lets fn answer in the dialog.
-async function onPage(url, token, fn) {
+async function onPage(url, token, fn, then) {
   const u = new URL(url);
   const real = new URL(u.pathname + u.search, workers.ruled.url).href;
   return withPage(browser, async (page, problems) => {
@@ -98,6 +98,7 @@ async function onPage(url, token, fn) {
     await dialog.waitFor();
     await fn(dialog);
     await page.locator("#status[data-kind=done]").waitFor();
+    await then?.(page);
     assert.deepEqual(problems, []);
   });
 }
@@ -188,4 +189,35 @@ test("a stateless run's decisions ride in its result, chained", T, async () => {
   assert.deepEqual(res.json.decisions.map((e) => [e.seq, e.tool, e.decision, e.rule]), [[1, "add", "allowed", "sums"]]);
   assert.deepEqual(await tnx.verifyDecisions(res.json.decisions, { head: res.json.decisionsHead }),
     { ok: true, count: 1, head: res.json.decisionsHead });
+});
+
+test("the approval page's \"Allow for this run\" approves the same call later; revoked, it is gone", T, async () => {
+  const started = await call("ruled", "POST", "/v1/runs", { body: { prompt: 'chain: refund {"order":42} | refund {"order":42} | refund {"order":7}' } });
+  const id = started.json.id;
+  const first = await pendingAfter(id, "");
+  let said = "";
+  await onPage(first.approveURL, ALICE, async (dialog) => {
+    assert.equal(await dialog.locator("legend").textContent(), "Allow for this run");
+    await dialog.getByRole("radio", { name: "with these exact arguments" }).check();
+    await dialog.getByRole("button", { name: "Allow for this run" }).click();
+  }, async (page) => { said = await page.locator("#status").textContent(); });
+  assert.match(said, /approved, and allowed for the rest of the run with these arguments/);
+  // The second refund of 42 runs on that decision: the run next waits on order 7.
+  const next = await pendingAfter(id, first.id);
+  assert.deepEqual(next.args, { order: 7 });
+  const u = new URL(next.approveURL);
+  const declined = await call("ruled", "POST", u.pathname + u.search, { body: { ok: false, reason: "not 7" }, headers: { "x-approver-token": BOB } });
+  assert.equal(declined.status, 200, declined.text);
+  await finished(id);
+  const rec = await call("ruled", "GET", `/v1/runs/${id}/decisions`);
+  assert.deepEqual(rec.json.decisions.map((e) => [e.decision, e.grant ?? e.grantedBy ?? "", e.approver ?? "", e.from]),
+    [["approved", "args", "alice", "link"], ["approved", first.id, "alice", "grant"], ["declined", "", "bob", "link"]]);
+  assert.equal((await tnx.verifyDecisions(rec.json.decisions, { head: rec.json.head })).ok, true);
+  const revoke = await call("ruled", "POST", `/v1/runs/${id}/revoke`, { body: { grant: first.id } });
+  assert.equal(revoke.status, 200, revoke.text);
+  assert.equal(revoke.json.decision.decision, "revoked");
+  assert.equal((await call("ruled", "POST", `/v1/runs/${id}/revoke`, { body: { grant: first.id } })).status, 404);
+  const after = await call("ruled", "GET", `/v1/runs/${id}/decisions`);
+  assert.equal(after.json.count, 4);
+  assert.equal((await tnx.verifyDecisions(after.json.decisions, { head: after.json.head })).ok, true);
 });
