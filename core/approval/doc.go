@@ -25,9 +25,10 @@
 // arrives, so a call they now deny does not run. Parse reads a list from JSON and reports every
 // problem of it at once; Check does the same for a list built in Go.
 //
-// core applies them (core.Options.Rules); MCP servers' "approval" setting
-// is compiled into rules of the same shape, over each tool's listing
-// (core/mcp), and an agent's guardrails become rules too (core/agents).
+// core applies a Policy's rules (core.Options.Approvals); an MCP server's
+// "approval" setting is compiled into rules of the same shape, over each
+// tool's listing (core/mcp), and an agent's guardrails become rules too
+// (core/agents).
 //
 // Grants. A person who approves a call may allow its tool for the rest of
 // the conversation (Answer.Data["grant"]: GrantArgs, the same arguments
@@ -40,5 +41,5 @@
 // rule or grant that decided or the person who did, where from and when.
 // A Log chains entries as they are added (each carries the hash of the
 // one before), Verify checks a chain and names the first entry that does
-// not fit, and WriteJSONL / ReadJSONL move a record as JSON Lines.
+// not fit, and AppendJSONL / ParseJSONL move a record as JSON Lines.
 package approval
