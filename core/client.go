@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 
+	"github.com/toolnexus/wasm/core/approval"
 	"github.com/toolnexus/wasm/core/wire"
 )
 
@@ -107,6 +108,11 @@ type RunResult struct {
 	Status  string   `json:"status"`
 	Limit   string   `json:"limit,omitempty"`
 	Pending *Request `json:"pending,omitempty"`
+	// Decisions are the run's approval decisions (rules', grants',
+	// people's), in order, unchained: an approval.Log (the OnDecision of
+	// Options.Approvals) chains them into a record. A continued run has its
+	// journal's too.
+	Decisions []approval.Entry `json:"decisions,omitempty"`
 }
 
 // ToolCall is the record of one finished tool call of a run

@@ -5,6 +5,7 @@ import (
 	"errors"
 	fmt "github.com/toolnexus/wasm/internal/fmtx" // fmt without reflection: internal/fmtx
 
+	"github.com/toolnexus/wasm/core/approval"
 	"github.com/toolnexus/wasm/core/journal"
 	"github.com/toolnexus/wasm/core/wire"
 	"github.com/toolnexus/wasm/internal/jsonx"
@@ -112,6 +113,11 @@ func (c *Client) restore(ctx context.Context, tk *Toolkit, j journal.Journal) (*
 		r.appendMessage(c.wire.UserMessage(st.Start.Prompt))
 	}
 	r.jr = &journaled{j: j, run: st.Start.Run, answers: st.Answers}
+	for _, d := range st.Decisions {
+		if e, err := approval.DecodeEntry(d.Decision); err == nil {
+			r.noteDecision(ctx, e, false) // grants given and revoked hold again
+		}
+	}
 	for _, t := range st.Turns {
 		if ph != nil {
 			if !ph.complete() {

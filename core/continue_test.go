@@ -196,7 +196,7 @@ func TestInterruptedAnywhereAnApprovedCallRunsAtMostOnce(t *testing.T) {
 	for _, e := range entries {
 		kinds = append(kinds, e.Kind)
 	}
-	if got := strings.Join(kinds, " "); got != "start model turn suspend answer call outcome model turn end" {
+	if got := strings.Join(kinds, " "); got != "start model turn suspend answer decision call outcome model turn end" {
 		t.Fatalf("entries: %s", got)
 	}
 
@@ -431,7 +431,7 @@ func TestWaitForAnswersAreRecordedFirst(t *testing.T) {
 	for _, e := range entries {
 		order = append(order, e.Kind)
 	}
-	if got := strings.Join(order, " "); !strings.Contains(got, "suspend answer call outcome") {
+	if got := strings.Join(order, " "); !strings.Contains(got, "suspend answer decision call outcome") {
 		t.Fatalf("entries %s", got)
 	}
 }

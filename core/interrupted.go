@@ -5,6 +5,7 @@ import (
 	fmt "github.com/toolnexus/wasm/internal/fmtx" // fmt without reflection: internal/fmtx
 	"strconv"
 
+	"github.com/toolnexus/wasm/core/approval"
 	"github.com/toolnexus/wasm/core/journal"
 	"github.com/toolnexus/wasm/internal/jsonx"
 )
@@ -95,12 +96,13 @@ func (r *run) continueCalls(ctx context.Context, ph *toolPhase) {
 			continue
 		}
 		i := g.calls[0]
+		via := answerVia{req: g.req, from: ans.By, durable: true}
 		if g.req.Kind == KindOutcomeUnknown {
-			r.settleUnknown(ctx, ph, i, g.req, *ans.Answer)
+			r.settleUnknown(ctx, ph, i, *ans.Answer, via)
 			continue
 		}
 		if p := ph.priorOf(i); ans.Answer.Ok && p != nil && p.StartsAfter(ans.Seq) > 0 {
-			if !r.mayRunAgain(ph.calls[i].Name) {
+			if !r.mayRunAgain(ph.calls[i].Name, g.req) {
 				u := r.unknownRequest(ph, i, *ans.Answer)
 				if err := r.recordSuspend(ctx, ph, i, u); err != nil {
 					r.abort(err)
@@ -114,7 +116,7 @@ func (r *run) continueCalls(ctx context.Context, ph *toolPhase) {
 				continue
 			}
 		}
-		r.resolve(ctx, ph, g.calls, *ans.Answer, true)
+		r.resolve(ctx, ph, g.calls, *ans.Answer, via)
 	}
 }
 
@@ -137,11 +139,12 @@ func (r *run) answerFor(id string) (journal.Placed, bool) {
 	return a, ok
 }
 
-// mayRunAgain reports whether a begun call of the named tool may run
-// again after an interruption: it needs no approval, or it is Idempotent.
-func (r *run) mayRunAgain(name string) bool {
+// mayRunAgain reports whether a begun call of the named tool, answered
+// through req, may run again after an interruption: it needs no approval
+// (neither its tool nor a rule asked), or it is Idempotent.
+func (r *run) mayRunAgain(name string, req *Request) bool {
 	t, ok := r.tk.Get(name)
-	return !ok || !t.NeedsApproval || t.Idempotent
+	return !ok || (!t.NeedsApproval && req.Kind != KindApproval) || t.Idempotent
 }
 
 func gaveUp(name string, attempts int) ToolResult {
@@ -170,10 +173,15 @@ func (r *run) unknownRequest(ph *toolPhase, i int, approval Answer) *Request {
 }
 
 // settleUnknown applies a person's answer about call i, whose outcome was
-// unknown: its result as given, the call run again with its approval, or
-// an error result saying it was recorded as not done.
-func (r *run) settleUnknown(ctx context.Context, ph *toolPhase, i int, req *Request, ans Answer) {
-	name := ph.calls[i].Name
+// unknown (via.req): its result as given, the call run again with its
+// approval, or an error result saying it was recorded as not done. The
+// answer is a decision of the record, made before it takes effect.
+func (r *run) settleUnknown(ctx context.Context, ph *toolPhase, i int, ans Answer, via answerVia) {
+	req, call := via.req, ph.calls[i]
+	name := call.Name
+	if e := approval.Answered(*req, ans, via.from); !r.decide(ctx, ph, &call, call.Arguments, &e) {
+		return
+	}
 	switch {
 	case !ans.Ok:
 		reason := ans.Reason
@@ -183,7 +191,7 @@ func (r *run) settleUnknown(ctx context.Context, ph *toolPhase, i int, req *Requ
 		r.finishCall(ph, i, ToolResult{Output: fmt.Sprintf("tool %q did not complete: the run stopped while it ran, and a person recorded it as not done: %s", name, reason),
 			IsError: true, Metadata: map[string]any{recordedKey: true}}, nil)
 	case ans.Data[outcomeKey] == outcomeRerun:
-		approval, ok := approvalOf(r, req)
+		approved, ok := approvalOf(r, req)
 		switch {
 		case !ok:
 			r.finishCall(ph, i, ToolResult{Output: fmt.Sprintf("tool %q was not run again: its approval is not recorded", name), IsError: true}, nil)
@@ -192,7 +200,7 @@ func (r *run) settleUnknown(ctx context.Context, ph *toolPhase, i int, req *Requ
 			r.finishCall(ph, i, gaveUp(name, ph.attempt(i)), nil)
 			return
 		}
-		r.resolve(ctx, ph, []int{i}, approval, true)
+		r.resolve(ctx, ph, []int{i}, approved, answerVia{from: via.from, durable: true})
 	default:
 		out := jsonx.Text(ans.Data[RelayOutputKey])
 		if out == "" {
@@ -207,13 +215,14 @@ func (r *run) settleUnknown(ctx context.Context, ph *toolPhase, i int, req *Requ
 // pending: settleUnknown for a question about a lost outcome (the call must
 // not simply run: the answer says what happened), resolve for the others.
 func (r *run) answerGroup(ctx context.Context, ph *toolPhase, group []int, pending *Request, answer Answer) {
+	via := answerVia{req: pending, from: approval.FromResume, durable: true}
 	if pending.Kind == KindOutcomeUnknown {
 		for _, g := range group {
-			r.settleUnknown(ctx, ph, g, pending, answer)
+			r.settleUnknown(ctx, ph, g, answer, via)
 		}
 		return
 	}
-	r.resolve(ctx, ph, group, answer, true)
+	r.resolve(ctx, ph, group, answer, via)
 }
 
 // approvalOf is the approval an outcome question is about: the journal's,

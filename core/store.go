@@ -4,6 +4,8 @@ import (
 	"context"
 	fmt "github.com/toolnexus/wasm/internal/fmtx" // fmt without reflection: internal/fmtx
 	"sync"
+
+	"github.com/toolnexus/wasm/core/approval"
 )
 
 // ConversationStore keeps transcripts by conversation id for Ask. Get of an
@@ -43,7 +45,7 @@ func (s *MemoryStore) Save(id string, messages []any) error {
 // stateless one-shot, exactly Run, and the store is not touched (as in the
 // Go port).
 func (c *Client) Ask(ctx context.Context, prompt string, tk *Toolkit, id string) (RunResult, error) {
-	ctx = orBackground(ctx)
+	ctx = approval.WithConversation(ctx, id) // its grants live in the conversation
 	if id == "" {
 		return c.Run(ctx, prompt, tk)
 	}
@@ -57,7 +59,7 @@ func (c *Client) Ask(ctx context.Context, prompt string, tk *Toolkit, id string)
 
 // AskWithAnswer resumes a stored conversation that halted pending.
 func (c *Client) AskWithAnswer(ctx context.Context, tk *Toolkit, id string, pending Request, answer Answer) (RunResult, error) {
-	ctx = orBackground(ctx)
+	ctx = approval.WithConversation(ctx, id) // its grants live in the conversation
 	if id == "" {
 		return RunResult{}, fmt.Errorf("core: AskWithAnswer needs a conversation id")
 	}

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/toolnexus/wasm/core/approval"
 	"github.com/toolnexus/wasm/internal/jsonx"
 )
 
@@ -423,7 +424,7 @@ func TestDeclinedCallIsMarked(t *testing.T) {
 // configured server it runs on, and carries the schema to check edits with.
 func TestApprovalRequestNamesTheMCPServer(t *testing.T) {
 	schema := JSONSchema{"type": "object", "required": []any{"q"}}
-	req := approvalRequest(Tool{Name: "docs_search", Source: SourceMCP, InputSchema: schema, Server: "docs"}, "c1", map[string]any{"q": "x"})
+	req := approval.Request(Tool{Name: "docs_search", Source: SourceMCP, InputSchema: schema, Server: "docs"}, "c1", map[string]any{"q": "x"}, "")
 	if req.Data["server"] != "docs" || req.Data["source"] != "mcp" || req.Data["schema"] == nil {
 		t.Fatalf("data = %v", req.Data)
 	}
@@ -433,7 +434,7 @@ func TestApprovalRequestNamesTheMCPServer(t *testing.T) {
 	if err := CheckApprovalEdit(req, Answer{ID: req.ID, Ok: true}); err != nil {
 		t.Fatalf("no edit: %v", err)
 	}
-	if req := approvalRequest(Tool{Name: "refund", Source: SourceNative}, "c2", nil); req.Data["server"] != nil {
+	if req := approval.Request(Tool{Name: "refund", Source: SourceNative}, "c2", nil, ""); req.Data["server"] != nil {
 		t.Fatalf("a native tool names no server: %v", req.Data)
 	}
 }

@@ -1,12 +1,14 @@
 package core
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	fmt "github.com/toolnexus/wasm/internal/fmtx" // fmt without reflection: internal/fmtx
 	"io/fs"
 	"sync"
 
+	"github.com/toolnexus/wasm/core/approval"
 	"github.com/toolnexus/wasm/core/wire"
 )
 
@@ -53,6 +55,13 @@ type Options struct {
 	// WaitForContext is WaitFor with the tool call's context; it is used
 	// instead of WaitFor when set.
 	WaitForContext func(ctx context.Context, req Request) (Answer, error)
+	// Approvals is the approval policy (core/approval): rules that decide
+	// a call before it runs, first match wins — allow, deny (the model is
+	// told why) or ask; no match leaves it to the tool's NeedsApproval —
+	// the grants of "allow for this conversation", and OnDecision, which
+	// receives every decision (RunResult.Decisions holds a run's). Rules
+	// with a problem are an error naming every problem.
+	Approvals *approval.Policy
 }
 
 // Toolkit is an ordered set of tools with unique names. It is safe for
@@ -71,6 +80,7 @@ type Toolkit struct {
 	// LoadedSkills.Prompt when it came from there.
 	skills       *SkillSet
 	skillsPrompt *string
+	policy       *approval.Policy // Options.Approvals (decide.go)
 }
 
 // validToolName applies the providers' rule ^[a-zA-Z0-9_-]{1,64}$ by hand:
@@ -94,7 +104,10 @@ func validToolName(name string) bool {
 // bash included), even with built-ins off.
 func CreateToolkit(ctx context.Context, opts Options) (*Toolkit, error) {
 	ctx = orBackground(ctx)
-	tk := &Toolkit{byName: map[string]int{}}
+	tk := &Toolkit{byName: map[string]int{}, policy: cmp.Or(opts.Approvals, &approval.Policy{})}
+	if err := opts.Approvals.Check(); err != nil {
+		return nil, fmt.Errorf("core: create toolkit: %w", err)
+	}
 	if err := checkRelayNames(opts.ExtraTools); err != nil {
 		return nil, fmt.Errorf("core: create toolkit: %w", err)
 	}
@@ -130,6 +143,7 @@ func (tk *Toolkit) Register(t Tool) error {
 	if t.Source == "" {
 		t.Source = SourceCustom
 	}
+	t.NeedsApproval = t.NeedsApproval || t.AlwaysAsk
 	tk.mu.Lock()
 	defer tk.mu.Unlock()
 	if tk.byName == nil {
@@ -250,3 +264,8 @@ func (tk *Toolkit) wireTools(style Style, f wire.Format) []byte {
 	tk.mu.Unlock()
 	return b
 }
+
+// Approvals is the toolkit's approval policy (Options.Approvals, else one of
+// its own): its rules, and the "allow for this conversation" grants it
+// holds (Grants, Revoke).
+func (tk *Toolkit) Approvals() *approval.Policy { return tk.policy }

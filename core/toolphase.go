@@ -1,6 +1,7 @@
 package core
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -8,6 +9,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/toolnexus/wasm/core/approval"
 	"github.com/toolnexus/wasm/core/journal"
 	"github.com/toolnexus/wasm/core/wire"
 	"github.com/toolnexus/wasm/internal/jsonx"
@@ -132,7 +134,7 @@ func (r *run) runCall(ctx context.Context, ph *toolPhase, i int) (*Request, bool
 	if ph.waiting != nil && ph.waiting[i] != nil {
 		req = ph.waiting[i] // from the journal: asked again, not run
 	} else {
-		res, suspended, ran := r.execCall(ctx, ph, i, &ph.calls[i], nil)
+		res, suspended, ran := r.execCall(ctx, ph, i, &ph.calls[i], nil, answerVia{})
 		if suspended == nil {
 			r.finishCall(ph, i, res, ran)
 			return nil, false
@@ -162,11 +164,12 @@ func (r *run) runCall(ctx context.Context, ph *toolPhase, i int) (*Request, bool
 		r.abort(err)
 		return nil, false
 	}
+	via := answerVia{req: req, from: approval.FromWaitFor}
 	if req.Kind == KindOutcomeUnknown {
-		r.settleUnknown(ctx, ph, i, req, ans)
+		r.settleUnknown(ctx, ph, i, ans, via)
 		return nil, false
 	}
-	r.resolve(ctx, ph, []int{i}, ans, false)
+	r.resolve(ctx, ph, []int{i}, ans, via)
 	return nil, false
 }
 
@@ -177,7 +180,7 @@ func (r *run) runCall(ctx context.Context, ph *toolPhase, i int) (*Request, bool
 // metric event all carry what ran. The map it returns with a result is
 // the arguments the tool (or a hook's stand-in) ran with, after a
 // BeforeTool rewrite: the record's Args, as in the Go port.
-func (r *run) execCall(ctx context.Context, ph *toolPhase, i int, call *ToolRequest, answer *Answer) (ToolResult, *Request, map[string]any) {
+func (r *run) execCall(ctx context.Context, ph *toolPhase, i int, call *ToolRequest, answer *Answer, via answerVia) (ToolResult, *Request, map[string]any) {
 	t, ok := r.tk.Get(call.Name)
 	if !ok {
 		return ToolResult{Output: fmt.Sprintf("unknown tool %q; available tools: %s%s", call.Name, r.toolNames(), noShellNote(call.Name)), IsError: true}, nil, nil
@@ -187,12 +190,21 @@ func (r *run) execCall(ctx context.Context, ph *toolPhase, i int, call *ToolRequ
 		return ToolResult{Output: fmt.Sprintf("invalid arguments for tool %q: %v", call.Name, err), IsError: true}, nil, nil
 	}
 	asked := call.Arguments
-	approved := t.NeedsApproval && answer != nil
-	if approved {
+	// The rules are read again when an answer arrives: a call they now
+	// deny does not run, approved or not.
+	v := r.verdict(t, call, args)
+	if v.Decision == approval.Deny {
+		r.decide(ctx, ph, call, asked, &approval.Entry{Decision: approval.Denied, Rule: v.Rule, Reason: v.Reason, From: approval.FromRule})
+		return approval.DeniedResult(call.Name, v), nil, nil
+	}
+	needs := (t.NeedsApproval || v.Decision == approval.Ask && t.Source != SourceRelay) && v.Decision != approval.Allow // a relay call is the host's to answer
+	rule := cmp.Or(v.Rule, t.ApprovalRule)
+	var pre *approval.Entry // the decision recorded as the call begins
+	if needs && answer != nil {
 		if _, edited := answer.Data["args"]; edited && r.c.opts.LockApprovedArgs {
 			return ToolResult{Output: fmt.Sprintf("tool %q was not run: the approval changed its arguments, which this host does not accept", call.Name), IsError: true}, nil, nil
 		}
-		ran, err := approvedArgs(t, args, answer)
+		ran, err := approval.EditedArgs(t, args, answer)
 		if err != nil {
 			return ToolResult{Output: fmt.Sprintf("tool %q was not run: %v", call.Name, err), IsError: true}, nil, nil
 		}
@@ -200,6 +212,10 @@ func (r *run) execCall(ctx context.Context, ph *toolPhase, i int, call *ToolRequ
 			call.Arguments = text // edited by the approval
 		}
 		args = ran
+		if via.req != nil {
+			e := approval.Answered(*via.req, *answer, via.from)
+			pre = &e
+		}
 	}
 	if answer == nil {
 		// BeforeTool sees a call once: not again when an answer re-runs it.
@@ -227,12 +243,21 @@ func (r *run) execCall(ctx context.Context, ph *toolPhase, i int, call *ToolRequ
 		r.emitEvent(StreamEvent{Type: EventToolCall, ID: call.ID, Name: call.Name, Args: own, ArgsJSON: call.Arguments})
 	}
 	tctx := &ToolContext{Ctx: ctx, Timeout: r.c.opts.ToolTimeoutMs, CallID: call.ID, Answer: answer}
-	if t.NeedsApproval {
+	if needs {
 		if answer == nil {
-			req := approvalRequest(t, call.ID, args)
-			return ToolResult{}, &req, nil
+			g, ok := r.tk.policy.Granted(r.grantScope(ctx), t.Name, args)
+			if !ok || t.AlwaysAsk {
+				req := approval.Request(t, call.ID, args, rule)
+				return ToolResult{}, &req, nil
+			}
+			pre = &approval.Entry{Decision: approval.Approved, Rule: rule, GrantedBy: g.ID, Approver: g.Approver, From: approval.FromGrant}
 		}
 		tctx.Answer = nil // the approval answered the loop, not the tool
+	} else if v.Decision == approval.Allow && answer == nil {
+		pre = &approval.Entry{Decision: approval.Allowed, Rule: v.Rule, Reason: v.Reason, From: approval.FromRule}
+	}
+	if pre != nil && !r.decide(ctx, ph, call, asked, pre) {
+		return ToolResult{Output: fmt.Sprintf("tool %q was not run: %v", call.Name, r.aborted()), IsError: true}, nil, nil
 	}
 	tctx.IdempotencyKey = r.runID() + ":" + call.ID
 	if err := r.recordCall(ctx, ph, i, call, asked, tctx.IdempotencyKey); err != nil {
@@ -372,17 +397,30 @@ func (r *run) haltTurn(ctx context.Context, ph *toolPhase, suspended []*Request,
 	return halt, haltErr
 }
 
+// answerVia is how an answer came: the request it answers (nil: a call run
+// again, its approval recorded before), from where (for the record), and
+// whether by a resume (the port words a missing relay output apart).
+type answerVia struct {
+	req     *Request
+	from    string
+	durable bool
+}
+
 // resolve applies an Answer to the calls that suspended on its Request.
-// durable tells a resume (RunWithAnswer) from an inline WaitFor answer: the
-// port words a missing relay output differently for each.
-func (r *run) resolve(ctx context.Context, ph *toolPhase, group []int, ans Answer, durable bool) {
+func (r *run) resolve(ctx context.Context, ph *toolPhase, group []int, ans Answer, via answerVia) {
+	durable := via.durable
+	isApproval := via.req != nil && via.req.Kind == KindApproval
 	for k, g := range group {
 		call := ph.calls[g]
 		var res ToolResult
 		var ran map[string]any
 		t, _ := r.tk.Get(call.Name)
 		switch {
-		case !ans.Ok && (!t.RunsOnDecline || t.NeedsApproval):
+		case !ans.Ok && (!t.RunsOnDecline || t.NeedsApproval || isApproval):
+			if isApproval {
+				e := approval.Answered(*via.req, ans, via.from)
+				r.decide(ctx, ph, &call, call.Arguments, &e)
+			}
 			res = declinedResult(call.Name, ans.Reason)
 		case ans.Recorded != nil:
 			res = *ans.Recorded
@@ -396,7 +434,7 @@ func (r *run) resolve(ctx context.Context, ph *toolPhase, group []int, ans Answe
 		default:
 			var again *Request
 			asked := call.Arguments
-			res, again, ran = r.execCall(ctx, ph, g, &call, &ans)
+			res, again, ran = r.execCall(ctx, ph, g, &call, &ans, via)
 			res.IsError = res.IsError || !ans.Ok // a tool's decline is never a success (RunsOnDecline)
 			if call.Arguments != asked {
 				if asked == "" {

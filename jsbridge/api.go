@@ -33,7 +33,8 @@ func NewAPI() js.Value {
 	api.Set("version", Version)
 	api.Set("createToolkit", asyncMethod(createToolkit))
 	api.Set("createClient", asyncMethod(createClient))
-	if agentsAPI != nil { // set by EnableAgents (the tools build)
+	api.Set("verifyDecisions", asyncMethod(verifyDecisions)) // approvals.go
+	if agentsAPI != nil {                                    // set by EnableAgents (the tools build)
 		agentsAPI(api)
 	}
 	return api
@@ -78,6 +79,10 @@ func createToolkit(args []js.Value) (any, error) {
 		return nil, err
 	}
 	opts.ExtraTools = tools
+	record, err := approvalOptions(argAt(args, 0), &opts) // approvals.go
+	if err != nil {
+		return nil, err
+	}
 	agents, err := a2aOptions(argAt(args, 0), env, &opts) // a2a.go
 	if err != nil {
 		return nil, err
@@ -92,6 +97,7 @@ func createToolkit(args []js.Value) (any, error) {
 	}
 	rememberFiles(tk, files)
 	rememberA2A(tk, agents)
+	rememberRecord(tk, record)
 	toolkitsMu.Lock()
 	id := nextID
 	nextID++
@@ -116,10 +122,11 @@ func toolkitHandle(id int, tk *core.Toolkit) js.Value {
 			InputSchema   core.JSONSchema `json:"inputSchema"`
 			Source        core.ToolSource `json:"source"`
 			NeedsApproval bool            `json:"needsApproval"`
+			AlwaysAsk     bool            `json:"alwaysAsk,omitempty"`
 		}
 		var out []info
 		for _, t := range tk.Tools() {
-			out = append(out, info{t.Name, t.Description, t.InputSchema, t.Source, t.NeedsApproval})
+			out = append(out, info{t.Name, t.Description, t.InputSchema, t.Source, t.NeedsApproval, t.AlwaysAsk})
 		}
 		return toJS(out), nil
 	})
@@ -137,14 +144,16 @@ func toolkitHandle(id int, tk *core.Toolkit) js.Value {
 		return toJS(res), nil
 	})
 	method("mcpStatus", mcpStatus(tk))
-	a2aMethods(method, tk)   // a2a.go: a2aStatus
-	toolsMethods(method, tk) // builtins.go: files, skillsPrompt, skills
+	a2aMethods(method, tk)      // a2a.go: a2aStatus
+	approvalMethods(method, tk) // approvals.go: decisions, exportDecisions, grants, revoke
+	toolsMethods(method, tk)    // builtins.go: files, skillsPrompt, skills
 	method("close", func([]js.Value) (any, error) {
 		toolkitsMu.Lock()
 		delete(toolkits, id)
 		toolkitsMu.Unlock()
 		forgetFiles(tk)
-		rememberA2A(tk, nil) // forgets it
+		rememberA2A(tk, nil)    // forgets it
+		rememberRecord(tk, nil) // and the record
 		// Released after this call returns: the Promise of close itself is
 		// already settled by then.
 		go func() {

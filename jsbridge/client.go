@@ -71,7 +71,7 @@ func clientHandle(c *core.Client) js.Value {
 		fns = append(fns, f)
 		h.Set(name, f)
 	}
-	// run(prompt, tk, historyJSON?, signal?)
+	// run(prompt, tk, historyJSON?, signal?, conversation?)
 	set("run", asyncMethod(func(args []js.Value) (any, error) {
 		prompt, tk, history, err := runArgs(args)
 		if err != nil {
@@ -79,10 +79,12 @@ func clientHandle(c *core.Client) js.Value {
 		}
 		ctx, stop := contextFor(argAt(args, 3))
 		defer stop()
+		ctx = withConversation(ctx, argAt(args, 4))
 		return resultJSON(c.RunWithHistory(ctx, prompt, tk, history))
 	}))
-	// stream(prompt, tk, historyJSON?, signal?, onEvent) resolves to the
-	// RunResult JSON after calling onEvent(eventJSON) for each event.
+	// stream(prompt, tk, historyJSON?, signal?, onEvent, conversation?)
+	// resolves to the RunResult JSON after calling onEvent(eventJSON) for
+	// each event.
 	set("stream", asyncMethod(func(args []js.Value) (any, error) {
 		prompt, tk, history, err := runArgs(args)
 		if err != nil {
@@ -94,13 +96,14 @@ func clientHandle(c *core.Client) js.Value {
 		}
 		ctx, stop := contextFor(argAt(args, 3))
 		defer stop()
+		ctx = withConversation(ctx, argAt(args, 5))
 		events, err := c.StreamWithHistory(ctx, prompt, tk, history)
 		if err != nil {
 			return nil, err
 		}
 		return drain(ctx, events, onEvent)
 	}))
-	// streamWithAnswer(tk, messagesJSON, pendingJSON, answerJSON, signal?, onEvent)
+	// streamWithAnswer(tk, messagesJSON, pendingJSON, answerJSON, signal?, onEvent, conversation?)
 	set("streamWithAnswer", asyncMethod(func(args []js.Value) (any, error) {
 		tk, history, pending, answer, err := resumeArgs(args)
 		if err != nil {
@@ -112,13 +115,14 @@ func clientHandle(c *core.Client) js.Value {
 		}
 		ctx, stop := contextFor(argAt(args, 4))
 		defer stop()
+		ctx = withConversation(ctx, argAt(args, 6))
 		events, err := c.StreamWithAnswer(ctx, tk, history, pending, answer)
 		if err != nil {
 			return nil, err
 		}
 		return drain(ctx, events, onEvent)
 	}))
-	// runWithAnswer(tk, messagesJSON, pendingJSON, answerJSON, signal?)
+	// runWithAnswer(tk, messagesJSON, pendingJSON, answerJSON, signal?, conversation?)
 	set("runWithAnswer", asyncMethod(func(args []js.Value) (any, error) {
 		tk, history, pending, answer, err := resumeArgs(args)
 		if err != nil {
@@ -126,6 +130,7 @@ func clientHandle(c *core.Client) js.Value {
 		}
 		ctx, stop := contextFor(argAt(args, 4))
 		defer stop()
+		ctx = withConversation(ctx, argAt(args, 5))
 		return resultJSON(c.RunWithAnswer(ctx, tk, history, pending, answer))
 	}))
 	// translate(requestJSON, signal?) resolves to the TranslateResult JSON.
@@ -143,9 +148,9 @@ func clientHandle(c *core.Client) js.Value {
 		b, err := jsonx.Marshal(res)
 		return string(b), err
 	}))
-	// conversation(historyJSON?) keeps a transcript in Go (conversation.go).
+	// conversation(historyJSON?, id?) keeps a transcript in Go (conversation.go).
 	set("conversation", asyncMethod(func(args []js.Value) (any, error) {
-		return conversationHandle(c, argAt(args, 0))
+		return conversationHandle(c, argAt(args, 0), argAt(args, 1))
 	}))
 	journalMethods(set, c) // client_journal.go: runJournal, continueJournal
 	set("metrics", asyncMethod(func([]js.Value) (any, error) { return c.Metrics(), nil }))

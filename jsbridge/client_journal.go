@@ -23,8 +23,8 @@ import (
 // core's Client.Continue, without repeating a recorded step and without
 // running an approved call twice:
 //
-//	c.runJournal(tk, journal, signal?, onEvent?, prompt, historyJSON?)  Promise<string>  RunResult JSON
-//	c.continueJournal(tk, journal, signal?, onEvent?, answerJSON?)     Promise<string>  RunResult JSON
+//	c.runJournal(tk, journal, signal?, onEvent?, prompt, historyJSON?, conversation?)  Promise<string>  RunResult JSON
+//	c.continueJournal(tk, journal, signal?, onEvent?, answerJSON?, conversation?)     Promise<string>  RunResult JSON
 //
 // runJournal records the run's start (journal.Start) when the journal is
 // empty and runs it; a journal that holds a run already is continued
@@ -64,6 +64,11 @@ func journaled(c *core.Client, args []js.Value, start bool) (any, error) {
 	}
 	ctx, h, stop := haltable(argAt(args, 2))
 	defer stop()
+	conv := 5 // the conversation its grants live in: the argument after the rest
+	if start {
+		conv = 6
+	}
+	ctx = withConversation(ctx, argAt(args, conv))
 	if start {
 		err = startRun(ctx, j, argAt(args, 4), argAt(args, 5))
 	} else {

@@ -10,6 +10,8 @@ import (
 	"syscall/js"
 
 	"github.com/toolnexus/wasm/core"
+	"github.com/toolnexus/wasm/core/approval"
+	"github.com/toolnexus/wasm/core/tool"
 )
 
 // conversation keeps a transcript in Go between runs, so a follow-up prompt
@@ -18,13 +20,16 @@ import (
 // One run at a time: a second one while the first is in flight is refused.
 type conversation struct {
 	c        *core.Client
+	id       string // its grants live under it (approval.WithConversation)
 	mu       sync.Mutex
 	busy     bool
 	messages []any
 	pending  *core.Request // set while the last run is halted on a request
 }
 
-// conversationHandle is client.conversation(historyJSON?):
+// conversationHandle is client.conversation(historyJSON?, id?) (id: the
+// conversation's, where its "allow for this conversation" grants live; a
+// new one when not given, as h.id):
 //
 //	conv.run(prompt, tk, signal?)                       Promise<string>  RunResult JSON without messages
 //	conv.stream(prompt, tk, signal?, onEvent)           Promise<string>  likewise, after the events
@@ -32,13 +37,17 @@ type conversation struct {
 //	conv.streamWithAnswer(tk, answerJSON, signal?, onEvent) Promise<string>
 //	conv.messages()                                     Promise<string>  the transcript, JSON
 //	conv.close()                                        Promise<void>
-func conversationHandle(c *core.Client, historyJSON js.Value) (js.Value, error) {
+func conversationHandle(c *core.Client, historyJSON, id js.Value) (js.Value, error) {
 	history, err := messagesFromJSON(historyJSON, "history")
 	if err != nil {
 		return js.Value{}, fmt.Errorf("conversation: %w", err)
 	}
-	cv := &conversation{c: c, messages: history}
+	cv := &conversation{c: c, messages: history, id: jsString(id)}
+	if cv.id == "" {
+		cv.id = tool.NewID("conv_")
+	}
 	h := jsObject.New()
+	h.Set("id", cv.id)
 	var fns []js.Func
 	set := func(name string, fn func([]js.Value) (any, error)) {
 		f := asyncMethod(fn)
@@ -147,7 +156,7 @@ func (cv *conversation) do(signal js.Value, run func(context.Context, []any) (co
 	cv.mu.Unlock()
 	ctx, stop := contextFor(signal)
 	defer stop()
-	res, err := run(ctx, history)
+	res, err := run(approval.WithConversation(ctx, cv.id), history)
 	cv.mu.Lock()
 	cv.busy = false
 	halted := res.Status == core.StatusPending && res.Pending != nil

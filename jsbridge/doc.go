@@ -78,7 +78,23 @@
 //	tk.execute(name, args) Promise<{output, isError, metadata?}>
 //	tk.mcpStatus()         Promise<{server: {status: "connected"|"disabled"|"failed", error?, tools?}}>
 //	tk.a2aStatus()         Promise<{agent: {status: "connected"|"disabled"|"failed", reason?, tools, card?}}>  (tools build)
+//	tk.decisions()         Promise<string>  the toolkit's decision record, chained, as JSON Lines
+//	tk.decisionsHead()     Promise<string>  the record's last hash
+//	tk.grants(conversation)                Promise<string>  [{id, tool, scope, args?, approver?}]
+//	tk.revoke(conversation, id, approver?) Promise<string|null>  the revocation's entry (null: no such grant)
 //	tk.close()             Promise<void>  (ends MCP sessions)
+//
+// Approvals (approvals.go, core/approval): createToolkit's approvalRules (an
+// array of rules, or its JSON text) decide each call before it runs, first
+// match wins (allow, deny, ask; no match: the tool's needsApproval);
+// needsApproval: "always" on a spec asks whatever a rule or grant says;
+// onDecision(entryJSON) receives each decision of the toolkit's runs as the
+// record chains it. An Ok answer with data.grant ("args" or "any") allows
+// the tool for the rest of the run's conversation: the conversation
+// argument of run, stream, runWithAnswer and streamWithAnswer, or a
+// Conversation's id. api.verifyDecisions(jsonl, head?) resolves to {"ok",
+// "count", "head"} or {"ok": false, "index", "seq", "error"} naming the
+// first entry changed or removed.
 //
 // tk.execute runs one tool directly, outside a model loop: approval is the
 // loop's job, so a needsApproval tool runs without asking.
@@ -106,14 +122,14 @@
 // Client (signal is an optional AbortSignal that cancels the run and aborts
 // the in-flight fetch):
 //
-//	c.run(prompt, tk, historyJSON?, signal?)                          Promise<string>  RunResult JSON
-//	c.stream(prompt, tk, historyJSON?, signal?, onEvent)              Promise<string>  RunResult JSON
-//	c.runWithAnswer(tk, messagesJSON, pendingJSON, answerJSON, signal?) Promise<string>  RunResult JSON
-//	c.streamWithAnswer(tk, messagesJSON, pendingJSON, answerJSON, signal?, onEvent) Promise<string>
+//	c.run(prompt, tk, historyJSON?, signal?, conversation?)           Promise<string>  RunResult JSON
+//	c.stream(prompt, tk, historyJSON?, signal?, onEvent, conversation?) Promise<string>  RunResult JSON
+//	c.runWithAnswer(tk, messagesJSON, pendingJSON, answerJSON, signal?, conversation?) Promise<string>  RunResult JSON
+//	c.streamWithAnswer(tk, messagesJSON, pendingJSON, answerJSON, signal?, onEvent, conversation?) Promise<string>
 //	c.translate(requestJSON, signal?)                                  Promise<string>  {text, toolCalls, finishReason, usage, model}
-//	c.runJournal(tk, journal, signal?, onEvent?, prompt, historyJSON?) Promise<string>  RunResult JSON
-//	c.continueJournal(tk, journal, signal?, onEvent?, answerJSON?)    Promise<string>  RunResult JSON
-//	c.conversation(historyJSON?)                                       Promise<Conversation>
+//	c.runJournal(tk, journal, signal?, onEvent?, prompt, historyJSON?, conversation?) Promise<string>  RunResult JSON
+//	c.continueJournal(tk, journal, signal?, onEvent?, answerJSON?, conversation?)    Promise<string>  RunResult JSON
+//	c.conversation(historyJSON?, id?)                                  Promise<Conversation>  (its id: h.id)
 //	c.metrics()                                                        Promise<string>  Prometheus text
 //	c.close()                                                          Promise<void>    releases the handle
 //

@@ -88,6 +88,18 @@ func appendRunResult(b []byte, r core.RunResult, withMessages bool) ([]byte, err
 			return nil, err
 		}
 	}
+	if len(r.Decisions) > 0 {
+		// The run's decisions as made; the toolkit's record chains them
+		// (tk.decisions()).
+		b = append(b, `,"decisions":[`...)
+		for i, d := range r.Decisions {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = d.AppendJSON(b)
+		}
+		b = append(b, ']')
+	}
 	return append(b, '}'), nil
 }
 

@@ -56,6 +56,7 @@ func ToolFromJS(spec js.Value, env ToolEnv) (core.Tool, error) {
 		t.Source = core.ToolSource(src)
 	}
 	t.NeedsApproval = truthy(spec, "needsApproval")
+	t.AlwaysAsk = str(spec, "needsApproval") == "always" // asked whatever a rule or grant says
 	// Idempotent: a journaled run cut off while an approved call of this
 	// tool ran runs it again with the same idempotency key, rather than
 	// asking whether it happened.

@@ -70,7 +70,7 @@ test_go() {
   # and the JSON depth check agrees with encoding/json. (Go cannot fuzz under
   # js/wasm; there the seed corpora, deep inputs among them, run as tests.)
   local target pkg
-  for pkg in core core/agents core/wire internal/jsonx internal/sse; do
+  for pkg in core core/agents core/approval core/wire internal/jsonx internal/sse; do
     for target in $(grep -ho '^func Fuzz[A-Za-z0-9]*' "$pkg"/*_test.go | cut -d' ' -f2); do
       fuzz_target "$pkg" "$target"
     done

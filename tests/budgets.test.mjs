@@ -126,12 +126,24 @@ const browserNever = [...never, "net/http.", "crypto/tls.", "fmt.", "internal/fm
 // the tools build, as it does the MCP client: createToolkit's a2aAgents is
 // an error there that names toolnexus-tools.wasm.
 const defaultNever = [...browserNever, "github.com/toolnexus/wasm/core/a2a."];
+// Issue 32 — who approved what: core/approval (approval rules and their
+// JSON parser with every problem named, grants, the chained record, its
+// Verify and JSON Lines, a SHA-256 of its own: crypto/sha256 would link Go's
+// FIPS 140 module, +100 kB raw, into the browser builds), the loop's
+// verdict and decisions, the bridge's approvalRules/onDecision/decisions/
+// grants/revoke/verifyDecisions, and on the Worker APPROVAL_RULES, named
+// approver tokens, a run's decisions and revoke routes — measured by this
+// test (raw / zlib -9) against main at fc78138: browser 3,789,024 /
+// 1,043,133 → 3,962,775 / 1,087,939 (+173,751 / +44,806), tools 4,732,079 /
+// 1,269,262 → 4,918,863 / 1,318,242 (+186,784 / +48,980), Worker 8,137,049 /
+// 2,211,900 → 8,324,498 / 2,258,519 (+187,449 / +46,619). Each budget is
+// ~0.5 % above.
 const targets = [
-  { name: "browser", file: "web/toolnexus.wasm", pkg: "./wasm/browser", gzipBudget: 1_048_500, rawBudget: 3_808_000, never: defaultNever },
+  { name: "browser", file: "web/toolnexus.wasm", pkg: "./wasm/browser", gzipBudget: 1_093_500, rawBudget: 3_982_000, never: defaultNever },
   // The tools build also links core/agents and its bridge (+69 kB gzip:
   // 1,188,826 → 1,257,920) and the MCP client; the default build stays
   // without them.
-  { name: "browser with tools", file: "web/toolnexus-tools.wasm", pkg: "./wasm/browser-tools", gzipBudget: 1_275_500, rawBudget: 4_755_000, never: browserNever },
+  { name: "browser with tools", file: "web/toolnexus-tools.wasm", pkg: "./wasm/browser-tools", gzipBudget: 1_324_800, rawBudget: 4_943_000, never: browserNever },
   // Issue 33: the gateway's MODELS (worker.Models, the 400 naming them;
   // +5,138 raw / +1,866 zlib -9) and the approval page's person-facing
   // texts, its "what was decided" and the dialog's time left and step-aside
@@ -149,7 +161,7 @@ const targets = [
   // 3ca8060 (7,981,928 / 2,173,524), adds +140,200 / +34,944: 8,122,128 /
   // 2,208,468. Its JSON is written as concatenated text (a first cut that
   // encoded maps linked 20 kB more code). Each budget is ~0.5 % above.
-  { name: "worker", file: "worker/build/app.wasm", pkg: "./wasm/worker", gzipBudget: 2_220_000, rawBudget: 8_163_000, never },
+  { name: "worker", file: "worker/build/app.wasm", pkg: "./wasm/worker", gzipBudget: 2_270_000, rawBudget: 8_366_000, never },
 ];
 
 const gzipSize = (buf) => gzipSync(buf, { level: 9 }).length;

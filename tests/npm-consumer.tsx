@@ -12,7 +12,7 @@ import {
   load, wasmURL, defineTool, relayTool, httpTool, answerOutput, answerDeclined, answerOutcome, answerRunAgain, relayAnswer,
   approvalDialog, chatTransport,
   type Answer, type Client, type JSONSchema, type Journal, type LeftForLater, type Request, type RunResult, type StreamEvent,
-  type Toolkit, type Toolnexus, type WaitFor,
+  type Toolkit, type Toolnexus, type WaitFor, type ApprovalRule, type DecisionEntry, type Grant, type DecisionsVerdict,
 } from "toolnexus-wasm";
 import { browserJournal, recordedEvents, type BrowserJournal } from "toolnexus-wasm/browser-journal";
 import { ToolnexusChatElement, type ToolCallEventDetail } from "toolnexus-wasm/element";
@@ -73,6 +73,22 @@ export async function node(): Promise<string> {
   const translated = await client.translate({ messages: [{ role: "user", content: "hi" }] });
   console.log(translated.finishReason, relayAnswer("req_1", [{ id: "c1", output: "7" }]).ok);
   console.log(help(null), tnx.version, tnx.agentsLinked, await toolkit.execute("refund", { order: "1" }));
+  // Approval rules, "allow for this conversation" and the record.
+  const rules: ApprovalRule[] = [
+    { name: "small refunds", tool: "refund", when: [{ path: "amount", op: "<=", value: 50 }], decision: "allow" },
+    { tool: "delete_*", decision: "deny", reason: "not from chat" },
+    { source: "mcp", server: "github", decision: "ask" },
+  ];
+  const wire = defineTool({ name: "wire", needsApproval: "always", run: () => "wired" });
+  const ruled = await tnx.createToolkit({ tools: [refund, wire], approvalRules: rules, onDecision: (e: DecisionEntry) => console.log(e.decision, e.hash) });
+  const granting = await tnx.createClient({ ...demoModel(), waitFor: (r: Request) => ({ id: r.id, ok: true, data: { grant: "args" } }) });
+  const decided = await granting.run("refund order 42", ruled, { conversation: conv.id });
+  const grants: Grant[] = await ruled.grants(conv.id);
+  const revoked: DecisionEntry | null = await ruled.revoke(conv.id, grants[0]?.id ?? "", { approver: "in page" });
+  const verdict: DecisionsVerdict = await tnx.verifyDecisions(await ruled.exportDecisions(), { head: await ruled.decisionsHead() });
+  if (!verdict.ok) console.log(verdict.index, verdict.seq, verdict.error);
+  console.log(decided.decisions?.map((d) => d.decision), (await ruled.decisions()).length, revoked?.decision);
+  await ruled.close();
   await toolkit.close();
   return `${done.text} ${names.join(",")}`;
 }

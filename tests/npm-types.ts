@@ -44,13 +44,14 @@ export const MODULES = {
 export const OBJECTS = {
   Toolnexus: {
     version: "string", agentsLinked: "boolean", createToolkit: "function", createClient: "function",
-    defineTool: "function", relayTool: "function", httpTool: "function", answerOutput: "function",
+    verifyDecisions: "function", defineTool: "function", relayTool: "function", httpTool: "function", answerOutput: "function",
     answerDeclined: "function", answerOutcome: "function", answerRunAgain: "function", relayAnswer: "function",
     approvalDialog: "function", createAgent: "function", createRuntime: "function", restoreRuntime: "function",
   } satisfies Members<Main.Toolnexus>,
   Toolkit: {
     raw: "object", tools: "function", execute: "function", mcpStatus: "function", a2aStatus: "function", files: "function",
-    skillsPrompt: "function", skills: "function", close: "function",
+    skillsPrompt: "function", skills: "function", decisions: "function", decisionsHead: "function",
+    exportDecisions: "function", grants: "function", revoke: "function", close: "function",
   } satisfies Members<Main.Toolkit>,
   Client: {
     run: "function", stream: "function", continue: "function", streamContinue: "function", runWithAnswer: "function",
@@ -61,18 +62,20 @@ export const OBJECTS = {
     clear: "function",
   } satisfies Members<Journal.BrowserJournal>,
   Conversation: {
-    run: "function", stream: "function", runWithAnswer: "function", streamWithAnswer: "function",
+    id: "string", run: "function", stream: "function", runWithAnswer: "function", streamWithAnswer: "function",
     messages: "function", close: "function",
   } satisfies Members<Main.Conversation>,
   RunResult: {
     text: "string", messages: "object", toolCalls: "object", toolCallCount: "number", turns: "number",
     usage: "object", model: "string", providerModel: "string?", status: "string", limit: "string?", pending: "object?",
+    decisions: "object?",
   } satisfies Members<Main.RunResult>,
   Request: {
     id: "string", kind: "string", prompt: "string", url: "string?", data: "object?", expiresAt: "string?",
   } satisfies Members<Main.Request>,
   ToolInfo: {
     name: "string", description: "string", inputSchema: "object", source: "string", needsApproval: "boolean?",
+    alwaysAsk: "boolean?",
   } satisfies Members<Main.ToolInfo>,
   Agent: {
     name: "string", does: "string", instructions: "string", tools: "object", team: "object", budget: "object?",
@@ -88,6 +91,12 @@ export const OBJECTS = {
   } satisfies Members<Main.Runtime>,
   ChatTransport: { sendMessages: "function", reconnectToStream: "function" } satisfies Members<Transport.ToolnexusChatTransport>,
   ApprovalDialog: { ask: "function" } satisfies Members<Dialog.ApprovalDialog>,
+  DecisionEntry: {
+    seq: "number", at: "string", run: "string?", conversation: "string?", call: "string?", tool: "string?",
+    path: "object?", request: "string?", asked: "object?", ran: "object?", decision: "string", reason: "string?",
+    rule: "string?", grant: "string?", grantedBy: "string?", approver: "string?", from: "string", prev: "string", hash: "string",
+  } satisfies Members<Main.DecisionEntry>,
+  Grant: { id: "string", tool: "string", scope: "string", args: "object?", approver: "string" } satisfies Members<Main.Grant>,
   DemoModel: { baseURL: "string", model: "string", style: "string", fetch: "function" } satisfies Members<Demo.DemoModel>,
   // The element's own members (what HTMLElement has is left out) and its class's statics.
   ToolnexusChatElement: {
@@ -138,7 +147,7 @@ export async function checkNode(): Promise<string[]> {
   const tnx = await main.load({ wasm: main.wasmURL("tools") });
   out.push(...shapeProblems("Toolnexus", tnx, OBJECTS.Toolnexus, { exact: true }));
   const refund = main.defineTool({ name: "refund", needsApproval: true, run: ({ order }) => `refunded order ${order}` });
-  const toolkit = await tnx.createToolkit({ tools: [refund] });
+  const toolkit = await tnx.createToolkit({ tools: [refund], approvalRules: [{ tool: "refund", when: [{ path: "order", op: "==", value: 7 }], decision: "allow" }] });
   out.push(...shapeProblems("Toolkit", toolkit, OBJECTS.Toolkit, { exact: true }));
   for (const info of await toolkit.tools()) out.push(...shapeProblems("ToolInfo", info, OBJECTS.ToolInfo, { exact: true }));
   const empty = await (await tnx.createToolkit([])).tools();
@@ -170,6 +179,20 @@ export async function checkNode(): Promise<string[]> {
   }
   const conv = client.conversation();
   out.push(...shapeProblems("Conversation", conv, OBJECTS.Conversation, { exact: true }));
+  // A rule's allow, a person's approval that grants, and the grant's approval: the record's entries.
+  const granting = await tnx.createClient({ ...model, waitFor: (r) => ({ id: r.id, ok: true, data: { grant: "args" } }) });
+  await granting.run("refund order 7", toolkit, { conversation: conv.id });
+  await granting.run("refund order 42", toolkit, { conversation: conv.id });
+  const withGrant = await granting.run("refund order 42", toolkit, { conversation: conv.id });
+  out.push(...shapeProblems("RunResult", withGrant, OBJECTS.RunResult, { exact: true }));
+  const entries = await toolkit.decisions();
+  // The last three are this check's: a rule's allow, the granting approval, the grant's.
+  const words = entries.slice(-3).map((e) => e.decision + (e.grantedBy ? " by grant" : "")).join(", ");
+  if (words !== "allowed, approved, approved by grant") out.push(`toolkit.decisions(): ${words}`);
+  for (const e of entries) out.push(...shapeProblems("DecisionEntry", e, OBJECTS.DecisionEntry, { exact: true }));
+  for (const g of await toolkit.grants(conv.id)) out.push(...shapeProblems("Grant", g, OBJECTS.Grant, { exact: true }));
+  const verdict = await tnx.verifyDecisions(entries, { head: await toolkit.decisionsHead() });
+  if (!verdict.ok) out.push(`verifyDecisions: ${JSON.stringify(verdict)}`);
   const transport = main.chatTransport({ client, toolkit });
   out.push(...shapeProblems("ChatTransport", transport, OBJECTS.ChatTransport, { exact: true }));
   out.push(...shapeProblems("ApprovalDialog", new ApprovalDialog({ document: {} as Document }), OBJECTS.ApprovalDialog));

@@ -62,6 +62,21 @@ test("the README's agent-team example halts with the path, resumes a restored tr
   assert.equal(lines[2], "done — Billing has refunded order 7. It reported: Done: refunded order 7.");
 });
 
+test("the README's decisions example: three rules decide, the record verifies, a change is named", { timeout: 120_000 }, async () => {
+  const dir = join(root, "dist", "readme");
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, "decisions-example.mjs");
+  writeFileSync(file, snippet("node-decisions").replaceAll('from "./dist/web/', 'from "../web/'));
+  const { stdout } = await run(process.execPath, [file], { cwd: root, timeout: 60_000 });
+  assert.deepEqual(stdout.trim().split("\n"), [
+    "1 refund allowed — small refunds ",
+    "2 refund approved — VIP refunds need a person Sam",
+    "3 delete_account denied — no deletes from chat ",
+    "true",
+    "decision record: entry 2 (seq 2): its content does not match its hash: it was changed",
+  ]);
+});
+
 test("the README's journal example: killed during the refund, run again, it asks and finishes", { timeout: 240_000 }, async () => {
   // A package inside this module (dist/ is ignored by git), run twice in one folder.
   const dir = join(root, "dist", "readme", "_journal"); // "_": ./... patterns (go vet, go test) leave it out

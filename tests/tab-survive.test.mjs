@@ -96,7 +96,7 @@ async function crashDuringRefund(open) {
   await openDemoAt(page, `${site.server.url}?tool-delay=60000`);
   await send(page, "refund order 42");
   await page.getByRole("dialog").getByRole("button", { name: "Approve" }).click();
-  await untilJournal(page, "demo", ["answer", "call"]); // the refund began: its outcome is not recorded
+  await untilJournal(page, "demo", ["answer", "decision", "call"]); // the refund began: its outcome is not recorded
   await crash(page);
   const again = await open();
   await again.goto(site.server.url);
@@ -228,7 +228,7 @@ test("element persist: a tab killed during an approved refund asks on reload; 'I
     await chat.getByRole("textbox", { name: "Message" }).fill("refund order 42");
     await chat.getByRole("button", { name: "Send" }).click();
     await page.getByRole("dialog").getByRole("button", { name: "Approve" }).click();
-    await untilJournal(page, "toolnexus-chat:shop", ["answer", "call"]);
+    await untilJournal(page, "toolnexus-chat:shop", ["answer", "decision", "call"]);
     assert.equal(await page.evaluate(() => localStorage.getItem("refunds")), "1");
     await crash(page);
 

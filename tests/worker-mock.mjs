@@ -17,6 +17,9 @@
 //                                      "add <a> and <b>", else {a: 2, b: 3}
 //   a prompt that mentions "fail"    → HTTP 503
 //   anything else                    → "hello from the mock model"
+// and, whatever the last message, a conversation whose first prompt is
+// "chain: <tool> <args JSON> | <tool> <args JSON> | …" (OpenAI style) calls
+// those tools one per turn, in order, then answers "done: <last output>".
 
 import { startMockLLM, toolResultsOf } from "./mock-llm.mjs";
 
@@ -26,6 +29,8 @@ const MAX_TURNS = 1_000_000;
 export function nextTurn(request) {
   const messages = request.body?.messages ?? [];
   const last = messages[messages.length - 1] ?? {};
+  const chain = chainTurn(messages);
+  if (chain) return chain;
   const results = toolResultsOf({ body: { messages: [last] } });
   if (results.length) return { text: "done: " + results.map((r) => r.content).join("; ") };
   const prompt = typeof last.content === "string"
@@ -40,6 +45,18 @@ export function nextTurn(request) {
   if (add) return { toolCalls: [{ name: "add", args: { a: Number(add[1]), b: Number(add[2]) } }] };
   if (/add/i.test(prompt)) return { toolCalls: [{ name: "add", args: { a: 2, b: 3 } }] };
   return { text: "hello from the mock model" };
+}
+
+// chainTurn is the reply of a "chain: …" conversation, or null.
+function chainTurn(messages) {
+  const first = messages.find((m) => m.role === "user");
+  if (typeof first?.content !== "string" || !first.content.startsWith("chain: ")) return null;
+  const steps = first.content.slice("chain: ".length).split(" | ");
+  const done = messages.filter((m) => m.role === "tool");
+  if (done.length >= steps.length) return { text: `done: ${done.at(-1)?.content ?? ""}` };
+  const step = steps[done.length].trim();
+  const space = step.indexOf(" ");
+  return { toolCalls: [{ name: step.slice(0, space), args: JSON.parse(step.slice(space + 1)) }] };
 }
 
 // startWorkerMock starts the shared mock with the open-ended rule. delay(request),

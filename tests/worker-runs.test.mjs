@@ -288,7 +288,7 @@ test("the approval page speaks to a person: time left, what was approved, a brok
     const buttons = dialog.locator(".tnx-buttons button");
     const boxes = await buttons.evaluateAll((bs) => bs.map((b) => ({ text: b.textContent, h: b.getBoundingClientRect().height,
       fits: b.scrollWidth <= b.clientWidth, line: parseFloat(getComputedStyle(b).lineHeight) || 1.45 * parseFloat(getComputedStyle(b).fontSize) })));
-    assert.deepEqual(boxes.map((b) => b.text), ["Decline", "Cancel edit", "Approve edited"]);
+    assert.deepEqual(boxes.map((b) => b.text), ["Decline", "Cancel edit", "Allow for this run", "Approve edited"]);
     for (const b of boxes) assert.ok(b.fits && b.h < 2 * b.line, `"${b.text}" wraps: ${JSON.stringify(b)}`);
     await dialog.getByRole("button", { name: "Approve edited" }).click();
     await page.locator("#status[data-kind=done]").waitFor();

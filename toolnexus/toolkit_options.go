@@ -7,6 +7,7 @@ import (
 	"runtime"
 
 	"github.com/toolnexus/wasm/core"
+	"github.com/toolnexus/wasm/core/approval"
 )
 
 // Options configures CreateToolkit: core's Options with the Go port's
@@ -40,6 +41,11 @@ type Options struct {
 	// a tool (source "a2a"), as do the agents of an "agents" block of a
 	// decoded McpConfig (a2a.go).
 	Agents []Agent
+	// Approvals is core's approval policy (not the Go port's): rules that
+	// allow, deny or ask about a call before it runs, the grants of "allow
+	// for this conversation", and the record of every decision (OnDecision;
+	// RunResult.Decisions). See core/approval.
+	Approvals *approval.Policy
 }
 
 // Toolkit is an ordered set of tools with unique names: core's Toolkit,
@@ -80,7 +86,7 @@ func createToolkit(ctx context.Context, opts Options) (*Toolkit, error) {
 func coreOptions(ctx context.Context, opts Options) (core.Options, error) {
 	o := core.Options{Builtins: opts.Builtins, SkillsFS: opts.SkillsFS, ExtraTools: opts.ExtraTools,
 		MCP: opts.MCP, Variables: opts.Variables, Transport: opts.Transport, WaitFor: opts.WaitFor,
-		WaitForContext: opts.WaitForContext}
+		WaitForContext: opts.WaitForContext, Approvals: opts.Approvals}
 	if m, ok := opts.Builtins.(map[string]any); ok {
 		cfg, on, err := builtinsObject(m)
 		if err != nil {

@@ -25,7 +25,13 @@ let seq = 0; // unique element ids per dialog
  * {id, ok: true, data: {args}}, which core runs instead of the model's.
  * agent, when set, is how the dialog names where the agent's own tools run
  * (e.g. "the agent at agent.example.workers.dev").
- * @param {{document?: Document, parent?: Element, agent?: string}} [options]
+ * allowFor ("conversation", "run"), when set, offers "Allow for this
+ * conversation" (or run) beside Approve for a tool approval, with a choice
+ * of these exact arguments or any arguments: the answer then carries
+ * data.grant ("args" or "any"), and later calls of the tool there run
+ * without asking (core/approval). A tool that always asks
+ * (request.data.alwaysAsk) is never offered it.
+ * @param {{document?: Document, parent?: Element, agent?: string, allowFor?: string}} [options]
  * @returns {(request: object) => Promise<{id: string, ok: boolean, reason?: string, data?: object}>}
  */
 export function approvalDialog(options = {}) {
@@ -40,17 +46,19 @@ export class ApprovalDialog {
   #doc;
   #parent;
   #agent;
+  #allowFor;
   #queue = Promise.resolve(); // serialises dialogs: a second request waits its turn
   // Requests asked and not yet answered (the open one included): core asks
   // for a turn's suspended calls at once, so several can arrive together.
   #waiting = 0;
   #queueNote = null; // the open dialog's "n more waiting" line
 
-  constructor({ document: doc = globalThis.document, parent, agent } = {}) {
+  constructor({ document: doc = globalThis.document, parent, agent, allowFor } = {}) {
     if (!doc) throw new Error("toolnexus: approvalDialog needs a document");
     this.#doc = doc;
     this.#parent = parent ?? null;
     this.#agent = agent ?? "";
+    this.#allowFor = allowFor ? String(allowFor) : "";
   }
 
   /**
@@ -93,7 +101,7 @@ export class ApprovalDialog {
     // shadow root that holds the parent (a document's sheets do not reach in).
     const home = this.#parent?.getRootNode?.();
     adoptStyles(home?.nodeType === 11 && home.host ? home : doc, STYLE_ID, CSS + QUESTION_CSS + ELICIT_CSS + OUTCOME_CSS);
-    const parts = build(doc, request, this.#agent, elsewhere);
+    const parts = build(doc, request, this.#agent, elsewhere, this.#allowFor);
     const { dialog, approve, decline, reason, countdown } = parts;
     this.#queueNote = doc.createElement("p");
     this.#queueNote.className = "tnx-queue";
@@ -141,7 +149,9 @@ export class ApprovalDialog {
 
       // A question's answers ride in data.answers (question-form.mjs); an MCP
       // input request's values are the data itself (elicit-form.mjs).
-      approve.addEventListener("click", () => {
+      // grant (Allow for this conversation) adds data.grant to the approval.
+      const approveWith = (grant) => {
+        const withGrant = (answer) => (grant ? { ...answer, data: { ...answer.data, grant } } : answer);
         if (parts.editor) {
           const r = parts.editor.read();
           if (!r.ok) {
@@ -150,8 +160,13 @@ export class ApprovalDialog {
             parts.editor.textarea.focus();
             return;
           }
-          return finish(r.edited ? { id: request.id, ok: true, data: { args: r.args } } : { id: request.id, ok: true });
+          return finish(withGrant(r.edited ? { id: request.id, ok: true, data: { args: r.args } } : { id: request.id, ok: true }));
         }
+        finish(withGrant({ id: request.id, ok: true }));
+      };
+      parts.allow?.button.addEventListener("click", () => approveWith(parts.allow.scope()));
+      approve.addEventListener("click", () => {
+        if (parts.editor || parts.allow) return approveWith("");
         if (parts.elicit) {
           const r = parts.elicit.read();
           if (!r.ok) {
@@ -288,7 +303,7 @@ function visible(s) {
 }
 
 // build creates the dialog's elements; all request text goes through textContent.
-function build(doc, request, agent, elsewhere) {
+function build(doc, request, agent, elsewhere, allowFor) {
   const n = ++seq;
   const el = (tag, props = {}, ...children) => {
     const node = doc.createElement(tag);
@@ -354,15 +369,32 @@ function build(doc, request, agent, elsewhere) {
   const decline = el("button", { type: "button", class: "tnx-decline", text: "Decline" });
   const approve = el("button", { type: "button", class: "tnx-approve", text: form ? "Answer" : elicit ? "Submit" : "Approve" });
   const aside = elsewhere ? el("button", { type: "button", class: "tnx-aside", text: String(elsewhere) }) : null;
+  const allow = approval && allowFor && request.data?.alwaysAsk !== true ? allowGroup(el, n, allowFor, request.data?.tool) : null;
 
-  dialog.append(title, body, argsBlock,
+  dialog.append(title, body, argsBlock, ...(allow ? [allow.fieldset] : []),
     el("div", { class: "tnx-reason" },
       el("label", { for: reasonId, text: "Reason" }), reason,
       el("small", { id: hintId, text: "Optional. Sent to the agent if you decline." })),
     countdown,
-    el("div", { class: "tnx-buttons" }, ...(aside ? [aside] : []), decline, ...(edit ? [edit] : []), approve));
+    el("div", { class: "tnx-buttons" }, ...(aside ? [aside] : []), decline, ...(edit ? [edit] : []),
+      ...(allow ? [allow.button] : []), approve));
   return { dialog, approve, decline, reason, countdown, answers: form?.answers, elicit, elicitError,
-    edit, editor: null, argsBlock, argsId, argsError, aside };
+    edit, editor: null, argsBlock, argsId, argsError, aside, allow };
+}
+
+// allowGroup is "Allow for this conversation" (or run): the choice of
+// these exact arguments or any arguments, and its button beside Approve.
+function allowGroup(el, n, allowFor, tool) {
+  const name = `tnx-allow-scope-${n}`;
+  const args = el("input", { type: "radio", name, value: "args", checked: "", id: `${name}-args` });
+  const any = el("input", { type: "radio", name, value: "any", id: `${name}-any` });
+  const fieldset = el("fieldset", { class: "tnx-allow" },
+    el("legend", { text: `Allow for this ${allowFor}` }),
+    el("label", { for: args.id }, args, " with these exact arguments"),
+    el("label", { for: any.id }, any, " with any arguments"),
+    el("small", { text: `Later calls of ${visible(tool ?? "this tool")} in this ${allowFor} then run without asking; you can revoke it.` }));
+  const button = el("button", { type: "button", class: "tnx-allow-button", text: `Allow for this ${allowFor}` });
+  return { fieldset, button, scope: () => (any.checked ? "any" : "args") };
 }
 
 // buildOutcome makes the dialog of a request of kind "outcome_unknown":
@@ -450,6 +482,10 @@ const CSS = `
 .tnx-approval .tnx-args-error { color: var(--tnx-danger); margin: 4px 0 8px; }
 .tnx-approval .tnx-args-error:empty { margin: 0; }
 .tnx-approval .tnx-reason { display: grid; gap: 4px; margin: 8px 0; }
+.tnx-approval .tnx-allow { border: 1px solid var(--tnx-border); border-radius: 8px; margin: 8px 0; padding: 6px 12px 8px;
+  display: flex; flex-wrap: wrap; gap: 4px 16px; }
+.tnx-approval .tnx-allow legend { color: var(--tnx-muted); padding: 0 4px; }
+.tnx-approval .tnx-allow small { color: var(--tnx-muted); flex-basis: 100%; }
 .tnx-approval .tnx-reason small { color: var(--tnx-muted); }
 .tnx-approval input { font: inherit; color: inherit; background: var(--tnx-bg);
   border: 1px solid var(--tnx-border); border-radius: 6px; padding: 6px 8px; }

@@ -2,8 +2,9 @@
 // served by the Worker at /approve. It reads the pending request the link
 // names (GET <link>&view=json), shows it in the same approval dialog as
 // toolnexus.mjs (tool, exact arguments, the asking agent's path, where the
-// tool runs; Approve / Edit / Decline with a reason) and posts the answer to
-// the link. A link that was already answered says by which decision; once
+// tool runs; Approve / Edit / Decline with a reason, and "Allow for this
+// run" with these or any arguments: later calls of the tool in the run go
+// through on that decision) and posts the answer to the link. A link that was already answered says by which decision; once
 // answered, the page shows what was decided: the tool and the arguments
 // that run. When the Worker sets APPROVER_TOKEN the page asks for it first.
 // A question about a call whose outcome was lost (kind "outcome_unknown",
@@ -44,7 +45,8 @@ const DECISIONS = {
 
 function decisionText(d) {
   if (!d) return "answered";
-  const what = DECISIONS[d.decision] ?? "approved";
+  let what = DECISIONS[d.decision] ?? "approved";
+  if (d.grant) what += d.grant === "any" ? ", and allowed for the rest of the run with any arguments" : ", and allowed for the rest of the run with these arguments";
   return d.reason ? `${what} (reason: ${d.reason})` : what;
 }
 
@@ -83,6 +85,15 @@ function showDecided(request, decision) {
     const pre = document.createElement("pre");
     pre.textContent = JSON.stringify(args ?? {}, null, 2);
     section.append(pre);
+  }
+  if (decision?.grant) {
+    // "Allow for this run": later calls of the tool go through on this decision.
+    const grant = document.createElement("p");
+    grant.className = "grant";
+    grant.textContent = decision.grant === "any"
+      ? `Later calls of ${data.tool} in this run, with any arguments, run without asking.`
+      : `Later calls of ${data.tool} in this run with exactly these arguments run without asking.`;
+    section.append(grant);
   }
   status.after(section);
 }
@@ -135,7 +146,8 @@ async function main() {
     if (h1) h1.textContent = "Did a tool call happen?";
     say("");
   }
-  const dialog = new ApprovalDialog({ document, agent: body.where });
+  // A durable run keeps "Allow for this run" (worker/runs: the link's "grant").
+  const dialog = new ApprovalDialog({ document, agent: body.where, allowFor: "run" });
   const answer = await askUntilAnswered(dialog, body.request);
   say("Sending your answer…");
   const post = linkBody(answer);

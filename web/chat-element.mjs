@@ -34,7 +34,7 @@
 //   in the dialog, never run again blindly.
 
 import { httpToolSpecs, localEngine, remoteEngine } from "./chat-engine.mjs";
-import { answerLabel, decisionLabel, resultView, waitingStatus } from "./outcome.mjs";
+import { answerLabel, decisionLabel, decisionNote, resultView, waitingStatus } from "./outcome.mjs";
 import { adoptStyles } from "./styles.mjs";
 import { wasmURL } from "./wasm-urls.mjs";
 
@@ -77,6 +77,13 @@ export class ToolnexusChatElement extends HTMLElement {
   // answer to an approval is written on the call's own line.
   #callLines = new Map();
   #answered = new Map();
+  // Approval decisions (core/approval): the conversation an "allow for this
+  // conversation" holds in (a new one on reset), the grants given in it by
+  // id ({entry, notes: [{note, revoke}]}), and decisions about calls whose
+  // line is not shown yet, by call id.
+  #conversation = newConversationID();
+  #grants = new Map();
+  #decided = new Map();
   #qrs = new Map(); // request id -> {figure, done, note, url}: the QR code shown while a durable run's request waits
   // Request id -> {note, url}: the "Waiting for approval" notes of durable
   // runs, marked answered with the recorded decision (#showRecorded).
@@ -250,6 +257,9 @@ export class ToolnexusChatElement extends HTMLElement {
       }
       const opts = {
         journal: journal ?? undefined,
+        conversation: this.#conversation,
+        // Each decision of the record: a rule's, a grant's, a person's (#showDecision).
+        onDecision: (entry) => this.#showDecision(entry),
         waitFor: (request, o) => this.#waitFor(request, o),
         // A durable run (remote mode) reports the decision it recorded.
         onAnswered: (request, decision, where) => this.#showRecorded(request, decision, where),
@@ -324,6 +334,9 @@ export class ToolnexusChatElement extends HTMLElement {
     this.#view = [];
     this.#callLines = new Map();
     this.#answered = new Map();
+    this.#conversation = newConversationID(); // what was allowed for the last one does not carry over
+    this.#grants = new Map();
+    this.#decided = new Map();
     for (const qr of this.#qrs.values()) qr.done = true;
     this.#qrs.clear();
     this.#notes.clear();
@@ -346,6 +359,7 @@ export class ToolnexusChatElement extends HTMLElement {
     try {
       const saved = await (await this.#store()).get(this.#storeKey());
       if (!saved) return;
+      if (typeof saved.conversation === "string" && saved.conversation) this.#conversation = saved.conversation;
       for (const v of Array.isArray(saved.view) ? saved.view : []) {
         if (v && typeof v === "object") this.#entry(String(v.kind), String(v.who), String(v.text ?? ""), !!v.isError, v.callId);
       }
@@ -381,7 +395,7 @@ export class ToolnexusChatElement extends HTMLElement {
     const key = this.#storeKey();
     const view = this.#view.map((v) => ({ ...v }));
     const run = this.#running ? { run: this.#running } : {};
-    return this.#store().then((s) => s.save(key, messages ?? [], { ...run, ...extra, view }))
+    return this.#store().then((s) => s.save(key, messages ?? [], { ...run, ...extra, view, conversation: this.#conversation }))
       .catch((err) => console.warn("toolnexus-chat: the conversation was not saved:", err));
   }
 
@@ -578,9 +592,15 @@ export class ToolnexusChatElement extends HTMLElement {
     this.#setBusy(true, waitingStatus(request));
     try {
       const wait = this.#durable?.key === this.#storeKey() && this.persist && !this.endpoint ? this.#durable.wait : null;
-      const answer = await (wait ? wait.waitFor(request, { signal })
+      let answer = await (wait ? wait.waitFor(request, { signal })
         : recorded ? this.#askHereOrThere(request, signal) : this.#askDialog(request, { signal }));
-      if (!recorded) this.#showAnswer(request, answer);
+      if (!recorded) {
+        this.#showAnswer(request, answer);
+        // For the record: who answered, and where (core/approval).
+        if (request?.kind === "approval" && answer && typeof answer.ok === "boolean") {
+          answer = { ...answer, data: { ...answer.data, approver: "in page", from: "tab" } };
+        }
+      }
       return answer;
     } finally {
       const qr = this.#qrs.get(request?.id);
@@ -691,7 +711,73 @@ export class ToolnexusChatElement extends HTMLElement {
     const shown = typeof id === "string" ? this.#answered.get(id) : undefined;
     if (shown) this.#answered.delete(id);
     const text = shown?.text || (args === undefined ? String(name ?? "") : `${name} ${compact(args)}`);
-    return this.#entry("tool-call", shown?.who ?? "Tool call", text, false, id);
+    const line = this.#entry("tool-call", shown?.who ?? "Tool call", text, false, id);
+    const decided = typeof id === "string" ? this.#decided.get(id) : undefined;
+    if (decided) {
+      this.#decided.delete(id);
+      this.#showDecision(decided);
+    }
+    return line;
+  }
+
+  // #showDecision writes a decision of the record on its call's line: which
+  // rule allowed or denied it, which earlier "allow for this conversation"
+  // approved it (with Revoke), or that an approval allowed its tool for the
+  // rest of the conversation (with Revoke); a revocation updates every line
+  // of the grant. A decision about a call whose line is not shown yet waits
+  // for it (#callEntry).
+  #showDecision(entry) {
+    if (!entry || typeof entry !== "object") return;
+    const where = this.endpoint ? "run" : "conversation";
+    if (entry.decision === "revoked") {
+      const grant = this.#grants.get(entry.request);
+      for (const n of grant?.notes ?? []) {
+        n.revoke?.remove();
+        n.note.textContent = decisionNote(entry, { where });
+      }
+      this.#grants.delete(entry.request);
+      return;
+    }
+    if (entry.grant) this.#grants.set(entry.request, { entry, notes: [] });
+    const granting = entry.grantedBy ? this.#grants.get(entry.grantedBy) : null;
+    const text = decisionNote(entry, { granting: granting?.entry, where });
+    if (!text || typeof entry.call !== "string") return;
+    const line = this.#callLines.get(entry.call);
+    if (!line) return void this.#decided.set(entry.call, entry);
+    if (entry.grantedBy) line.relabel("Tool call · approved by your earlier decision");
+    else if (entry.decision === "allowed") line.relabel("Tool call · allowed by a rule");
+    else if (entry.decision === "denied") line.relabel("Tool call · denied by a rule");
+    const note = document.createElement("p");
+    note.className = "decision";
+    note.setAttribute("part", "decision");
+    note.textContent = text;
+    const grant = this.#grants.get(entry.grant ? entry.request : entry.grantedBy);
+    let revoke = null;
+    if (grant) {
+      revoke = document.createElement("button");
+      revoke.type = "button";
+      revoke.className = "revoke";
+      revoke.setAttribute("part", "revoke");
+      revoke.textContent = "Revoke";
+      const id = grant.entry.request;
+      revoke.addEventListener("click", () => this.#revoke(id, grant.entry.run).catch(() => {}));
+      grant.notes.push({ note, revoke });
+    }
+    line.attach(note);
+    if (revoke) line.attach(revoke);
+  }
+
+  // #revoke takes back an "allow for this conversation" (a durable run's
+  // "allow for this run"): later calls of its tool ask again.
+  async #revoke(id, run) {
+    const engine = this.#engine;
+    const ready = engine && await engine.promise.catch(() => null);
+    if (!ready?.revoke) return;
+    const entry = await ready.revoke(this.endpoint ? run : this.#conversation, id);
+    // A local revocation is a decision too (onDecision may have shown it); a
+    // durable run's reaches the page as its "decision" event, or here.
+    if (entry && this.#grants.has(id)) this.#showDecision(entry);
+    this.#emit("toolnexus:revoked", { grant: id, decision: entry });
   }
 
   // #showWaiting says a durable run's request can be answered through its
@@ -727,7 +813,9 @@ export class ToolnexusChatElement extends HTMLElement {
       try { agent = `the agent at ${new URL(this.endpoint, document.baseURI).host}`; } catch { agent = "the remote agent"; }
     }
     if (!this.#ask || this.#ask.agent !== agent) {
-      const ask = loadDialog().then(({ approvalDialog }) => approvalDialog({ agent }));
+      // "Allow for this conversation" (a durable run on the Worker: "for this run").
+      const allowFor = this.endpoint ? "run" : "conversation";
+      const ask = loadDialog().then(({ approvalDialog }) => approvalDialog({ agent, allowFor }));
       this.#ask = { agent, ask: (req, o) => ask.then((dialog) => dialog(req, o)) };
     }
     return this.#ask.ask(request, opts);
@@ -946,5 +1034,15 @@ button:disabled { opacity: .55; cursor: default; }
 .qr figcaption { font-size: .8em; color: var(--_muted); }
 .note a { color: var(--_accent); }
 .answer-here { display: block; margin-top: 6px; padding: 4px 12px; }
+.decision { margin: 4px 0 0; font-size: .85em; color: var(--_muted); white-space: normal; }
+.revoke { margin-top: 4px; padding: 2px 10px; font-size: .85em; background: transparent; color: var(--_accent); }
 .sr-only { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
 `;
+
+// newConversationID names a conversation of the element: its "allow for this
+// conversation" grants hold there (core/approval).
+function newConversationID() {
+  const b = new Uint8Array(8);
+  globalThis.crypto.getRandomValues(b);
+  return `conv_${Array.from(b, (x) => x.toString(16).padStart(2, "0")).join("")}`;
+}

@@ -4,6 +4,7 @@
 //   engine.run(prompt, history, {waitFor, onStep, onEvent, signal, journal}) → Promise<RunResult>
 //   engine.resume(history, pending, answer, {waitFor, signal}) → Promise<RunResult>   (local only)
 //   engine.continue(journal, answer, {waitFor, onStep, signal}) → Promise<RunResult>  (local only)
+//   engine.revoke(conversation, grant) → Promise<object|null>   takes an "allow for this conversation" back
 //   engine.close()
 //
 // waitFor(request) → Promise<Answer> asks the person; onStep(result) sees every
@@ -13,6 +14,11 @@
 // signal (an AbortSignal) cancels a local run; journal (web/browser-journal.mjs)
 // journals a local run, or continues the run it holds (issue 31), and
 // continue goes on with a journaled run that halted, answer recorded first.
+// conversation (a local run's) names where an approval's "allow for this
+// conversation" holds; onDecision(entry) sees each decision of the record
+// (core/approval) as it is made — a local run's from the toolkit, a durable
+// run's from its "decision" events — and revoke takes a grant back (for a
+// durable run, conversation is the run's id).
 // No DOM here; importing it loads nothing (the wasm is fetched by localEngine).
 
 import { linkBody } from "./outcome.mjs"; // also a static import of chat-element.mjs: no extra round trip
@@ -42,8 +48,10 @@ export async function localEngine({ wasm, demo, baseURL, model, style, apiKey, s
   // waitFor is per run (it belongs to the element), so the client gets a trampoline.
   let current = null;
   const waitFor = (request, opts) => (current ? current(request, opts) : { id: request?.id, ok: false, reason: "no one to ask" });
+  let decided = null; // the running step's onDecision, as waitFor's
+  const onDecision = (entry) => decided?.(entry);
   // MCP servers from the JSON config; their elicitations use the same dialog.
-  const toolkit = await tnx.createToolkit({ tools: specs, variables, mcpServers, waitFor });
+  const toolkit = await tnx.createToolkit({ tools: specs, variables, mcpServers, waitFor, onDecision });
   let client;
   try {
     client = await tnx.createClient({ ...modelOptions, headers, systemPrompt, maxTurns, waitFor });
@@ -53,44 +61,48 @@ export async function localEngine({ wasm, demo, baseURL, model, style, apiKey, s
   }
   const streams = !!(demo || stream);
   return {
-    async run(prompt, history, { waitFor, onStep, onEvent, signal, journal }) {
+    async run(prompt, history, { waitFor, onStep, onEvent, signal, journal, conversation, onDecision: seen }) {
       current = waitFor;
+      decided = seen;
       try {
         let result;
         if (onEvent && streams) {
-          for await (const event of client.stream(prompt, toolkit, { history, signal, journal })) {
+          for await (const event of client.stream(prompt, toolkit, { history, signal, journal, conversation })) {
             if (event.type === "done") result = event.result;
             else onEvent(event);
           }
         } else {
-          result = await client.run(prompt, toolkit, { history, signal, journal });
+          result = await client.run(prompt, toolkit, { history, signal, journal, conversation });
         }
         onStep?.(result);
         return result;
       } finally {
-        current = null;
+        current = decided = null;
       }
     },
-    async resume(history, pending, answer, { waitFor, onStep, signal }) {
+    async resume(history, pending, answer, { waitFor, onStep, signal, conversation, onDecision: seen }) {
       current = waitFor;
+      decided = seen;
       try {
-        const result = await client.runWithAnswer(toolkit, history, pending, answer, { signal });
+        const result = await client.runWithAnswer(toolkit, history, pending, answer, { signal, conversation });
         onStep?.(result);
         return result;
       } finally {
-        current = null;
+        current = decided = null;
       }
     },
-    async continue(journal, answer, { waitFor, onStep, signal }) {
+    async continue(journal, answer, { waitFor, onStep, signal, conversation, onDecision: seen }) {
       current = waitFor;
+      decided = seen;
       try {
-        const result = await client.continue(toolkit, journal, { answer, signal });
+        const result = await client.continue(toolkit, journal, { answer, signal, conversation });
         onStep?.(result);
         return result;
       } finally {
-        current = null;
+        current = decided = null;
       }
     },
+    revoke: (conversation, grant) => toolkit.revoke(conversation, grant, { approver: "in page" }),
     close: () => toolkit.close().catch(() => {}),
   };
 }
@@ -209,6 +221,14 @@ export function remoteEngine({ endpoint, fetch: rawFetch = globalThis.fetch.bind
         ...(result.text ? [{ role: "assistant", content: result.text }] : [])];
       return result;
     },
+    // revoke takes back a durable run's "allow for this run" (run: its id).
+    async revoke(run, grant) {
+      const res = await fetchFn(new URL(`v1/runs/${encodeURIComponent(run)}/revoke`, base), {
+        method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ grant }),
+      });
+      const out = await res.json().catch(() => ({}));
+      return res.ok ? out.decision : null;
+    },
     close() {},
   };
 }
@@ -246,7 +266,7 @@ function explainedFetch(fetchFn, base) {
 // {elsewhere}) gets the decision the run recorded (worker/runs: {decision:
 // "approved" | "edited" | "declined" | "unknown", reason?, args?}), never
 // how the dialog was closed: waitFor is told so ({recorded: true}).
-async function followRun(base, fetchFn, id, { waitFor, onEvent, onWaiting, onAnswered, signal } = {}) {
+async function followRun(base, fetchFn, id, { waitFor, onEvent, onWaiting, onAnswered, onDecision, signal } = {}) {
   let last = 0;
   let asking = null;
   for (let attempt = 0; attempt < 5;) {
@@ -262,8 +282,11 @@ async function followRun(base, fetchFn, id, { waitFor, onEvent, onWaiting, onAns
     if (!res.ok) throw new Error(`toolnexus-chat: v1/runs/${id}/events answered HTTP ${res.status}`);
     for await (const e of sseEvents(res.body)) {
       if (e.id) last = e.id;
-      if (asking && e.event !== "pending") { asking.abort(); asking = null; }
+      if (asking && e.event !== "pending" && e.event !== "decision") { asking.abort(); asking = null; }
       switch (e.event) {
+        case "decision": // an entry of the run's record, as made (worker/runs)
+          if (e.data?.decision) onDecision?.(e.data.decision);
+          break;
         case "pending":
           asking = answerHere(fetchFn, e.data, waitFor, onWaiting, onAnswered);
           break;

@@ -38,6 +38,8 @@ import { browserJournal, recordedEvents } from "./browser-journal.mjs";
 import { filesPanel } from "./files-panel.mjs";
 import { answerLabel, resultView, waitingStatus } from "./outcome.mjs";
 import { endpointProblem } from "./demo-endpoint.mjs";
+import { decisionsView } from "./decisions-view.mjs";
+import { decisionNote } from "./outcome.mjs";
 import { wasmURL } from "./wasm-urls.mjs";
 
 const $ = (id) => document.getElementById(id);
@@ -75,7 +77,15 @@ let shownResults = new Set();
 // lands on the call's own line — also after a reload, which rebuilds the
 // lines from the saved view (its items keep the call id).
 let callLines = new Map();
-const approve = approvalDialog();
+// The conversation an approval's "allow for this conversation" holds in (a
+// new one with each new conversation), the grants given in it ({entry,
+// notes}) and decisions about calls whose line is not shown yet.
+let conversation = newConversationID();
+let grants = new Map();
+let decided = new Map();
+const approve = approvalDialog({ allowFor: "conversation" });
+// The Decisions view: the toolkit's record of who approved what (issue 32).
+let decisions = null;
 // The built-in tools' virtual file system, shown in the Files panel (and kept
 // in IndexedDB while "Keep files" is ticked).
 const files = filesPanel({ list: $("files"), persist: $("files-persist") });
@@ -101,8 +111,11 @@ async function start() {
   try {
     // The tools build: built-in tools (question, write, …) and skills.
     tnx = await load({ wasm: wasmURL("tools") });
-    toolkit = await tnx.createToolkit({ tools: demoTools().map(shown), ...(await files.toolkitOptions()) });
+    toolkit = await tnx.createToolkit({ tools: demoTools().map(shown), ...(await files.toolkitOptions()), onDecision: showDecision });
     await files.attach(toolkit);
+    decisions = decisionsView({ document, toolkit, verify: tnx.verifyDecisions, conversation: () => conversation });
+    $("decisions").replaceChildren(decisions.element);
+    decisions.refresh().catch(() => {});
     team = teamRunner({ tnx, store, ask: approve, team: demoTeam(tnx, { refund: shown(refund) }), model: () => modelOptions(picked()), view: teamView });
   } catch (err) {
     toolkit = null;
@@ -191,6 +204,7 @@ async function restore() {
     ui.stream.checked = !!s.stream;
   }
   history = saved.messages;
+  if (typeof saved.conversation === "string" && saved.conversation) conversation = saved.conversation;
   for (const v of Array.isArray(saved.view) ? saved.view : []) {
     if (v && typeof v === "object") entry(String(v.kind), String(v.who), String(v.text ?? ""), !!v.isError, v.callId);
   }
@@ -207,7 +221,7 @@ function settings() {
 }
 
 function save() {
-  return store.save(STORE_ID, history, { view, settings: settings(), ...(halted ? { pending: halted.pending, why: halted.why } : {}),
+  return store.save(STORE_ID, history, { view, settings: settings(), conversation, ...(halted ? { pending: halted.pending, why: halted.why } : {}),
     ...(running ? { run: running } : {}) })
     .catch((err) => console.warn("toolnexus demo: the conversation was not saved:", err));
 }
@@ -258,7 +272,65 @@ async function waitFor(request, opts) {
     ui.busy.textContent = "Working…";
   }
   showAnswer(line, request, answer);
-  return answer;
+  return forTheRecord(request, answer);
+}
+
+// forTheRecord adds who answered an approval, and where, to the answer
+// (the record's approver and from: core/approval).
+function forTheRecord(request, answer) {
+  if (request?.kind !== "approval" || !answer || typeof answer.ok !== "boolean") return answer;
+  return { ...answer, data: { ...answer.data, approver: "in page", from: "tab" } };
+}
+
+// showDecision writes a decision of the record (core/approval) on its
+// call's line: the rule that allowed or denied it, the earlier "allow for
+// this conversation" that approved it (with Revoke), or that an approval
+// allowed its tool for the rest of the conversation (with Revoke); a
+// revocation updates the grant's lines. The Decisions view follows.
+function showDecision(entry) {
+  queueMicrotask(() => decisions?.refresh().catch(() => {}));
+  if (!entry || typeof entry !== "object") return;
+  if (entry.decision === "revoked") {
+    for (const n of grants.get(entry.request)?.notes ?? []) {
+      n.revoke.remove();
+      n.note.textContent = decisionNote(entry);
+    }
+    grants.delete(entry.request);
+    return;
+  }
+  if (entry.grant) grants.set(entry.request, { entry, notes: [] });
+  const grant = grants.get(entry.grant ? entry.request : entry.grantedBy);
+  const text = decisionNote(entry, { granting: entry.grantedBy ? grant?.entry : null });
+  if (!text || typeof entry.call !== "string") return;
+  const line = callLines.get(entry.call);
+  if (!line) return void decided.set(entry.call, entry);
+  if (entry.grantedBy) line.relabel("Tool call · approved by your earlier decision");
+  else if (entry.decision === "allowed") line.relabel("Tool call · allowed by a rule");
+  else if (entry.decision === "denied") line.relabel("Tool call · denied by a rule");
+  const note = document.createElement("p");
+  note.className = "decision";
+  note.textContent = text;
+  line.attach(note);
+  if (!grant) return;
+  const revoke = document.createElement("button");
+  revoke.type = "button";
+  revoke.className = "revoke";
+  revoke.textContent = "Revoke";
+  const id = grant.entry.request;
+  revoke.addEventListener("click", async () => {
+    revoke.disabled = true;
+    const gone = await toolkit.revoke(conversation, id);
+    if (gone) showDecision(gone);
+  });
+  line.attach(revoke);
+  grant.notes.push({ note, revoke });
+}
+
+// newConversationID names a conversation: its grants hold there.
+function newConversationID() {
+  const b = new Uint8Array(8);
+  crypto.getRandomValues(b);
+  return `conv_${Array.from(b, (x) => x.toString(16).padStart(2, "0")).join("")}`;
 }
 
 // showAnswer records the person's answer to an approval on the call's line
@@ -379,7 +451,8 @@ ui.form.addEventListener("submit", async (e) => {
 async function runJournaled(c, prompt, live) {
   const streaming = settings().kind === "demo" || ui.stream.checked;
   const result = await durable.run(
-    (signal) => (streaming ? c.stream(prompt, toolkit, { history, signal, journal }) : c.run(prompt, toolkit, { history, signal, journal })),
+    (signal) => (streaming ? c.stream(prompt, toolkit, { history, signal, journal, conversation })
+      : c.run(prompt, toolkit, { history, signal, journal, conversation })),
     { onEvent: (ev) => onEvent(ev, live) });
   await finishRun(result, live);
 }
@@ -490,7 +563,7 @@ async function offerHalted() {
     }
     if (halted !== h) return; // a new conversation started meanwhile
     if (answer?.later) return; // left for later again: still saved, nothing recorded
-    answer = { ...answer, id: h.pending.id };
+    answer = forTheRecord(h.pending, { ...answer, id: h.pending.id });
     // The answer is used once: from here on a reload must not run the tool again.
     setHalted(null);
     await save();
@@ -502,8 +575,8 @@ async function offerHalted() {
     // A journaled run goes on from its journal, the answer recorded first;
     // a run halted before journals (an older save) resumes from its transcript.
     const result = await durable.run((signal) => (h.journaled
-      ? c.continue(toolkit, journal, { answer, signal })
-      : c.runWithAnswer(toolkit, h.messages, h.pending, answer, { signal })));
+      ? c.continue(toolkit, journal, { answer, signal, conversation })
+      : c.runWithAnswer(toolkit, h.messages, h.pending, answer, { signal, conversation })));
     await finishRun(result, { text: false });
   } catch (err) {
     entry("error", "Error", err?.message ?? String(err), true);
@@ -535,6 +608,10 @@ ui.reset.addEventListener("click", () => {
   history = [];
   view = [];
   callLines = new Map();
+  conversation = newConversationID(); // what was allowed for the last one does not carry over
+  grants = new Map();
+  decided = new Map();
+  decisions?.refresh().catch(() => {});
   setHalted(null);
   running = null;
   journal.clear().catch(() => {});
@@ -601,6 +678,11 @@ function entry(kind, who, text, isError = false, callId = undefined) {
       body.textContent = clip(String(text));
       item.text = String(text);
     },
+    // attach shows node in the line for this visit only (not saved).
+    attach(node) {
+      div.append(node);
+      ui.transcript.scrollTop = ui.transcript.scrollHeight;
+    },
   };
   if (item.callId && kind === "tool-call") callLines.set(item.callId, handle);
   return handle;
@@ -614,7 +696,13 @@ function clip(text, max = 8000) {
 
 function showCall(id, name, args, note = "") {
   if (id) shownCalls.add(id);
-  return entry("tool-call", `Tool call${note}`, `${name} ${compact(args)}`, false, id);
+  const line = entry("tool-call", `Tool call${note}`, `${name} ${compact(args)}`, false, id);
+  const waiting = id ? decided.get(id) : undefined; // a decision made before its line was shown
+  if (waiting) {
+    decided.delete(id);
+    showDecision(waiting);
+  }
+  return line;
 }
 
 // showResult shows a call's result once; a decline is shown by the answer

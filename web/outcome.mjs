@@ -48,7 +48,7 @@ export function decisionLabel(decision) {
 
 /**
  * linkBody is the body of POST <approveURL> (worker/runs) for a dialog's
- * answer: {ok, reason?, args?} for an approval; for a call whose outcome
+ * answer: {ok, reason?, args?, grant?} for an approval; for a call whose outcome
  * was lost {ok: true, outcome: "happened", output}, {ok: true, outcome:
  * "rerun"}, or {ok: false, reason}.
  */
@@ -56,6 +56,8 @@ export function linkBody(answer) {
   const body = { ok: answer?.ok === true };
   if (!body.ok && answer?.reason) body.reason = String(answer.reason);
   if (body.ok && answer.data?.args) body.args = answer.data.args;
+  // "Allow for this run": these arguments, or any (core/approval).
+  if (body.ok && (answer.data?.grant === "args" || answer.data?.grant === "any")) body.grant = answer.data.grant;
   const outcome = answer?.data?.outcome;
   if (body.ok && (outcome === "happened" || outcome === "rerun")) {
     body.outcome = outcome;
@@ -75,4 +77,30 @@ export function waitingStatus(request) {
     case "authorization": return "Waiting for you to sign in…";
   }
   return "Waiting for your decision…";
+}
+
+/**
+ * decisionNote says, for a call's line, which decision of the record
+ * (core/approval) let it run or stopped it — a rule's, or an earlier "allow
+ * for this conversation" (granting: that decision's entry) — or that an
+ * approval also allowed the tool for the rest of the conversation (where:
+ * "conversation" or "run"); "" for a decision the line says already.
+ */
+export function decisionNote(entry, { granting = null, where = "conversation" } = {}) {
+  const scope = (grant) => (grant === "any" ? "any arguments" : "these arguments");
+  const when = (at) => {
+    const t = Date.parse(at ?? "");
+    return Number.isFinite(t) ? ` at ${new Date(t).toLocaleTimeString()}` : "";
+  };
+  switch (entry?.decision) {
+    case "allowed": return `Allowed by the rule “${entry.rule ?? "unnamed"}”`;
+    case "denied": return `Denied by the rule “${entry.rule ?? "unnamed"}”`;
+    case "revoked": return `The allowance for ${entry.tool ?? "the tool"} is revoked: its next call asks again`;
+  }
+  if (entry?.grantedBy) {
+    const by = granting ? ` (${scope(granting.grant)}, decided${when(granting.at)})` : "";
+    return `Approved by your earlier “allow for this ${where}”${by}`;
+  }
+  if (entry?.grant) return `Allowed for this ${where}: later calls of ${entry.tool ?? "the tool"} with ${scope(entry.grant)} run without asking`;
+  return "";
 }

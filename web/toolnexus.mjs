@@ -175,9 +175,25 @@ function wrapApi(api) {
     // every option is handed to Go as is (see jsbridge/doc.go). mcpServers,
     // a2aAgents, builtins, skills and files need toolnexus-tools.wasm; the
     // default build rejects them with an error that says so.
+    // approvalRules decide each call before it runs (first match wins);
+    // onDecision(entry) sees each decision as the toolkit's record chains it.
     async createToolkit(options = {}) {
       const opts = Array.isArray(options) ? { tools: options } : { ...options, tools: options.tools ?? [] };
+      if (typeof opts.onDecision === "function") {
+        const onDecision = opts.onDecision;
+        opts.onDecision = (text) => onDecision(JSON.parse(text));
+      }
       return wrapToolkit(await call(() => api.createToolkit(clientOptions(opts))));
+    },
+    /**
+     * Check a decision record (entries, or their JSON Lines): every hash, every
+     * link, and with head that nothing was cut from its end. Resolves to
+     * {ok: true, count, head} or {ok: false, index, seq, error} naming the first
+     * entry changed or removed.
+     */
+    async verifyDecisions(record, { head } = {}) {
+      const text = typeof record === "string" ? record : (record ?? []).map((e) => JSON.stringify(e)).join("\n");
+      return JSON.parse(await call(() => api.verifyDecisions(text, head ?? "")));
     },
     async createClient(options = {}) {
       return wrapClient(await call(() => api.createClient(clientOptions(options))));
@@ -208,6 +224,19 @@ function wrapToolkit(tk) {
     skillsPrompt: () => (typeof tk.skillsPrompt === "function" ? call(() => tk.skillsPrompt()) : Promise.resolve("")),
     /** {skills: [{name, description, path}], problems: [{path, error}]}. */
     skills: () => (typeof tk.skills === "function" ? call(() => tk.skills()) : Promise.resolve({ skills: [], problems: [] })),
+    /** Every decision of this toolkit's runs — rules', grants', people's — in order, chained. */
+    decisions: async () => (await call(() => tk.decisions())).split("\n").filter(Boolean).map((l) => JSON.parse(l)),
+    /** The hash of the record's last entry ("" when empty): keep it apart to verify the record later. */
+    decisionsHead: () => call(() => tk.decisionsHead()),
+    /** The record as JSON Lines, one entry per line. */
+    exportDecisions: () => call(() => tk.decisions()),
+    /** The "allow for this conversation" grants of a conversation: [{id, tool, scope, args?, approver?}]. */
+    grants: async (conversation) => JSON.parse(await call(() => tk.grants(String(conversation ?? "")))),
+    /** Take back a grant: later calls ask again. Resolves to the revocation's entry, or null. */
+    async revoke(conversation, grant, { approver = "in page" } = {}) {
+      const text = await call(() => tk.revoke(String(conversation ?? ""), String(grant ?? ""), approver));
+      return text ? JSON.parse(text) : null;
+    },
     close: () => call(() => tk.close()),
   });
 }
@@ -215,17 +244,19 @@ function wrapToolkit(tk) {
 function wrapClient(c) {
   return Object.freeze({
     /**
-     * Run to the end. signal (an AbortSignal) aborts the in-flight fetch.
+     * Run to the end. signal (an AbortSignal) aborts the in-flight fetch;
+     * conversation names the conversation its "allow for this conversation"
+     * grants live in (without one, the run's own).
      * With journal ({load, record}: browserJournal() from
      * browser-journal.mjs, or your own) each step is recorded before it
      * takes effect, and a journal that holds a run already is continued
      * instead of starting another (see continue).
      */
-    async run(prompt, toolkit, { history, signal, journal } = {}) {
+    async run(prompt, toolkit, { history, signal, journal, conversation } = {}) {
       const h = history == null ? undefined : JSON.stringify(history);
       const tk = rawToolkit(toolkit);
-      if (journal != null) return parseResult(await call(() => c.runJournal(tk, journal, signal, undefined, String(prompt), h)));
-      return parseResult(await call(() => c.run(String(prompt), tk, h, signal)));
+      if (journal != null) return parseResult(await call(() => c.runJournal(tk, journal, signal, undefined, String(prompt), h, conversation)));
+      return parseResult(await call(() => c.run(String(prompt), tk, h, signal, conversation)));
     },
     /**
      * Stream a run: an async iterator of events ({type: "text", delta},
@@ -233,11 +264,11 @@ function wrapClient(c) {
      * {type: "done", result}. A failed run throws from the iterator.
      * journal as for run.
      */
-    stream(prompt, toolkit, { history, signal, journal } = {}) {
+    stream(prompt, toolkit, { history, signal, journal, conversation } = {}) {
       const h = history == null ? undefined : JSON.stringify(history);
       const tk = rawToolkit(toolkit);
-      if (journal != null) return events((onEvent) => c.runJournal(tk, journal, signal, onEvent, String(prompt), h));
-      return events((onEvent) => c.stream(String(prompt), tk, h, signal, onEvent));
+      if (journal != null) return events((onEvent) => c.runJournal(tk, journal, signal, onEvent, String(prompt), h, conversation));
+      return events((onEvent) => c.stream(String(prompt), tk, h, signal, onEvent, conversation));
     },
     /**
      * Go on with the run journal holds — after a crash, a reload, or a halt
@@ -248,24 +279,24 @@ function wrapClient(c) {
      * of kind "outcome_unknown". answer, when given, is recorded first: the
      * answer to the request a run without waitFor halted on.
      */
-    async continue(toolkit, journal, { signal, answer } = {}) {
+    async continue(toolkit, journal, { signal, answer, conversation } = {}) {
       const a = answer == null ? undefined : JSON.stringify(answer);
-      return parseResult(await call(() => c.continueJournal(rawToolkit(toolkit), journal, signal, undefined, a)));
+      return parseResult(await call(() => c.continueJournal(rawToolkit(toolkit), journal, signal, undefined, a, conversation)));
     },
     /** continue as an async iterator of events, like stream (only the steps it takes). */
-    streamContinue(toolkit, journal, { signal, answer } = {}) {
+    streamContinue(toolkit, journal, { signal, answer, conversation } = {}) {
       const a = answer == null ? undefined : JSON.stringify(answer);
       const tk = rawToolkit(toolkit);
-      return events((onEvent) => c.continueJournal(tk, journal, signal, onEvent, a));
+      return events((onEvent) => c.continueJournal(tk, journal, signal, onEvent, a, conversation));
     },
     /** runWithAnswer as an async iterator of events, like stream. */
-    streamWithAnswer(toolkit, messages, pending, answer, { signal } = {}) {
+    streamWithAnswer(toolkit, messages, pending, answer, { signal, conversation } = {}) {
       return events((onEvent) => c.streamWithAnswer(rawToolkit(toolkit), JSON.stringify(messages ?? []),
-        JSON.stringify(pending), JSON.stringify(answer), signal, onEvent));
+        JSON.stringify(pending), JSON.stringify(answer), signal, onEvent, conversation));
     },
-    async runWithAnswer(toolkit, messages, pending, answer, { signal } = {}) {
+    async runWithAnswer(toolkit, messages, pending, answer, { signal, conversation } = {}) {
       const text = await call(() => c.runWithAnswer(rawToolkit(toolkit),
-        JSON.stringify(messages ?? []), JSON.stringify(pending), JSON.stringify(answer), signal));
+        JSON.stringify(messages ?? []), JSON.stringify(pending), JSON.stringify(answer), signal, conversation));
       return parseResult(text);
     },
     /** One provider call, no loop: OpenAI-shaped {messages, tools?, model?} in and out. */
@@ -279,12 +310,15 @@ function wrapClient(c) {
      *   const conv = client.conversation({ history });   // history optional
      *   await conv.run("hi", tk); await conv.run("and then?", tk);
      */
-    conversation({ history } = {}) {
+    conversation({ history, id } = {}) {
       const h = history == null ? undefined : JSON.stringify(history);
+      // Its grants ("allow for this conversation") live under this id.
+      const convID = id ? String(id) : `conv_${newID()}`;
       let handle = null; // made on first use
-      const raw = () => (handle ??= call(() => c.conversation(h)).catch((e) => { handle = null; throw e; }));
+      const raw = () => (handle ??= call(() => c.conversation(h, convID)).catch((e) => { handle = null; throw e; }));
       const answerText = (answer) => JSON.stringify(answer);
       return Object.freeze({
+        id: convID,
         /** Run a prompt on the conversation (one run at a time). */
         async run(prompt, toolkit, { signal } = {}) {
           const tk = rawToolkit(toolkit), cv = await raw();
@@ -367,16 +401,30 @@ async function call(fn) {
   }
 }
 
+// newID is 64 random bits in hex, for a conversation's id.
+function newID() {
+  const b = new Uint8Array(8);
+  globalThis.crypto.getRandomValues(b);
+  return Array.from(b, (x) => x.toString(16).padStart(2, "0")).join("");
+}
+
+// approvalMark keeps needsApproval: "always" (asked whatever a rule or a
+// grant says) and reads anything else as a boolean.
+function approvalMark(needsApproval) {
+  return needsApproval === "always" ? "always" : !!needsApproval;
+}
+
 /**
- * A tool whose run(args, ctx) is a JS (async) function. idempotent: running
- * a call again with the same ctx.idempotencyKey does no more than running it
- * once, so a journaled run cut off while an approved call ran runs it again
- * instead of asking whether it happened.
+ * A tool whose run(args, ctx) is a JS (async) function. needsApproval: true,
+ * false or "always" (every call asks, whatever a rule or a grant says).
+ * idempotent: running a call again with the same ctx.idempotencyKey does no
+ * more than running it once, so a journaled run cut off while an approved
+ * call ran runs it again instead of asking whether it happened.
  */
 export function defineTool({ name, description = "", inputSchema, run, needsApproval = false, idempotent = false, source } = {}) {
   if (!name) throw new TypeError("toolnexus: defineTool needs a name");
   if (typeof run !== "function") throw new TypeError(`toolnexus: tool ${name} needs a run function`);
-  const spec = { name, description, inputSchema: inputSchema ?? emptySchema(), needsApproval: !!needsApproval, run };
+  const spec = { name, description, inputSchema: inputSchema ?? emptySchema(), needsApproval: approvalMark(needsApproval), run };
   if (idempotent) spec.idempotent = true;
   if (source) spec.source = source;
   return spec;
@@ -399,7 +447,7 @@ export function relayTool(nameOrSpec, description = "", inputSchema) {
 export function httpTool({ name, description = "", inputSchema, http, needsApproval = false, idempotent = false } = {}) {
   if (!name) throw new TypeError("toolnexus: httpTool needs a name");
   if (!http || !http.url) throw new TypeError(`toolnexus: http tool ${name} needs http.url`);
-  const spec = { name, description, inputSchema: inputSchema ?? emptySchema(), needsApproval: !!needsApproval, http };
+  const spec = { name, description, inputSchema: inputSchema ?? emptySchema(), needsApproval: approvalMark(needsApproval), http };
   if (idempotent) spec.idempotent = true;
   return spec;
 }

@@ -53,6 +53,9 @@ type RunResponse struct {
 	core.RunResult
 	State          string `json:"state,omitempty"`
 	StateExpiresAt string `json:"stateExpiresAt,omitempty"`
+	// DecisionsHead is the hash of the last of the response's decisions
+	// (RunResult.Decisions, chained as a record of their own).
+	DecisionsHead string `json:"decisionsHead,omitempty"`
 }
 
 // toolInfo is one entry of GET /v1/tools.
@@ -62,6 +65,7 @@ type toolInfo struct {
 	InputSchema   core.JSONSchema `json:"inputSchema"`
 	Source        core.ToolSource `json:"source"`
 	NeedsApproval bool            `json:"needsApproval"`
+	AlwaysAsk     bool            `json:"alwaysAsk,omitempty"`
 }
 
 func (h *Handler) serveTools(w http.ResponseWriter, r *http.Request) {
@@ -72,7 +76,7 @@ func (h *Handler) serveTools(w http.ResponseWriter, r *http.Request) {
 	defer tk.Close()
 	out := []toolInfo{}
 	for _, t := range tk.Tools() {
-		out = append(out, toolInfo{t.Name, t.Description, t.InputSchema, t.Source, t.NeedsApproval})
+		out = append(out, toolInfo{t.Name, t.Description, t.InputSchema, t.Source, t.NeedsApproval, t.AlwaysAsk})
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"tools": out})
 }
@@ -153,7 +157,7 @@ func (h *Handler) ServeResume(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, "answer_mismatch", "answer.id "+QuoteClip(req.Answer.ID)+" does not match the pending request "+QuoteClip(st.Pending.ID))
 		return
 	}
-	answer := core.Answer{ID: req.Answer.ID, Ok: *req.Answer.Ok, Data: req.Answer.Data, Reason: req.Answer.Reason}
+	answer := answerFromCaller(core.Answer{ID: req.Answer.ID, Ok: *req.Answer.Ok, Data: req.Answer.Data, Reason: req.Answer.Reason}, st.Pending.Kind, "api")
 	if err := core.CheckApprovalEdit(st.Pending, answer); err != nil {
 		// Checked before the token is spent, so the caller can fix the edit and resume again.
 		writeError(w, http.StatusBadRequest, "invalid_args", err.Error()+"; nothing ran and the state token is still good")
@@ -265,6 +269,7 @@ func (h *Handler) FinishRun(cfg Config, endpoint, workspace string, res core.Run
 	h.metrics.run(endpoint, res.Status)
 	h.opts.Logf("worker: %s status=%s turns=%d toolCalls=%d", endpoint, res.Status, res.Turns, res.ToolCallCount)
 	out := RunResponse{RunResult: res}
+	out.Decisions, out.DecisionsHead = chainDecisions(res.Decisions)
 	// Lists are always arrays on the wire, never null.
 	if out.ToolCalls == nil {
 		out.ToolCalls = []core.ToolCall{}

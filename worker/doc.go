@@ -36,9 +36,14 @@
 //	                 ⇒ {"status", "text"?, "pending"?, "error"?}
 //	GET  /v1/runs/<id>/events
 //	                 ⇒ the run's events (text/event-stream, with ids)
+//	GET  /v1/runs/<id>/decisions
+//	                 ⇒ {"run", "count", "head", "decisions"} the run's
+//	                   decision record, chained (?format=jsonl: JSON Lines)
+//	POST /v1/runs/<id>/revoke
+//	                 {"grant"} ⇒ 200 {"status": "revoked", "decision"}
 //	GET  /approve?…  the approval page of a durable run's link (not behind
 //	                 API_TOKEN: the signed link is the capability)
-//	POST /approve?…  {"ok", "reason"?, "args"?} ⇒ 200 {"status":
+//	POST /approve?…  {"ok", "reason"?, "args"?, "grant"?} ⇒ 200 {"status":
 //	                 "answered", "decision"}
 //	POST /v1/chat/completions
 //	                 {"model"?, "messages", "tools"?, "stream"?, "stream_options"?}
@@ -285,7 +290,15 @@
 // decision after that), and the executor goes on. 400 link_malformed,
 // invalid_args, invalid_field; 403 link_invalid; 410 link_expired; 401
 // approver_token (APPROVER_TOKEN set and not sent as X-Approver-Token or
-// "approverToken"). APPROVAL_WEBHOOK, when set, gets {run, tool, args,
+// "approverToken"; named tokens, "alice:<token>,bob:<token>", name the
+// approver in the record). "grant": "args"|"any" with an approval allows
+// the tool for the rest of the run (these arguments, or any): later calls
+// are approved by that decision and say so, until POST
+// /v1/runs/<id>/revoke takes it back. GET /v1/runs/<id>/decisions is the
+// run's decision record (core/approval): every decision — APPROVAL_RULES'
+// allow and deny, a grant's approval, a person's answer, a revocation —
+// from the run's journal, where each is recorded before it takes effect,
+// chained as read; approval.Verify checks it. APPROVAL_WEBHOOK, when set, gets {run, tool, args,
 // path, kind, approveURL, expiresAt, text} once per halt (3 attempts, 5 s
 // each, with backoff).
 //
@@ -340,6 +353,18 @@
 // and core's events of every agent's turns, each with "handle" and "path".
 // toolnexus_worker_agent_events_total counts model calls, tool calls and
 // runs by agent path.
+//
+// # Approval rules
+//
+// APPROVAL_RULES (ApprovalRulesSetting) is a JSON array of approval rules
+// (core/approval), read before every call of every run — stateless,
+// durable, streamed, a team's: first match wins; allow runs a call
+// without asking, deny stops it (the model reads the reason), ask waits
+// for a person; no match keeps the tool's needsApproval. A tool of
+// HTTP_TOOLS with "needsApproval": "always" asks whatever the rules say.
+// It is checked with the rest of the configuration, every problem named
+// at once. A stateless run's result carries its decisions, chained, and
+// "decisionsHead".
 //
 // # Configuration
 //

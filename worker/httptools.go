@@ -19,6 +19,9 @@ import (
 //	  "inputSchema": {"type": "object", "properties": {"order": {"type": "string"}}, "required": ["order"]},
 //	  "needsApproval": true, "idempotent": true}]
 //
+// "needsApproval": "always" makes every call ask, whatever APPROVAL_RULES
+// or an "allow for this conversation" say.
+//
 // ${NAME} in a header is filled from the Worker's environment (a var or a
 // secret). "idempotent" declares that the endpoint honours the
 // Idempotency-Key header, which every attempt of a call then sends
@@ -40,6 +43,23 @@ type HTTPToolDecl struct {
 	InputSchema                                      map[string]any
 	TimeoutMs                                        int
 	NeedsApproval, Idempotent                        bool
+	// AlwaysAsk: "needsApproval": "always" — no approval rule or grant
+	// lets a call of it run unasked.
+	AlwaysAsk bool
+}
+
+// approvalMark reads "needsApproval": true, false or "always".
+func approvalMark(needs, always *bool) jsonx.Reader {
+	return func(v gjson.Result, path string) error {
+		if v.Type == gjson.String && v.Str == "always" {
+			*needs, *always = true, true
+			return nil
+		}
+		if err := jsonx.Bool(needs)(v, path); err != nil {
+			return &jsonx.FieldError{Path: path, Problem: `must be true, false or "always"`}
+		}
+		return nil
+	}
 }
 
 // ParseHTTPTools reads and checks HTTP_TOOLS ("" declares none).
@@ -82,7 +102,7 @@ func ParseHTTPTools(text string) ([]HTTPToolDecl, error) {
 			jsonx.Field{Name: "query", Read: stringList(&d.Query)},
 			jsonx.Field{Name: "inputSchema", Read: jsonx.Map(&d.InputSchema)},
 			jsonx.Field{Name: "timeoutMs", Read: jsonx.Int(&d.TimeoutMs)},
-			jsonx.Field{Name: "needsApproval", Read: jsonx.Bool(&d.NeedsApproval)},
+			jsonx.Field{Name: "needsApproval", Read: approvalMark(&d.NeedsApproval, &d.AlwaysAsk)},
 			jsonx.Field{Name: "idempotent", Read: jsonx.Bool(&d.Idempotent)},
 		)
 		if err != nil {
@@ -156,6 +176,7 @@ func (h *Handler) httpTools() ([]core.Tool, error) {
 			Body: d.Body, ResultMode: d.ResultMode, InputSchema: d.InputSchema, Timeout: d.TimeoutMs,
 			NeedsApproval: d.NeedsApproval, Idempotent: d.Idempotent, Variables: vars, Transport: h.opts.Transport,
 		})
+		out[i].AlwaysAsk = d.AlwaysAsk
 	}
 	return out, nil
 }

@@ -41,7 +41,11 @@ func (h *Handler) toolkitOptions(ctx context.Context, workspace string) (core.Op
 	if err != nil {
 		return core.Options{}, err
 	}
-	opts := core.Options{ExtraTools: append(h.tools(), httpTools...), Builtins: builtins, SkillsFS: h.skills()}
+	policy, err := h.ApprovalPolicy()
+	if err != nil {
+		return core.Options{}, err
+	}
+	opts := core.Options{ExtraTools: append(h.tools(), httpTools...), Builtins: builtins, SkillsFS: h.skills(), Approvals: policy}
 	if err := h.addA2A(ctx, &opts); err != nil { // A2A_AGENTS (a2atools.go)
 		return core.Options{}, err
 	}
@@ -105,7 +109,11 @@ func (h *Handler) NewToolkit(ctx context.Context, workspace string) (*core.Toolk
 // wrong) and ok is false.
 func (h *Handler) RequestToolkit(ctx context.Context, w http.ResponseWriter, workspace string) (tk *core.Toolkit, ok bool) {
 	tk, err := h.NewToolkit(ctx, workspace)
+	_, isConfigs := errors.AsType[ConfigErrors](err)
 	switch ce, isConfig := errors.AsType[*ConfigError](err); {
+	case isConfigs:
+		h.WriteConfigError(w, err)
+		return nil, false
 	case isConfig:
 		h.WriteConfigError(w, ce)
 		return nil, false

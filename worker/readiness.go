@@ -13,7 +13,8 @@ import (
 // model and state settings (LoadConfig), the toolkit's (BUILTINS against
 // the bound file store, MCP_CONFIG's and A2A_AGENTS' syntax) and the conversation store's
 // (MAX_CONVERSATION_BYTES, CONVERSATION_TTL_SECONDS, checked whether or not
-// CONVERSATIONS_KV is bound) and the agent teams (AGENTS). cfg is valid only when problems is empty.
+// CONVERSATIONS_KV is bound), the agent teams (AGENTS) and the approval
+// rules (APPROVAL_RULES). cfg is valid only when problems is empty.
 // Bindings that only some routes need (APPROVALS) are not problems here:
 // see readiness.
 func (h *Handler) checkConfig() (cfg Config, problems ConfigErrors) {
@@ -21,7 +22,10 @@ func (h *Handler) checkConfig() (cfg Config, problems ConfigErrors) {
 	problems.add(err)
 	builtins, err := h.builtinsOption(context.Background(), "")
 	problems.add(err)
-	_, err = h.declaredAgents(builtins, err == nil)
+	builtinsOK := err == nil
+	_, err = h.declaredAgents(builtins, builtinsOK)
+	problems.add(err)
+	_, err = h.approvalRules(builtins, builtinsOK)
 	problems.add(err)
 	_, err = ParseHTTPTools(h.opts.Getenv(HTTPToolsSetting))
 	problems.add(err)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/toolnexus/wasm/core"
 	"github.com/toolnexus/wasm/core/agents"
+	"github.com/toolnexus/wasm/core/approval"
 )
 
 // TeamRunner runs the AGENTS teams that /v1/run, /v1/resume and /v1/ui
@@ -32,6 +33,9 @@ type TeamLeg struct {
 	Workspace, Agent, Prompt string
 	Tree                     []byte
 	Answer                   *core.Answer
+	// OnDecision receives each approval decision of the leg's agents, as
+	// it is made (the run's journal keeps them).
+	OnDecision func(approval.Entry)
 }
 
 // TeamLegResult is how a leg stopped: Status is the top agent's task

@@ -45,8 +45,10 @@ type Spec struct {
 	// OnMetric receives core's metric events of this agent's turns.
 	OnMetric func(core.MetricEvent)
 	// Guardrails are policy checks on tool calls: return "" or "allow" to
-	// permit, anything else is the reason for a denial. The first denial
-	// wins; Hooks.BeforeTool runs only when every guardrail allows.
+	// permit, anything else is the reason for a denial. They are approval
+	// rules of the agent's (core/approval), read first: the first denial
+	// wins, the record names it ("guardrail 2 of billing"), and a denied
+	// call runs no hook.
 	Guardrails []Guardrail
 	// Completion, when set, must pass before the agent may report "done";
 	// it travels with the agent, so a delegating parent gets it too.

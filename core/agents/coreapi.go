@@ -6,8 +6,10 @@ package agents
 
 import (
 	"context"
+	"strconv"
 
 	"github.com/toolnexus/wasm/core"
+	"github.com/toolnexus/wasm/core/approval"
 )
 
 // Guardrail is a policy check on one tool call ("may it?", never "is it
@@ -44,28 +46,48 @@ func (rt *Runtime) setHooks(o *core.ClientOptions, h *Handle, def Def) {
 	o.Hooks = hk
 }
 
-// guarded is a copy of def's hooks with its guardrails (first denial
-// wins) run before its BeforeTool; a denial stops the call and the hook.
+// guarded is a copy of def's hooks (the guardrails are rules: policyFor).
 func guarded(def Def) *core.Hooks {
 	hk := core.Hooks{}
 	if def.Hooks != nil {
 		hk = *def.Hooks
 	}
-	rails := def.Guardrails
-	if len(rails) == 0 {
-		return &hk
-	}
-	next := hk.BeforeTool
-	hk.BeforeTool = func(ctx context.Context, ev core.BeforeToolEvent) (*core.ToolOverride, error) {
-		for _, g := range rails {
-			if v := g(ev); v != "" && v != "allow" {
-				return &core.ToolOverride{Result: &core.ToolResult{Output: "denied: " + v, IsError: true}}, nil
-			}
-		}
-		if next != nil {
-			return next(ctx, ev)
-		}
-		return nil, nil
-	}
 	return &hk
+}
+
+// policyFor is h's approval policy: its guardrails as rules (first
+// denial wins, before any rule of the runtime's and before the hooks),
+// then the runtime's rules that apply to h's path (Options.Approvals), on
+// the runtime's grants; its decisions reach the runtime's OnDecision with
+// h's path. Made once per handle: every turn's toolkit shares it.
+func (rt *Runtime) policyFor(h *Handle, def Def) *approval.Policy {
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	if h.policy != nil {
+		return h.policy
+	}
+	base := rt.opts.Approvals
+	if base == nil {
+		base = rt.policy
+	}
+	var rules []approval.Rule
+	for i, g := range def.Guardrails {
+		rules = append(rules, approval.Rule{Name: "guardrail " + strconv.Itoa(i+1) + " of " + def.Name, Func: func(c approval.Call) (approval.Decision, string) {
+			if v := g(core.BeforeToolEvent{Name: c.Tool, Args: c.Args, ID: c.ID, Turn: c.Turn}); v != "" && v != "allow" {
+				return approval.Deny, v
+			}
+			return "", ""
+		}})
+	}
+	rules = append(rules, approval.ForAgent(base.Rules, h.path)...)
+	path := append([]string(nil), h.path...)
+	h.policy = base.Derive(rules, func(e approval.Entry) {
+		if e.Path == nil {
+			e.Path = path
+		}
+		if base.OnDecision != nil {
+			base.OnDecision(e)
+		}
+	})
+	return h.policy
 }

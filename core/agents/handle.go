@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/toolnexus/wasm/core"
+	"github.com/toolnexus/wasm/core/approval"
 )
 
 // Handle is a live agent in a Runtime's tree. Its fields are guarded by the
@@ -39,8 +40,9 @@ type Handle struct {
 	boundReq   string // the request id this handle's suspension left in its parent's transcript
 	lastResult *TaskResult
 
-	halt       *halt         // the halted turn, kept until it is resumed
-	pendingReq *core.Request // what this handle presents upward while suspended
+	policy     *approval.Policy // approval rules and grants, made on first use (policyFor)
+	halt       *halt            // the halted turn, kept until it is resumed
+	pendingReq *core.Request    // what this handle presents upward while suspended
 
 	runningChildren int
 	seq             int

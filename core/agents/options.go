@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/toolnexus/wasm/core"
+	"github.com/toolnexus/wasm/core/approval"
 )
 
 // LLMOptions points the runtime at a provider. Model is the default for
@@ -72,6 +73,13 @@ type Options struct {
 	// and cross-port fixtures. It may be called with the runtime's lock held,
 	// so it must not call the runtime.
 	OnTrace func(line string)
+	// Approvals is the approval policy of every agent's calls
+	// (core/approval): its rules (a rule may name the asking agent: its
+	// name, or the end of its path), the grants of "allow for this
+	// conversation" — a runtime is one conversation — and OnDecision,
+	// which receives each decision with the agent's path. Each agent's
+	// Guardrails come first, as rules of its own.
+	Approvals *approval.Policy
 	// ClientOptions is the template for every agent's client (timeouts,
 	// retries, request params); the runtime sets Model, SystemPrompt,
 	// MaxTurns, WaitFor, Hooks, Transport and OnMetric itself.

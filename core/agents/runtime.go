@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/toolnexus/wasm/core"
+	"github.com/toolnexus/wasm/core/approval"
+	"github.com/toolnexus/wasm/core/tool"
 )
 
 // Runtime owns a tree of handles, the global turn gate, the transcript store
@@ -29,6 +31,11 @@ type Runtime struct {
 	resuming bool           // a Resume is running: another one is refused
 
 	inTurns, maxInTurns int // model calls in flight, and their high-water mark
+
+	// policy holds the grants when Options.Approvals is not set;
+	// conversation names the runtime's grants' conversation.
+	policy       *approval.Policy
+	conversation string
 }
 
 // NewRuntime builds a runtime with an empty root.
@@ -40,6 +47,9 @@ func NewRuntime(opts Options) *Runtime {
 		turnGate: make(chan struct{}, orInt(opts.MaxConcurrentTurns, 8)),
 		store:    opts.Store,
 		clock:    opts.Clock,
+		policy:   &approval.Policy{},
+		// The team's conversation, unless the context of a turn names one.
+		conversation: tool.NewID("team_"),
 	}
 	if rt.shutdown <= 0 {
 		rt.shutdown = 200 * time.Millisecond

@@ -6,6 +6,7 @@ import (
 	fmt "github.com/toolnexus/wasm/internal/fmtx" // fmt without reflection: internal/fmtx
 
 	"github.com/toolnexus/wasm/core"
+	"github.com/toolnexus/wasm/core/approval"
 )
 
 // turnInput is what starts a turn: a prompt (plus the drained inbox), or
@@ -125,11 +126,16 @@ func (rt *Runtime) execute(ctx context.Context, h *Handle, in turnInput, input s
 	rt.mu.Lock()
 	def, maxTurns, halted := h.def, h.eff.maxTurns, h.halt
 	rt.mu.Unlock()
+	if approval.ConversationOf(ctx) == "" {
+		// A team is one conversation: a grant given to one of its agents
+		// holds for its later calls, and for the other agents'.
+		ctx = approval.WithConversation(ctx, rt.conversation)
+	}
 	tools := append([]core.Tool(nil), def.Tools...)
 	if len(def.Team) > 0 {
 		tools = append(tools, rt.taskTool(h, def.Team))
 	}
-	tk, err := core.CreateToolkit(ctx, core.Options{Builtins: false, ExtraTools: tools})
+	tk, err := core.CreateToolkit(ctx, core.Options{Builtins: false, ExtraTools: tools, Approvals: rt.policyFor(h, def)})
 	if err != nil {
 		return rt.finish(ctx, h, core.RunResult{}, err)
 	}

@@ -91,6 +91,7 @@ func (e Entry) AppendJSON(dst []byte) ([]byte, error) {
 		dst = appendRaw(dst, "answer", b)
 	}
 	dst = appendStr(dst, "by", e.By)
+	dst = appendRaw(dst, "decision", e.Decision)
 	dst = appendStr(dst, "status", e.Status)
 	dst = appendStr(dst, "limit", e.Limit)
 	dst = appendStr(dst, "error", e.Error)
@@ -176,6 +177,7 @@ func Decode(text []byte) (Entry, error) {
 		jsonx.Field{Name: "metadata", Read: raw(&e.Metadata)},
 		jsonx.Field{Name: "answer", Read: answer(&e.Answer)},
 		jsonx.Field{Name: "by", Read: jsonx.String(&e.By)},
+		jsonx.Field{Name: "decision", Read: raw(&e.Decision)},
 		jsonx.Field{Name: "status", Read: jsonx.String(&e.Status)},
 		jsonx.Field{Name: "limit", Read: jsonx.String(&e.Limit)},
 		jsonx.Field{Name: "error", Read: jsonx.String(&e.Error)},

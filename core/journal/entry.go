@@ -6,6 +6,7 @@ import (
 	"errors"
 	"strconv"
 
+	"github.com/tidwall/gjson"
 	"github.com/toolnexus/wasm/core/tool"
 	"github.com/toolnexus/wasm/core/wire"
 )
@@ -34,6 +35,10 @@ const (
 	KindSuspend = "suspend"
 	KindAnswer  = "answer"
 	KindEnd     = "end"
+	// KindDecision is a decision of the approval record (core/approval):
+	// a rule's or a grant's about a call, a person's answer as it took
+	// effect, a grant revoked. It may come at any point, after the end too.
+	KindDecision = "decision"
 )
 
 // MaxAttempts bounds how often one model call, or one call of a tool that
@@ -105,6 +110,9 @@ type Entry struct {
 	Answer *tool.Answer `json:"answer,omitempty"`
 	By     string       `json:"by,omitempty"`
 
+	// Decision is the approval record's entry, as JSON (decision).
+	Decision json.RawMessage `json:"decision,omitempty"`
+
 	// Status and Limit are the run's end (end: "done", "incomplete",
 	// "error"); Error says why a run failed.
 	Status string `json:"status,omitempty"`
@@ -137,6 +145,15 @@ func (e Entry) Key() string {
 			id = e.Answer.ID
 		}
 		return "answer/" + id
+	case KindDecision:
+		// One decision of each kind per call (of one agent, in a team)
+		// and request.
+		d := gjson.ParseBytes(e.Decision)
+		path := ""
+		for _, p := range d.Get("path").Array() {
+			path += "/" + p.String()
+		}
+		return "decision/" + t + "/" + e.Call + "/" + d.Get("request").String() + "/" + d.Get("decision").String() + path
 	}
 	return e.Kind // start, end: once per run
 }

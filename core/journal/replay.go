@@ -21,6 +21,8 @@ type State struct {
 	// Answers holds, by request id, the first answer recorded for it and
 	// its position; a later one for the same request is not kept.
 	Answers map[string]Placed
+	// Decisions are the approval record's entries, in order.
+	Decisions []*Entry
 	// Entries counts the entries; LastAt is the time of the newest.
 	Entries int
 	LastAt  int64
@@ -99,6 +101,13 @@ func Replay(entries []Entry) (*State, error) {
 		}
 		if i == 0 && e.Kind != KindStart {
 			return nil, bad("a run's journal must begin with a start entry")
+		}
+		if e.Kind == KindDecision {
+			if len(e.Decision) == 0 {
+				return nil, bad("a decision without its entry")
+			}
+			s.Decisions = append(s.Decisions, e)
+			continue
 		}
 		if s.End != nil {
 			return nil, bad("recorded after the run's end")

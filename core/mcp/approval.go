@@ -4,6 +4,7 @@ import (
 	fmt "github.com/toolnexus/wasm/internal/fmtx" // fmt without reflection: internal/fmtx
 
 	"github.com/tidwall/gjson"
+	"github.com/toolnexus/wasm/core/approval"
 	"github.com/toolnexus/wasm/core/tool"
 	"github.com/toolnexus/wasm/internal/textx"
 )
@@ -33,31 +34,60 @@ func parseMCPApproval(server string, v gjson.Result) (tool.MCPApproval, error) {
 	return tool.MCPApproval{}, bad
 }
 
-// needsApproval decides one tool of tools/list: remote is its name on the
-// server, exposed its name in the toolkit (<server>_<tool>), annotations its
-// "annotations" object (absent for many servers). A list may use either
-// name, so that writing the toolkit's name does not silently ask for nothing.
-// An unannotated tool is taken to be able to change things, as the
-// protocol's own defaults say (readOnlyHint false, destructiveHint true).
-func needsApproval(p tool.MCPApproval, remote, exposed string, annotations gjson.Result) bool {
-	readOnly := annotations.Get("readOnlyHint").Type == gjson.True
-	destructive := annotations.Get("destructiveHint")
+// approvalRules is a server's approval setting as rules of core/approval's
+// shape, read over each tool's listing ({"name": its name on the server,
+// "exposed": its name in the toolkit, "annotations": its annotations})
+// rather than a call's arguments: one engine for every approval rule, and
+// the rule that matched says why a tool asks (Tool.ApprovalRule, which the
+// record names). An unannotated tool is taken to be able to change things,
+// as the protocol's own defaults say (readOnlyHint false, destructiveHint
+// true).
+func approvalRules(server string, p tool.MCPApproval) []approval.Rule {
+	name := func(why string) string { return "mcp server " + server + ": " + why }
+	hint := func(h string, v bool) []approval.Cond {
+		return []approval.Cond{{Path: "annotations." + h, Op: "==", Value: v}}
+	}
 	switch p.Mode {
 	case tool.MCPApproveNever:
-		return false
+		return []approval.Rule{{Name: name(`approval "never"`), Decision: approval.Allow}}
 	case tool.MCPApproveAlways:
-		return true
+		return []approval.Rule{{Name: name(`approval "always"`), Decision: approval.Ask}}
 	case tool.MCPApproveListed:
-		for _, name := range p.Tools {
-			if name == remote || name == exposed {
-				return true
-			}
+		list := make([]any, len(p.Tools))
+		for i, t := range p.Tools {
+			list[i] = t
 		}
-		return false
+		return []approval.Rule{
+			{Name: name("listed in approval"), When: []approval.Cond{{Path: "name", Op: "oneOf", Value: list}}, Decision: approval.Ask},
+			{Name: name("listed in approval"), When: []approval.Cond{{Path: "exposed", Op: "oneOf", Value: list}}, Decision: approval.Ask},
+			{Name: name("not listed in approval"), Decision: approval.Allow},
+		}
 	case tool.MCPApproveDestructive:
-		return destructive.Type == gjson.True || (!readOnly && destructive.Type != gjson.False)
+		return []approval.Rule{
+			{Name: name("destructiveHint"), When: hint("destructiveHint", true), Decision: approval.Ask},
+			{Name: name("readOnlyHint"), When: hint("readOnlyHint", true), Decision: approval.Allow},
+			{Name: name("destructiveHint false"), When: hint("destructiveHint", false), Decision: approval.Allow},
+			{Name: name("may destroy (not annotated otherwise)"), Decision: approval.Ask},
+		}
 	}
-	return !readOnly || destructive.Type == gjson.True
+	return []approval.Rule{
+		{Name: name("destructiveHint"), When: hint("destructiveHint", true), Decision: approval.Ask},
+		{Name: name("readOnlyHint"), When: hint("readOnlyHint", true), Decision: approval.Allow},
+		{Name: name("not annotated readOnlyHint"), Decision: approval.Ask},
+	}
+}
+
+// markApproval decides whether adapted, listed as t, asks for approval,
+// by the server's rules.
+func markApproval(rules []approval.Rule, server string, t gjson.Result, adapted *tool.Tool) {
+	listing := map[string]any{"name": t.Get("name").String(), "exposed": adapted.Name}
+	if a, ok := t.Get("annotations").Value().(map[string]any); ok {
+		listing["annotations"] = a
+	}
+	v := approval.Decide(rules, approval.Call{Tool: adapted.Name, Source: string(tool.SourceMCP), Server: server, Args: listing})
+	if adapted.NeedsApproval = v.Decision == approval.Ask; adapted.NeedsApproval {
+		adapted.ApprovalRule = v.Rule
+	}
 }
 
 // taskOnly reports whether a tools/list entry can only be called as a task

@@ -14,9 +14,10 @@ import (
 const mcpMaxPages = 100
 
 // listTools pages through tools/list and adapts every tool, marking the
-// ones the server's approval policy asks for (mcpapproval.go) and leaving
+// ones the server's approval policy asks for (approval.go) and leaving
 // out the ones that only run as tasks.
 func (s *mcpServer) listTools(ctx context.Context) error {
+	rules := approvalRules(s.cfg.Name, s.cfg.Approval)
 	cursor := ""
 	for page := 0; ; page++ {
 		if page == mcpMaxPages {
@@ -43,7 +44,7 @@ func (s *mcpServer) listTools(ctx context.Context) error {
 			if err != nil {
 				return err
 			}
-			adapted.NeedsApproval = needsApproval(s.cfg.Approval, t.Get("name").String(), adapted.Name, t.Get("annotations"))
+			markApproval(rules, s.cfg.Name, t, &adapted)
 			s.tools = append(s.tools, adapted)
 		}
 		next := res.Get("nextCursor").String()

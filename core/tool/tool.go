@@ -82,6 +82,14 @@ type Tool struct {
 	// kind "approval" carrying the exact arguments; the tool runs only after an
 	// Ok Answer. See RequireApproval.
 	NeedsApproval bool `json:"needsApproval,omitempty"`
+	// AlwaysAsk makes every call of this tool wait for a person: no
+	// approval rule may allow it and no "allow for this conversation"
+	// covers it (a rule may still deny it). It implies NeedsApproval.
+	AlwaysAsk bool `json:"alwaysAsk,omitempty"`
+	// ApprovalRule names the rule that set NeedsApproval, when one did
+	// (an MCP server's approval setting, core/mcp): the record says which
+	// rule asked.
+	ApprovalRule string `json:"-"`
 	// Idempotent declares that running a call again with the same
 	// ToolContext.IdempotencyKey does no more than running it once. A
 	// journaled run interrupted while an approved call of this tool ran

@@ -11,6 +11,13 @@ export interface ApprovalDialogOptions {
   parent?: Element;
   /** How the dialog names where the agent's own tools run, e.g. "the agent at agent.example.workers.dev". */
   agent?: string;
+  /**
+   * Offers "Allow for this conversation" ("conversation"; a durable run's
+   * page: "run") beside Approve, with these exact arguments or any arguments:
+   * the answer then carries data.grant ("args" or "any"). Never for a tool
+   * that always asks.
+   */
+  allowFor?: "conversation" | "run";
 }
 
 /**

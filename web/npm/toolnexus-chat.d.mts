@@ -1,7 +1,7 @@
 // toolnexus-chat.d.mts — the types of "toolnexus-wasm/element": importing it
 // defines <toolnexus-chat> (once) and exports its class.
 
-import type { FunctionTool, HttpTool, RelayTool, Request, RunResult } from "./toolnexus.mjs";
+import type { DecisionEntry, FunctionTool, HttpTool, RelayTool, Request, RunResult } from "./toolnexus.mjs";
 
 /** The element's HTML attributes (each mirrored by a property of the class). */
 export interface ToolnexusChatAttributes {
@@ -44,6 +44,8 @@ export interface ToolnexusChatEventMap extends HTMLElementEventMap {
   "toolnexus:pending": CustomEvent<{ request: Request }>;
   "toolnexus:done": CustomEvent<{ result: RunResult }>;
   "toolnexus:error": CustomEvent<{ message: string; result?: RunResult }>;
+  /** An "allow for this conversation" (a durable run's "for this run") was taken back. */
+  "toolnexus:revoked": CustomEvent<{ grant: string; decision: DecisionEntry | null }>;
 }
 
 /** <toolnexus-chat>: an agent chat with the approval dialog, configured by attributes. */

@@ -143,8 +143,12 @@ export interface DefineToolOptions<A extends ToolArgs = ToolArgs> {
    * the model reads, and the run goes on.
    */
   run: (args: A, ctx: ToolContext) => unknown;
-  /** The first call waits for an approval (waitFor, the dialog, or a halt). */
-  needsApproval?: boolean;
+  /**
+   * The first call waits for an approval (waitFor, the dialog, or a halt);
+   * "always": every call asks, whatever an approval rule or an "allow for
+   * this conversation" says.
+   */
+  needsApproval?: boolean | "always";
   /**
    * Running a call again with the same ctx.idempotencyKey does no more than
    * once: a journaled run cut off while an approved call of this tool ran
@@ -159,7 +163,7 @@ export interface FunctionTool<A extends ToolArgs = ToolArgs> {
   name: string;
   description: string;
   inputSchema: JSONSchema;
-  needsApproval: boolean;
+  needsApproval: boolean | "always";
   run: (args: A, ctx: ToolContext) => unknown;
   idempotent?: true;
   source?: string;
@@ -194,7 +198,7 @@ export interface HttpToolOptions {
   description?: string;
   inputSchema?: JSONSchema;
   http: HttpSpec;
-  needsApproval?: boolean;
+  needsApproval?: boolean | "always";
   /** The endpoint honours Idempotency-Key: every attempt of a call sends "<run id>:<call id>", and a cut-off call is retried. */
   idempotent?: boolean;
 }
@@ -204,7 +208,7 @@ export interface HttpTool {
   name: string;
   description: string;
   inputSchema: JSONSchema;
-  needsApproval: boolean;
+  needsApproval: boolean | "always";
   http: HttpSpec;
   idempotent?: true;
 }
@@ -244,7 +248,97 @@ export interface ToolkitOptions {
   onFilesChange?: (path: string, text: string | null) => void;
   /** Remote A2A agents whose skills become tools, by name (toolnexus-tools.wasm; docs/a2a.md). */
   a2aAgents?: { [name: string]: A2AAgentConfig } | { agents: { [name: string]: A2AAgentConfig } };
+  /**
+   * Approval rules, read before each call (first match wins): allow, deny
+   * (the model reads reason) or ask; no match leaves it to the tool's
+   * needsApproval. An array, or its JSON text; a list with a problem is
+   * refused naming every problem.
+   */
+  approvalRules?: ApprovalRule[] | string;
+  /** Receives each decision of the toolkit's runs as its record chains it. */
+  onDecision?: (entry: DecisionEntry) => void;
 }
+
+/** One approval rule: every field it sets must match a call. */
+export interface ApprovalRule {
+  /** Its name in the record ("rule N" when unnamed). */
+  name?: string;
+  /** A tool's name, a prefix ending in "*", or "*". */
+  tool?: string;
+  source?: "js" | "http" | "mcp" | "a2a" | "builtin" | "native" | "relay" | "skill" | "custom";
+  /** The MCP server of an MCP tool. */
+  server?: string;
+  /** The asking agent in a team: its name, or the end of its path ("support/billing"). */
+  agent?: string;
+  /** Conditions on the call's arguments; all must hold. */
+  when?: ApprovalCondition[];
+  decision: "allow" | "deny" | "ask";
+  /** What the model is told of a deny. */
+  reason?: string;
+}
+
+/**
+ * A condition on the argument at path ("amount", "customer.tier",
+ * "items.0.sku"). A path the arguments lack does not match.
+ */
+export type ApprovalCondition =
+  | { path: string; op: "==" | "!="; value: string | number | boolean | null }
+  | { path: string; op: "<" | "<=" | ">" | ">="; value: number }
+  | { path: string; op: "startsWith"; value: string }
+  | { path: string; op: "oneOf"; value: Array<string | number | boolean | null> };
+
+/**
+ * One decision of the record: a rule's ("allowed", "denied"), a grant's or a
+ * person's ("approved", "edited", "declined"; "happened", "rerun", "failed"
+ * for a call whose outcome was lost), or a grant taken back ("revoked").
+ * Each entry carries the hash of the one before (prev) and its own (hash).
+ */
+export interface DecisionEntry {
+  seq: number;
+  /** When, RFC 3339 in UTC with milliseconds. */
+  at: string;
+  run?: string;
+  conversation?: string;
+  call?: string;
+  tool?: string;
+  /** The asking agent's path, in a team. */
+  path?: string[];
+  /** The request a person answered (for "revoked": the grant's id). */
+  request?: string;
+  /** The arguments the model asked for, and the ones that ran (absent when nothing ran). */
+  asked?: JSONValue;
+  ran?: JSONValue;
+  decision: "allowed" | "denied" | "approved" | "edited" | "declined" | "happened" | "rerun" | "failed" | "revoked";
+  reason?: string;
+  /** The rule that decided or asked. */
+  rule?: string;
+  /** The scope this approval granted for the conversation. */
+  grant?: "args" | "any";
+  /** The grant (its request id) that approved this call. */
+  grantedBy?: string;
+  /** Who decided: "in page", an approver's name. */
+  approver?: string;
+  /** Where the decision came from: "rule", "grant", "tab", "link", "api", "ai-sdk", "waitFor", "resume". */
+  from: string;
+  prev: string;
+  hash: string;
+}
+
+/** An "allow for this conversation" grant. */
+export interface Grant {
+  /** The id of the request whose approval gave it. */
+  id: string;
+  tool: string;
+  /** "args": the same arguments only; "any": any arguments. */
+  scope: "args" | "any";
+  args?: JSONValue;
+  approver: string;
+}
+
+/** What verifyDecisions found. */
+export type DecisionsVerdict =
+  | { ok: true; count: number; head?: string }
+  | { ok: false; count: number; head?: string; index: number; seq: number; error: string };
 
 /** One remote A2A agent of createToolkit's a2aAgents. */
 export interface A2AAgentConfig {
@@ -276,6 +370,8 @@ export interface ToolInfo {
   inputSchema: JSONSchema;
   source: string;
   needsApproval?: boolean;
+  /** Every call asks, whatever a rule or a grant says. */
+  alwaysAsk?: boolean;
 }
 
 /** An MCP server's state in a toolkit. */
@@ -301,6 +397,16 @@ export interface Toolkit {
   /** The system-prompt section that lists the skills ("" without skills). */
   skillsPrompt(): Promise<string>;
   skills(): Promise<{ skills: Array<{ name: string; description: string; path: string }>; problems: Array<{ path: string; error: string }> }>;
+  /** Every decision of this toolkit's runs, in order, chained. */
+  decisions(): Promise<DecisionEntry[]>;
+  /** The last entry's hash ("" when empty): keep it apart to verify the record later. */
+  decisionsHead(): Promise<string>;
+  /** The record as JSON Lines. */
+  exportDecisions(): Promise<string>;
+  /** A conversation's "allow for this conversation" grants. */
+  grants(conversation: string): Promise<Grant[]>;
+  /** Takes a grant back (later calls ask again); the revocation's entry, or null. */
+  revoke(conversation: string, grant: string, options?: { approver?: string }): Promise<DecisionEntry | null>;
   /** Ends MCP sessions; the toolkit cannot be used afterwards. */
   close(): Promise<void>;
 }
@@ -349,6 +455,8 @@ export interface RunResult {
   status: "done" | "pending" | "incomplete";
   limit?: string;
   pending?: Request;
+  /** The run's approval decisions, as made (the toolkit's record chains them). */
+  decisions?: DecisionEntry[];
 }
 
 /** A conversation's result: its transcript stays in the wasm (conv.messages()). */
@@ -403,6 +511,8 @@ export interface RunOptions {
    * A journal that holds a run already is continued instead of starting another.
    */
   journal?: Journal;
+  /** The conversation the run belongs to: its "allow for this conversation" grants live there. */
+  conversation?: string;
 }
 
 /** Options of client.continue. */
@@ -410,6 +520,8 @@ export interface ContinueOptions {
   signal?: AbortSignal;
   /** The answer to the request the run halted on, recorded before the run goes on. */
   answer?: Answer;
+  /** The conversation the run belongs to (see RunOptions). */
+  conversation?: string;
 }
 
 /** A model reply made in the page instead of fetched (createClient's generate). */
@@ -465,6 +577,8 @@ export interface TranslateResult {
 
 /** A conversation: its transcript stays in the wasm between runs. */
 export interface Conversation {
+  /** Its id: its "allow for this conversation" grants live under it. */
+  readonly id: string;
   run(prompt: string, toolkit: Toolkit, options?: { signal?: AbortSignal }): Promise<ConversationResult>;
   stream(prompt: string, toolkit: Toolkit, options?: { signal?: AbortSignal }): AsyncIterableIterator<ConversationStreamEvent>;
   /** Resumes the conversation's halted run with an Answer. */
@@ -491,10 +605,10 @@ export interface Client {
   /** continue as events, like stream: only the steps it takes. */
   streamContinue(toolkit: Toolkit, journal: Journal, options?: ContinueOptions): AsyncIterableIterator<StreamEvent>;
   /** Resumes a halted run (status "pending") with the person's Answer. */
-  runWithAnswer(toolkit: Toolkit, messages: Message[], pending: Request, answer: Answer, options?: { signal?: AbortSignal }): Promise<RunResult>;
-  streamWithAnswer(toolkit: Toolkit, messages: Message[], pending: Request, answer: Answer, options?: { signal?: AbortSignal }): AsyncIterableIterator<StreamEvent>;
+  runWithAnswer(toolkit: Toolkit, messages: Message[], pending: Request, answer: Answer, options?: { signal?: AbortSignal; conversation?: string }): Promise<RunResult>;
+  streamWithAnswer(toolkit: Toolkit, messages: Message[], pending: Request, answer: Answer, options?: { signal?: AbortSignal; conversation?: string }): AsyncIterableIterator<StreamEvent>;
   translate(request: TranslateRequest, options?: { signal?: AbortSignal }): Promise<TranslateResult>;
-  conversation(options?: { history?: Message[] }): Conversation;
+  conversation(options?: { history?: Message[]; id?: string }): Conversation;
   /** The client's counters in the Prometheus text format. */
   metrics(): Promise<string>;
   close(): Promise<void>;
@@ -631,6 +745,12 @@ export interface Toolnexus {
   readonly agentsLinked: boolean;
   createToolkit(options?: ToolkitOptions | Tool[]): Promise<Toolkit>;
   createClient(options?: ClientOptions): Promise<Client>;
+  /**
+   * Checks a decision record (entries, or their JSON Lines): every hash and
+   * link, and with head that nothing was cut from its end; names the first
+   * entry changed or removed.
+   */
+  verifyDecisions(record: DecisionEntry[] | string, options?: { head?: string }): Promise<DecisionsVerdict>;
   defineTool: typeof defineTool;
   relayTool: typeof relayTool;
   httpTool: typeof httpTool;

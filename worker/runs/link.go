@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/hmac"
 	"crypto/sha256"
-	"crypto/subtle"
 	"encoding/base64"
 	"encoding/hex"
 	"encoding/json" // for the RawMessage type only: nothing of the package runs
@@ -17,6 +16,7 @@ import (
 
 	"github.com/tidwall/gjson"
 	"github.com/toolnexus/wasm/core"
+	"github.com/toolnexus/wasm/core/approval"
 	"github.com/toolnexus/wasm/core/journal"
 	"github.com/toolnexus/wasm/internal/jsonx"
 	"github.com/toolnexus/wasm/web"
@@ -222,6 +222,11 @@ type approveBody struct {
 	Token   string
 	Outcome string // "happened" or "rerun", for a question about a call whose outcome was lost
 	Output  string // what happened, with "happened"
+	// Grant is "allow for this run" with the approval: "args" (these
+	// arguments) or "any" (any arguments) for the tool's later calls.
+	Grant string
+	// approver is the named approver token's name, for the record.
+	approver string
 }
 
 // alreadyAnswered is the 409 of a request answered before.
@@ -236,8 +241,10 @@ func alreadyAnswered(w http.ResponseWriter, decision []byte) {
 }
 
 // serveApprove is POST /approve: {"ok": bool, "reason"?: string, "args"?:
-// object, "outcome"?: "happened"|"rerun", "output"?: string,
-// "approverToken"?: string} (or the X-Approver-Token header) ⇒ 200
+// object, "grant"?: "args"|"any" (allow the tool for the rest of the run:
+// these arguments, or any), "outcome"?: "happened"|"rerun", "output"?:
+// string, "approverToken"?: string} (or the X-Approver-Token header; a
+// named token's name is the record's approver) ⇒ 200
 // {"status": "answered", "decision"}: the answer is in the run's journal,
 // and the run's executor goes on; 401 approver_token, 409
 // already_answered (with the standing decision), 400 invalid_args (the
@@ -263,6 +270,7 @@ func serveApprove(h *worker.Handler, w http.ResponseWriter, r *http.Request) {
 		jsonx.Field{Name: "approverToken", Read: jsonx.String(&in.Token)},
 		jsonx.Field{Name: "outcome", Read: jsonx.String(&in.Outcome)},
 		jsonx.Field{Name: "output", Read: jsonx.String(&in.Output)},
+		jsonx.Field{Name: "grant", Read: jsonx.String(&in.Grant)},
 	); err != nil {
 		worker.WriteBodyError(w, err)
 		return
@@ -272,10 +280,12 @@ func serveApprove(h *worker.Handler, w http.ResponseWriter, r *http.Request) {
 		if got == "" {
 			got = in.Token
 		}
-		if subtle.ConstantTimeCompare([]byte(got), []byte(want)) != 1 {
+		name, ok := worker.Approver(want, got)
+		if !ok {
 			worker.WriteError(w, http.StatusUnauthorized, "approver_token", "this Worker asks approvers for its approver token: it is missing or wrong; nothing was recorded")
 			return
 		}
+		in.approver = name
 	}
 	if in.Ok == nil {
 		worker.WriteError(w, http.StatusBadRequest, "missing_field", `"ok" is required (true approves, false declines)`)
@@ -303,6 +313,14 @@ func serveApprove(h *worker.Handler, w http.ResponseWriter, r *http.Request) {
 	if bad != nil {
 		worker.WriteError(w, http.StatusBadRequest, bad.Code, bad.Message)
 		return
+	}
+	if answer.Data == nil {
+		answer.Data = map[string]any{}
+	}
+	answer.Data[approval.FromKey] = approval.FromLink
+	if in.approver != "" {
+		answer.Data[approval.ApproverKey] = in.approver
+		decision["approver"] = in.approver
 	}
 	dec, err := worker.MarshalJSON(decision)
 	if err != nil {
@@ -362,11 +380,18 @@ func decide(req core.Request, in approveBody, now time.Time) (core.Answer, map[s
 	}
 	if *in.Ok {
 		decision["decision"] = "approved"
+		answer.Data = map[string]any{}
 		if in.Args != nil {
-			answer.Data = map[string]any{"args": in.Args}
+			answer.Data["args"] = in.Args
 			decision["decision"] = "edited"
 			decision["args"] = in.Args
 		}
+		if in.Grant != "" {
+			answer.Data[approval.GrantKey] = in.Grant
+			decision["grant"] = in.Grant
+		}
+	} else if in.Grant != "" {
+		return answer, nil, &worker.APIError{Code: "invalid_field", Message: `"grant" goes with an approval ("ok": true); nothing was recorded`}
 	}
 	if err := core.CheckApprovalEdit(req, answer); err != nil {
 		return answer, nil, &worker.APIError{Code: "invalid_args", Message: err.Error() + "; nothing was recorded: fix the arguments and answer again"}

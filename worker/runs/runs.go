@@ -29,7 +29,9 @@ import (
 )
 
 // Mount adds POST /v1/runs, GET /v1/runs/{id}, GET /v1/runs/{id}/events,
-// the approval links' page and answer (GET and POST /approve) and the
+// the run's decision record (GET /v1/runs/{id}/decisions) and the
+// revocation of its grants (POST /v1/runs/{id}/revoke), the approval
+// links' page and answer (GET and POST /approve) and the
 // page's modules to the Worker's handler, and registers the executor
 // (drive). The handlers get the Handler bound to the request
 // (worker.Options.Bind).
@@ -38,6 +40,8 @@ func Mount(h *worker.Handler) {
 	h.Handle("/v1/runs", worker.Route{Name: "runs", Post: serveRunsStart, Allow: "POST, OPTIONS", API: true, JSON: true})
 	h.Handle(worker.RunStateRoute, worker.Route{Name: "run_state", Get: serveRunState, Allow: "GET, HEAD, OPTIONS", API: true})
 	h.Handle(worker.RunEventsRoute, worker.Route{Name: "run_events", Get: serveRunEvents, Allow: "GET, OPTIONS", API: true})
+	h.Handle(worker.RunDecisionsRoute, worker.Route{Name: "run_decisions", Get: serveRunDecisions, Allow: "GET, HEAD, OPTIONS", API: true})
+	h.Handle(worker.RunRevokeRoute, worker.Route{Name: "run_revoke", Post: serveRunRevoke, Allow: "POST, OPTIONS", API: true, JSON: true})
 	h.Handle(approveRoute, worker.Route{Name: "approve", Get: serveApprovePage, Post: serveApprove, Allow: "GET, POST, OPTIONS", JSON: true})
 	h.Handle(worker.ApproveAssetRoute, worker.Route{Name: "approve_asset", Get: serveApproveAsset, Allow: "GET, HEAD, OPTIONS"})
 }
@@ -45,7 +49,10 @@ func Mount(h *worker.Handler) {
 // runIDOf returns the run id of a run route's path, "" when it is not a
 // well-formed id (run_ and 32 hex digits).
 func runIDOf(path string) string {
-	id := strings.TrimSuffix(strings.TrimPrefix(path, "/v1/runs/"), "/events")
+	id := strings.TrimPrefix(path, "/v1/runs/")
+	if i := strings.IndexByte(id, '/'); i >= 0 {
+		id = id[:i] // /events, /decisions, /revoke
+	}
 	if len(id) != 36 || !strings.HasPrefix(id, "run_") {
 		return ""
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/toolnexus/wasm/core"
 	"github.com/toolnexus/wasm/core/agents"
+	"github.com/toolnexus/wasm/core/approval"
 	"github.com/toolnexus/wasm/core/journal"
 	"github.com/toolnexus/wasm/worker"
 )
@@ -52,6 +53,11 @@ func teamLeg(h *worker.Handler, ctx context.Context, cfg worker.Config, j *runJo
 		}
 	}
 	in := worker.TeamLeg{Workspace: meta.Workspace, Agent: meta.Agent, Prompt: entries[0].Prompt}
+	in.OnDecision = func(e approval.Entry) {
+		// A leg begun again makes its decisions again: the journal keeps
+		// the first of each (its key).
+		j.Record(ctx, journal.Entry{Kind: journal.KindDecision, Turn: leg, Call: e.Call, Decision: e.AppendJSON(nil)})
+	}
 	if halt != nil {
 		ans, ok := answers[halt.ID]
 		if !ok {

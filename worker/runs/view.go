@@ -139,6 +139,10 @@ func (v *view) apply(e *journal.Entry) []worker.RunEvent {
 		a := e.Answer
 		v.status, v.pending, v.step = "running", nil, step{Kind: "starting"}
 		add("answer", map[string]any{"type": "answer", "id": a.ID, "decision": decisionWord(*a, v.asked[a.ID]), "by": e.By})
+	case journal.KindDecision:
+		// The record's entry as it was made (GET /v1/runs/{id}/decisions
+		// chains them): a page says which decision approved a call.
+		add("decision", map[string]any{"type": "decision", "decision": json.RawMessage(e.Decision)})
 	case journal.KindEnd:
 		v.pending, v.step = nil, step{Kind: "ended"}
 		if e.Text != "" {

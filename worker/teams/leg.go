@@ -17,6 +17,9 @@ func (runner) Leg(h *worker.Handler, ctx context.Context, cfg worker.Config, leg
 	if err != nil {
 		return worker.TeamLegResult{Err: err}
 	}
+	if leg.OnDecision != nil {
+		team.opts.Approvals = team.tk.Approvals().Derive(team.tk.Approvals().Rules, leg.OnDecision)
+	}
 	var rt *agents.Runtime
 	var run func() agents.TaskResult
 	switch {

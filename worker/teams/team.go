@@ -89,6 +89,9 @@ func buildAgentTeam(h *worker.Handler, ctx context.Context, cfg worker.Config, w
 		Transport: h.Options().Transport,
 		Registry:  registry,
 		OnMetric:  onMetric,
+		// APPROVAL_RULES, read before every agent's calls; a rule may name
+		// the asking agent.
+		Approvals: tk.Approvals(),
 		// No per-client timeout: the request's deadline (runTeam) bounds
 		// the whole tree and closes it, so a stop is always "timeout".
 		ClientOptions: core.ClientOptions{Retries: cfg.Retries},

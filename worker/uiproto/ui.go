@@ -14,6 +14,7 @@ import (
 
 	"github.com/tidwall/gjson"
 	"github.com/toolnexus/wasm/core"
+	"github.com/toolnexus/wasm/core/approval"
 	"github.com/toolnexus/wasm/core/wire"
 	"github.com/toolnexus/wasm/internal/jsonx"
 	"github.com/toolnexus/wasm/worker"
@@ -137,6 +138,10 @@ func resumeUI(h *worker.Handler, w http.ResponseWriter, r *http.Request, cfg wor
 			return
 		}
 	}
+	if answer.Data == nil {
+		answer.Data = map[string]any{}
+	}
+	answer.Data[approval.FromKey] = approval.FromAISDK // for the record
 	if st.Agent != "" && h.TeamsUnavailable(w) {
 		return
 	}

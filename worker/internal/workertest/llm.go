@@ -85,6 +85,24 @@ func (m *ScriptedLLM) serve(w http.ResponseWriter, r *http.Request) {
 	last := msgs[len(msgs)-1]
 	prompt, toolOutput := lastTurn(last, anthropic)
 	var tool, args string
+	if first := msgs[0].Get("content").String(); strings.HasPrefix(first, "chain: ") && !anthropic {
+		// "chain: <tool> <args> | <tool> <args> | …": the calls one per
+		// turn, in order, then "done: <the last output>".
+		steps := strings.Split(strings.TrimPrefix(first, "chain: "), " | ")
+		n := 0
+		for _, m := range msgs {
+			if m.Get("role").String() == "tool" {
+				n++
+			}
+		}
+		if n >= len(steps) {
+			m.Reply(w, anthropic, "done: "+toolOutput, "", "")
+			return
+		}
+		tool, args, _ = strings.Cut(strings.TrimSpace(steps[n]), " ")
+		m.Reply(w, anthropic, "", tool, args)
+		return
+	}
 	switch {
 	case toolOutput == "refunded order 13":
 		http.Error(w, `{"error":{"message":"overloaded"}}`, http.StatusServiceUnavailable)
