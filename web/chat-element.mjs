@@ -93,7 +93,7 @@ export class ToolnexusChatElement extends HTMLElement {
   // judged, so a scroll the browser makes for a layout change (scroll
   // anchoring) is not taken for the person scrolling up.
   #atEnd = true;
-  #seen = { h: 0, c: 0 };
+  #seen = { h: 0, c: 0, top: 0 };
   #resized = new ResizeObserver(() => this.#keepEnd(true));
   #restored = null; // a saved history waiting for the first run to pick it up
   #halted = null;   // {messages, pending, journaled, hidden, later}: a run saved while waiting for an answer
@@ -124,15 +124,32 @@ export class ToolnexusChatElement extends HTMLElement {
     this.#ui.log.addEventListener("scroll", () => this.#keepEnd(false), { passive: true });
   }
 
+  // #observeLog watches the transcript's box and each of its lines: a width
+  // change can rewrap the lines after the box has been laid out (seen in
+  // Chromium: the end moved down with no resize of the box to tell), and a
+  // line that grows (a streamed reply) moves the end too.
+  #observeLog() {
+    this.#resized.disconnect();
+    this.#resized.observe(this.#ui.log);
+    for (const line of this.#ui.log.children) this.#resized.observe(line);
+  }
+
   // #keepEnd runs on a resize of the transcript and on its scroll events:
   // at its end it stays there when the layout changed; otherwise a scroll
   // is the person's and says whether they left the end.
+  //
+  // A scroll in a frame where the layout changed too is the browser's
+  // (scroll anchoring) when it moved about as far as the layout did, and
+  // the person's when it moved further: seen in Chromium, a person scrolling
+  // up just before a width change was otherwise pulled back to the end.
   #keepEnd(resized) {
     const log = this.#ui.log;
-    const relaid = resized || log.scrollHeight !== this.#seen.h || log.clientHeight !== this.#seen.c;
-    this.#seen = { h: log.scrollHeight, c: log.clientHeight };
-    if (relaid && this.#atEnd) log.scrollTop = log.scrollHeight;
+    const changed = Math.abs(log.scrollHeight - this.#seen.h) + Math.abs(log.clientHeight - this.#seen.c);
+    const theirs = !resized && Math.abs(log.scrollTop - this.#seen.top) > changed + 4;
+    const relaid = resized || changed > 0;
+    if (relaid && !theirs && this.#atEnd) log.scrollTop = log.scrollHeight;
     else this.#atEnd = log.scrollTop + log.clientHeight >= log.scrollHeight - 4;
+    this.#seen = { h: log.scrollHeight, c: log.clientHeight, top: log.scrollTop };
   }
 
   connectedCallback() {
@@ -147,7 +164,7 @@ export class ToolnexusChatElement extends HTMLElement {
     }
     this.#ui.form.addEventListener("submit", this.#onSubmit);
     document.addEventListener("visibilitychange", this.#onVisible);
-    this.#resized.observe(this.#ui.log);
+    this.#observeLog();
     this.#queueWarm();
     if (this.persist && !this.#restoring) this.#restoring = this.#restore();
   }
@@ -341,6 +358,7 @@ export class ToolnexusChatElement extends HTMLElement {
     this.#qrs.clear();
     this.#notes.clear();
     this.#ui.log.replaceChildren();
+    if (this.isConnected) this.#observeLog();
     if (this.persist) this.#store().then((s) => s.clear(this.#storeKey())).catch(() => {});
     if (this.persist && !this.endpoint) journalModule().then((m) => m.browserJournal(this.#storeKey()).clear()).catch(() => {});
   }
@@ -907,6 +925,7 @@ export class ToolnexusChatElement extends HTMLElement {
     body.textContent = clip(String(text));
     div.append(label, body);
     this.#ui.log.append(div);
+    this.#resized.observe(div);
     this.#ui.log.scrollTop = this.#ui.log.scrollHeight;
     const view = { kind, who, text: String(text), isError: !!isError };
     if (typeof callId === "string" && callId) view.callId = callId;
