@@ -246,20 +246,32 @@ func (h *Handler) RunAgent(ctx context.Context, w http.ResponseWriter, cfg Confi
 // AgentClient is the client a run of cfg uses over tk: the Worker's model
 // settings, its skills in the system prompt, and timeout bounding each run
 // (0: none beyond the caller's context).
+//
+// The client is made once per configuration and toolkit (builds), with its
+// request params encoded once; a run keeps its own state, so one client
+// serves every request that has them. With a conversation store
+// (CONVERSATIONS_KV, the request's binding) each request makes its own.
 func (h *Handler) AgentClient(cfg Config, tk *core.Toolkit, timeout time.Duration) *core.Client {
-	return core.CreateClient(core.ClientOptions{
-		BaseURL:      cfg.BaseURL,
-		Style:        core.Style(cfg.Style),
-		Model:        cfg.Model,
-		APIKey:       cfg.APIKey,
-		SystemPrompt: withSkills(cfg.SystemPrompt, tk),
-		MaxTurns:     cfg.MaxTurns,
-		Retries:      cfg.Retries,
-		TimeoutMs:    int(timeout / time.Millisecond),
-		Transport:    h.opts.Transport,
-		Store:        h.conversationStore(),
-		OnMetric:     h.coreMetrics.Record,
-	})
+	store := h.conversationStore()
+	build := func() *core.Client {
+		return core.CreateClient(core.ClientOptions{
+			BaseURL:      cfg.BaseURL,
+			Style:        core.Style(cfg.Style),
+			Model:        cfg.Model,
+			APIKey:       cfg.APIKey,
+			SystemPrompt: withSkills(cfg.SystemPrompt, tk),
+			MaxTurns:     cfg.MaxTurns,
+			Retries:      cfg.Retries,
+			TimeoutMs:    int(timeout / time.Millisecond),
+			Transport:    h.opts.Transport,
+			Store:        store,
+			OnMetric:     h.coreMetrics.Record,
+		})
+	}
+	if store != nil {
+		return build()
+	}
+	return h.builds.client(clientKey{cfg.BaseURL, cfg.Style, cfg.Model, cfg.APIKey, cfg.SystemPrompt, cfg.MaxTurns, cfg.Retries, timeout, tk}, build)
 }
 
 // FinishRun records a finished run (counted, logged) and shapes its

@@ -80,6 +80,9 @@ type Handler struct {
 	// configLogged makes the configuration's problems logged once (a
 	// pointer: the Handler bound to a request is a copy).
 	configLogged *sync.Once
+	// builds keeps the toolkit and clients every request of a
+	// configuration shares (cache.go; a pointer, as configLogged).
+	builds *builds
 }
 
 type routeFunc func(h *Handler, w http.ResponseWriter, r *http.Request)
@@ -121,7 +124,7 @@ func NewHandler(opts Options, products ...func(*Handler)) *Handler {
 	if opts.Logf == nil {
 		opts.Logf = log.Printf
 	}
-	h := &Handler{opts: opts, metrics: newMetrics(), coreMetrics: core.NewMetricsRegistry(), configLogged: new(sync.Once)}
+	h := &Handler{opts: opts, metrics: newMetrics(), coreMetrics: core.NewMetricsRegistry(), configLogged: new(sync.Once), builds: new(builds)}
 	h.routes = map[string]Route{
 		"/healthz":   {Name: "healthz", Get: (*Handler).serveHealth, Allow: "GET, HEAD, OPTIONS"},
 		"/readyz":    {Name: "readyz", Get: (*Handler).serveReady, Allow: "GET, HEAD, OPTIONS"},

@@ -84,22 +84,40 @@ func variableNames(s string) []string {
 	}
 }
 
-// NewToolkit builds one request's toolkit (see toolkitOptions) and logs
+// NewToolkit returns the toolkit of a request (see toolkitOptions) and logs
 // each MCP server that failed (reasons never carry header values). A
-// setting that cannot work is a *ConfigError.
+// setting that cannot work is a *ConfigError. The toolkit is built once per
+// configuration and shared by the requests that have it (builds) unless it
+// holds something of the request's own: MCP_CONFIG's sessions, A2A_AGENTS'
+// cards, the built-in file tools on workspace. The caller closes it either
+// way; a shared one holds no session, so closing it changes nothing.
 func (h *Handler) NewToolkit(ctx context.Context, workspace string) (*core.Toolkit, error) {
-	opts, err := h.toolkitOptions(ctx, workspace)
-	if err != nil {
-		return nil, err
-	}
-	tk, err := core.CreateToolkit(ctx, opts)
-	if err != nil {
-		return nil, err
-	}
-	for name, st := range tk.MCPServers() {
-		if st.Status == core.MCPFailed {
-			h.opts.Logf("worker: mcp server %s failed: %s", name, st.Reason)
+	var buildErr error
+	tk := h.builds.toolkit.get(h, func(h *Handler) (*core.Toolkit, bool) {
+		opts, err := h.toolkitOptions(ctx, workspace)
+		if err != nil {
+			buildErr = err
+			return nil, false
 		}
+		tk, err := core.CreateToolkit(ctx, opts)
+		if err != nil {
+			buildErr = err
+			return nil, false
+		}
+		for name, st := range tk.MCPServers() {
+			if st.Status == core.MCPFailed {
+				h.opts.Logf("worker: mcp server %s failed: %s", name, st.Reason)
+			}
+		}
+		files := false
+		if b, ok := opts.Builtins.(core.BuiltinsConfig); ok {
+			files = b.Files != nil
+		}
+		shared := opts.MCP == nil && strings.TrimSpace(h.opts.Getenv("A2A_AGENTS")) == "" && !files
+		return tk, shared
+	})
+	if buildErr != nil {
+		return nil, buildErr
 	}
 	return tk, nil
 }
