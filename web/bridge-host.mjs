@@ -84,8 +84,38 @@ export function bridgeHost(go) {
   }
 
   const deferreds = new Map(); // id → [resolve, reject] of a Promise Go settles
+  // Channels carry messages the loader posts to Go (post); Go waits for the
+  // next one with listen. Each has at most one listener and a queue.
+  const channels = new Map(); // number → {listener: op id or null, queue: [[code, a, b]]}
+  const channel = (n) => {
+    let c = channels.get(n);
+    if (!c) channels.set(n, (c = { listener: null, queue: [] }));
+    return c;
+  };
 
   return {
+    /**
+     * post(chan, code, a?, b?) hands Go a message on channel chan (a number):
+     * its listener gets it at once (Go runs before post returns), or the
+     * next listen does. For the loader (a Worker's requests), not for Go.
+     */
+    post(chan, code, a = empty, b = empty) {
+      const c = channel(chan);
+      if (c.listener == null) return void c.queue.push([code, a, b]);
+      const id = c.listener;
+      c.listener = null;
+      settle(id, code, a, b);
+    },
+    /** listen(id, out, chan): op id is the next message on chan (post). */
+    listen(id, out, chan) {
+      const c = channel(chan);
+      if (c.queue.length) return reply(id, out, ...c.queue.shift());
+      c.listener = id;
+    },
+    /** unlisten(chan): Go stopped waiting on chan. */
+    unlisten(chan) {
+      channel(chan).listener = null;
+    },
     /** deferred(id) → a Promise that resolve(id, …) or reject(id, …) settles. */
     deferred(id) {
       return new Promise((resolve, reject) => deferreds.set(id, [resolve, reject]));

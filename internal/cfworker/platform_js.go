@@ -51,6 +51,7 @@ func Options() worker.Options {
 				return o
 			}
 			o.Getenv = q.getenv
+			o.Logf = q.logf
 			o.Spent = func() worker.SpentStore {
 				if ns, ok := q.boundObject(worker.ApprovalsBinding); ok && ns.Get("idFromName").Type() == js.TypeFunction {
 					return doLedger{ns: ns, q: q}

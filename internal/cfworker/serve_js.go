@@ -3,6 +3,7 @@
 package cfworker
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -12,24 +13,44 @@ import (
 	"runtime/debug"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"syscall/js"
 	"time"
+	"unsafe"
 
+	"github.com/toolnexus/wasm/jsbridge"
 	"github.com/toolnexus/wasm/worker"
 )
 
 // Serve is the Worker's request entry: it hands worker/js/worker.mjs (the
 // Worker's main module) an API through globalThis.__toolnexusWorkerBoot
 // and serves every request of the isolate with handler, concurrent ones
-// included, for the life of the Go instance:
+// included, for the life of the Go instance. The requests come through
+// jsbridge's host (web/bridge-host.mjs): the module posts each on channel
+// requestChannel as one message, code the request's id, part 0 its head
+// ("instance\nsettings\nmethod\nurl\nflags\nname\nvalue\n…"; flags "d"
+// marks a durable run's drive) and part 1 its body, read whole (up to the
+// body limit and a byte more). Go answers through the module's server
+// object with numbers only: ids, and a pointer and a length into Go's
+// memory for each text or body:
 //
-//	api.handle(rq)  serve one request; rq is the module's object for it:
-//	                {id, instance, request, env, ctx, head} and the methods
-//	                respond(status, headers, body), open(status, headers),
-//	                push(chunk), end(message), hop(), done(); head is
-//	                "id\ninstance\nmethod\nurl\nname\nvalue\n…"
-//	api.wake(id)    runs in request id's context after rq.hop()
-//	api.gone(id)    the client went away (request.signal, a cancelled stream)
+//	respond(id, status, headers, body)  the whole answer
+//	open(id, status, headers)           a streamed answer, which push(id,
+//	                                    chunk) feeds and end(id, message)
+//	                                    ends
+//	hop(id)                             api.wake(id) in id's context
+//	done(id)                            Go is finished with id
+//	log(line)                           console.log (cfworker log_js.go)
+//	settings(id), env(id), runLog(id)   what Go reads of a request when it
+//	                                    needs it
+//
+// The module calls Go back with api.wake(id) after a hop and api.gone(id)
+// when the client went away, and before every resume of Go it writes the
+// id of the request whose context runs at api.current (an address in Go's
+// memory). A crossing of the boundary is a JS call in workerd's isolate,
+// several times dearer there than in Node: a request used to arrive as a
+// js.FuncOf call with a js.Value per argument and one JS call per read of
+// its head, env and body stream; now it is one message.
 //
 // A request's env, ctx and abort reach its handler through its context
 // (requestOf): nothing is global to "the current request". A panic in a
@@ -46,13 +67,32 @@ func Serve(handler http.Handler) {
 	}
 	srv.handler = handler
 	api := js.Global().Get("Object").New()
-	api.Set("handle", js.FuncOf(srv.handle))
 	api.Set("wake", js.FuncOf(srv.wake))
 	api.Set("gone", js.FuncOf(srv.gone))
-	host := boot.Invoke(api)
-	srv.current = host.Get("current")
-	srv.stats = host.Get("stats")
-	select {}
+	api.Set("current", int(uintptr(unsafe.Pointer(&currentRequest))))
+	api.Set("requests", requestChannel)
+	srv.js = boot.Invoke(api)
+	srv.stats = srv.js.Get("stats")
+	srv.accept()
+}
+
+// requestChannel is the host channel the module posts requests on.
+const requestChannel = 1
+
+// currentRequest is the id of the request whose JS context runs now (0:
+// none), written by the module before each resume of Go.
+var currentRequest int32
+
+// accept starts each request the module posts, for the instance's life.
+func (s *server) accept() {
+	for {
+		id, head, body, err := jsbridge.Listen(context.Background(), requestChannel)
+		if err != nil {
+			println("toolnexus: no request can reach Go:", err.Error())
+			return
+		}
+		s.start(id, string(head), body)
+	}
 }
 
 // streamAfter is how much of a body is kept before the response turns
@@ -60,13 +100,15 @@ func Serve(handler http.Handler) {
 const streamAfter = 64 << 10
 
 // srv is the instance's one server.
-var srv = &server{requests: map[int]*jsRequest{}, instanceID: newInstanceID()}
+var srv = &server{requests: map[int]*jsRequest{}, settingsByVersion: map[string]*envSettings{}, instanceID: newInstanceID()}
 
 type server struct {
 	handler  http.Handler
-	current  js.Value // host.current(): the id of the request whose context runs now
-	stats    js.Value // host.stats(): what the module holds for Go (GET /__test/instance)
+	js       js.Value // the module's server object (Serve)
+	stats    js.Value // its stats(): what the module holds for Go (GET /__test/instance)
 	requests map[int]*jsRequest
+	// settingsByVersion holds each env's settings by its version (settings_js.go).
+	settingsByVersion map[string]*envSettings
 	// instanceID, served and hops describe this Go instance (GET
 	// /__test/instance).
 	instanceID string
@@ -82,35 +124,26 @@ func newInstanceID() string {
 
 // currentID is the id of the request whose handler context runs now, 0 when
 // none (or outside the Worker's module).
-func (s *server) currentID() int {
-	if s.current.Type() != js.TypeFunction {
-		return 0
-	}
-	return s.current.Invoke().Int()
-}
+func (s *server) currentID() int { return int(atomic.LoadInt32(&currentRequest)) }
 
-func (s *server) handle(_ js.Value, args []js.Value) any {
-	obj := args[0]
-	// Read the request while its handler's context runs: the request line
-	// and the headers come as one string (the module's head).
-	f := strings.Split(obj.Get("head").String(), "\n")
-	if len(f) < 4 {
-		f = append(f, "0", "0", "GET", "/")[:4]
+// start begins request id: head is the module's head, body its body.
+func (s *server) start(id int, head string, body []byte) {
+	f := strings.Split(head, "\n")
+	if len(f) < 5 {
+		f = append(f, "0", "0", "GET", "/", "")[:5]
 	}
-	id, _ := strconv.Atoi(f[0])
-	instance, _ := strconv.Atoi(f[1])
-	q := &jsRequest{id: id, instance: instance, obj: obj, env: obj.Get("env"), runLog: obj.Get("runLog"), head: f[2] == http.MethodHead}
+	instance, _ := strconv.Atoi(f[0])
+	q := &jsRequest{id: id, instance: instance, drive: f[4] == "d", head: f[2] == http.MethodHead}
+	q.settings = s.settings(f[1], id)
 	s.requests[q.id] = q
-	header := http.Header{}
-	for i := 4; i+1 < len(f); i += 2 {
+	header := make(http.Header, (len(f)-5)/2)
+	for i := 5; i+1 < len(f); i += 2 {
 		header.Add(f[i], f[i+1])
 	}
-	body := obj.Get("request").Get("body")
 	ctx, cancel := context.WithCancel(context.WithValue(context.Background(), requestKey{}, q))
 	q.cancel = cancel
 	q.resp = &jsResponse{q: q, header: http.Header{}}
 	go s.serve(ctx, q, f[2], f[3], header, body)
-	return nil
 }
 
 func (s *server) wake(_ js.Value, args []js.Value) any {
@@ -136,13 +169,13 @@ func (s *server) gone(_ js.Value, args []js.Value) any {
 }
 
 // serve runs the handler for q and answers.
-func (s *server) serve(ctx context.Context, q *jsRequest, method, url string, header http.Header, body js.Value) {
+func (s *server) serve(ctx context.Context, q *jsRequest, method, url string, header http.Header, body []byte) {
 	w := q.resp
 	s.served++
 	defer s.finish(q, w)
 	var rb io.ReadCloser = http.NoBody
-	if body.Type() == js.TypeObject {
-		rb = &requestBody{q: q, ctx: ctx, stream: body}
+	if len(body) > 0 {
+		rb = io.NopCloser(bytes.NewReader(body))
 	}
 	r, err := http.NewRequestWithContext(ctx, method, url, rb)
 	if err != nil {
@@ -160,7 +193,7 @@ func (s *server) serve(ctx context.Context, q *jsRequest, method, url string, he
 			w.fail()
 		}
 	}()
-	if q.runLog.Type() == js.TypeObject && r.URL.Path == drivePath {
+	if q.drive && r.URL.Path == drivePath {
 		s.drive(ctx, q, w, header.Get("x-toolnexus-run"))
 		return
 	}
@@ -198,5 +231,5 @@ func (s *server) over(q *jsRequest) {
 	q.finished = true
 	q.wakeAll()
 	delete(s.requests, q.id)
-	q.obj.Call("done")
+	s.js.Call("done", q.id)
 }
