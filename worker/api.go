@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 
@@ -279,7 +280,13 @@ func (h *Handler) AgentClient(cfg Config, tk *core.Toolkit, timeout time.Duratio
 // state token.
 func (h *Handler) FinishRun(cfg Config, endpoint, workspace string, res core.RunResult) (RunResponse, error) {
 	h.metrics.run(endpoint, res.Status)
-	h.opts.Logf("worker: %s status=%s turns=%d toolCalls=%d", endpoint, res.Status, res.Turns, res.ToolCallCount)
+	if h.runLine != nil {
+		// One line per request: each is a console.log on Workers, which
+		// costs workerd about as much as a small request's own work.
+		*h.runLine = " status=" + res.Status + " turns=" + strconv.Itoa(res.Turns) + " toolCalls=" + strconv.Itoa(res.ToolCallCount)
+	} else {
+		h.opts.Logf("worker: %s status=%s turns=%d toolCalls=%d", endpoint, res.Status, res.Turns, res.ToolCallCount)
+	}
 	out := RunResponse{RunResult: res}
 	out.Decisions, out.DecisionsHead = chainDecisions(res.Decisions)
 	// Lists are always arrays on the wire, never null.

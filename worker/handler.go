@@ -80,6 +80,10 @@ type Handler struct {
 	// configLogged makes the configuration's problems logged once (a
 	// pointer: the Handler bound to a request is a copy).
 	configLogged *sync.Once
+	// runLine, in the copy ServeHTTP makes for a request, is where
+	// FinishRun leaves the run's outcome for the request's log line; nil
+	// outside a request (a durable run's executor), where it logs its own.
+	runLine *string
 	// builds keeps the toolkit and clients every request of a
 	// configuration shares (cache.go; a pointer, as configLogged).
 	builds *builds
@@ -163,12 +167,18 @@ func (h *Handler) Options() *Options { return &h.opts }
 
 // ServeHTTP checks origin, route, method, bearer token and a JSON route's
 // Content-Type in that order, then limits the body and dispatches.
+//
+// Each request logs one line, "worker: <method> <route> <status>
+// <duration>", which names the run's outcome when the request ran one
+// (FinishRun: " status=done turns=2 toolCalls=1").
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	bound := *h // the request's own: its options (Bind) and its log line's run
 	if h.opts.Bind != nil {
-		bound := *h
 		bound.opts = h.opts.Bind(r.Context(), h.opts)
-		h = &bound
 	}
+	var run string
+	bound.runLine = &run
+	h = &bound
 	start := h.opts.Now()
 	h.logConfigOnce()
 	rt, known := h.routes[routeKey(r.URL.Path)]
@@ -179,7 +189,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	sw := &statusWriter{ResponseWriter: w}
 	defer func() {
 		h.metrics.request(name, sw.code())
-		h.opts.Logf("worker: %s %s %d %s", r.Method, name, sw.code(), h.opts.Now().Sub(start).Round(time.Millisecond))
+		h.opts.Logf("worker: %s %s %d %s%s", r.Method, name, sw.code(), h.opts.Now().Sub(start).Round(time.Millisecond), run)
 	}()
 	access := LoadAccess(h.opts.Getenv)
 	if !access.applyCORS(sw, r) {
