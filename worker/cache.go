@@ -8,8 +8,8 @@ import (
 )
 
 // builds keeps what every request of one configuration would build the
-// same, for the handler's life (on Workers, the isolate's): the toolkit and
-// the client with its encoded request params. Before it, each /v1/run built
+// same, for the handler's life (on Workers, the isolate's): the checked
+// configuration, the toolkit and the client with its encoded request params. Before it, each /v1/run built
 // them again: CreateToolkit, the tools' schemas, the skills, CreateClient.
 // A request builds its own only where one cannot be shared:
 //
@@ -24,6 +24,9 @@ import (
 // every setting read while it was built (settingsMemo).
 type builds struct {
 	toolkit settingsMemo[*core.Toolkit]
+	// config is checkConfig's answer (readiness.go), which every route
+	// reads.
+	config settingsMemo[checkedConfig]
 
 	mu      sync.Mutex
 	clients map[clientKey]*core.Client
