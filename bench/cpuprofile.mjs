@@ -22,11 +22,15 @@ export function area(frame) {
 }
 
 // summarize reads a .cpuprofile and returns self-time shares by function and by area.
-export function summarize(file) {
+// Each sample weighs its time delta, or 1 with perSample (workerd's sampler
+// skips the time its isolate is not entered, so a delta there spans idle
+// time as well).
+export function summarize(file, { perSample = false } = {}) {
   const prof = typeof file === "string" ? JSON.parse(readFileSync(file, "utf8")) : file;
+  const weight = (i) => (perSample ? 1 : prof.timeDeltas[i] ?? 0);
   const byId = new Map(prof.nodes.map((n) => [n.id, n]));
   const self = new Map();
-  prof.samples.forEach((id, i) => self.set(id, (self.get(id) ?? 0) + (prof.timeDeltas[i] ?? 0)));
+  prof.samples.forEach((id, i) => self.set(id, (self.get(id) ?? 0) + weight(i)));
   const fns = new Map(), areas = new Map();
   let total = 0;
   for (const [id, us] of self) {
@@ -46,7 +50,7 @@ export function summarize(file) {
     const seen = new Set();
     for (let n = id; n != null; n = parent.get(n)) {
       const name = byId.get(n).callFrame.functionName;
-      if (name && !seen.has(name)) { seen.add(name); incl.set(name, (incl.get(name) ?? 0) + (prof.timeDeltas[i] ?? 0)); }
+      if (name && !seen.has(name)) { seen.add(name); incl.set(name, (incl.get(name) ?? 0) + weight(i)); }
     }
   });
   const pct = (m) => [...m].sort((a, b) => b[1] - a[1]).map(([k, us]) => `${(100 * us / total).toFixed(1).padStart(5)}%  ${k}`);

@@ -9,7 +9,7 @@
 //        a fresh workerd per start, the profiler on before the first POST
 //        /v1/run; the profiles of all starts summed
 //
-// PROFILE_OUT=file.cpuprofile also writes the profile (Chromium's DevTools
+// PROFILE_INTERVAL_US (100) is the sampling interval. PROFILE_OUT=file.cpuprofile also writes the profile (Chromium's DevTools
 // open it). TOOLNEXUS_DIST names the dist folder (dist/worker is copied, its app.wasm
 // replaced by an unstripped build of ./wasm/worker). PROFILE_TOP (25) sets how
 // many functions are listed. A benchmark's tool: it prints, writes nothing.
@@ -25,6 +25,7 @@ import { startWorkerMock } from "../tests/worker-mock.mjs";
 import { summarize } from "./cpuprofile.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
+const INTERVAL_US = Number(process.env.PROFILE_INTERVAL_US ?? 100);
 const RUN_BODY = JSON.stringify({ prompt: "add 2 and 3" });
 
 const freePort = () => new Promise((ok) => {
@@ -101,10 +102,13 @@ function merge(a, b) {
 
 function print(title, prof, per) {
   if (process.env.PROFILE_OUT) writeFileSync(process.env.PROFILE_OUT, JSON.stringify(prof));
-  const { areas, top, inclusive } = summarize(prof);
+  // workerd's sampler takes no sample while its isolate is not entered
+  // (the time deltas then span idle time too): each sample counts once, as
+  // one sampling interval of work.
+  const { areas, top, inclusive } = summarize(prof, { perSample: true });
   const idle = new Set(prof.nodes.filter((n) => n.callFrame.functionName === "(idle)").map((n) => n.id));
-  const busyMs = prof.samples.reduce((t, id, i) => t + (idle.has(id) ? 0 : prof.timeDeltas[i] ?? 0), 0) / 1000;
-  console.log(`\n== ${title}: the isolate's thread was busy ${busyMs.toFixed(1)} ms (${(busyMs / per).toFixed(3)} ms each)`);
+  const busy = prof.samples.filter((id) => !idle.has(id)).length;
+  console.log(`\n== ${title}: ${busy} samples of work (${(busy / per).toFixed(1)} per request, at most ${INTERVAL_US} µs each)`);
   console.log("-- self time by area\n" + areas.join("\n"));
   console.log("-- self time, top functions\n" + top.join("\n"));
   console.log("-- inclusive time, Go functions of this module, syscall/js, gjson\n" + inclusive.join("\n"));
@@ -132,7 +136,7 @@ try {
         const cdp = await session(port);
         try {
           await cdp.send("Profiler.enable");
-          await cdp.send("Profiler.setSamplingInterval", { interval: 100 });
+          await cdp.send("Profiler.setSamplingInterval", { interval: INTERVAL_US });
           await cdp.send("Profiler.start");
           await request(w.url, "run");
           return (await cdp.send("Profiler.stop")).profile;
@@ -149,7 +153,7 @@ try {
       const cdp = await session(port);
       try {
         await cdp.send("Profiler.enable");
-        await cdp.send("Profiler.setSamplingInterval", { interval: 100 });
+        await cdp.send("Profiler.setSamplingInterval", { interval: INTERVAL_US });
         await cdp.send("Profiler.start");
         for (let i = 0; i < n; i++) await request(w.url, scenario);
         return (await cdp.send("Profiler.stop")).profile;
