@@ -36,7 +36,11 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 		status = http.StatusInternalServerError
 		b = []byte(`{"error":{"code":"internal","message":"could not encode the response"}}`)
 	}
-	b = append(b, '\n')
+	writeRaw(w, status, append(b, '\n'))
+}
+
+// writeRaw writes b, JSON text ending in a newline, as writeJSON does.
+func writeRaw(w http.ResponseWriter, status int, b []byte) {
 	h := w.Header()
 	h.Set("Content-Type", "application/json; charset=utf-8")
 	h.Set("Content-Length", strconv.Itoa(len(b)))
@@ -50,6 +54,13 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 // encoding/json's Marshal did, so that an event's data stays on one line
 // and stored sizes stay as they were.
 func marshalJSON(v any) ([]byte, error) {
+	if out, ok := v.(RunResponse); ok {
+		b, err := appendRunResponse(nil, out) // compacted as it is written
+		if err != nil {
+			return nil, fmt.Errorf("encode %T: %w", v, err)
+		}
+		return b, nil
+	}
 	b, err := jsonx.Marshal(v)
 	if err != nil {
 		return nil, fmt.Errorf("encode %T: %w", v, err)
