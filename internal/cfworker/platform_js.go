@@ -53,13 +53,13 @@ func Options() worker.Options {
 			o.Getenv = q.getenv
 			o.Logf = q.logf
 			o.Spent = func() worker.SpentStore {
-				if ns, ok := q.boundObject(worker.ApprovalsBinding); ok && ns.Get("idFromName").Type() == js.TypeFunction {
+				if ns, ok := q.durableObject(worker.ApprovalsBinding); ok {
 					return doLedger{ns: ns, q: q}
 				}
 				return nil
 			}
 			o.Trees = func() worker.TreeStore {
-				if ns, ok := q.boundObject(worker.ApprovalsBinding); ok && ns.Get("idFromName").Type() == js.TypeFunction {
+				if ns, ok := q.durableObject(worker.ApprovalsBinding); ok {
 					return doLedger{ns: ns, q: q}
 				}
 				return nil

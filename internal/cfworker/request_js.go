@@ -156,14 +156,22 @@ func plainJSON(v js.Value) bool {
 
 // binding returns the env binding of that name, false when it is unset.
 func (q *jsRequest) binding(name string) (js.Value, bool) {
-	if q.settings != nil && !q.settings.bindings[name] {
-		return js.Undefined(), false
+	if q.settings != nil {
+		if !q.settings.bindings[name] {
+			return js.Undefined(), false
+		}
+		if v, ok := q.settings.values[name]; ok {
+			return v, true
+		}
 	}
 	env := q.envValue()
 	if env.Type() != js.TypeObject {
 		return js.Undefined(), false
 	}
 	v := env.Get(name)
+	if q.settings != nil && !v.IsUndefined() && !v.IsNull() {
+		q.settings.values[name] = v
+	}
 	return v, !v.IsUndefined() && !v.IsNull()
 }
 
@@ -185,6 +193,25 @@ func (q *jsRequest) runLogValue() js.Value {
 		}
 	}
 	return q.runLog
+}
+
+// durableObject is boundObject for a Durable Object namespace: one with
+// idFromName (checked once per env).
+func (q *jsRequest) durableObject(name string) (js.Value, bool) {
+	ns, ok := q.boundObject(name)
+	if !ok {
+		return ns, false
+	}
+	if q.settings != nil {
+		key := name + "\x00do"
+		if _, checked := q.settings.values[key]; checked {
+			return ns, q.settings.values[key].Truthy()
+		}
+		is := ns.Get("idFromName").Type() == js.TypeFunction
+		q.settings.values[key] = js.ValueOf(is)
+		return ns, is
+	}
+	return ns, ns.Get("idFromName").Type() == js.TypeFunction
 }
 
 // boundObject is binding for a binding that must be an object (a KV

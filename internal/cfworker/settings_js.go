@@ -19,6 +19,9 @@ const settingsKept = 8
 type envSettings struct {
 	vars     map[string]string
 	bindings map[string]bool
+	// values holds the bindings read so far (binding): an env's bindings
+	// are the same objects for every request that has it.
+	values map[string]js.Value
 }
 
 // settings returns the snapshot of env version v (worker.mjs settingsOf),
@@ -44,7 +47,7 @@ func (s *server) settings(v string, id int) *envSettings {
 // parseSettings reads worker.mjs settingsText. Numbers and booleans read
 // as getenv formatted them (strconv's 'f' format, "true", "false").
 func parseSettings(text string) *envSettings {
-	m := &envSettings{vars: map[string]string{}, bindings: map[string]bool{}}
+	m := &envSettings{vars: map[string]string{}, bindings: map[string]bool{}, values: map[string]js.Value{}}
 	doc := gjson.Parse(text)
 	doc.Get("s").ForEach(func(k, v gjson.Result) bool {
 		switch v.Type {
