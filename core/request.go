@@ -13,6 +13,9 @@ import (
 	"github.com/toolnexus/wasm/internal/sse"
 )
 
+// replyHeaders are the reply headers the loop reads (HTTPRequest.ReadHeaders).
+var replyHeaders = []string{"content-type", "retry-after"}
+
 // request sends one body (with retries) and reads the reply, streamed or whole.
 func (r *run) request(ctx context.Context, body []byte) (LLMResponse, error) {
 	o := &r.c.opts
@@ -54,9 +57,14 @@ func (r *run) request(ctx context.Context, body []byte) (LLMResponse, error) {
 
 func (r *run) readWhole(body io.Reader) (LLMResponse, error) {
 	limit := r.c.opts.MaxResponseBytes
-	data, err := io.ReadAll(io.LimitReader(body, int64(limit)+1))
-	if err != nil {
-		return LLMResponse{}, fmt.Errorf("core: read model reply: %s", r.redact(err.Error()))
+	var data []byte
+	if whole, ok := body.(interface{ Bytes() []byte }); ok {
+		data = whole.Bytes() // read whole by the transport (HTTPResponse)
+	} else {
+		var err error
+		if data, err = io.ReadAll(io.LimitReader(body, int64(limit)+1)); err != nil {
+			return LLMResponse{}, fmt.Errorf("core: read model reply: %s", r.redact(err.Error()))
+		}
 	}
 	if len(data) > limit {
 		return LLMResponse{}, fmt.Errorf("core: model reply exceeds %d bytes", limit)
@@ -80,7 +88,7 @@ func (r *run) send(ctx context.Context, body []byte, start time.Duration) (*HTTP
 	for k, v := range o.Headers {
 		headers[strings.ToLower(k)] = v
 	}
-	req := &HTTPRequest{Method: "POST", URL: r.c.wire.Endpoint(o.BaseURL), Header: headers, Body: body}
+	req := &HTTPRequest{Method: "POST", URL: r.c.wire.Endpoint(o.BaseURL), Header: headers, Body: body, ReadHeaders: replyHeaders}
 	for attempt := 0; ; attempt++ {
 		if attempt > 0 {
 			start = clock()

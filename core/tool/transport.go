@@ -13,10 +13,17 @@ type HTTPRequest struct {
 	URL    string
 	Header map[string]string
 	Body   []byte
+	// ReadHeaders names the reply headers the caller reads (lower-case);
+	// nil means any. A transport may return only those: the JS bridge's
+	// does, since copying every header of a provider's reply across the
+	// boundary cost a model call more than reading the two it needs.
+	ReadHeaders []string
 }
 
 // HTTPResponse is a Transport's answer. Header keys are lower-case. The
-// caller closes Body.
+// caller closes Body. A Body that holds the whole reply already may say so
+// with a method Bytes() []byte (the JS bridge's does): the client's loop
+// then reads it without copying it.
 type HTTPResponse struct {
 	Status int
 	Header map[string]string

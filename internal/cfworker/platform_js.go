@@ -104,6 +104,11 @@ func (t requestTransport) Do(ctx context.Context, req *core.HTTPRequest) (*core.
 		release()
 		return nil, err
 	}
+	if _, whole := resp.Body.(interface{ Bytes() []byte }); whole {
+		// Read whole already: no JS call is left to make for it.
+		release()
+		return resp, nil
+	}
 	resp.Body = &requestTransportBody{q: q, body: resp.Body, release: release}
 	return resp, nil
 }
