@@ -16,7 +16,8 @@ import { measureColdStart, measureWorker, measureWorkerCpu, peerWorkers } from "
 
 const here = fileURLToPath(new URL(".", import.meta.url));
 const root = join(here, "..");
-const rounds = Number(process.argv[2] ?? process.env.BENCH_ROUNDS ?? 5);
+const rounds = process.argv[2] === "--report" ? NaN : Number(process.argv[2] ?? process.env.BENCH_ROUNDS ?? 5);
+const command = "`./build.sh bench" + (process.argv[2] ? ` ${process.argv[2]}` : "") + "`";
 const log = (s) => console.error(s);
 
 const sh = (cmd, args, opts = {}) => execFileSync(cmd, args, { encoding: "utf8", cwd: root, maxBuffer: 1 << 24, ...opts });
@@ -68,7 +69,7 @@ const kb = (n) => `${(n / 1000).toFixed(1)} kB`;
 const mb = (n) => `${(n / 1e6).toFixed(3)} MB`;
 const verdict = (ok, text) => `${ok ? "**met**" : "**missed**"} (${text})`;
 
-function report({ started, load0, load1, m, loop, go, size, chromium, startLoad, node, worker, workerCpu, cold, browserLoop, browserLoad, seconds }) {
+function report({ started, load0, load1, m, loop, go, size, chromium, startLoad, node, worker, workerCpu, cold, browserLoop, browserLoad, seconds, command }) {
   const L = [];
   const row = (...c) => L.push(`| ${c.join(" | ")} |`);
   const ours = (h) => loop.find((r) => r.name === "ours" && r.history === h);
@@ -79,7 +80,7 @@ function report({ started, load0, load1, m, loop, go, size, chromium, startLoad,
     "the profile of the misses and what would close them is in [PROFILE.md](PROFILE.md).", "");
   L.push("| | |", "|---|---|");
   row("Date (UTC)", started);
-  row("Command", "`./build.sh bench" + (process.argv[2] ? ` ${process.argv[2]}` : "") + "` (loop: " + `${rounds} rounds × ${loop[0].runs} timed runs after ${loop[0].warmup} warm-up runs)`);
+  row("Command", `${command} (loop: ${loop[0].rounds} rounds × ${loop[0].runs} timed runs after ${loop[0].warmup} warm-up runs)`);
   row("Code measured", `commit ${m.commit}`);
   row("Machine", `${m.nproc} CPUs, ${m.cpu}, ${m.memGiB} GiB RAM`);
   row("Load average (1 min) at start / end", `${f(load0, 2)} / ${f(load1, 2)} — ${load0 > 1
@@ -156,11 +157,15 @@ function report({ started, load0, load1, m, loop, go, size, chromium, startLoad,
     "Ours: one Go instance per isolate serves every request (worker/js/worker.mjs). The syumai/workers hello-world (bench/syumai-hello)",
     "answers \"hello\" from a fresh Go instance per request, as syumai/workers' generated shim runs it. The AI SDK Worker",
     "(bench/ai-sdk-worker.mjs, bundled with esbuild) does the same one-tool run with generateText; the floor (bench/floor-worker.mjs) does it by hand over fetch.", "");
-  L.push("| Worker | GET /healthz (median; range over rounds) | POST /v1/run, one tool turn (median; range) |", "|---|---:|---:|");
-  const rng = (n, k) => workerCpu.ranges?.[n]?.[k] ? ` (${f(workerCpu.ranges[n][k][0], 2)}–${f(workerCpu.ranges[n][k][1], 2)})` : "";
-  const wlabel = { ours: "ours (dist/worker)", "ai-sdk": `Vercel AI SDK Worker, ai ${version("ai")}`, "ai-sdk-6": `Vercel AI SDK Worker, ai ${version("ai6")}`, floor: "hand-written Worker over fetch (floor: bench/floor-worker.mjs)" };
-  for (const n of ["ours", "ai-sdk", "ai-sdk-6", "floor"]) if (cpu[n]) row(wlabel[n], `${f(cpu[n].healthz, 2)} ms${rng(n, "healthz")}`, `${f(cpu[n].run, 2)} ms${rng(n, "run")}`);
-  if (hello) row("syumai/workers hello-world (GET /)", `${f(hello, 2)} ms${rng("syumai-hello", "healthz")}`, "");
+  L.push(`Early: after 10 warm-up requests of each kind (an isolate's first few hundred requests: V8 has tiered little of a Worker's code up).`,
+    `Steady: after ${workerCpu.steadyAfter} more of each (V8 tiers a function up after a budget of work; a Go function run once per request takes thousands of requests to reach it).`, "");
+  L.push("| Worker | GET /healthz, early (median; range over rounds) | POST /v1/run, early | GET /healthz, steady | POST /v1/run, steady |", "|---|---:|---:|---:|---:|");
+  const rng = (m, n, k) => m?.ranges?.[n]?.[k] ? ` (${f(m.ranges[n][k][0], 2)}–${f(m.ranges[n][k][1], 2)})` : "";
+  const cell = (m, n, k) => (m?.cpuMsPerRequest?.[n]?.[k] == null ? "" : `${f(m.cpuMsPerRequest[n][k], 2)} ms${rng(m, n, k)}`);
+  const wlabel = { ours: "ours (dist/worker)", "ai-sdk": `Vercel AI SDK Worker, ai ${version("ai")}`, "ai-sdk-6": `Vercel AI SDK Worker, ai ${version("ai6")}`, floor: "hand-written Worker over fetch (floor: bench/floor-worker.mjs)", "syumai-hello": "syumai/workers hello-world (GET /)" };
+  for (const n of ["ours", "ai-sdk", "ai-sdk-6", "floor", "syumai-hello"]) {
+    if (cpu[n]) row(wlabel[n], cell(workerCpu, n, "healthz"), cell(workerCpu, n, "run"), cell(workerCpu.steady, n, "healthz"), cell(workerCpu.steady, n, "run"));
+  }
   L.push("");
 
   if (cold) {
@@ -181,9 +186,12 @@ function report({ started, load0, load1, m, loop, go, size, chromium, startLoad,
     `Each ratio is ours / the peer's, from this run. The AI SDK peer is the newest release that runs on Node 20, ai ${version("ai")}; ai ${version("ai6")} (the version the tests use) beside it.`, "");
   L.push("| Measure | Ours | Peer | Ratio | Target | Verdict |", "|---|---:|---:|---:|---:|---|");
   const t35 = (measure, oursText, peerText, x, lim) => row(measure, oursText, peerText, `${f(x, 2)}×`, `≤ ${lim}×`, x <= lim ? "**met**" : "**missed**");
-  const six = (n, k) => cpu["ai-sdk-6"] ? `; ai ${version("ai6")}: ${f(cpu["ai-sdk-6"][k], 2)} ms (${f(cpu.ours[k] / cpu["ai-sdk-6"][k], 2)}×)` : "";
-  t35("workerd CPU per request, `POST /v1/run` with one tool turn", `${f(cpu.ours.run, 2)} ms`, `AI SDK Worker ${f(cpu["ai-sdk"].run, 2)} ms${six("ai-sdk-6", "run")}`, cpu.ours.run / cpu["ai-sdk"].run, 0.7);
-  t35("workerd CPU per request, `GET /healthz`", `${f(cpu.ours.healthz, 2)} ms`, `AI SDK Worker ${f(cpu["ai-sdk"].healthz, 2)} ms${six("ai-sdk-6", "healthz")}`, cpu.ours.healthz / cpu["ai-sdk"].healthz, 1.5);
+  for (const [when, c] of [["steady", workerCpu.steady?.cpuMsPerRequest], ["early", cpu]]) {
+    if (!c) continue;
+    const six = (k) => c["ai-sdk-6"] ? `; ai ${version("ai6")}: ${f(c["ai-sdk-6"][k], 2)} ms (${f(c.ours[k] / c["ai-sdk-6"][k], 2)}×)` : "";
+    t35(`workerd CPU per request, \`POST /v1/run\` with one tool turn, ${when}`, `${f(c.ours.run, 2)} ms`, `AI SDK Worker ${f(c["ai-sdk"].run, 2)} ms${six("run")}`, c.ours.run / c["ai-sdk"].run, 0.7);
+    t35(`workerd CPU per request, \`GET /healthz\`, ${when}`, `${f(c.ours.healthz, 2)} ms`, `AI SDK Worker ${f(c["ai-sdk"].healthz, 2)} ms${six("healthz")}`, c.ours.healthz / c["ai-sdk"].healthz, 1.5);
+  }
   if (cold) {
     const co = cold.byName.ours, ca = cold.byName["ai-sdk"], c6 = cold.byName["ai-sdk-6"];
     t35("fresh isolate: its first `POST /v1/run` (one tool turn), wall (CPU beside)", `${f(co.wall.median, 1)} ms (CPU ${f(co.cpu.median, 1)} ms)`,
@@ -248,6 +256,16 @@ function report({ started, load0, load1, m, loop, go, size, chromium, startLoad,
   return L.join("\n");
 }
 
+if (process.argv[2] === "--report") {
+  // Render RESULTS.md again from results.json (a run's measurements), e.g.
+  // after a change to the report: node bench/run.mjs --report
+  const r = JSON.parse(readFileSync(join(here, "results.json"), "utf8"));
+  const md = report({ ...r, m: r.machine, seconds: r.seconds ?? NaN, command: r.command ?? "`./build.sh bench`" });
+  writeFileSync(join(here, "RESULTS.md"), keptMemory(md) + "\n");
+  console.log(md);
+  process.exit(0);
+}
+
 const t0 = performance.now();
 const started = new Date().toISOString().replace(/\.\d+Z$/, "Z");
 const load0 = loadavg()[0];
@@ -281,7 +299,7 @@ log(`== chromium: loop overhead (${rounds} rounds) and fetch → load()`);
 const browserLoop = await measureBrowserLoop(rounds, log);
 const browserLoad = await measureBrowserLoad(10, log);
 const load1 = loadavg()[0];
-const md = report({ started, load0, load1, m, loop, go, size, chromium, startLoad, node, worker, workerCpu, cold, browserLoop, browserLoad, seconds: (performance.now() - t0) / 1000 });
+const md = report({ started, load0, load1, m, loop, go, size, chromium, startLoad, node, worker, workerCpu, cold, browserLoop, browserLoad, command, seconds: (performance.now() - t0) / 1000 });
 writeFileSync(join(here, "RESULTS.md"), keptMemory(md) + "\n");
-writeFileSync(join(here, "results.json"), JSON.stringify({ started, load0, load1, machine: m, loop, go, size, chromium, startLoad, node, worker, workerCpu, cold, browserLoop, browserLoad }, null, 2) + "\n");
+writeFileSync(join(here, "results.json"), JSON.stringify({ started, load0, load1, machine: m, loop, go, size, chromium, startLoad, node, worker, workerCpu, cold, browserLoop, browserLoad, command, seconds: (performance.now() - t0) / 1000 }, null, 2) + "\n");
 console.log(md);

@@ -152,7 +152,15 @@ const WORKER_ENV = (mock) => ({
 // each in its own workerd; rounds interleave the contenders and each cell
 // is the median over rounds of (CPU over `requests` sequential requests) /
 // requests.
-export async function measureWorkerCpu({ dir = workerDir, hello, peers = {}, others = [], rounds = 5, requests = 100 } = {}) {
+//
+// It measures twice: early (after 10 warm-up requests per scenario, as the
+// isolate's first few hundred requests run: V8 has tiered little of a
+// Worker's code up yet) and steady (after `steady` more requests of each
+// scenario: V8 tiers a function up after a budget of work, and a Go
+// function run once per request takes thousands of requests to reach it).
+// out.cpuMsPerRequest and out.ranges are early's, out.steady the same for
+// steady (null when steady is 0).
+export async function measureWorkerCpu({ dir = workerDir, hello, peers = {}, others = [], rounds = 5, requests = 100, steady = 3000 } = {}) {
   const mock = await startWorkerMock();
   const started = [];
   const start = async (name, d, env) => {
@@ -184,22 +192,33 @@ export async function measureWorkerCpu({ dir = workerDir, hello, peers = {}, oth
       const c = await start("syumai-hello", hello, {});
       contenders.push({ ...c, scenarios: { healthz: get(c.w, "/") } });
     }
-    const samples = {};
-    for (const c of contenders) for (const fn of Object.values(c.scenarios)) for (let i = 0; i < 10; i++) await fn(); // warm up
-    for (let r = 0; r < rounds; r++) {
-      for (const c of contenders) {
-        for (const [scenario, fn] of Object.entries(c.scenarios)) {
-          const a = cpuNs(c.pids);
-          for (let i = 0; i < requests; i++) await fn();
-          const b = cpuNs(c.pids);
-          ((samples[c.name] ??= {})[scenario] ??= []).push((b - a) / 1e6 / requests);
+    const measure = async () => {
+      const samples = {};
+      for (let r = 0; r < rounds; r++) {
+        for (const c of contenders) {
+          for (const [scenario, fn] of Object.entries(c.scenarios)) {
+            const a = cpuNs(c.pids);
+            for (let i = 0; i < requests; i++) await fn();
+            const b = cpuNs(c.pids);
+            ((samples[c.name] ??= {})[scenario] ??= []).push((b - a) / 1e6 / requests);
+          }
         }
       }
-    }
-    const out = { rounds, requests, cpuMsPerRequest: {}, ranges: {}, samples };
-    for (const [name, byScenario] of Object.entries(samples)) {
-      out.cpuMsPerRequest[name] = Object.fromEntries(Object.entries(byScenario).map(([k, xs]) => [k, median(xs)]));
-      out.ranges[name] = Object.fromEntries(Object.entries(byScenario).map(([k, xs]) => [k, [Math.min(...xs), Math.max(...xs)]]));
+      const m = { cpuMsPerRequest: {}, ranges: {}, samples };
+      for (const [name, byScenario] of Object.entries(samples)) {
+        m.cpuMsPerRequest[name] = Object.fromEntries(Object.entries(byScenario).map(([k, xs]) => [k, median(xs)]));
+        m.ranges[name] = Object.fromEntries(Object.entries(byScenario).map(([k, xs]) => [k, [Math.min(...xs), Math.max(...xs)]]));
+      }
+      return m;
+    };
+    const warm = async (n) => {
+      for (const c of contenders) for (const fn of Object.values(c.scenarios)) for (let i = 0; i < n; i++) await fn();
+    };
+    await warm(10);
+    const out = { rounds, requests, steadyAfter: steady, ...(await measure()) };
+    if (steady > 0) {
+      await warm(steady);
+      out.steady = await measure();
     }
     const h = out.cpuMsPerRequest["syumai-hello"]?.healthz;
     const o = out.cpuMsPerRequest.ours;
