@@ -9,12 +9,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/toolnexus/wasm/core/tool"
 	"github.com/toolnexus/wasm/core/wire"
 	"github.com/toolnexus/wasm/internal/sse"
 )
-
-// replyHeaders are the reply headers the loop reads (HTTPRequest.ReadHeaders).
-var replyHeaders = []string{"content-type", "retry-after"}
 
 // request sends one body (with retries) and reads the reply, streamed or whole.
 func (r *run) request(ctx context.Context, body []byte) (LLMResponse, error) {
@@ -56,18 +54,9 @@ func (r *run) request(ctx context.Context, body []byte) (LLMResponse, error) {
 }
 
 func (r *run) readWhole(body io.Reader) (LLMResponse, error) {
-	limit := r.c.opts.MaxResponseBytes
-	var data []byte
-	if whole, ok := body.(interface{ Bytes() []byte }); ok {
-		data = whole.Bytes() // read whole by the transport (HTTPResponse)
-	} else {
-		var err error
-		if data, err = io.ReadAll(io.LimitReader(body, int64(limit)+1)); err != nil {
-			return LLMResponse{}, fmt.Errorf("core: read model reply: %s", r.redact(err.Error()))
-		}
-	}
-	if len(data) > limit {
-		return LLMResponse{}, fmt.Errorf("core: model reply exceeds %d bytes", limit)
+	data, err := tool.ReadReply(body, r.c.opts.MaxResponseBytes)
+	if err != nil {
+		return LLMResponse{}, fmt.Errorf("core: %s", r.redact(err.Error()))
 	}
 	parsed, err := r.c.wire.Parse(data)
 	if err != nil {
@@ -88,7 +77,7 @@ func (r *run) send(ctx context.Context, body []byte, start time.Duration) (*HTTP
 	for k, v := range o.Headers {
 		headers[strings.ToLower(k)] = v
 	}
-	req := &HTTPRequest{Method: "POST", URL: r.c.wire.Endpoint(o.BaseURL), Header: headers, Body: body, ReadHeaders: replyHeaders}
+	req := &HTTPRequest{Method: "POST", URL: r.c.wire.Endpoint(o.BaseURL), Header: headers, Body: body, ReadHeaders: tool.ModelReplyHeaders}
 	for attempt := 0; ; attempt++ {
 		if attempt > 0 {
 			start = clock()
