@@ -248,19 +248,21 @@ func (h *Handler) RunAgent(ctx context.Context, w http.ResponseWriter, cfg Confi
 // settings, its skills in the system prompt, and timeout bounding each run
 // (0: none beyond the caller's context).
 //
-// The client is made once per configuration and toolkit (builds), with its
-// request params encoded once; a run keeps its own state, so one client
-// serves every request that has them. With a conversation store
+// The client is made once per configuration and system prompt (builds),
+// with its request params encoded once; a run keeps its own state and
+// takes its toolkit as an argument, so one client serves every request
+// that has them. With a conversation store
 // (CONVERSATIONS_KV, the request's binding) each request makes its own.
 func (h *Handler) AgentClient(cfg Config, tk *core.Toolkit, timeout time.Duration) *core.Client {
 	store := h.conversationStore()
+	prompt := withSkills(cfg.SystemPrompt, tk) // all a client takes of tk
 	build := func() *core.Client {
 		return core.CreateClient(core.ClientOptions{
 			BaseURL:      cfg.BaseURL,
 			Style:        core.Style(cfg.Style),
 			Model:        cfg.Model,
 			APIKey:       cfg.APIKey,
-			SystemPrompt: withSkills(cfg.SystemPrompt, tk),
+			SystemPrompt: prompt,
 			MaxTurns:     cfg.MaxTurns,
 			Retries:      cfg.Retries,
 			TimeoutMs:    int(timeout / time.Millisecond),
@@ -272,7 +274,7 @@ func (h *Handler) AgentClient(cfg Config, tk *core.Toolkit, timeout time.Duratio
 	if store != nil {
 		return build()
 	}
-	return h.builds.client(clientKey{cfg.BaseURL, cfg.Style, cfg.Model, cfg.APIKey, cfg.SystemPrompt, cfg.MaxTurns, cfg.Retries, timeout, tk}, build)
+	return h.builds.client(clientKey{cfg.BaseURL, cfg.Style, cfg.Model, cfg.APIKey, prompt, cfg.MaxTurns, cfg.Retries, timeout}, build)
 }
 
 // FinishRun records a finished run (counted, logged) and shapes its

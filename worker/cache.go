@@ -37,7 +37,6 @@ type clientKey struct {
 	baseURL, style, model, apiKey, systemPrompt string
 	maxTurns, retries                           int
 	timeout                                     time.Duration
-	tk                                          *core.Toolkit
 }
 
 // maxClients bounds builds.clients: a handful of configurations at most

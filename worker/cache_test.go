@@ -60,8 +60,31 @@ func TestRequestsShareTheToolkitAndClient(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if tk2 == tk1 {
+	if _, ok := tk2.Get("ping"); !ok {
 		t.Error("the toolkit of the old HTTP_TOOLS served the new one")
+	}
+}
+
+// TestSharedToolkitsShareNoGrants: requests that share a toolkit's tools
+// each get an approval policy of their own, so that a grant given in one
+// ("allow for this conversation") is never another's.
+func TestSharedToolkitsShareNoGrants(t *testing.T) {
+	hs := newHarness(t, func(env map[string]string) { env[ApprovalRulesSetting] = `[{"tool": "refund", "decision": "ask"}]` })
+	a, errA := hs.h.NewToolkit(t.Context(), "")
+	b, errB := hs.h.NewToolkit(t.Context(), "")
+	if errA != nil || errB != nil {
+		t.Fatal(errA, errB)
+	}
+	if a.Approvals() == b.Approvals() {
+		t.Fatal("two requests share one approval policy")
+	}
+	if len(a.Approvals().Rules) != 1 || len(b.Approvals().Rules) != 1 {
+		t.Errorf("rules %v, %v; want APPROVAL_RULES' one each", a.Approvals().Rules, b.Approvals().Rules)
+	}
+	ta, _ := a.Get("refund")
+	tb, _ := b.Get("refund")
+	if ta.Name == "" || tb.Name == "" {
+		t.Error("a shared toolkit lost its tools")
 	}
 }
 

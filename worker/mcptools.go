@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/toolnexus/wasm/core"
+	"github.com/toolnexus/wasm/core/approval"
 )
 
 // toolkitOptions is what every request builds its toolkit from: the tools
@@ -86,13 +87,17 @@ func variableNames(s string) []string {
 
 // NewToolkit returns the toolkit of a request (see toolkitOptions) and logs
 // each MCP server that failed (reasons never carry header values). A
-// setting that cannot work is a *ConfigError. The toolkit is built once per
-// configuration and shared by the requests that have it (builds) unless it
-// holds something of the request's own: MCP_CONFIG's sessions, A2A_AGENTS'
-// cards, the built-in file tools on workspace. The caller closes it either
-// way; a shared one holds no session, so closing it changes nothing.
+// setting that cannot work is a *ConfigError. The toolkit's tools, skills
+// and their encodings are built once per configuration and shared by the
+// requests that have it (builds) unless they hold something of the
+// request's own: MCP_CONFIG's sessions, A2A_AGENTS' cards, the built-in
+// file tools on workspace. Its approval policy is always the request's own
+// (WithApprovals: grants never pass from one request to another). The
+// caller closes it either way; a shared one holds no session, so closing
+// it changes nothing.
 func (h *Handler) NewToolkit(ctx context.Context, workspace string) (*core.Toolkit, error) {
 	var buildErr error
+	shared := true
 	tk := h.builds.toolkit.get(h, func(h *Handler) (*core.Toolkit, bool) {
 		opts, err := h.toolkitOptions(ctx, workspace)
 		if err != nil {
@@ -113,11 +118,14 @@ func (h *Handler) NewToolkit(ctx context.Context, workspace string) (*core.Toolk
 		if b, ok := opts.Builtins.(core.BuiltinsConfig); ok {
 			files = b.Files != nil
 		}
-		shared := opts.MCP == nil && strings.TrimSpace(h.opts.Getenv("A2A_AGENTS")) == "" && !files
+		shared = opts.MCP == nil && strings.TrimSpace(h.opts.Getenv("A2A_AGENTS")) == "" && !files
 		return tk, shared
 	})
 	if buildErr != nil {
 		return nil, buildErr
+	}
+	if shared {
+		return tk.WithApprovals(&approval.Policy{Rules: tk.Approvals().Rules}), nil
 	}
 	return tk, nil
 }

@@ -77,6 +77,12 @@ func appendRunResponse(b []byte, out RunResponse) ([]byte, error) {
 			return nil, err
 		}
 	}
+	if len(r.Decisions) > 0 {
+		b = append(b, `,"decisions":`...)
+		if b, err = appendCompact(b, r.Decisions); err != nil {
+			return nil, err
+		}
+	}
 	if out.State != "" {
 		b = append(b, `,"state":`...)
 		b = jsonx.AppendString(b, out.State)
@@ -84,6 +90,10 @@ func appendRunResponse(b []byte, out RunResponse) ([]byte, error) {
 	if out.StateExpiresAt != "" {
 		b = append(b, `,"stateExpiresAt":`...)
 		b = jsonx.AppendString(b, out.StateExpiresAt)
+	}
+	if out.DecisionsHead != "" {
+		b = append(b, `,"decisionsHead":`...)
+		b = jsonx.AppendString(b, out.DecisionsHead)
 	}
 	return append(b, '}'), nil
 }
