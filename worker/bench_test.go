@@ -19,6 +19,8 @@ import (
 	"testing"
 
 	"github.com/toolnexus/wasm/core"
+
+	"github.com/toolnexus/wasm/internal/httpx/nethttp"
 )
 
 // benchModel answers the first call of a run with a call of add and a call
@@ -50,7 +52,7 @@ func BenchmarkServe(b *testing.B) {
 					req.Header.Set("Content-Type", "application/json")
 				}
 				rec := httptest.NewRecorder()
-				h.ServeHTTP(rec, req)
+				nethttp.Handler(h).ServeHTTP(rec, req)
 				return rec
 			}
 			if rec := serve(); rec.Code != 200 || !strings.Contains(rec.Body.String(), bc.want) {

@@ -3,12 +3,12 @@ package worker
 import (
 	"context"
 	"log"
-	"net/http"
 	"os"
 	"sync"
 	"time"
 
 	"github.com/toolnexus/wasm/core"
+	"github.com/toolnexus/wasm/internal/httpx"
 )
 
 // Options wires the handler to its platform. The zero value runs natively:
@@ -89,7 +89,7 @@ type Handler struct {
 	builds *builds
 }
 
-type routeFunc func(h *Handler, w http.ResponseWriter, r *http.Request)
+type routeFunc func(h *Handler, w httpx.ResponseWriter, r *httpx.Request)
 
 // NewHandler returns the API handler, with the routes of each product
 // mounted (mcpserver.Mount, …): what a build serves, and links, follows
@@ -150,7 +150,7 @@ func NewHandler(opts Options, products ...func(*Handler)) *Handler {
 // Handler bound to the request (Options.Bind).
 type Route struct {
 	Name              string
-	Get, Post, Delete func(h *Handler, w http.ResponseWriter, r *http.Request)
+	Get, Post, Delete func(h *Handler, w httpx.ResponseWriter, r *httpx.Request)
 	Allow             string
 	API, JSON         bool
 }
@@ -171,7 +171,7 @@ func (h *Handler) Options() *Options { return &h.opts }
 // Each request logs one line, "worker: <method> <route> <status>
 // <duration>", which names the run's outcome when the request ran one
 // (FinishRun: " status=done turns=2 toolCalls=1").
-func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+func (h *Handler) ServeHTTP(w httpx.ResponseWriter, r *httpx.Request) {
 	bound := *h // the request's own: its options (Bind) and its log line's run
 	if h.opts.Bind != nil {
 		bound.opts = h.opts.Bind(r.Context(), h.opts)
@@ -196,50 +196,50 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if !known {
-		writeError(sw, http.StatusNotFound, "not_found", "no route "+QuoteClip(r.URL.Path)+"; try POST /v1/run, POST /v1/resume, POST /v1/runs, POST /v1/chat/completions, POST /v1/ui, GET /v1/models, GET /v1/tools, GET /metrics, GET /healthz or GET /readyz")
+		writeError(sw, httpx.StatusNotFound, "not_found", "no route "+QuoteClip(r.URL.Path)+"; try POST /v1/run, POST /v1/resume, POST /v1/runs, POST /v1/chat/completions, POST /v1/ui, GET /v1/models, GET /v1/tools, GET /metrics, GET /healthz or GET /readyz")
 		return
 	}
-	if r.Method == http.MethodOptions {
+	if r.Method == httpx.MethodOptions {
 		preflight(sw, r, rt.Allow)
 		return
 	}
 	var serve routeFunc
 	switch r.Method {
-	case http.MethodGet, http.MethodHead:
+	case httpx.MethodGet, httpx.MethodHead:
 		serve = rt.Get
-	case http.MethodPost:
+	case httpx.MethodPost:
 		serve = rt.Post
-	case http.MethodDelete:
+	case httpx.MethodDelete:
 		serve = rt.Delete
 	}
 	if serve == nil {
 		sw.Header().Set("Allow", rt.Allow)
-		writeError(sw, http.StatusMethodNotAllowed, "method_not_allowed", r.Method+" is not allowed on "+r.URL.Path+"; use "+rt.Allow)
+		writeError(sw, httpx.StatusMethodNotAllowed, "method_not_allowed", r.Method+" is not allowed on "+r.URL.Path+"; use "+rt.Allow)
 		return
 	}
 	if rt.API && !access.authorized(r) {
 		sw.Header().Set("WWW-Authenticate", `Bearer realm="toolnexus"`)
-		writeError(sw, http.StatusUnauthorized, "unauthorized", "a valid bearer token is required (Authorization: Bearer <API_TOKEN>)")
+		writeError(sw, httpx.StatusUnauthorized, "unauthorized", "a valid bearer token is required (Authorization: Bearer <API_TOKEN>)")
 		return
 	}
-	if rt.JSON && r.Method == http.MethodPost && !jsonContentType(r.Header.Get("Content-Type")) {
+	if rt.JSON && r.Method == httpx.MethodPost && !jsonContentType(r.Header.Get("Content-Type")) {
 		unsupportedMediaType(sw, r.Header.Get("Content-Type"))
 		return
 	}
-	if r.Body != nil && r.Method == http.MethodPost {
+	if r.Body != nil && r.Method == httpx.MethodPost {
 		limit, err := MaxBody(h.opts.Getenv)
 		if err != nil {
 			h.WriteConfigError(sw, err)
 			return
 		}
-		r.Body = http.MaxBytesReader(sw, r.Body, limit)
+		r.Body = httpx.MaxBytesReader(sw, r.Body, limit)
 	}
 	serve(h, sw, r)
 }
 
 // statusWriter records the status code a handler wrote.
 type statusWriter struct {
-	http.ResponseWriter
+	httpx.ResponseWriter
 	status int
 }
 
@@ -252,35 +252,35 @@ func (s *statusWriter) WriteHeader(code int) {
 
 func (s *statusWriter) Write(b []byte) (int, error) {
 	if s.status == 0 {
-		s.status = http.StatusOK
+		s.status = httpx.StatusOK
 	}
 	return s.ResponseWriter.Write(b)
 }
 
 // Unwrap lets http.ResponseController reach the underlying writer (to
 // flush a stream natively).
-func (s *statusWriter) Unwrap() http.ResponseWriter { return s.ResponseWriter }
+func (s *statusWriter) Unwrap() httpx.ResponseWriter { return s.ResponseWriter }
 
 // Flush lets the MCP event stream reach the client as it is written (the
 // Workers response writer streams anyway; net/http needs the flush).
 func (s *statusWriter) Flush() {
-	if f, ok := s.ResponseWriter.(http.Flusher); ok {
+	if f, ok := s.ResponseWriter.(httpx.Flusher); ok {
 		f.Flush()
 	}
 }
 
 func (s *statusWriter) code() int {
 	if s.status == 0 {
-		return http.StatusOK
+		return httpx.StatusOK
 	}
 	return s.status
 }
 
 // WriteConfigError answers missing or invalid settings with 500 naming every
 // one of them ("problems": [{setting, problem}]), never a value.
-func (h *Handler) WriteConfigError(w http.ResponseWriter, err error) {
+func (h *Handler) WriteConfigError(w httpx.ResponseWriter, err error) {
 	h.opts.Logf("worker: configuration: %v", err)
-	writeJSON(w, http.StatusInternalServerError, ErrorBody{Error: APIError{Code: "config", Message: "worker misconfigured: " + err.Error(), Problems: problemList(err)}})
+	writeJSON(w, httpx.StatusInternalServerError, ErrorBody{Error: APIError{Code: "config", Message: "worker misconfigured: " + err.Error(), Problems: problemList(err)}})
 }
 
 // serveHealth is liveness: the Worker answers. "ready" says whether it can
@@ -288,11 +288,11 @@ func (h *Handler) WriteConfigError(w http.ResponseWriter, err error) {
 //
 // Its two answers are written as they are: a health check comes often, and
 // encoding a map took more of its work than the check.
-func (h *Handler) serveHealth(w http.ResponseWriter, r *http.Request) {
+func (h *Handler) serveHealth(w httpx.ResponseWriter, r *httpx.Request) {
 	if h.readiness().Status == "ready" {
-		writeRaw(w, http.StatusOK, healthReady)
+		writeRaw(w, httpx.StatusOK, healthReady)
 	} else {
-		writeRaw(w, http.StatusOK, healthNotReady)
+		writeRaw(w, httpx.StatusOK, healthNotReady)
 	}
 }
 
@@ -301,7 +301,7 @@ var (
 	healthNotReady = []byte(`{"ready":false,"status":"ok"}` + "\n")
 )
 
-func (h *Handler) serveMetrics(w http.ResponseWriter, r *http.Request) {
+func (h *Handler) serveMetrics(w httpx.ResponseWriter, r *httpx.Request) {
 	w.Header().Set("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-store")
 	h.metrics.writeTo(w)

@@ -4,11 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/http"
 	"strings"
 
 	"github.com/toolnexus/wasm/core"
 	"github.com/toolnexus/wasm/core/approval"
+	"github.com/toolnexus/wasm/internal/httpx"
 )
 
 // toolkitOptions is what every request builds its toolkit from: the tools
@@ -133,7 +133,7 @@ func (h *Handler) NewToolkit(ctx context.Context, workspace string) (*core.Toolk
 // RequestToolkit is NewToolkit for a route that answers with JSON: when the
 // toolkit cannot be built it answers 500 (naming the setting when one is
 // wrong) and ok is false.
-func (h *Handler) RequestToolkit(ctx context.Context, w http.ResponseWriter, workspace string) (tk *core.Toolkit, ok bool) {
+func (h *Handler) RequestToolkit(ctx context.Context, w httpx.ResponseWriter, workspace string) (tk *core.Toolkit, ok bool) {
 	tk, err := h.NewToolkit(ctx, workspace)
 	_, isConfigs := errors.AsType[ConfigErrors](err)
 	switch ce, isConfig := errors.AsType[*ConfigError](err); {

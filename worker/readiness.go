@@ -3,10 +3,10 @@ package worker
 import (
 	"context"
 	"errors"
-	"net/http"
 	"strings"
 
 	"github.com/toolnexus/wasm/core"
+	"github.com/toolnexus/wasm/internal/httpx"
 )
 
 // checkConfig validates every setting a request may need, at once: the
@@ -118,11 +118,11 @@ func (h *Handler) readiness() readiness {
 // serveReady is GET /readyz: whether a run and a resume can be served, and
 // the name of every setting or binding in the way. It never shows a
 // setting's value, so it is public like /healthz.
-func (h *Handler) serveReady(w http.ResponseWriter, r *http.Request) {
+func (h *Handler) serveReady(w httpx.ResponseWriter, r *httpx.Request) {
 	rd := h.readiness()
-	status := http.StatusOK
+	status := httpx.StatusOK
 	if rd.Status != "ready" {
-		status = http.StatusServiceUnavailable
+		status = httpx.StatusServiceUnavailable
 	}
 	writeJSON(w, status, rd)
 }

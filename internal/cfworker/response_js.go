@@ -5,20 +5,20 @@ package cfworker
 import (
 	"bytes"
 	"errors"
-	"net/http"
 	"runtime"
 	"strings"
 
+	"github.com/toolnexus/wasm/internal/httpx"
 	"github.com/toolnexus/wasm/jsbridge"
 	"github.com/toolnexus/wasm/worker"
 )
 
-// jsResponse is the handler's http.ResponseWriter: it keeps the body until
+// jsResponse is the handler's httpx.ResponseWriter: it keeps the body until
 // the handler returns (one Response with the whole body) or flushes (a
 // Response whose body is a stream fed by each later write).
 type jsResponse struct {
 	q           *jsRequest
-	header      http.Header
+	header      httpx.Header
 	status      int
 	wroteHeader bool
 	buf         []byte
@@ -29,7 +29,7 @@ type jsResponse struct {
 
 var errClientGone = errors.New("worker: the client went away")
 
-func (w *jsResponse) Header() http.Header { return w.header }
+func (w *jsResponse) Header() httpx.Header { return w.header }
 
 func (w *jsResponse) WriteHeader(code int) {
 	if w.wroteHeader || code < 100 || code > 999 {
@@ -41,7 +41,7 @@ func (w *jsResponse) WriteHeader(code int) {
 
 func (w *jsResponse) Write(p []byte) (int, error) {
 	if !w.wroteHeader {
-		w.WriteHeader(http.StatusOK)
+		w.WriteHeader(httpx.StatusOK)
 	}
 	if w.gone {
 		return 0, errClientGone
@@ -63,7 +63,7 @@ func (w *jsResponse) Flush() {
 		return
 	}
 	if !w.wroteHeader {
-		w.WriteHeader(http.StatusOK)
+		w.WriteHeader(httpx.StatusOK)
 	}
 	if w.q.enter() != nil {
 		w.gone = true
@@ -101,7 +101,7 @@ func (w *jsResponse) close() {
 		return
 	}
 	if !w.wroteHeader {
-		w.WriteHeader(http.StatusOK)
+		w.WriteHeader(httpx.StatusOK)
 	}
 	body := w.buf
 	w.sent = true
@@ -125,13 +125,13 @@ func (w *jsResponse) fail() {
 		msg := "internal error"
 		srv.js.Call("end", w.q.id, jsbridge.StringPtr(msg), len(msg))
 	case !w.sent:
-		w.header, w.buf, w.wroteHeader = http.Header{}, nil, false
-		worker.WriteError(w, http.StatusInternalServerError, "internal", "internal error")
+		w.header, w.buf, w.wroteHeader = httpx.Header{}, nil, false
+		worker.WriteError(w, httpx.StatusInternalServerError, "internal", "internal error")
 	}
 }
 
 // headerText encodes headers as "name\nvalue\n…" (worker.mjs headerList).
-func headerText(h http.Header) []byte {
+func headerText(h httpx.Header) []byte {
 	var b bytes.Buffer
 	for k, vs := range h {
 		for _, v := range vs {

@@ -9,7 +9,6 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io"
-	"net/http"
 	"runtime/debug"
 	"strconv"
 	"strings"
@@ -18,6 +17,7 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/toolnexus/wasm/internal/httpx"
 	"github.com/toolnexus/wasm/jsbridge"
 	"github.com/toolnexus/wasm/worker"
 )
@@ -59,7 +59,7 @@ import (
 // after a Flush (or past streamAfter bytes) the response is a stream fed
 // as the handler writes, so server-sent events reach the client as they
 // are written.
-func Serve(handler http.Handler) {
+func Serve(handler httpx.Handler) {
 	boot := js.Global().Get("__toolnexusWorkerBoot")
 	if boot.Type() != js.TypeFunction {
 		println("toolnexus: load this wasm through worker.mjs (globalThis.__toolnexusWorkerBoot is missing)")
@@ -103,7 +103,7 @@ const streamAfter = 64 << 10
 var srv = &server{requests: map[int]*jsRequest{}, settingsByVersion: map[string]*envSettings{}, instanceID: newInstanceID()}
 
 type server struct {
-	handler  http.Handler
+	handler  httpx.Handler
 	js       js.Value // the module's server object (Serve)
 	stats    js.Value // its stats(): what the module holds for Go (GET /__test/instance)
 	requests map[int]*jsRequest
@@ -133,16 +133,16 @@ func (s *server) start(id int, head string, body []byte) {
 		f = append(f, "0", "0", "GET", "/", "")[:5]
 	}
 	instance, _ := strconv.Atoi(f[0])
-	q := &jsRequest{id: id, instance: instance, drive: f[4] == "d", head: f[2] == http.MethodHead}
+	q := &jsRequest{id: id, instance: instance, drive: f[4] == "d", head: f[2] == httpx.MethodHead}
 	q.settings = s.settings(f[1], id)
 	s.requests[q.id] = q
-	header := make(http.Header, (len(f)-5)/2)
+	header := make(httpx.Header, (len(f)-5)/2)
 	for i := 5; i+1 < len(f); i += 2 {
 		header.Add(f[i], f[i+1])
 	}
 	ctx, cancel := context.WithCancel(context.WithValue(context.Background(), requestKey{}, q))
 	q.cancel = cancel
-	q.resp = &jsResponse{q: q, header: http.Header{}}
+	q.resp = &jsResponse{q: q, header: httpx.Header{}}
 	go s.serve(ctx, q, f[2], f[3], header, body)
 }
 
@@ -169,17 +169,17 @@ func (s *server) gone(_ js.Value, args []js.Value) any {
 }
 
 // serve runs the handler for q and answers.
-func (s *server) serve(ctx context.Context, q *jsRequest, method, url string, header http.Header, body []byte) {
+func (s *server) serve(ctx context.Context, q *jsRequest, method, url string, header httpx.Header, body []byte) {
 	w := q.resp
 	s.served++
 	defer s.finish(q, w)
-	var rb io.ReadCloser = http.NoBody
+	var rb io.ReadCloser = httpx.NoBody
 	if len(body) > 0 {
 		rb = io.NopCloser(bytes.NewReader(body))
 	}
-	r, err := http.NewRequestWithContext(ctx, method, url, rb)
+	r, err := httpx.NewRequest(ctx, method, url, rb)
 	if err != nil {
-		worker.WriteError(w, http.StatusBadRequest, "bad_request", "the request cannot be read")
+		worker.WriteError(w, httpx.StatusBadRequest, "bad_request", "the request cannot be read")
 		return
 	}
 	r.Header = header
