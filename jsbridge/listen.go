@@ -12,7 +12,7 @@ var errNoHost = errors.New("jsbridge: no host (web/bridge-host.mjs) to listen to
 
 // Listen waits for the next message the loader posts on channel ch
 // (bridge-host.mjs post): its code and its two byte parts. It is how a
-// Worker's requests reach Go (internal/cfworker): one settle of a host
+// Worker's requests reach Go (worker/cfworker): one settle of a host
 // operation each, where a js.FuncOf callback made several crossings and a
 // js.Value per argument, each a JS call in workerd's isolate.
 func Listen(ctx context.Context, ch int) (code int, a, b []byte, err error) {

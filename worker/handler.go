@@ -13,7 +13,7 @@ import (
 
 // Options wires the handler to its platform. The zero value runs natively:
 // os.Getenv, core's default (net/http) transport, DefaultTools and an
-// in-memory approval ledger. On Workers, cfworker.Options (internal/cfworker) supplies the fetch
+// in-memory approval ledger. On Workers, cfworker.Options (worker/cfworker) supplies the fetch
 // transport, the Worker environment and the APPROVALS ledger.
 type Options struct {
 	// Getenv reads one setting; "" means unset. Read on every request, so a
@@ -59,7 +59,7 @@ type Options struct {
 	Logf func(format string, args ...any)
 	// Bind, when set, returns the options one request runs with, from the
 	// request's context: on Workers the environment, the outbound fetch and
-	// the bindings belong to the request (internal/cfworker/serve_js.go), so Getenv,
+	// the bindings belong to the request (worker/cfworker/serve_js.go), so Getenv,
 	// Transport and the stores are bound per request.
 	Bind func(ctx context.Context, o Options) Options
 }

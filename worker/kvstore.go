@@ -34,7 +34,7 @@ const (
 )
 
 // KVNamespace is the part of a Workers KV namespace the conversation store
-// uses. On Workers it is the CONVERSATIONS_KV binding (internal/cfworker/kv_js.go); natively
+// uses. On Workers it is the CONVERSATIONS_KV binding (worker/cfworker/kv_js.go); natively
 // and in tests it is a MemoryKV.
 type KVNamespace interface {
 	// Get returns the text stored under key; found is false when there is

@@ -110,7 +110,7 @@ func WriteJSON(w httpx.ResponseWriter, status int, v any) { writeJSON(w, status,
 func MarshalJSON(v any) ([]byte, error) { return marshalJSON(v) }
 
 // WriteError is writeError for the products and the platform glue
-// (internal/cfworker), which answers a request it cannot hand to the
+// (worker/cfworker), which answers a request it cannot hand to the
 // Handler in the same shape.
 func WriteError(w httpx.ResponseWriter, status int, code, message string) {
 	writeError(w, status, code, message)

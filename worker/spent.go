@@ -23,7 +23,7 @@ const LedgerGrace = time.Minute
 // so that a second resume of the same token is refused with 409.
 //
 //   - On Workers the store is the ApprovalLedger Durable Object bound as
-//     APPROVALS (internal/cfworker/ledger_js.go): one object per token id, and an atomic
+//     APPROVALS (worker/cfworker/ledger_js.go): one object per token id, and an atomic
 //     insert-if-absent in its SQLite storage, so concurrent resumes from
 //     anywhere are serialised and exactly one passes.
 //   - Natively it is a MemorySpentStore (one process).

@@ -3,7 +3,7 @@
 //
 // One Go instance per isolate serves every request, concurrent ones included: the
 // first request instantiates app.wasm and runs Go, whose main hands back its API
-// (cfworker.Serve, internal/cfworker/serve_js.go); each request is then one message
+// (cfworker.Serve, worker/cfworker/serve_js.go); each request is then one message
 // to Go (its head and its whole body, posted through web/bridge-host.mjs), and Go
 // answers through the server object below with numbers only: every crossing of the
 // boundary is a JS call in workerd, dearer there than the work of a small request.
