@@ -24,7 +24,7 @@ const root = join(here, "..");
 const dist = process.env.TOOLNEXUS_DIST ?? join(root, "dist");
 const RUNS = Number(process.env.BENCH_RUNS ?? 200);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 20);
-export const BROWSER_NAMES = ["ours", "ai-sdk"];
+export const BROWSER_NAMES = ["ours", "ai-sdk", "ai-sdk-6"];
 const FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
   "--disable-background-networking", "--disable-component-update", "--disable-sync"];
 
@@ -82,10 +82,10 @@ export async function measureBrowserLoop(rounds = 3, log = console.error) {
       }
     }
   });
-  return [0, 200].flatMap((h) => BROWSER_NAMES.map((n) => ({
-    name: n, history: h, rounds, runs: RUNS, warmup: WARMUP,
-    msPerTurn: median(all.filter((x) => x.name === n && x.history === h).map((x) => x.msPerTurn)),
-  })));
+  return [0, 200].flatMap((h) => BROWSER_NAMES.map((n) => {
+    const xs = all.filter((x) => x.name === n && x.history === h).map((x) => x.msPerTurn);
+    return { name: n, history: h, rounds, runs: RUNS, warmup: WARMUP, msPerTurn: median(xs), min: Math.min(...xs), max: Math.max(...xs) };
+  }));
 }
 
 // loadOnce opens the load page in a fresh context, then reloads it (the

@@ -10,6 +10,25 @@ const BASE_URL = "http://model.invalid/v1"; // never reached: every request goes
 const MODEL = "fake-model";
 const add = ({ a, b }) => String(a + b);
 
+// aiSdk is the AI SDK's loop; ai and compatible import its two packages (a
+// function each, so that a bundler sees the module names).
+async function aiSdk({ fetch, history, onTool }, ai, compatible) {
+  const { generateText, stepCountIs, tool } = await ai();
+  const { createOpenAICompatible } = await compatible();
+  const { z } = await import("zod");
+  const provider = createOpenAICompatible({ name: "fake", baseURL: BASE_URL, apiKey: "bench-key", fetch });
+  const model = provider.chatModel(MODEL);
+  const tools = {
+    add: tool({
+      description: "add two numbers",
+      inputSchema: z.object({ a: z.number(), b: z.number() }),
+      execute: async (args) => { onTool(); return add(args); },
+    }),
+  };
+  const messages = [...history, { role: "user", content: PROMPT }];
+  return async () => (await generateText({ model, tools, messages, stopWhen: stepCountIs(20), maxRetries: 0 })).text;
+}
+
 export const contenders = {
   // This runtime: web/toolnexus.mjs over the browser wasm (dist/web).
   async ours({ fetch, history, onTool, dist }) {
@@ -23,23 +42,11 @@ export const contenders = {
     return async () => (await client.run(PROMPT, toolkit, opts)).text;
   },
 
-  // Vercel AI SDK: generateText + stopWhen over @ai-sdk/openai-compatible.
-  async "ai-sdk"({ fetch, history, onTool }) {
-    const { generateText, stepCountIs, tool } = await import("ai");
-    const { createOpenAICompatible } = await import("@ai-sdk/openai-compatible");
-    const { z } = await import("zod");
-    const provider = createOpenAICompatible({ name: "fake", baseURL: BASE_URL, apiKey: "bench-key", fetch });
-    const model = provider.chatModel(MODEL);
-    const tools = {
-      add: tool({
-        description: "add two numbers",
-        inputSchema: z.object({ a: z.number(), b: z.number() }),
-        execute: async (args) => { onTool(); return add(args); },
-      }),
-    };
-    const messages = [...history, { role: "user", content: PROMPT }];
-    return async () => (await generateText({ model, tools, messages, stopWhen: stepCountIs(20), maxRetries: 0 })).text;
-  },
+  // Vercel AI SDK: generateText + stopWhen over @ai-sdk/openai-compatible,
+  // the newest release that runs on Node 20 (ai 7) and the one the tests use
+  // (ai 6, installed as ai6; bench/package.json).
+  "ai-sdk": (o) => aiSdk(o, () => import("ai"), () => import("@ai-sdk/openai-compatible")),
+  "ai-sdk-6": (o) => aiSdk(o, () => import("ai6"), () => import("@ai-sdk/openai-compatible-2")),
 
   // OpenAI Agents SDK: run() with a chat-completions model over an OpenAI client with our fetch.
   async agents({ fetch, history, onTool }) {

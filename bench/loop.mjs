@@ -15,7 +15,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { checkedLoop, median } from "./checked-loop.mjs";
 import { TURNS } from "./fake-model.mjs";
 
-export const NAMES = ["ours", "ai-sdk", "agents", "floor"];
+export const NAMES = ["ours", "ai-sdk", "ai-sdk-6", "agents", "floor"];
 export const HISTORIES = [0, 200];
 const RUNS = Number(process.env.BENCH_RUNS ?? 200);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 20);
@@ -88,7 +88,9 @@ export async function measureAll(rounds = 3, log = console.error) {
         failed: failed.length, error: failed[0]?.error,
         name: n, history: h, rounds, runs: RUNS, warmup: WARMUP,
         msPerTurn: median(mine.map((x) => x.msPerTurn)),
+        min: Math.min(...mine.map((x) => x.msPerTurn)), max: Math.max(...mine.map((x) => x.msPerTurn)),
         cpuMsPerRun: median(mine.map((x) => x.cpuMsPerRun)),
+        cpuMin: Math.min(...mine.map((x) => x.cpuMsPerRun)), cpuMax: Math.max(...mine.map((x) => x.cpuMsPerRun)),
         peakRssMB: mine.length ? Math.max(...mine.map((x) => x.peakRssMB)) : NaN,
       });
     }

@@ -50,7 +50,8 @@ function moduleGraph(entries, skip = /^$/) {
 function wasmOf(modules) {
   const named = new Set();
   for (const f of modules.filter((m) => m !== "toolnexus.mjs")) {
-    for (const m of readFileSync(join(web, f), "utf8").matchAll(/["']\.\/([\w.-]+\.wasm)["']/g)) named.add(m[1]);
+    // Only names that are files: a comment may show the pattern ("./name.wasm").
+    for (const m of readFileSync(join(web, f), "utf8").matchAll(/["']\.\/([\w.-]+\.wasm)["']/g)) if (existsSync(join(web, m[1]))) named.add(m[1]);
   }
   return named.size ? [...named] : ["toolnexus.wasm"];
 }
@@ -68,6 +69,7 @@ function pageBytes(files) {
 // Each peer's browser bundle holds what the loop in contenders.mjs uses.
 const PEER_ENTRIES = {
   "ai-sdk": `export { generateText, stepCountIs, tool } from "ai"; export { createOpenAICompatible } from "@ai-sdk/openai-compatible"; export { z } from "zod";`,
+  "ai-sdk 6": `export { generateText, stepCountIs, tool } from "ai6"; export { createOpenAICompatible } from "@ai-sdk/openai-compatible-2"; export { z } from "zod";`,
   agents: `export { Agent, run, tool, user, assistant, setTracingDisabled, OpenAIChatCompletionsModel } from "@openai/agents"; export { default as OpenAI } from "openai"; export { z } from "zod";`,
   "ours (toolnexus.mjs only)": `export { load, defineTool } from ${JSON.stringify(join(web, "toolnexus.mjs"))};`,
 };
@@ -84,6 +86,9 @@ async function bundle(contents) {
 export async function measureSize() {
   const wasm = { browser: sizes(readFileSync(join(web, "toolnexus.wasm"))), worker: sizes(readFileSync(join(dist, "worker", "build", "app.wasm"))) };
   if (existsSync(join(web, "toolnexus-tools.wasm"))) wasm.tools = sizes(readFileSync(join(web, "toolnexus-tools.wasm")));
+  // The syumai/workers hello-world (./build.sh bench builds it beside ours): the Worker size yardstick.
+  const hello = join(dist, "syumai-hello", "build", "app.wasm");
+  if (existsSync(hello)) wasm.hello = sizes(readFileSync(hello));
   const demoModules = moduleGraph(["demo.mjs"]);
   const demo = pageBytes(["index.html", "demo.css", ...demoModules, "wasm_exec.js", ...wasmOf(demoModules)]);
   const chatEntry = existsSync(join(web, "toolnexus-chat.mjs")) ? "toolnexus-chat.mjs" : null;

@@ -4,27 +4,34 @@
 // → model), then requests per second under wrk (8 connections, 10 s each,
 // 127.0.0.1 only) with the error count.
 //
-// measureWorkerCpu is the CPU time of the workerd process (user + system, all
-// threads, from /proc) per request, side by side with a syumai/workers
+// measureWorkerCpu is the CPU time of the workerd process (all threads, from
+// /proc/<pid>/task/*/schedstat) per request, side by side with a syumai/workers
 // hello-world built the standard way (bench/syumai-hello: a fresh Go instance
-// per request), in interleaved rounds.
+// per request), the AI SDK Worker (bench/ai-sdk-worker.mjs on ai 7 and on ai
+// 6) and a hand-written floor (bench/floor-worker.mjs), in interleaved rounds.
+// measureColdStart is a fresh workerd's first POST /v1/run, wall and CPU
+// (schedstat: nanoseconds), ours beside the same peers.
 //
 //   node bench/worker.mjs [runs=50]      (after ./build.sh worker; needs wrk)
 //   node bench/worker.mjs cpu [hello dir] [other Worker dir…]
 //                                        CPU per request only: ours (dist/worker),
-//                                        the AI SDK Worker (bundled here), the
+//                                        the AI SDK Workers (ai 7 and ai 6) and the
+//                                        hand-written floor (bundled here), the
 //                                        hello-world (./build.sh bench builds it
-//                                        into dist/bench/syumai-hello) and any
-//                                        other built Worker folder (wrangler.jsonc
-//                                        and build/, e.g. an older build)
+//                                        into dist/bench/syumai-hello; "" for none)
+//                                        and any other built Worker folder
+//                                        (wrangler.jsonc and build/, e.g. an older build)
+//   node bench/worker.mjs cold [starts=10]
+//                                        a fresh workerd's first POST /v1/run, ours
+//                                        beside the same peers, interleaved
 
 import { execFile } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { compatibility, startWorker, workerDir, workerdPids, workerdUsage } from "../tests/worker-harness.mjs";
+import { compatibility, startWorker, workerDir, workerdPids } from "../tests/worker-harness.mjs";
 import { startWorkerMock } from "../tests/worker-mock.mjs";
 import { median } from "./loop.mjs";
 
@@ -97,17 +104,40 @@ export async function measureWorker(runs = 50) {
 
 // buildAiSdkWorker bundles bench/ai-sdk-worker.mjs (the same run with the
 // Vercel AI SDK) with esbuild into out (wrangler.jsonc and build/worker.mjs,
-// with our Worker's compatibility date) and returns out.
-export async function buildAiSdkWorker(out) {
+// with our Worker's compatibility date) and returns out. six: the AI SDK 6
+// (bench/package.json's ai6) in place of the newest.
+export async function buildAiSdkWorker(out, { six = false } = {}) {
+  return bundleWorker("ai-sdk-worker.mjs", out, six ? { ai: "ai6", "@ai-sdk/openai-compatible": "@ai-sdk/openai-compatible-2" } : {});
+}
+
+// buildFloorWorker writes bench/floor-worker.mjs (the run by hand over
+// fetch) as a Worker folder into out and returns out.
+export async function buildFloorWorker(out) {
+  return bundleWorker("floor-worker.mjs", out, {});
+}
+
+async function bundleWorker(entry, out, alias) {
   const { build } = await import("esbuild");
   mkdirSync(join(out, "build"), { recursive: true });
   await build({
-    entryPoints: [fileURLToPath(new URL("ai-sdk-worker.mjs", import.meta.url))], bundle: true, format: "esm",
-    platform: "browser", conditions: ["workerd", "worker", "browser"], minify: true,
+    entryPoints: [fileURLToPath(new URL(entry, import.meta.url))], bundle: true, format: "esm",
+    platform: "browser", conditions: ["workerd", "worker", "browser"], minify: true, alias,
+    absWorkingDir: fileURLToPath(new URL(".", import.meta.url)), // aliases resolve from bench/
     outfile: join(out, "build", "worker.mjs"), logLevel: "warning",
   });
-  writeFileSync(join(out, "wrangler.jsonc"), JSON.stringify({ name: "ai-sdk-worker", main: "./build/worker.mjs", compatibility_date: compatibility().date }, null, 2) + "\n");
+  writeFileSync(join(out, "wrangler.jsonc"), JSON.stringify({ name: entry.replace(/\.mjs$/, ""), main: "./build/worker.mjs", compatibility_date: compatibility().date }, null, 2) + "\n");
   return out;
+}
+
+// peerWorkers builds the Workers ours is measured beside into folders under
+// tmp: the AI SDK Worker (newest, "ai-sdk"), the same on AI SDK 6
+// ("ai-sdk-6") and the hand-written floor ("floor").
+export async function peerWorkers(tmp) {
+  return {
+    "ai-sdk": await buildAiSdkWorker(join(tmp, "ai-sdk")),
+    "ai-sdk-6": await buildAiSdkWorker(join(tmp, "ai-sdk-6"), { six: true }),
+    floor: await buildFloorWorker(join(tmp, "floor")),
+  };
 }
 
 const WORKER_ENV = (mock) => ({
@@ -122,7 +152,15 @@ const WORKER_ENV = (mock) => ({
 // each in its own workerd; rounds interleave the contenders and each cell
 // is the median over rounds of (CPU over `requests` sequential requests) /
 // requests.
-export async function measureWorkerCpu({ dir = workerDir, hello, aiSdk, others = [], rounds = 5, requests = 100 } = {}) {
+//
+// It measures twice: early (after 10 warm-up requests per scenario, as the
+// isolate's first few hundred requests run: V8 has tiered little of a
+// Worker's code up yet) and steady (after `steady` more requests of each
+// scenario: V8 tiers a function up after a budget of work, and a Go
+// function run once per request takes thousands of requests to reach it).
+// out.cpuMsPerRequest and out.ranges are early's, out.steady the same for
+// steady (null when steady is 0).
+export async function measureWorkerCpu({ dir = workerDir, hello, peers = {}, others = [], rounds = 5, requests = 100, steady = 3000 } = {}) {
   const mock = await startWorkerMock();
   const started = [];
   const start = async (name, d, env) => {
@@ -148,27 +186,39 @@ export async function measureWorkerCpu({ dir = workerDir, hello, aiSdk, others =
       contenders.push({ ...c, scenarios: { healthz: get(c.w, "/healthz"), run: run(c.w) } });
     };
     await agent("ours", dir);
-    if (aiSdk) await agent("ai-sdk", aiSdk);
+    for (const [name, d] of Object.entries(peers)) await agent(name, d);
     for (const [i, d] of others.entries()) await agent(typeof d === "string" ? `other${i + 1}` : d.name, typeof d === "string" ? d : d.dir);
     if (hello) {
       const c = await start("syumai-hello", hello, {});
       contenders.push({ ...c, scenarios: { healthz: get(c.w, "/") } });
     }
-    const samples = {};
-    for (const c of contenders) for (const fn of Object.values(c.scenarios)) for (let i = 0; i < 10; i++) await fn(); // warm up
-    for (let r = 0; r < rounds; r++) {
-      for (const c of contenders) {
-        for (const [scenario, fn] of Object.entries(c.scenarios)) {
-          const a = workerdUsage(c.pids).cpuMs;
-          for (let i = 0; i < requests; i++) await fn();
-          const b = workerdUsage(c.pids).cpuMs;
-          ((samples[c.name] ??= {})[scenario] ??= []).push((b - a) / requests);
+    const measure = async () => {
+      const samples = {};
+      for (let r = 0; r < rounds; r++) {
+        for (const c of contenders) {
+          for (const [scenario, fn] of Object.entries(c.scenarios)) {
+            const a = cpuNs(c.pids);
+            for (let i = 0; i < requests; i++) await fn();
+            const b = cpuNs(c.pids);
+            ((samples[c.name] ??= {})[scenario] ??= []).push((b - a) / 1e6 / requests);
+          }
         }
       }
-    }
-    const out = { rounds, requests, cpuMsPerRequest: {} };
-    for (const [name, byScenario] of Object.entries(samples)) {
-      out.cpuMsPerRequest[name] = Object.fromEntries(Object.entries(byScenario).map(([k, xs]) => [k, median(xs)]));
+      const m = { cpuMsPerRequest: {}, ranges: {}, samples };
+      for (const [name, byScenario] of Object.entries(samples)) {
+        m.cpuMsPerRequest[name] = Object.fromEntries(Object.entries(byScenario).map(([k, xs]) => [k, median(xs)]));
+        m.ranges[name] = Object.fromEntries(Object.entries(byScenario).map(([k, xs]) => [k, [Math.min(...xs), Math.max(...xs)]]));
+      }
+      return m;
+    };
+    const warm = async (n) => {
+      for (const c of contenders) for (const fn of Object.values(c.scenarios)) for (let i = 0; i < n; i++) await fn();
+    };
+    await warm(10);
+    const out = { rounds, requests, steadyAfter: steady, ...(await measure()) };
+    if (steady > 0) {
+      await warm(steady);
+      out.steady = await measure();
     }
     const h = out.cpuMsPerRequest["syumai-hello"]?.healthz;
     const o = out.cpuMsPerRequest.ours;
@@ -182,13 +232,76 @@ export async function measureWorkerCpu({ dir = workerDir, hello, aiSdk, others =
   }
 }
 
+// cpuNs is the CPU time (ns) the threads of the given processes have run,
+// from /proc/<pid>/task/*/schedstat (nanoseconds, where /proc/<pid>/stat
+// counts 10 ms ticks: too coarse for one request).
+export function cpuNs(pids) {
+  let ns = 0;
+  for (const p of pids) {
+    let tasks = [];
+    try { tasks = readdirSync(`/proc/${p}/task`); } catch { continue; }
+    for (const t of tasks) {
+      try { ns += Number(readFileSync(`/proc/${p}/task/${t}/schedstat`, "utf8").split(" ")[0]); } catch { /* ended */ }
+    }
+  }
+  return ns;
+}
+
+// measureColdStart starts a fresh workerd for each start of each contender
+// (ours: dir; peers: name → folder), in interleaved order, and measures its
+// first POST /v1/run: wall time seen by the client and the CPU time of the
+// workerd process (all threads: V8 compiles in the background) from the
+// request to its answer. ready is the workerd's CPU from its start to
+// ready (it loads and compiles the script then), for the note.
+export async function measureColdStart({ dir = workerDir, peers = {}, starts = 10, log = () => {} } = {}) {
+  const mock = await startWorkerMock();
+  const names = ["ours", ...Object.keys(peers)];
+  const dirs = { ours: dir, ...peers };
+  const samples = Object.fromEntries(names.map((n) => [n, []]));
+  try {
+    for (let i = 0; i < starts; i++) {
+      const order = names.map((_, k) => names[(k + i) % names.length]);
+      for (const name of order) {
+        const before = new Set(workerdPids());
+        const w = await startWorker(WORKER_ENV(mock), { dir: dirs[name] });
+        try {
+          const pids = workerdPids().filter((p) => !before.has(p));
+          const ready = cpuNs(pids);
+          const t = performance.now();
+          const res = await fetch(new URL("/v1/run", w.url), { method: "POST", headers: { "content-type": "application/json" }, body: RUN_BODY });
+          const body = await res.json();
+          const wall = performance.now() - t;
+          const cpu = (cpuNs(pids) - ready) / 1e6;
+          if (res.status !== 200 || body.text !== "done: 5") throw new Error(`${name}: first POST /v1/run: ${res.status} ${JSON.stringify(body)}`);
+          samples[name].push({ wall, cpu, ready: ready / 1e6 });
+          log(`   cold start ${i + 1}/${starts} ${name.padEnd(8)}: first POST /v1/run ${wall.toFixed(1)} ms wall, ${cpu.toFixed(1)} ms CPU (workerd start → ready ${(ready / 1e6).toFixed(1)} ms CPU)`);
+        } finally {
+          await w.dispose();
+        }
+      }
+    }
+  } finally {
+    await mock.close();
+  }
+  const out = { starts, samples, byName: {} };
+  for (const [name, xs] of Object.entries(samples)) {
+    const stat = (k) => ({ median: median(xs.map((x) => x[k])), min: Math.min(...xs.map((x) => x[k])), max: Math.max(...xs.map((x) => x[k])) });
+    out.byName[name] = { wall: stat("wall"), cpu: stat("cpu"), ready: stat("ready") };
+  }
+  return out;
+}
+
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  if (process.argv[2] === "cpu") {
+  if (process.argv[2] === "cpu" || process.argv[2] === "cold") {
     const [hello, ...others] = process.argv.slice(3);
-    const tmp = mkdtempSync(join(tmpdir(), "bench-ai-sdk-"));
+    const tmp = mkdtempSync(join(tmpdir(), "bench-peers-"));
     try {
-      const aiSdk = await buildAiSdkWorker(tmp);
-      console.log(JSON.stringify(await measureWorkerCpu({ hello, aiSdk, others }), null, 2));
+      const peers = await peerWorkers(tmp);
+      const out = process.argv[2] === "cold"
+        ? await measureColdStart({ peers, starts: Number(process.argv[3] ?? 10), log: console.error })
+        : await measureWorkerCpu({ hello: hello || undefined, peers, others });
+      delete out.samples;
+      console.log(JSON.stringify(out, null, 2));
     } finally {
       rmSync(tmp, { recursive: true, force: true });
     }

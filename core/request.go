@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/toolnexus/wasm/core/tool"
 	"github.com/toolnexus/wasm/core/wire"
 	"github.com/toolnexus/wasm/internal/sse"
 )
@@ -53,13 +54,9 @@ func (r *run) request(ctx context.Context, body []byte) (LLMResponse, error) {
 }
 
 func (r *run) readWhole(body io.Reader) (LLMResponse, error) {
-	limit := r.c.opts.MaxResponseBytes
-	data, err := io.ReadAll(io.LimitReader(body, int64(limit)+1))
+	data, err := tool.ReadReply(body, r.c.opts.MaxResponseBytes)
 	if err != nil {
-		return LLMResponse{}, fmt.Errorf("core: read model reply: %s", r.redact(err.Error()))
-	}
-	if len(data) > limit {
-		return LLMResponse{}, fmt.Errorf("core: model reply exceeds %d bytes", limit)
+		return LLMResponse{}, fmt.Errorf("core: %s", r.redact(err.Error()))
 	}
 	parsed, err := r.c.wire.Parse(data)
 	if err != nil {
@@ -80,7 +77,7 @@ func (r *run) send(ctx context.Context, body []byte, start time.Duration) (*HTTP
 	for k, v := range o.Headers {
 		headers[strings.ToLower(k)] = v
 	}
-	req := &HTTPRequest{Method: "POST", URL: r.c.wire.Endpoint(o.BaseURL), Header: headers, Body: body}
+	req := &HTTPRequest{Method: "POST", URL: r.c.wire.Endpoint(o.BaseURL), Header: headers, Body: body, ReadHeaders: tool.ModelReplyHeaders}
 	for attempt := 0; ; attempt++ {
 		if attempt > 0 {
 			start = clock()

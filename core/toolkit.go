@@ -3,9 +3,10 @@ package core
 import (
 	"cmp"
 	"context"
-	"encoding/json"
 	fmt "github.com/toolnexus/wasm/internal/fmtx" // fmt without reflection: internal/fmtx
 	"io/fs"
+	"maps"
+	"slices"
 	"sync"
 
 	"github.com/toolnexus/wasm/core/approval"
@@ -73,7 +74,7 @@ type Toolkit struct {
 	closed bool
 	// wire caches each provider's encoding of the tool list: it is sent on
 	// every turn and only changes when a tool is registered.
-	wire map[string][]byte
+	wire *wire.ToolList
 	// mcp holds the MCP sessions (mcpclient.go).
 	mcp []*mcpServer
 	// skills is what the skill source held (skills_api.go); prompt is
@@ -104,7 +105,7 @@ func validToolName(name string) bool {
 // bash included), even with built-ins off.
 func CreateToolkit(ctx context.Context, opts Options) (*Toolkit, error) {
 	ctx = orBackground(ctx)
-	tk := &Toolkit{byName: map[string]int{}, policy: cmp.Or(opts.Approvals, &approval.Policy{})}
+	tk := &Toolkit{byName: map[string]int{}, wire: new(wire.ToolList), policy: cmp.Or(opts.Approvals, &approval.Policy{})}
 	if err := opts.Approvals.Check(); err != nil {
 		return nil, fmt.Errorf("core: create toolkit: %w", err)
 	}
@@ -154,7 +155,7 @@ func (tk *Toolkit) Register(t Tool) error {
 	}
 	tk.byName[t.Name] = len(tk.tools)
 	tk.tools = append(tk.tools, t)
-	tk.wire = nil
+	tk.wire = new(wire.ToolList)
 	return nil
 }
 
@@ -227,19 +228,6 @@ func (tk *Toolkit) ToAnthropic() []any { return ToAnthropic(tk.Tools()) }
 // declarations.
 func (tk *Toolkit) ToGemini() []any { return ToGemini(tk.Tools()) }
 
-// toolDecls are the tool declarations of a request in format f.
-func toolDecls(tools []Tool, f wire.Format) ([]json.RawMessage, error) {
-	out := make([]json.RawMessage, 0, len(tools))
-	for _, t := range tools {
-		d, err := wire.AppendToolDecl(f, nil, t.Name, t.Description, t.InputSchema)
-		if err != nil {
-			return nil, fmt.Errorf("tool %q: %w", t.Name, err)
-		}
-		out = append(out, d)
-	}
-	return out, nil
-}
-
 // wireTools returns the cached JSON of the tool list for a style, or nil when
 // the toolkit is empty (the request then omits "tools").
 func (tk *Toolkit) wireTools(style Style, f wire.Format) []byte {
@@ -247,22 +235,24 @@ func (tk *Toolkit) wireTools(style Style, f wire.Format) []byte {
 		return nil
 	}
 	tk.mu.RLock()
-	b, ok := tk.wire[string(style)]
-	n := len(tk.tools)
+	list, tools := tk.wire, tk.tools
 	tk.mu.RUnlock()
-	if ok || n == 0 {
-		return b
+	if len(tools) == 0 {
+		return nil
 	}
-	if decls, err := toolDecls(tk.Tools(), f); err == nil {
-		b = wire.JoinList(decls)
-	}
-	tk.mu.Lock()
-	if tk.wire == nil {
-		tk.wire = map[string][]byte{}
-	}
-	tk.wire[string(style)] = b
-	tk.mu.Unlock()
-	return b
+	return list.Encoded(string(style), f, tools)
+}
+
+// WithApprovals is tk with policy p (nil: one of its own) in place of its
+// own: the same tools, skills and cached encodings, for a server whose
+// requests share a toolkit but never their grants. A tool registered into
+// either later is the other's too only if it was there before. The MCP
+// sessions stay tk's: close tk, not this one.
+func (tk *Toolkit) WithApprovals(p *approval.Policy) *Toolkit {
+	tk.mu.RLock()
+	defer tk.mu.RUnlock()
+	return &Toolkit{tools: slices.Clip(tk.tools), byName: maps.Clone(tk.byName), wire: tk.wire, skills: tk.skills,
+		skillsPrompt: tk.skillsPrompt, policy: cmp.Or(p, &approval.Policy{})}
 }
 
 // Approvals is the toolkit's approval policy (Options.Approvals, else one of

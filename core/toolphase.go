@@ -243,6 +243,9 @@ func (r *run) execCall(ctx context.Context, ph *toolPhase, i int, call *ToolRequ
 		r.emitEvent(StreamEvent{Type: EventToolCall, ID: call.ID, Name: call.Name, Args: own, ArgsJSON: call.Arguments})
 	}
 	tctx := &ToolContext{Ctx: ctx, Timeout: r.c.opts.ToolTimeoutMs, CallID: call.ID, Answer: answer}
+	if h := r.c.opts.Hooks; answer != nil || h == nil || h.BeforeTool == nil {
+		tctx.ArgsJSON = call.Arguments // no hook could have replaced args
+	}
 	if needs {
 		if answer == nil {
 			g, ok := r.tk.policy.Granted(r.grantScope(ctx), t.Name, args)

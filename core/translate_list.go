@@ -22,7 +22,7 @@ func encodeList(items []any, what string) ([]json.RawMessage, error) {
 // in the format's shape).
 func translateExtras(f wire.Format, req TranslateRequest, tools []json.RawMessage) ([]json.RawMessage, []byte, error) {
 	if req.Toolkit != nil {
-		declared, err := toolDecls(req.Toolkit.Tools(), wire.OpenAI{})
+		declared, err := wire.ToolDecls(req.Toolkit.Tools(), wire.OpenAI{})
 		if err != nil {
 			return nil, nil, fmt.Errorf("core: translate: toolkit: %w", err)
 		}

@@ -8,6 +8,7 @@ import (
 	fmt "github.com/toolnexus/wasm/internal/fmtx" // fmt without reflection: internal/fmtx
 	"io"
 	"strings"
+	"sync"
 	"syscall/js"
 
 	"github.com/tidwall/gjson"
@@ -20,6 +21,15 @@ import (
 type FetchTransport struct {
 	fetch js.Value
 	slot  *hostSlot // fetch's slot in the host (host.go), when there is one
+	// mu guards last: the request meta the host parsed last for slot
+	// (fetch_host.go meta). One transport serves concurrent runs.
+	mu   sync.Mutex
+	last struct {
+		sent        bool
+		url, method string
+		header      map[string]string
+		read        []string
+	}
 }
 
 // NewFetchTransport returns a transport over fn, or over globalThis.fetch

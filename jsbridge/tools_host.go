@@ -17,11 +17,18 @@ import (
 // call's idempotency key crosses too (ctx.idempotencyKey).
 func hostExecute(slot *hostSlot) func(map[string]any, *core.ToolContext) (core.ToolResult, error) {
 	return func(args map[string]any, tctx *core.ToolContext) (core.ToolResult, error) {
-		in, err := jsonx.Marshal(args)
-		if err != nil {
-			return core.ToolResult{}, err
+		// The model's text when args are exactly it, else args encoded.
+		in := []byte(nil)
+		inP, inN := stringPtr(tctx.ArgsJSON), len(tctx.ArgsJSON)
+		if inN == 0 {
+			var err error
+			if in, err = jsonx.Marshal(args); err != nil {
+				return core.ToolResult{}, err
+			}
+			inP, inN = bytesPtr(in), len(in)
 		}
 		var answer []byte
+		var err error
 		if tctx.Answer != nil {
 			if answer, err = jsonx.Marshal(tctx.Answer); err != nil {
 				return core.ToolResult{}, err
@@ -29,8 +36,10 @@ func hostExecute(slot *hostSlot) func(map[string]any, *core.ToolContext) (core.T
 		}
 		op := newHostOp()
 		key := tctx.IdempotencyKey
-		err = op.start("tool", slot.n, bytesPtr(in), len(in), stringPtr(tctx.CallID), len(tctx.CallID), bytesPtr(answer), len(answer),
+		err = op.start("tool", slot.n, inP, inN, stringPtr(tctx.CallID), len(tctx.CallID), bytesPtr(answer), len(answer),
 			stringPtr(key), len(key))
+		runtime.KeepAlive(in)
+		runtime.KeepAlive(tctx)
 		if err != nil {
 			return core.ToolResult{}, err
 		}

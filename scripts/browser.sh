@@ -69,6 +69,8 @@ serve_demo() {
 # test_browser runs the Node and Chromium end-to-end tests against a fresh build.
 test_browser() {
   build_browser || return 1
+  # toolnexus-chat.mjs paints the element's box from a copy of chat-ui.mjs.
+  node "$ROOT/scripts/chat-shell.mjs" --check
   echo "== node + chromium tests (tests/node.test.mjs, tests/browser.test.mjs, tests/csp-styles.test.mjs, tests/wasm-merge-data.test.mjs, tests/wasm-findfunctab.test.mjs, tests/startup.test.mjs)"
   (cd "$ROOT/tests" && TOOLNEXUS_DIST="$DIST" timeout 420 node --test --test-force-exit --test-concurrency=1 \
     node.test.mjs browser.test.mjs csp-styles.test.mjs wasm-merge-data.test.mjs wasm-findfunctab.test.mjs startup.test.mjs)

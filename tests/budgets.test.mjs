@@ -44,8 +44,8 @@ const browserNever = [...never, "net/http.", "crypto/tls.", "fmt.", "internal/fm
 
 // MB here is 10^6 bytes of gzip -9, as build.sh prints them (after the
 // data-segment merge of scripts/wasm-data.sh). Each budget leaves 1–3 % of
-// room above the build it was set on; the Worker's build links net/http's
-// server types, hence its larger budget. The Worker's agent teams (AGENTS,
+// room above the build it was set on; the Worker's build carries every
+// product (gateway, MCP, A2A, runs, teams), hence its larger budget. The Worker's agent teams (AGENTS,
 // issue 18: core/agents with its snapshot/restore, and the Worker's run,
 // resume and stream of a team) took it from 1,860,680 to 1,935,662 bytes
 // (+75 kB: core/agents most of it, the AGENTS setting and the tree store
@@ -161,7 +161,13 @@ const targets = [
   // 3ca8060 (7,981,928 / 2,173,524), adds +140,200 / +34,944: 8,122,128 /
   // 2,208,468. Its JSON is written as concatenated text (a first cut that
   // encoded maps linked 20 kB more code). Each budget is ~0.5 % above.
-  { name: "worker", file: "worker/build/app.wasm", pkg: "./wasm/worker", gzipBudget: 2_270_000, rawBudget: 8_366_000, never },
+  // Issue 35: the Worker's handlers take internal/httpx's request and
+  // response (over the fetch API) instead of net/http's, whose types linked
+  // crypto/tls, x509 and their curves: 8,447,000 / 2,271,000 (after tn-32)
+  // → 6,793,930 / 1,808,210 (raw / zlib -9). No net/http, crypto/tls or
+  // crypto/x509 may come back; the budget is ~0.5 % above.
+  { name: "worker", file: "worker/build/app.wasm", pkg: "./wasm/worker", gzipBudget: 1_817_300, rawBudget: 6_828_000,
+    never: [...never, "net/http.", "crypto/tls.", "crypto/x509."] },
 ];
 
 const gzipSize = (buf) => gzipSync(buf, { level: 9 }).length;

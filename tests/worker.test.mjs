@@ -12,7 +12,7 @@
 //   offline   LLM_BASE_URL points at a closed port
 // and one has a mock of its own that answers after 0–80 ms, the test routes on
 // (TOOLNEXUS_TEST_HOOKS=1: GET /__test/instance, /__test/panic, /__test/exit,
-// /__test/sleep; internal/cfworker/serve_js.go) and an MCP server over HTTP+SSE:
+// /__test/sleep; worker/cfworker/serve_js.go) and an MCP server over HTTP+SSE:
 //   hooks     one Go instance per isolate: many requests, interleaved ones, a
 //             panic, a dead instance; streaming; MCP over HTTP+SSE
 // Every response body and header, and everything the Workers log, is checked for

@@ -168,11 +168,18 @@ type GenerateResponse = core.GenerateResponse
 //		URL    string
 //		Header map[string]string
 //		Body   []byte
+//		// ReadHeaders names the reply headers the caller reads (lower-case);
+//		// nil means any. A transport may return only those: the JS bridge's
+//		// does, since copying every header of a provider's reply across the
+//		// boundary cost a model call more than reading the two it needs.
+//		ReadHeaders []string
 //	}
 type HTTPRequest = core.HTTPRequest
 
 // HTTPResponse is a Transport's answer. Header keys are lower-case. The
-// caller closes Body.
+// caller closes Body. A Body that holds the whole reply already may say so
+// with a method Bytes() []byte (the JS bridge's does): the client's loop
+// then reads it without copying it.
 //
 // It is HTTPResponse of github.com/toolnexus/wasm/core/tool:
 //
@@ -796,6 +803,12 @@ type ToolCall = core.ToolCall
 //		Answer *Answer
 //		// CallID is the provider's id for this tool call.
 //		CallID string
+//		// ArgsJSON is the call's arguments as JSON text when they are exactly
+//		// the args the tool runs with (the model's, or an approval's edit);
+//		// "" when a BeforeTool hook replaced them. A tool that hands its
+//		// arguments on as text (the JS bridge's) can pass it as it is instead
+//		// of encoding args again.
+//		ArgsJSON string
 //		// IdempotencyKey is "<run id>:<call id>": the same on every attempt of
 //		// this call, including one made again after the run was interrupted
 //		// (a journaled run, core/journal). A tool declared Idempotent passes it

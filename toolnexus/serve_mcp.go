@@ -8,6 +8,8 @@ import (
 
 	"github.com/toolnexus/wasm/core"
 	"github.com/toolnexus/wasm/internal/mcpserve"
+
+	"github.com/toolnexus/wasm/internal/httpx/nethttp"
 )
 
 // MCPServeConfig is Serve's MCP profile: the toolkit's tools as an MCP
@@ -100,7 +102,7 @@ func (s *server) serveMCP(w http.ResponseWriter, r *http.Request) {
 			_, _ = io.WriteString(w, `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"invalid request: the body is over 4 MiB"}}`)
 			return
 		}
-		s.mcpServer.Handle(w, r, body)
+		s.mcpServer.Handle(nethttp.Writer(w), nethttp.Request(r), body)
 	case http.MethodDelete:
 		w.WriteHeader(http.StatusNoContent)
 	default:

@@ -69,10 +69,17 @@ export function bridgeHost(go) {
     go._resume();
   };
 
-  async function response(id, res, ctrl) {
+  // response hands Go a fetch's status, headers (only those named in read,
+  // when it names them) and body.
+  async function response(id, res, ctrl, read) {
     if (!res || typeof res.status !== "number") throw new Error("fetch resolved to something that is not a Response");
     const h = {};
-    res.headers?.forEach?.((v, k) => { h[k.toLowerCase()] = v; });
+    if (read && typeof res.headers?.get === "function") {
+      for (const k of read) {
+        const v = res.headers.get(k);
+        if (v != null) h[k] = v;
+      }
+    } else res.headers?.forEach?.((v, k) => { h[k.toLowerCase()] = v; });
     const headers = enc.encode(JSON.stringify(h));
     if ((h["content-type"] ?? "").startsWith("text/event-stream") && typeof res.body?.getReader === "function") {
       streams.set(id, { reader: res.body.getReader(), ctrl });
@@ -84,8 +91,38 @@ export function bridgeHost(go) {
   }
 
   const deferreds = new Map(); // id → [resolve, reject] of a Promise Go settles
+  // Channels carry messages the loader posts to Go (post); Go waits for the
+  // next one with listen. Each has at most one listener and a queue.
+  const channels = new Map(); // number → {listener: op id or null, queue: [[code, a, b]]}
+  const channel = (n) => {
+    let c = channels.get(n);
+    if (!c) channels.set(n, (c = { listener: null, queue: [] }));
+    return c;
+  };
 
   return {
+    /**
+     * post(chan, code, a?, b?) hands Go a message on channel chan (a number):
+     * its listener gets it at once (Go runs before post returns), or the
+     * next listen does. For the loader (a Worker's requests), not for Go.
+     */
+    post(chan, code, a = empty, b = empty) {
+      const c = channel(chan);
+      if (c.listener == null) return void c.queue.push([code, a, b]);
+      const id = c.listener;
+      c.listener = null;
+      settle(id, code, a, b);
+    },
+    /** listen(id, out, chan): op id is the next message on chan (post). */
+    listen(id, out, chan) {
+      const c = channel(chan);
+      if (c.queue.length) return reply(id, out, ...c.queue.shift());
+      c.listener = id;
+    },
+    /** unlisten(chan): Go stopped waiting on chan. */
+    unlisten(chan) {
+      channel(chan).listener = null;
+    },
     /** deferred(id) → a Promise that resolve(id, …) or reject(id, …) settles. */
     deferred(id) {
       return new Promise((resolve, reject) => deferreds.set(id, [resolve, reject]));
@@ -122,14 +159,17 @@ export function bridgeHost(go) {
       if (parts[1].length) u8.set(parts[1], p1);
     },
     /**
-     * fetch: meta is JSON {url, method, headers}. Outcome: code = HTTP status,
-     * parts = headers JSON and body (len1 -1: a stream); code -1 = failed,
-     * part0 = the message.
+     * fetch: meta is JSON {url, method, headers, read?} (read: the reply
+     * headers Go reads; all when absent); metaN -1 means the slot's meta of
+     * its last call. Outcome: code = HTTP status, parts = headers JSON and
+     * body (len1 -1: a stream); code -1 = failed, part0 = the message.
      */
     fetch(id, out, slot, metaP, metaN, bodyP, bodyN, abortable) {
       try {
-        const m = JSON.parse(text(metaP, metaN));
-        const init = { method: m.method, headers: m.headers };
+        const s = slots[slot];
+        const m = metaN < 0 ? s.meta : (s.meta = JSON.parse(text(metaP, metaN)));
+        // A copy of the headers: a fetch of the page's may add to them, and m serves the slot's next call.
+        const init = { method: m.method, headers: { ...m.headers } };
         if (bodyN) init.body = bodyOf(bodyP, bodyN);
         let ctrl;
         if (abortable && typeof AbortController === "function") {
@@ -137,9 +177,9 @@ export function bridgeHost(go) {
           init.signal = ctrl.signal;
           aborts.set(id, ctrl);
         }
-        const fetch = slots[slot].fn; // called without a this: a page's fetch refuses any other
+        const fetch = s.fn; // called without a this: a page's fetch refuses any other
         Promise.resolve(fetch(m.url, init))
-          .then((res) => response(id, res, ctrl))
+          .then((res) => response(id, res, ctrl, m.read))
           .catch((e) => { aborts.delete(id); settle(id, -1, message(e)); });
       } catch (e) {
         aborts.delete(id);

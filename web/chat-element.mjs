@@ -33,17 +33,24 @@
 //   is reused, and an approved call whose outcome was lost is asked about
 //   in the dialog, never run again blindly.
 
-import { httpToolSpecs, localEngine, remoteEngine } from "./chat-engine.mjs";
+import { chatUI } from "./chat-ui.mjs";
 import { answerLabel, decisionLabel, decisionNote, resultView, waitingStatus } from "./outcome.mjs";
-import { adoptStyles } from "./styles.mjs";
-import { wasmURL } from "./wasm-urls.mjs";
 
 // The approval dialog (and its forms: four more modules) is imported when
-// the runtime is ready or a request first needs it, not before the element
-// can be defined: each level of static imports is one more round trip
-// before the element shows (issue 27: navigation → visible).
+// the runtime is ready or a request first needs it, and the engine (its
+// runtime, wasm URL and model) when the element has painted, not before the
+// element can be defined: each level of static imports is one more round
+// trip before the element shows (issue 27: navigation → visible), and its
+// parsing delays the first paint (issue 35).
 let dialogModule = null;
 const loadDialog = () => (dialogModule ??= import("./approval-dialog.mjs"));
+let engineModules = null;
+const loadEngine = () => (engineModules ??= Promise.all([import("./chat-engine.mjs"), import("./wasm-urls.mjs")]));
+
+// afterPaint runs fn once the page has painted the frame it is in: the
+// engine's start (module parsing, the wasm's compile and Go's start) would
+// otherwise hold the first paint of the element back.
+const afterPaint = (fn) => requestAnimationFrame(() => setTimeout(fn, 0));
 
 const ATTRS = ["model", "base-url", "style", "system-prompt", "max-turns", "endpoint", "demo", "wasm", "stream"];
 // Read when used, so changing them does not rebuild the engine.
@@ -51,7 +58,6 @@ const LIVE_ATTRS = ["persist", "wait-limit"];
 const WIRE_STYLES = new Set(["openai", "anthropic"]);
 const PROPS = ["model", "baseUrl", "apiStyle", "systemPrompt", "maxTurns", "endpoint", "demo", "wasm", "stream", "persist",
   "waitLimit", "tools", "variables", "apiKey"];
-const DEFAULT_WASM = wasmURL(); // content-hashed after ./build.sh (wasm-urls.mjs)
 
 export class ToolnexusChatElement extends HTMLElement {
   static get observedAttributes() { return [...ATTRS, ...LIVE_ATTRS]; }
@@ -119,8 +125,10 @@ export class ToolnexusChatElement extends HTMLElement {
 
   constructor() {
     super();
-    const root = this.attachShadow({ mode: "open", delegatesFocus: true });
-    this.#ui = buildUI(root);
+    // toolnexus-chat.mjs may have painted the box before this class
+    // arrived: the element takes it, with what was typed into it.
+    const root = this.shadowRoot ?? this.attachShadow({ mode: "open", delegatesFocus: true });
+    this.#ui = chatUI(root);
     this.#ui.log.addEventListener("scroll", () => this.#keepEnd(false), { passive: true });
   }
 
@@ -514,10 +522,12 @@ export class ToolnexusChatElement extends HTMLElement {
     if (this.#warmQueued) return;
     this.#warmQueued = true;
     queueMicrotask(() => {
+      // Short enough to show whole in a 375 px wide screen.
+      if (this.isConnected) this.#ui.input.placeholder = this.demo ? "Try: refund order 42" : "Ask something…";
+    });
+    afterPaint(() => {
       this.#warmQueued = false;
       if (!this.isConnected) return;
-      // Short enough to show whole in a 375 px wide screen.
-      this.#ui.input.placeholder = this.demo ? "Try: refund order 42" : "Ask something…";
       const engine = this.#currentEngine();
       this.#showLoading(engine);
       engine.promise.then(() => {
@@ -568,11 +578,13 @@ export class ToolnexusChatElement extends HTMLElement {
   }
 
   async #build() {
+    const [{ httpToolSpecs, localEngine, remoteEngine }, { wasmURL }] = await loadEngine();
     if (this.endpoint) return remoteEngine({ endpoint: this.endpoint });
     const config = this.#jsonConfig();
     // The MCP client is in the tools build only (toolnexus.wasm leaves it out):
-    // a config with mcpServers and no wasm attribute loads that build.
-    const wasm = this.wasm ? new URL(this.wasm, document.baseURI) : config.mcpServers ? wasmURL("tools") : DEFAULT_WASM;
+    // a config with mcpServers and no wasm attribute loads that build. The
+    // default's URL is content-hashed after ./build.sh (wasm-urls.mjs).
+    const wasm = this.wasm ? new URL(this.wasm, document.baseURI) : wasmURL(config.mcpServers ? "tools" : "default");
     return localEngine({
       wasm,
       demo: this.demo,
@@ -989,74 +1001,6 @@ function compact(v) {
   }
   try { return JSON.stringify(v ?? {}); } catch { return String(v); }
 }
-
-// buildUI creates the shadow tree: static markup only, no data from anyone.
-function buildUI(root) {
-  const el = (tag, attrs = {}, ...children) => {
-    const node = document.createElement(tag);
-    for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
-    node.append(...children);
-    return node;
-  };
-  const log = el("div", { class: "log", part: "transcript", role: "log", "aria-live": "polite", "aria-label": "Conversation", tabindex: "0" });
-  const status = el("p", { class: "status", part: "status", role: "status", "aria-live": "polite" });
-  const input = el("input", { id: "message", part: "input", type: "text", autocomplete: "off", enterkeyhint: "send" });
-  const label = el("label", { for: "message", class: "sr-only" }, "Message");
-  const send = el("button", { type: "submit", part: "send" }, "Send");
-  const form = el("form", { part: "composer" }, label, input, send);
-  adoptStyles(root, "toolnexus-chat-style", CSS); // a constructable stylesheet: style-src does not govern it
-  root.append(el("div", { class: "chat", part: "container" }, log, status, form));
-  return { log, status, input, send, form };
-}
-
-// Defaults come from --toolnexus-* custom properties a page may set from outside.
-const CSS = `
-:host { display: block; color-scheme: light dark;
-  --_bg: var(--toolnexus-bg, #ffffff); --_fg: var(--toolnexus-fg, #1b1f24);
-  --_muted: var(--toolnexus-muted, #57606a); --_border: var(--toolnexus-border, #d0d7de);
-  --_accent: var(--toolnexus-accent, #0969da); --_accent-fg: var(--toolnexus-accent-fg, #ffffff);
-  --_danger: var(--toolnexus-danger, #cf222e); --_user-bg: var(--toolnexus-user-bg, #ddf4ff);
-  --_tool-bg: var(--toolnexus-tool-bg, #f6f8fa);
-  font: var(--toolnexus-font, 15px/1.45 system-ui, sans-serif); color: var(--_fg); }
-@media (prefers-color-scheme: dark) {
-  :host { --_bg: var(--toolnexus-bg, #161b22); --_fg: var(--toolnexus-fg, #e6edf3);
-    --_muted: var(--toolnexus-muted, #9198a1); --_border: var(--toolnexus-border, #3d444d);
-    --_accent: var(--toolnexus-accent, #1f6feb); --_accent-fg: var(--toolnexus-accent-fg, #ffffff);
-    --_danger: var(--toolnexus-danger, #ff7b72); --_user-bg: var(--toolnexus-user-bg, #12263b);
-    --_tool-bg: var(--toolnexus-tool-bg, #0d1117); }
-}
-:host([hidden]) { display: none; }
-.chat { display: flex; flex-direction: column; gap: 8px; box-sizing: border-box;
-  height: var(--toolnexus-height, 420px); padding: 12px; background: var(--_bg);
-  border: 1px solid var(--_border); border-radius: var(--toolnexus-radius, 12px); }
-.log { flex: 1; overflow: auto; display: flex; flex-direction: column; gap: 6px; padding: 2px; }
-.entry { max-width: 85%; padding: 6px 10px; border-radius: 10px; white-space: pre-wrap; overflow-wrap: anywhere; }
-.who { display: block; font-size: .75em; color: var(--_muted); }
-.user { align-self: flex-end; background: var(--_user-bg); }
-.assistant, .note, .error { align-self: flex-start; border: 1px solid var(--_border); }
-.tool-call, .tool-result, .declined { align-self: flex-start; background: var(--_tool-bg); border: 1px solid var(--_border); }
-.declined { border-left: 3px solid var(--_muted); }
-.text { display: block; }
-code.text { font: 13px/1.4 ui-monospace, SFMono-Regular, Menlo, monospace; }
-.entry.error { border-left: 3px solid var(--_danger); }
-.entry.error .who { color: var(--_danger); font-weight: 600; }
-.status { margin: 0; min-height: 1.2em; font-size: .85em; color: var(--_muted); }
-form { display: flex; gap: 8px; margin: 0; }
-input { flex: 1; min-width: 0; font: inherit; color: inherit; background: var(--_bg);
-  border: 1px solid var(--_border); border-radius: 8px; padding: 6px 10px; }
-button { font: inherit; padding: 6px 16px; border-radius: 8px; cursor: pointer;
-  border: 1px solid var(--_accent); background: var(--_accent); color: var(--_accent-fg); }
-button:disabled { opacity: .55; cursor: default; }
-:focus-visible { outline: 2px solid var(--_accent); outline-offset: 2px; }
-.qr { margin: 6px 0 2px; display: flex; flex-direction: column; align-items: flex-start; gap: 4px; white-space: normal; }
-.qr svg { display: block; max-width: 100%; height: auto; border-radius: 4px; }
-.qr figcaption { font-size: .8em; color: var(--_muted); }
-.note a { color: var(--_accent); }
-.answer-here { display: block; margin-top: 6px; padding: 4px 12px; }
-.decision { margin: 4px 0 0; font-size: .85em; color: var(--_muted); white-space: normal; }
-.revoke { margin-top: 4px; padding: 2px 10px; font-size: .85em; background: transparent; color: var(--_accent); }
-.sr-only { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
-`;
 
 // newConversationID names a conversation of the element: its "allow for this
 // conversation" grants hold there (core/approval).

@@ -3,9 +3,10 @@ package worker
 import (
 	"crypto/sha256"
 	"crypto/subtle"
-	"net/http"
 	"strconv"
 	"strings"
+
+	"github.com/toolnexus/wasm/internal/httpx"
 )
 
 // originAllowed reports whether a browser origin may call the API.
@@ -24,7 +25,7 @@ func (a Access) originAllowed(origin string) bool {
 // reach the model (a "simple" cross-site POST skips the preflight, so
 // leaving out the CORS headers alone would not stop it from running). It
 // reports whether the request may go on.
-func (a Access) applyCORS(w http.ResponseWriter, r *http.Request) bool {
+func (a Access) applyCORS(w httpx.ResponseWriter, r *httpx.Request) bool {
 	origin := r.Header.Get("Origin")
 	if origin == "" {
 		return true
@@ -35,7 +36,7 @@ func (a Access) applyCORS(w http.ResponseWriter, r *http.Request) bool {
 		return true
 	}
 	if !a.originAllowed(origin) {
-		writeError(w, http.StatusForbidden, "origin_not_allowed", "origin "+QuoteClip(origin)+" is not in ALLOWED_ORIGINS")
+		writeError(w, httpx.StatusForbidden, "origin_not_allowed", "origin "+QuoteClip(origin)+" is not in ALLOWED_ORIGINS")
 		return false
 	}
 	w.Header().Set("Access-Control-Allow-Origin", origin)
@@ -43,19 +44,19 @@ func (a Access) applyCORS(w http.ResponseWriter, r *http.Request) bool {
 }
 
 // OriginOf is the scheme and host the request reached the Worker at.
-func OriginOf(r *http.Request) string {
+func OriginOf(r *httpx.Request) string {
 	if r.URL.IsAbs() {
 		return r.URL.Scheme + "://" + r.URL.Host
 	}
 	scheme := "http"
-	if r.TLS != nil {
+	if r.TLS {
 		scheme = "https"
 	}
 	return scheme + "://" + r.Host
 }
 
 // preflight answers a CORS preflight for a route that allows methods.
-func preflight(w http.ResponseWriter, r *http.Request, methods string) {
+func preflight(w httpx.ResponseWriter, r *httpx.Request, methods string) {
 	h := w.Header()
 	h.Set("Allow", methods)
 	if r.Header.Get("Origin") != "" {
@@ -64,14 +65,14 @@ func preflight(w http.ResponseWriter, r *http.Request, methods string) {
 		h.Set("Access-Control-Allow-Headers", "Authorization, Content-Type, Mcp-Session-Id, Mcp-Protocol-Version, Last-Event-ID")
 		h.Set("Access-Control-Max-Age", "600")
 	}
-	w.WriteHeader(http.StatusNoContent)
+	w.WriteHeader(httpx.StatusNoContent)
 }
 
 // authorized checks the bearer token when API_TOKEN is set. The scheme
 // name is case-insensitive (RFC 9110 §11.1: "bearer", "BEARER" work). It
 // compares digests in constant time, so neither the token nor its length
 // leaks through timing.
-func (a Access) authorized(r *http.Request) bool {
+func (a Access) authorized(r *httpx.Request) bool {
 	if a.APIToken == "" {
 		return true
 	}

@@ -246,11 +246,15 @@ func (h *Handler) staticToolNames(builtins any) (names map[string]bool, complete
 // tool set when it is the whole tool set and builtinsOK (BUILTINS itself
 // parsed).
 func (h *Handler) declaredAgents(builtins any, builtinsOK bool) ([]AgentDecl, error) {
+	text := h.opts.Getenv(AgentsSetting)
+	if strings.TrimSpace(text) == "" {
+		return nil, nil // no team: no need for the tool names (checkConfig asks on every request)
+	}
 	var known func(string) bool
 	if builtinsOK {
 		if names, complete := h.staticToolNames(builtins); complete {
 			known = func(name string) bool { return names[name] }
 		}
 	}
-	return ParseAgents(h.opts.Getenv(AgentsSetting), known)
+	return ParseAgents(text, known)
 }

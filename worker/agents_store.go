@@ -12,7 +12,7 @@ import (
 // refers to it.
 //
 //   - On Workers it is the ApprovalLedger Durable Object bound as
-//     APPROVALS (internal/cfworker/ledger_js.go): the object named after the token id holds
+//     APPROVALS (worker/cfworker/ledger_js.go): the object named after the token id holds
 //     both the token's spent mark and its tree, and an alarm deletes the
 //     tree at its expiry.
 //   - Natively it is a MemoryTreeStore (one process).

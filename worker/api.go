@@ -5,12 +5,13 @@ import (
 	"encoding/json" // for the RawMessage type only: nothing of the package runs
 	"errors"
 	"fmt"
-	"net/http"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/tidwall/gjson"
 	"github.com/toolnexus/wasm/core"
+	"github.com/toolnexus/wasm/internal/httpx"
 	"github.com/toolnexus/wasm/internal/jsonx"
 )
 
@@ -68,7 +69,7 @@ type toolInfo struct {
 	AlwaysAsk     bool            `json:"alwaysAsk,omitempty"`
 }
 
-func (h *Handler) serveTools(w http.ResponseWriter, r *http.Request) {
+func (h *Handler) serveTools(w httpx.ResponseWriter, r *httpx.Request) {
 	tk, ok := h.RequestToolkit(r.Context(), w, "")
 	if !ok {
 		return
@@ -78,20 +79,20 @@ func (h *Handler) serveTools(w http.ResponseWriter, r *http.Request) {
 	for _, t := range tk.Tools() {
 		out = append(out, toolInfo{t.Name, t.Description, t.InputSchema, t.Source, t.NeedsApproval, t.AlwaysAsk})
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"tools": out})
+	writeJSON(w, httpx.StatusOK, map[string]any{"tools": out})
 }
 
 // ServeRun is POST /v1/run. worker/runs also drives a durable run through
 // it (into its sink, as the ResponseWriter), so that every check of the
 // route applies; the routing's own (origin, bearer token, Content-Type,
 // body limit) are then the caller's.
-func (h *Handler) ServeRun(w http.ResponseWriter, r *http.Request) {
+func (h *Handler) ServeRun(w httpx.ResponseWriter, r *httpx.Request) {
 	cfg, req, ok := BeginJSON(h, w, r, DecodeRunRequest)
 	if !ok {
 		return
 	}
 	if strings.TrimSpace(req.Prompt) == "" {
-		writeError(w, http.StatusBadRequest, "missing_field", `"prompt" is required and must be a non-empty string`)
+		writeError(w, httpx.StatusBadRequest, "missing_field", `"prompt" is required and must be a non-empty string`)
 		return
 	}
 	if !checkWorkspace(w, req.Workspace) {
@@ -123,23 +124,23 @@ func (h *Handler) ServeRun(w http.ResponseWriter, r *http.Request) {
 }
 
 // ServeResume is POST /v1/resume, which worker/runs drives as ServeRun.
-func (h *Handler) ServeResume(w http.ResponseWriter, r *http.Request) {
+func (h *Handler) ServeResume(w httpx.ResponseWriter, r *httpx.Request) {
 	cfg, req, ok := BeginJSON(h, w, r, decodeResumeRequest)
 	if !ok {
 		return
 	}
 	switch {
 	case req.State == "":
-		writeError(w, http.StatusBadRequest, "missing_field", `"state" is required: the state token /v1/run returned with status "pending"`)
+		writeError(w, httpx.StatusBadRequest, "missing_field", `"state" is required: the state token /v1/run returned with status "pending"`)
 		return
 	case req.Answer == nil:
-		writeError(w, http.StatusBadRequest, "missing_field", `"answer" is required: {"id": <pending.id>, "ok": true|false, "reason"?: string, "data"?: object}`)
+		writeError(w, httpx.StatusBadRequest, "missing_field", `"answer" is required: {"id": <pending.id>, "ok": true|false, "reason"?: string, "data"?: object}`)
 		return
 	case req.Answer.ID == "":
-		writeError(w, http.StatusBadRequest, "missing_field", `"answer.id" is required and must echo pending.id`)
+		writeError(w, httpx.StatusBadRequest, "missing_field", `"answer.id" is required and must echo pending.id`)
 		return
 	case req.Answer.Ok == nil:
-		writeError(w, http.StatusBadRequest, "missing_field", `"answer.ok" is required (true approves, false declines)`)
+		writeError(w, httpx.StatusBadRequest, "missing_field", `"answer.ok" is required (true approves, false declines)`)
 		return
 	}
 	save, ok := h.conversationSaver(w, req.Conversation)
@@ -150,22 +151,22 @@ func (h *Handler) ServeResume(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		se, _ := errors.AsType[*StateError](err)
 		h.metrics.refusedState(se.Code)
-		writeError(w, http.StatusBadRequest, se.Code, se.Message)
+		writeError(w, httpx.StatusBadRequest, se.Code, se.Message)
 		return
 	}
 	if req.Answer.ID != st.Pending.ID {
-		writeError(w, http.StatusBadRequest, "answer_mismatch", "answer.id "+QuoteClip(req.Answer.ID)+" does not match the pending request "+QuoteClip(st.Pending.ID))
+		writeError(w, httpx.StatusBadRequest, "answer_mismatch", "answer.id "+QuoteClip(req.Answer.ID)+" does not match the pending request "+QuoteClip(st.Pending.ID))
 		return
 	}
 	answer := answerFromCaller(core.Answer{ID: req.Answer.ID, Ok: *req.Answer.Ok, Data: req.Answer.Data, Reason: req.Answer.Reason}, st.Pending.Kind, "api")
 	if err := core.CheckApprovalEdit(st.Pending, answer); err != nil {
 		// Checked before the token is spent, so the caller can fix the edit and resume again.
-		writeError(w, http.StatusBadRequest, "invalid_args", err.Error()+"; nothing ran and the state token is still good")
+		writeError(w, httpx.StatusBadRequest, "invalid_args", err.Error()+"; nothing ran and the state token is still good")
 		return
 	}
 	if st.Agent != "" {
 		if req.Conversation != "" {
-			writeError(w, http.StatusBadRequest, "unsupported_field", `"conversation" cannot be combined with an agent team's state token; nothing ran and the token is still good`)
+			writeError(w, httpx.StatusBadRequest, "unsupported_field", `"conversation" cannot be combined with an agent team's state token; nothing ran and the token is still good`)
 			return
 		}
 		if h.TeamsUnavailable(w) {
@@ -219,7 +220,7 @@ func (h *Handler) tools() []core.Tool {
 // RunAgent builds the toolkit (its file tools on workspace) and client for
 // cfg, runs step, and writes the result: the RunResult (sealed into a state
 // token when pending) or a 502; nothing when step returns ErrAnswered.
-func (h *Handler) RunAgent(ctx context.Context, w http.ResponseWriter, cfg Config, endpoint, workspace string, step func(*core.Client, *core.Toolkit) (core.RunResult, error)) {
+func (h *Handler) RunAgent(ctx context.Context, w httpx.ResponseWriter, cfg Config, endpoint, workspace string, step func(*core.Client, *core.Toolkit) (core.RunResult, error)) {
 	tk, ok := h.RequestToolkit(ctx, w, workspace)
 	if !ok {
 		return
@@ -240,26 +241,40 @@ func (h *Handler) RunAgent(ctx context.Context, w http.ResponseWriter, cfg Confi
 		h.InternalError(w, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, out)
+	writeJSON(w, httpx.StatusOK, out)
 }
 
 // AgentClient is the client a run of cfg uses over tk: the Worker's model
 // settings, its skills in the system prompt, and timeout bounding each run
 // (0: none beyond the caller's context).
+//
+// The client is made once per configuration and system prompt (builds),
+// with its request params encoded once; a run keeps its own state and
+// takes its toolkit as an argument, so one client serves every request
+// that has them. With a conversation store
+// (CONVERSATIONS_KV, the request's binding) each request makes its own.
 func (h *Handler) AgentClient(cfg Config, tk *core.Toolkit, timeout time.Duration) *core.Client {
-	return core.CreateClient(core.ClientOptions{
-		BaseURL:      cfg.BaseURL,
-		Style:        core.Style(cfg.Style),
-		Model:        cfg.Model,
-		APIKey:       cfg.APIKey,
-		SystemPrompt: withSkills(cfg.SystemPrompt, tk),
-		MaxTurns:     cfg.MaxTurns,
-		Retries:      cfg.Retries,
-		TimeoutMs:    int(timeout / time.Millisecond),
-		Transport:    h.opts.Transport,
-		Store:        h.conversationStore(),
-		OnMetric:     h.coreMetrics.Record,
-	})
+	store := h.conversationStore()
+	prompt := withSkills(cfg.SystemPrompt, tk) // all a client takes of tk
+	build := func() *core.Client {
+		return core.CreateClient(core.ClientOptions{
+			BaseURL:      cfg.BaseURL,
+			Style:        core.Style(cfg.Style),
+			Model:        cfg.Model,
+			APIKey:       cfg.APIKey,
+			SystemPrompt: prompt,
+			MaxTurns:     cfg.MaxTurns,
+			Retries:      cfg.Retries,
+			TimeoutMs:    int(timeout / time.Millisecond),
+			Transport:    h.opts.Transport,
+			Store:        store,
+			OnMetric:     h.coreMetrics.Record,
+		})
+	}
+	if store != nil {
+		return build()
+	}
+	return h.builds.client(clientKey{cfg.BaseURL, cfg.Style, cfg.Model, cfg.APIKey, prompt, cfg.MaxTurns, cfg.Retries, timeout}, build)
 }
 
 // FinishRun records a finished run (counted, logged) and shapes its
@@ -267,7 +282,13 @@ func (h *Handler) AgentClient(cfg Config, tk *core.Toolkit, timeout time.Duratio
 // state token.
 func (h *Handler) FinishRun(cfg Config, endpoint, workspace string, res core.RunResult) (RunResponse, error) {
 	h.metrics.run(endpoint, res.Status)
-	h.opts.Logf("worker: %s status=%s turns=%d toolCalls=%d", endpoint, res.Status, res.Turns, res.ToolCallCount)
+	if h.runLine != nil {
+		// One line per request: each is a console.log on Workers, which
+		// costs workerd about as much as a small request's own work.
+		*h.runLine = " status=" + res.Status + " turns=" + strconv.Itoa(res.Turns) + " toolCalls=" + strconv.Itoa(res.ToolCallCount)
+	} else {
+		h.opts.Logf("worker: %s status=%s turns=%d toolCalls=%d", endpoint, res.Status, res.Turns, res.ToolCallCount)
+	}
 	out := RunResponse{RunResult: res}
 	out.Decisions, out.DecisionsHead = chainDecisions(res.Decisions)
 	// Lists are always arrays on the wire, never null.
@@ -297,7 +318,7 @@ func (h *Handler) FinishRun(cfg Config, endpoint, workspace string, res core.Run
 // naming its status; its body is not passed on (providers echo parts of a
 // bad key). The partial result goes along so that a caller learns which
 // tools already ran.
-func (h *Handler) runError(w http.ResponseWriter, cfg Config, partial core.RunResult, err error) {
+func (h *Handler) runError(w httpx.ResponseWriter, cfg Config, partial core.RunResult, err error) {
 	status, body := h.RunErrorBody(cfg, partial, err)
 	writeJSON(w, status, body)
 }
@@ -309,7 +330,7 @@ func (h *Handler) RunErrorBody(cfg Config, partial core.RunResult, err error) (i
 		partial.Pending = nil
 		body.Result = partial
 	}
-	status := http.StatusBadGateway
+	status := httpx.StatusBadGateway
 	if ce, ok := errors.AsType[*ConversationError](err); ok {
 		status, body.Error.Code, body.Error.Message = ce.status(), ce.Code, ce.Message
 		if ce.Err != nil {
@@ -319,7 +340,7 @@ func (h *Handler) RunErrorBody(cfg Config, partial core.RunResult, err error) (i
 		body.Error.UpstreamStatus = pe.Status
 		body.Error.Message = fmt.Sprintf("the LLM provider answered HTTP %d", pe.Status)
 	} else if errors.Is(err, context.DeadlineExceeded) {
-		status = http.StatusGatewayTimeout
+		status = httpx.StatusGatewayTimeout
 		body.Error.Code = "upstream_timeout"
 		body.Error.Message = "the run timed out"
 	} else {
@@ -330,9 +351,9 @@ func (h *Handler) RunErrorBody(cfg Config, partial core.RunResult, err error) (i
 }
 
 // InternalError logs err and answers 500 internal, naming nothing.
-func (h *Handler) InternalError(w http.ResponseWriter, err error) {
+func (h *Handler) InternalError(w httpx.ResponseWriter, err error) {
 	h.opts.Logf("worker: internal error: %v", err)
-	writeError(w, http.StatusInternalServerError, "internal", "internal error")
+	writeError(w, httpx.StatusInternalServerError, "internal", "internal error")
 }
 
 // CheckConfig reads and checks the whole configuration: an error names
@@ -344,7 +365,7 @@ func (h *Handler) CheckConfig() (Config, error) {
 
 // RequestConfig reads and checks the whole configuration, answering 500
 // naming every setting that is missing or invalid.
-func (h *Handler) RequestConfig(w http.ResponseWriter) (Config, bool) {
+func (h *Handler) RequestConfig(w httpx.ResponseWriter) (Config, bool) {
 	cfg, problems := h.checkConfig()
 	if err := problems.err(); err != nil {
 		h.WriteConfigError(w, err)
@@ -358,7 +379,7 @@ func (h *Handler) RequestConfig(w http.ResponseWriter) (Config, bool) {
 // when empty or not JSON) and decoded (400, decoding errors before trailing
 // data, as encoding/json's Decoder did). When ok is false the answer has
 // been written.
-func BeginJSON[T any](h *Handler, w http.ResponseWriter, r *http.Request, decode func(gjson.Result) (T, error)) (cfg Config, req T, ok bool) {
+func BeginJSON[T any](h *Handler, w httpx.ResponseWriter, r *httpx.Request, decode func(gjson.Result) (T, error)) (cfg Config, req T, ok bool) {
 	if cfg, ok = h.RequestConfig(w); !ok {
 		return cfg, req, false
 	}
@@ -376,20 +397,20 @@ func BeginJSON[T any](h *Handler, w http.ResponseWriter, r *http.Request, decode
 
 // WriteBodyError answers a request body that could not be read or decoded
 // (ReadJSONBody's or ReadBodyObject's error).
-func WriteBodyError(w http.ResponseWriter, err error) {
-	if tooBig, ok := errors.AsType[*http.MaxBytesError](err); ok {
-		writeError(w, http.StatusRequestEntityTooLarge, "body_too_large", fmt.Sprintf("request body exceeds %d bytes (MAX_BODY_BYTES)", tooBig.Limit))
+func WriteBodyError(w httpx.ResponseWriter, err error) {
+	if tooBig, ok := errors.AsType[*httpx.MaxBytesError](err); ok {
+		writeError(w, httpx.StatusRequestEntityTooLarge, "body_too_large", fmt.Sprintf("request body exceeds %d bytes (MAX_BODY_BYTES)", tooBig.Limit))
 		return
 	}
 	switch {
 	case errors.Is(err, errEmptyBody):
-		writeError(w, http.StatusBadRequest, "bad_json", err.Error())
+		writeError(w, httpx.StatusBadRequest, "bad_json", err.Error())
 	case errors.Is(err, jsonx.ErrTooDeep):
-		writeError(w, http.StatusBadRequest, "json_too_deep", "request body is refused: "+err.Error())
+		writeError(w, httpx.StatusBadRequest, "json_too_deep", "request body is refused: "+err.Error())
 	case errors.Is(err, jsonx.ErrInvalid):
-		writeError(w, http.StatusBadRequest, "bad_json", "request body is not valid JSON")
+		writeError(w, httpx.StatusBadRequest, "bad_json", "request body is not valid JSON")
 	default:
-		writeError(w, http.StatusBadRequest, "bad_json", "request body: "+err.Error())
+		writeError(w, httpx.StatusBadRequest, "bad_json", "request body: "+err.Error())
 	}
 }
 

@@ -82,6 +82,9 @@ func ApprovalRules(text string, known func(string) bool) ([]approval.Rule, error
 // approvalRules is ApprovalRules over the Worker's settings, checking tool
 // names against the static tool set when it is the whole tool set.
 func (h *Handler) approvalRules(builtins any, builtinsOK bool) ([]approval.Rule, error) {
+	if strings.TrimSpace(h.opts.Getenv(ApprovalRulesSetting)) == "" {
+		return nil, nil // no rule: no need for the tool names (checkConfig asks on every request)
+	}
 	var known func(string) bool
 	if builtinsOK {
 		if names, complete := h.staticToolNames(builtins); complete {

@@ -2,8 +2,9 @@ package worker
 
 import (
 	"mime"
-	"net/http"
 	"strings"
+
+	"github.com/toolnexus/wasm/internal/httpx"
 )
 
 // jsonContentType reports whether a request body's Content-Type says JSON
@@ -26,11 +27,11 @@ func jsonContentType(ct string) bool {
 }
 
 // unsupportedMediaType answers a JSON route's body with another type.
-func unsupportedMediaType(w http.ResponseWriter, ct string) {
+func unsupportedMediaType(w httpx.ResponseWriter, ct string) {
 	w.Header().Set("Accept-Post", "application/json")
 	got := "no Content-Type"
 	if strings.TrimSpace(ct) != "" {
 		got = "Content-Type " + QuoteClip(ct)
 	}
-	writeError(w, http.StatusUnsupportedMediaType, "unsupported_media_type", "this route takes a JSON body: send Content-Type: application/json (got "+got+")")
+	writeError(w, httpx.StatusUnsupportedMediaType, "unsupported_media_type", "this route takes a JSON body: send Content-Type: application/json (got "+got+")")
 }

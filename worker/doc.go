@@ -1,7 +1,7 @@
 // Package worker serves the toolnexus agent over HTTP, as a Cloudflare
 // Worker (wasm/worker, built by ./build.sh worker) or natively (go run
 // ./wasm/worker). The handler is plain net/http; everything platform
-// specific comes in through Options (internal/cfworker.Options picks the
+// specific comes in through Options (worker/cfworker.Options picks the
 // right set, and cfworker.Serve serves the handler).
 //
 // Package worker is the router and what the products share; a product that
@@ -325,7 +325,7 @@
 // says so; natively the ledger is in memory.
 //
 // STATE_KV, when bound, only carries MCP elicitation answers between
-// isolates (internal/cfworker/mcpmailbox_js.go); it records no tokens: KV has no
+// isolates (worker/cfworker/mcpmailbox_js.go); it records no tokens: KV has no
 // compare-and-set, so concurrent resumes could all pass a KV check.
 //
 // # Agent teams

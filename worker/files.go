@@ -5,13 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"net/http"
 	"sort"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/toolnexus/wasm/core"
+	"github.com/toolnexus/wasm/internal/httpx"
 )
 
 // The bindings the built-ins' file system is kept in. R2 is preferred when
@@ -217,11 +217,11 @@ func validWorkspaceID(id string) bool {
 }
 
 // checkWorkspace answers 400 when a request names an invalid workspace.
-func checkWorkspace(w http.ResponseWriter, id string) bool {
+func checkWorkspace(w httpx.ResponseWriter, id string) bool {
 	if id == "" || validWorkspaceID(id) {
 		return true
 	}
-	writeError(w, http.StatusBadRequest, "invalid_field", `"workspace" must be 1-64 characters of A-Z, a-z, 0-9, ".", "_" or "-"`)
+	writeError(w, httpx.StatusBadRequest, "invalid_field", `"workspace" must be 1-64 characters of A-Z, a-z, 0-9, ".", "_" or "-"`)
 	return false
 }
 

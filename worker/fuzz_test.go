@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/toolnexus/wasm/worker/internal/workertest"
+
+	"github.com/toolnexus/wasm/internal/httpx/nethttp"
 )
 
 // The fuzz targets feed what a caller controls to the Worker: the sealed
@@ -135,7 +137,7 @@ func (fh *fuzzHarness) serve(t *testing.T, path, body string) (int, map[string]a
 	req := httptest.NewRequest(http.MethodPost, path, strings.NewReader(body))
 	req.Header.Set("Content-Type", "application/json")
 	rec := httptest.NewRecorder()
-	fh.h.ServeHTTP(rec, req)
+	nethttp.Handler(fh.h).ServeHTTP(rec, req)
 	out := rec.Body.String()
 	for _, s := range []string{testAPIKey, testSecret} {
 		if strings.Contains(out, s) {
@@ -159,7 +161,7 @@ func (fh *fuzzHarness) halt(f *testing.F) (string, string) {
 	req := httptest.NewRequest(http.MethodPost, "/v1/run", strings.NewReader(`{"prompt":"refund order 42"}`))
 	req.Header.Set("Content-Type", "application/json")
 	rec := httptest.NewRecorder()
-	fh.h.ServeHTTP(rec, req)
+	nethttp.Handler(fh.h).ServeHTTP(rec, req)
 	var m map[string]any
 	if err := json.Unmarshal(rec.Body.Bytes(), &m); err != nil || m["status"] != "pending" {
 		f.Fatalf("halt = %d %s", rec.Code, rec.Body.String())

@@ -3,17 +3,17 @@ package worker
 import (
 	"context"
 	"log"
-	"net/http"
 	"os"
 	"sync"
 	"time"
 
 	"github.com/toolnexus/wasm/core"
+	"github.com/toolnexus/wasm/internal/httpx"
 )
 
 // Options wires the handler to its platform. The zero value runs natively:
 // os.Getenv, core's default (net/http) transport, DefaultTools and an
-// in-memory approval ledger. On Workers, cfworker.Options (internal/cfworker) supplies the fetch
+// in-memory approval ledger. On Workers, cfworker.Options (worker/cfworker) supplies the fetch
 // transport, the Worker environment and the APPROVALS ledger.
 type Options struct {
 	// Getenv reads one setting; "" means unset. Read on every request, so a
@@ -59,7 +59,7 @@ type Options struct {
 	Logf func(format string, args ...any)
 	// Bind, when set, returns the options one request runs with, from the
 	// request's context: on Workers the environment, the outbound fetch and
-	// the bindings belong to the request (internal/cfworker/serve_js.go), so Getenv,
+	// the bindings belong to the request (worker/cfworker/serve_js.go), so Getenv,
 	// Transport and the stores are bound per request.
 	Bind func(ctx context.Context, o Options) Options
 }
@@ -80,9 +80,16 @@ type Handler struct {
 	// configLogged makes the configuration's problems logged once (a
 	// pointer: the Handler bound to a request is a copy).
 	configLogged *sync.Once
+	// runLine, in the copy ServeHTTP makes for a request, is where
+	// FinishRun leaves the run's outcome for the request's log line; nil
+	// outside a request (a durable run's executor), where it logs its own.
+	runLine *string
+	// builds keeps the toolkit and clients every request of a
+	// configuration shares (cache.go; a pointer, as configLogged).
+	builds *builds
 }
 
-type routeFunc func(h *Handler, w http.ResponseWriter, r *http.Request)
+type routeFunc func(h *Handler, w httpx.ResponseWriter, r *httpx.Request)
 
 // NewHandler returns the API handler, with the routes of each product
 // mounted (mcpserver.Mount, …): what a build serves, and links, follows
@@ -121,7 +128,7 @@ func NewHandler(opts Options, products ...func(*Handler)) *Handler {
 	if opts.Logf == nil {
 		opts.Logf = log.Printf
 	}
-	h := &Handler{opts: opts, metrics: newMetrics(), coreMetrics: core.NewMetricsRegistry(), configLogged: new(sync.Once)}
+	h := &Handler{opts: opts, metrics: newMetrics(), coreMetrics: core.NewMetricsRegistry(), configLogged: new(sync.Once), builds: new(builds)}
 	h.routes = map[string]Route{
 		"/healthz":   {Name: "healthz", Get: (*Handler).serveHealth, Allow: "GET, HEAD, OPTIONS"},
 		"/readyz":    {Name: "readyz", Get: (*Handler).serveReady, Allow: "GET, HEAD, OPTIONS"},
@@ -143,7 +150,7 @@ func NewHandler(opts Options, products ...func(*Handler)) *Handler {
 // Handler bound to the request (Options.Bind).
 type Route struct {
 	Name              string
-	Get, Post, Delete func(h *Handler, w http.ResponseWriter, r *http.Request)
+	Get, Post, Delete func(h *Handler, w httpx.ResponseWriter, r *httpx.Request)
 	Allow             string
 	API, JSON         bool
 }
@@ -160,12 +167,18 @@ func (h *Handler) Options() *Options { return &h.opts }
 
 // ServeHTTP checks origin, route, method, bearer token and a JSON route's
 // Content-Type in that order, then limits the body and dispatches.
-func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+//
+// Each request logs one line, "worker: <method> <route> <status>
+// <duration>", which names the run's outcome when the request ran one
+// (FinishRun: " status=done turns=2 toolCalls=1").
+func (h *Handler) ServeHTTP(w httpx.ResponseWriter, r *httpx.Request) {
+	bound := *h // the request's own: its options (Bind) and its log line's run
 	if h.opts.Bind != nil {
-		bound := *h
 		bound.opts = h.opts.Bind(r.Context(), h.opts)
-		h = &bound
 	}
+	var run string
+	bound.runLine = &run
+	h = &bound
 	start := h.opts.Now()
 	h.logConfigOnce()
 	rt, known := h.routes[routeKey(r.URL.Path)]
@@ -176,57 +189,57 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	sw := &statusWriter{ResponseWriter: w}
 	defer func() {
 		h.metrics.request(name, sw.code())
-		h.opts.Logf("worker: %s %s %d %s", r.Method, name, sw.code(), h.opts.Now().Sub(start).Round(time.Millisecond))
+		h.opts.Logf("worker: %s %s %d %s%s", r.Method, name, sw.code(), h.opts.Now().Sub(start).Round(time.Millisecond), run)
 	}()
 	access := LoadAccess(h.opts.Getenv)
 	if !access.applyCORS(sw, r) {
 		return
 	}
 	if !known {
-		writeError(sw, http.StatusNotFound, "not_found", "no route "+QuoteClip(r.URL.Path)+"; try POST /v1/run, POST /v1/resume, POST /v1/runs, POST /v1/chat/completions, POST /v1/ui, GET /v1/models, GET /v1/tools, GET /metrics, GET /healthz or GET /readyz")
+		writeError(sw, httpx.StatusNotFound, "not_found", "no route "+QuoteClip(r.URL.Path)+"; try POST /v1/run, POST /v1/resume, POST /v1/runs, POST /v1/chat/completions, POST /v1/ui, GET /v1/models, GET /v1/tools, GET /metrics, GET /healthz or GET /readyz")
 		return
 	}
-	if r.Method == http.MethodOptions {
+	if r.Method == httpx.MethodOptions {
 		preflight(sw, r, rt.Allow)
 		return
 	}
 	var serve routeFunc
 	switch r.Method {
-	case http.MethodGet, http.MethodHead:
+	case httpx.MethodGet, httpx.MethodHead:
 		serve = rt.Get
-	case http.MethodPost:
+	case httpx.MethodPost:
 		serve = rt.Post
-	case http.MethodDelete:
+	case httpx.MethodDelete:
 		serve = rt.Delete
 	}
 	if serve == nil {
 		sw.Header().Set("Allow", rt.Allow)
-		writeError(sw, http.StatusMethodNotAllowed, "method_not_allowed", r.Method+" is not allowed on "+r.URL.Path+"; use "+rt.Allow)
+		writeError(sw, httpx.StatusMethodNotAllowed, "method_not_allowed", r.Method+" is not allowed on "+r.URL.Path+"; use "+rt.Allow)
 		return
 	}
 	if rt.API && !access.authorized(r) {
 		sw.Header().Set("WWW-Authenticate", `Bearer realm="toolnexus"`)
-		writeError(sw, http.StatusUnauthorized, "unauthorized", "a valid bearer token is required (Authorization: Bearer <API_TOKEN>)")
+		writeError(sw, httpx.StatusUnauthorized, "unauthorized", "a valid bearer token is required (Authorization: Bearer <API_TOKEN>)")
 		return
 	}
-	if rt.JSON && r.Method == http.MethodPost && !jsonContentType(r.Header.Get("Content-Type")) {
+	if rt.JSON && r.Method == httpx.MethodPost && !jsonContentType(r.Header.Get("Content-Type")) {
 		unsupportedMediaType(sw, r.Header.Get("Content-Type"))
 		return
 	}
-	if r.Body != nil && r.Method == http.MethodPost {
+	if r.Body != nil && r.Method == httpx.MethodPost {
 		limit, err := MaxBody(h.opts.Getenv)
 		if err != nil {
 			h.WriteConfigError(sw, err)
 			return
 		}
-		r.Body = http.MaxBytesReader(sw, r.Body, limit)
+		r.Body = httpx.MaxBytesReader(sw, r.Body, limit)
 	}
 	serve(h, sw, r)
 }
 
 // statusWriter records the status code a handler wrote.
 type statusWriter struct {
-	http.ResponseWriter
+	httpx.ResponseWriter
 	status int
 }
 
@@ -239,44 +252,56 @@ func (s *statusWriter) WriteHeader(code int) {
 
 func (s *statusWriter) Write(b []byte) (int, error) {
 	if s.status == 0 {
-		s.status = http.StatusOK
+		s.status = httpx.StatusOK
 	}
 	return s.ResponseWriter.Write(b)
 }
 
 // Unwrap lets http.ResponseController reach the underlying writer (to
 // flush a stream natively).
-func (s *statusWriter) Unwrap() http.ResponseWriter { return s.ResponseWriter }
+func (s *statusWriter) Unwrap() httpx.ResponseWriter { return s.ResponseWriter }
 
 // Flush lets the MCP event stream reach the client as it is written (the
 // Workers response writer streams anyway; net/http needs the flush).
 func (s *statusWriter) Flush() {
-	if f, ok := s.ResponseWriter.(http.Flusher); ok {
+	if f, ok := s.ResponseWriter.(httpx.Flusher); ok {
 		f.Flush()
 	}
 }
 
 func (s *statusWriter) code() int {
 	if s.status == 0 {
-		return http.StatusOK
+		return httpx.StatusOK
 	}
 	return s.status
 }
 
 // WriteConfigError answers missing or invalid settings with 500 naming every
 // one of them ("problems": [{setting, problem}]), never a value.
-func (h *Handler) WriteConfigError(w http.ResponseWriter, err error) {
+func (h *Handler) WriteConfigError(w httpx.ResponseWriter, err error) {
 	h.opts.Logf("worker: configuration: %v", err)
-	writeJSON(w, http.StatusInternalServerError, ErrorBody{Error: APIError{Code: "config", Message: "worker misconfigured: " + err.Error(), Problems: problemList(err)}})
+	writeJSON(w, httpx.StatusInternalServerError, ErrorBody{Error: APIError{Code: "config", Message: "worker misconfigured: " + err.Error(), Problems: problemList(err)}})
 }
 
 // serveHealth is liveness: the Worker answers. "ready" says whether it can
 // also serve a run and a resume; GET /readyz says what is missing.
-func (h *Handler) serveHealth(w http.ResponseWriter, r *http.Request) {
-	writeJSON(w, http.StatusOK, map[string]any{"status": "ok", "ready": h.readiness().Status == "ready"})
+//
+// Its two answers are written as they are: a health check comes often, and
+// encoding a map took more of its work than the check.
+func (h *Handler) serveHealth(w httpx.ResponseWriter, r *httpx.Request) {
+	if h.readiness().Status == "ready" {
+		writeRaw(w, httpx.StatusOK, healthReady)
+	} else {
+		writeRaw(w, httpx.StatusOK, healthNotReady)
+	}
 }
 
-func (h *Handler) serveMetrics(w http.ResponseWriter, r *http.Request) {
+var (
+	healthReady    = []byte(`{"ready":true,"status":"ok"}` + "\n")
+	healthNotReady = []byte(`{"ready":false,"status":"ok"}` + "\n")
+)
+
+func (h *Handler) serveMetrics(w httpx.ResponseWriter, r *httpx.Request) {
 	w.Header().Set("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-store")
 	h.metrics.writeTo(w)

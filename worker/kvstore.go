@@ -4,13 +4,13 @@ import (
 	"context"
 	"encoding/json" // for the RawMessage type only: nothing of the package runs
 	"fmt"
-	"net/http"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/toolnexus/wasm/core"
+	"github.com/toolnexus/wasm/internal/httpx"
 )
 
 // ConversationsBinding is the KV namespace binding that, when present,
@@ -34,7 +34,7 @@ const (
 )
 
 // KVNamespace is the part of a Workers KV namespace the conversation store
-// uses. On Workers it is the CONVERSATIONS_KV binding (internal/cfworker/kv_js.go); natively
+// uses. On Workers it is the CONVERSATIONS_KV binding (worker/cfworker/kv_js.go); natively
 // and in tests it is a MemoryKV.
 type KVNamespace interface {
 	// Get returns the text stored under key; found is false when there is
@@ -73,9 +73,9 @@ func (e *ConversationError) Unwrap() error { return e.Err }
 
 func (e *ConversationError) status() int {
 	if e.Code == "conversation_too_large" {
-		return http.StatusRequestEntityTooLarge
+		return httpx.StatusRequestEntityTooLarge
 	}
-	return http.StatusServiceUnavailable
+	return httpx.StatusServiceUnavailable
 }
 
 func (s *KVConversationStore) ctx() (context.Context, context.CancelFunc) {
@@ -245,12 +245,12 @@ func validName(id string, max int, extra string) bool {
 // conversationSaver validates the "conversation" of /v1/resume: it returns
 // a function that saves the resumed run's transcript under that id (nil
 // when the field is empty), or answers 400 / 500 and false.
-func (h *Handler) conversationSaver(w http.ResponseWriter, id string) (func(core.RunResult, error) error, bool) {
+func (h *Handler) conversationSaver(w httpx.ResponseWriter, id string) (func(core.RunResult, error) error, bool) {
 	if id == "" {
 		return nil, true
 	}
 	if !validConversationID(id) {
-		writeError(w, http.StatusBadRequest, "invalid_field", `"conversation" must be 1-128 characters of A-Z, a-z, 0-9, ".", "_", ":" or "-"`)
+		writeError(w, httpx.StatusBadRequest, "invalid_field", `"conversation" must be 1-128 characters of A-Z, a-z, 0-9, ".", "_", ":" or "-"`)
 		return nil, false
 	}
 	store, err := h.kvConversationStore()
@@ -259,7 +259,7 @@ func (h *Handler) conversationSaver(w http.ResponseWriter, id string) (func(core
 		return nil, false
 	}
 	if store == nil {
-		writeError(w, http.StatusBadRequest, "conversations_unavailable", `"conversation" needs a KV namespace bound as `+ConversationsBinding)
+		writeError(w, httpx.StatusBadRequest, "conversations_unavailable", `"conversation" needs a KV namespace bound as `+ConversationsBinding)
 		return nil, false
 	}
 	return func(res core.RunResult, runErr error) error {
@@ -287,13 +287,13 @@ func saveAfter(save func(core.RunResult, error) error, res core.RunResult, runEr
 // serveConversation answers POST /v1/run with "conversation": the
 // transcript comes from CONVERSATIONS_KV and the run's transcript is saved
 // back (core's Client.Ask), also when the run halts pending.
-func (h *Handler) serveConversation(w http.ResponseWriter, r *http.Request, cfg Config, req RunRequest) {
+func (h *Handler) serveConversation(w httpx.ResponseWriter, r *httpx.Request, cfg Config, req RunRequest) {
 	switch {
 	case !validConversationID(req.Conversation):
-		writeError(w, http.StatusBadRequest, "invalid_field", `"conversation" must be 1-128 characters of A-Z, a-z, 0-9, ".", "_", ":" or "-"`)
+		writeError(w, httpx.StatusBadRequest, "invalid_field", `"conversation" must be 1-128 characters of A-Z, a-z, 0-9, ".", "_", ":" or "-"`)
 		return
 	case len(req.Messages) > 0:
-		writeError(w, http.StatusBadRequest, "invalid_field", `send either "conversation" (the history is stored) or "messages", not both`)
+		writeError(w, httpx.StatusBadRequest, "invalid_field", `send either "conversation" (the history is stored) or "messages", not both`)
 		return
 	}
 	store, err := h.kvConversationStore()
@@ -302,7 +302,7 @@ func (h *Handler) serveConversation(w http.ResponseWriter, r *http.Request, cfg 
 		return
 	}
 	if store == nil {
-		writeError(w, http.StatusBadRequest, "conversations_unavailable", `"conversation" needs a KV namespace bound as `+ConversationsBinding+`; without it, send the history as "messages"`)
+		writeError(w, httpx.StatusBadRequest, "conversations_unavailable", `"conversation" needs a KV namespace bound as `+ConversationsBinding+`; without it, send the history as "messages"`)
 		return
 	}
 	id := req.Conversation

@@ -15,7 +15,7 @@ type Mailbox interface {
 
 // defaultMailbox is Options.Mailbox when none is given: natively the
 // process's memory (mcpmailbox_other.go); under js nil, since the platform
-// (internal/cfworker) always binds one, and so the Worker links no memory
+// (worker/cfworker) always binds one, and so the Worker links no memory
 // mailbox.
 var defaultMailbox func() Mailbox
 

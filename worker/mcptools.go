@@ -4,10 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/http"
 	"strings"
 
 	"github.com/toolnexus/wasm/core"
+	"github.com/toolnexus/wasm/core/approval"
+	"github.com/toolnexus/wasm/internal/httpx"
 )
 
 // toolkitOptions is what every request builds its toolkit from: the tools
@@ -84,22 +85,47 @@ func variableNames(s string) []string {
 	}
 }
 
-// NewToolkit builds one request's toolkit (see toolkitOptions) and logs
+// NewToolkit returns the toolkit of a request (see toolkitOptions) and logs
 // each MCP server that failed (reasons never carry header values). A
-// setting that cannot work is a *ConfigError.
+// setting that cannot work is a *ConfigError. The toolkit's tools, skills
+// and their encodings are built once per configuration and shared by the
+// requests that have it (builds) unless they hold something of the
+// request's own: MCP_CONFIG's sessions, A2A_AGENTS' cards, the built-in
+// file tools on workspace. Its approval policy is always the request's own
+// (WithApprovals: grants never pass from one request to another). The
+// caller closes it either way; a shared one holds no session, so closing
+// it changes nothing.
 func (h *Handler) NewToolkit(ctx context.Context, workspace string) (*core.Toolkit, error) {
-	opts, err := h.toolkitOptions(ctx, workspace)
-	if err != nil {
-		return nil, err
-	}
-	tk, err := core.CreateToolkit(ctx, opts)
-	if err != nil {
-		return nil, err
-	}
-	for name, st := range tk.MCPServers() {
-		if st.Status == core.MCPFailed {
-			h.opts.Logf("worker: mcp server %s failed: %s", name, st.Reason)
+	var buildErr error
+	shared := true
+	tk := h.builds.toolkit.get(h, func(h *Handler) (*core.Toolkit, bool) {
+		opts, err := h.toolkitOptions(ctx, workspace)
+		if err != nil {
+			buildErr = err
+			return nil, false
 		}
+		tk, err := core.CreateToolkit(ctx, opts)
+		if err != nil {
+			buildErr = err
+			return nil, false
+		}
+		for name, st := range tk.MCPServers() {
+			if st.Status == core.MCPFailed {
+				h.opts.Logf("worker: mcp server %s failed: %s", name, st.Reason)
+			}
+		}
+		files := false
+		if b, ok := opts.Builtins.(core.BuiltinsConfig); ok {
+			files = b.Files != nil
+		}
+		shared = opts.MCP == nil && strings.TrimSpace(h.opts.Getenv("A2A_AGENTS")) == "" && !files
+		return tk, shared
+	})
+	if buildErr != nil {
+		return nil, buildErr
+	}
+	if shared {
+		return tk.WithApprovals(&approval.Policy{Rules: tk.Approvals().Rules}), nil
 	}
 	return tk, nil
 }
@@ -107,7 +133,7 @@ func (h *Handler) NewToolkit(ctx context.Context, workspace string) (*core.Toolk
 // RequestToolkit is NewToolkit for a route that answers with JSON: when the
 // toolkit cannot be built it answers 500 (naming the setting when one is
 // wrong) and ok is false.
-func (h *Handler) RequestToolkit(ctx context.Context, w http.ResponseWriter, workspace string) (tk *core.Toolkit, ok bool) {
+func (h *Handler) RequestToolkit(ctx context.Context, w httpx.ResponseWriter, workspace string) (tk *core.Toolkit, ok bool) {
 	tk, err := h.NewToolkit(ctx, workspace)
 	_, isConfigs := errors.AsType[ConfigErrors](err)
 	switch ce, isConfig := errors.AsType[*ConfigError](err); {

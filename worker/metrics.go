@@ -19,6 +19,14 @@ import (
 type metrics struct {
 	mu     sync.Mutex
 	series map[string]int // a sample's name and labels → its count
+	// requests is each request series' text by route and status, made
+	// once: every request counts one.
+	requests map[routeStatus]string
+}
+
+type routeStatus struct {
+	route  string
+	status int
 }
 
 // workerFamilies are the counter families, in the order (also their names')
@@ -30,7 +38,9 @@ var workerFamilies = [...]struct{ name, help string }{
 	{"toolnexus_worker_state_refused_total", "State tokens refused by reason."},
 }
 
-func newMetrics() *metrics { return &metrics{series: map[string]int{}} }
+func newMetrics() *metrics {
+	return &metrics{series: map[string]int{}, requests: map[routeStatus]string{}}
+}
 
 func (m *metrics) count(series string) {
 	m.mu.Lock()
@@ -39,7 +49,15 @@ func (m *metrics) count(series string) {
 }
 
 func (m *metrics) request(route string, status int) {
-	m.count("toolnexus_worker_requests_total{route=" + strconv.Quote(route) + ",code=" + strconv.Quote(strconv.Itoa(status)) + "}")
+	k := routeStatus{route, status}
+	m.mu.Lock()
+	series, ok := m.requests[k]
+	if !ok {
+		series = "toolnexus_worker_requests_total{route=" + strconv.Quote(route) + ",code=" + strconv.Quote(strconv.Itoa(status)) + "}"
+		m.requests[k] = series
+	}
+	m.series[series]++
+	m.mu.Unlock()
 }
 
 func (m *metrics) run(endpoint, status string) {

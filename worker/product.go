@@ -2,9 +2,9 @@ package worker
 
 import (
 	"context"
-	"net/http"
 
 	"github.com/toolnexus/wasm/core"
+	"github.com/toolnexus/wasm/internal/httpx"
 )
 
 // What a product mounted on the handler (gateway, mcpserver, teams,
@@ -72,4 +72,4 @@ func (h *Handler) DriveRun(ctx context.Context, id string) (again bool) {
 
 // CheckWorkspace answers 400 and reports false when a request names an
 // invalid workspace (the built-ins' file system).
-func CheckWorkspace(w http.ResponseWriter, id string) bool { return checkWorkspace(w, id) }
+func CheckWorkspace(w httpx.ResponseWriter, id string) bool { return checkWorkspace(w, id) }

@@ -3,10 +3,10 @@ package worker
 import (
 	"context"
 	"errors"
-	"net/http"
 	"strings"
 
 	"github.com/toolnexus/wasm/core"
+	"github.com/toolnexus/wasm/internal/httpx"
 )
 
 // checkConfig validates every setting a request may need, at once: the
@@ -17,7 +17,26 @@ import (
 // rules (APPROVAL_RULES). cfg is valid only when problems is empty.
 // Bindings that only some routes need (APPROVALS) are not problems here:
 // see readiness.
+//
+// Every route checks it, so it is kept per configuration (builds: the
+// settings it read, and whether files were bound, are its key); the caller
+// reads cfg, never changes it (AllowedOrigins is shared).
 func (h *Handler) checkConfig() (cfg Config, problems ConfigErrors) {
+	c := h.builds.config.get(h, func(h *Handler) (checkedConfig, bool) {
+		cfg, problems := h.loadAndCheck()
+		return checkedConfig{cfg, problems}, true
+	})
+	return c.cfg, c.problems
+}
+
+// checkedConfig is checkConfig's answer, kept in builds.
+type checkedConfig struct {
+	cfg      Config
+	problems ConfigErrors
+}
+
+// loadAndCheck is checkConfig's work.
+func (h *Handler) loadAndCheck() (cfg Config, problems ConfigErrors) {
 	cfg, err := LoadConfig(h.opts.Getenv)
 	problems.add(err)
 	builtins, err := h.builtinsOption(context.Background(), "")
@@ -99,11 +118,11 @@ func (h *Handler) readiness() readiness {
 // serveReady is GET /readyz: whether a run and a resume can be served, and
 // the name of every setting or binding in the way. It never shows a
 // setting's value, so it is public like /healthz.
-func (h *Handler) serveReady(w http.ResponseWriter, r *http.Request) {
+func (h *Handler) serveReady(w httpx.ResponseWriter, r *httpx.Request) {
 	rd := h.readiness()
-	status := http.StatusOK
+	status := httpx.StatusOK
 	if rd.Status != "ready" {
-		status = http.StatusServiceUnavailable
+		status = httpx.StatusServiceUnavailable
 	}
 	writeJSON(w, status, rd)
 }

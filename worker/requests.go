@@ -6,9 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/http"
 
 	"github.com/tidwall/gjson"
+	"github.com/toolnexus/wasm/internal/httpx"
 
 	"github.com/toolnexus/wasm/internal/jsonx"
 )
@@ -25,11 +25,11 @@ type jsonRaw = json.RawMessage
 var errEmptyBody = errors.New("request body is empty; send a JSON object")
 
 // ReadJSONBody reads the whole body (the handler's MaxBytesReader bounds
-// it: a *http.MaxBytesError comes back wrapped) and checks that it is one
+// it: a *httpx.MaxBytesError comes back wrapped) and checks that it is one
 // JSON value nested no deeper than jsonx.MaxDepth, before anything parses
 // it recursively. BeginJSON reads it so; a route that checks other things
 // first (worker/runs' POST /approve) calls it itself.
-func ReadJSONBody(r *http.Request) (gjson.Result, error) {
+func ReadJSONBody(r *httpx.Request) (gjson.Result, error) {
 	b, err := io.ReadAll(r.Body)
 	if err != nil {
 		return gjson.Result{}, err

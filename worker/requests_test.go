@@ -12,12 +12,14 @@ import (
 	"github.com/tidwall/gjson"
 	"github.com/toolnexus/wasm/core"
 	"github.com/toolnexus/wasm/internal/jsonx"
+
+	"github.com/toolnexus/wasm/internal/httpx/nethttp"
 )
 
 // decodeBody runs a body through what BeginJSON does: read, check, decode.
 func decodeBody[T any](body string, decode func(gjson.Result) (T, error)) (T, error) {
 	var zero T
-	v, err := ReadJSONBody(httptest.NewRequest("POST", "/", strings.NewReader(body)))
+	v, err := ReadJSONBody(nethttp.Request(httptest.NewRequest("POST", "/", strings.NewReader(body))))
 	if err != nil {
 		return zero, err
 	}

@@ -3,9 +3,9 @@ package worker
 import (
 	"bytes"
 	"fmt"
-	"net/http"
 	"strconv"
 
+	"github.com/toolnexus/wasm/internal/httpx"
 	"github.com/toolnexus/wasm/internal/jsonx"
 )
 
@@ -30,13 +30,17 @@ type ErrorBody struct {
 }
 
 // writeJSON writes v as the response body with the given status.
-func writeJSON(w http.ResponseWriter, status int, v any) {
+func writeJSON(w httpx.ResponseWriter, status int, v any) {
 	b, err := marshalJSON(v)
 	if err != nil {
-		status = http.StatusInternalServerError
+		status = httpx.StatusInternalServerError
 		b = []byte(`{"error":{"code":"internal","message":"could not encode the response"}}`)
 	}
-	b = append(b, '\n')
+	writeRaw(w, status, append(b, '\n'))
+}
+
+// writeRaw writes b, JSON text ending in a newline, as writeJSON does.
+func writeRaw(w httpx.ResponseWriter, status int, b []byte) {
 	h := w.Header()
 	h.Set("Content-Type", "application/json; charset=utf-8")
 	h.Set("Content-Length", strconv.Itoa(len(b)))
@@ -50,6 +54,13 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 // encoding/json's Marshal did, so that an event's data stays on one line
 // and stored sizes stay as they were.
 func marshalJSON(v any) ([]byte, error) {
+	if out, ok := v.(RunResponse); ok {
+		b, err := appendRunResponse(nil, out) // compacted as it is written
+		if err != nil {
+			return nil, fmt.Errorf("encode %T: %w", v, err)
+		}
+		return b, nil
+	}
 	b, err := jsonx.Marshal(v)
 	if err != nil {
 		return nil, fmt.Errorf("encode %T: %w", v, err)
@@ -87,20 +98,20 @@ func compactJSON(b []byte) []byte {
 }
 
 // writeError writes an APIError.
-func writeError(w http.ResponseWriter, status int, code, message string) {
+func writeError(w httpx.ResponseWriter, status int, code, message string) {
 	writeJSON(w, status, ErrorBody{Error: APIError{Code: code, Message: message}})
 }
 
 // WriteJSON is writeJSON for the products (mcpserver), so that every answer
 // has the same shape.
-func WriteJSON(w http.ResponseWriter, status int, v any) { writeJSON(w, status, v) }
+func WriteJSON(w httpx.ResponseWriter, status int, v any) { writeJSON(w, status, v) }
 
 // MarshalJSON is marshalJSON for the products.
 func MarshalJSON(v any) ([]byte, error) { return marshalJSON(v) }
 
 // WriteError is writeError for the products and the platform glue
-// (internal/cfworker), which answers a request it cannot hand to the
+// (worker/cfworker), which answers a request it cannot hand to the
 // Handler in the same shape.
-func WriteError(w http.ResponseWriter, status int, code, message string) {
+func WriteError(w httpx.ResponseWriter, status int, code, message string) {
 	writeError(w, status, code, message)
 }

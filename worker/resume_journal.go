@@ -5,12 +5,12 @@ import (
 	"encoding/json" // for the RawMessage type only: nothing of the package runs
 	"errors"
 	"fmt"
-	"net/http"
 	"sync"
 	"time"
 
 	"github.com/toolnexus/wasm/core"
 	"github.com/toolnexus/wasm/core/journal"
+	"github.com/toolnexus/wasm/internal/httpx"
 )
 
 // A state token's resume is journaled in the token's ledger entry (issue
@@ -84,7 +84,7 @@ func (j *ResumeRun) Record(ctx context.Context, e journal.Entry) error {
 // journaled when the ledger keeps journals. It returns the resume's journal (nil: the ledger keeps none;
 // resume with RunWithAnswer) and reports false when it has answered: 503
 // without a ledger or when it fails, 409 when the token's resume finished.
-func (h *Handler) SpendJournaled(w http.ResponseWriter, r *http.Request, st State, answer core.Answer, by string) (*ResumeRun, bool) {
+func (h *Handler) SpendJournaled(w httpx.ResponseWriter, r *httpx.Request, st State, answer core.Answer, by string) (*ResumeRun, bool) {
 	rj, ok := h.opts.Spent().(ResumeJournal)
 	if !ok {
 		return nil, h.Spend(w, r, st)
@@ -100,7 +100,7 @@ func (h *Handler) SpendJournaled(w http.ResponseWriter, r *http.Request, st Stat
 	fresh, err := rj.SpendWith(r.Context(), st.ID, time.Unix(st.ExpiresAt, 0).Add(LedgerGrace), e.Key(), text, owner, resumeLease)
 	if err != nil {
 		h.opts.Logf("worker: spent store: %v", err)
-		writeError(w, http.StatusServiceUnavailable, "state_store", "could not record the state token as used; nothing ran. Retry; if the answer is then 409, start a new run")
+		writeError(w, httpx.StatusServiceUnavailable, "state_store", "could not record the state token as used; nothing ran. Retry; if the answer is then 409, start a new run")
 		return nil, false
 	}
 	msgs := make([]json.RawMessage, len(st.Messages))
@@ -113,12 +113,12 @@ func (h *Handler) SpendJournaled(w http.ResponseWriter, r *http.Request, st Stat
 	steps, err := rj.Steps(r.Context(), st.ID)
 	if err != nil {
 		h.opts.Logf("worker: spent store: %v", err)
-		writeError(w, http.StatusServiceUnavailable, "state_store", "could not read what the state token's resume did; nothing ran. Retry")
+		writeError(w, httpx.StatusServiceUnavailable, "state_store", "could not read what the state token's resume did; nothing ran. Retry")
 		return nil, false
 	}
 	if len(steps) == 0 || finished(steps) {
 		h.metrics.refusedState("state_spent")
-		writeError(w, http.StatusConflict, "state_spent", "state token was already resumed; nothing ran")
+		writeError(w, httpx.StatusConflict, "state_spent", "state token was already resumed; nothing ran")
 		return nil, false
 	}
 	// Spent, begun, and never finished: still running elsewhere (its lease
@@ -127,13 +127,13 @@ func (h *Handler) SpendJournaled(w http.ResponseWriter, r *http.Request, st Stat
 	took, err := rj.Claim(r.Context(), st.ID, owner, resumeLease)
 	if err != nil {
 		h.opts.Logf("worker: spent store: %v", err)
-		writeError(w, http.StatusServiceUnavailable, "state_store", "could not read what the state token's resume did; nothing ran. Retry")
+		writeError(w, httpx.StatusServiceUnavailable, "state_store", "could not read what the state token's resume did; nothing ran. Retry")
 		return nil, false
 	}
 	if !took {
 		h.metrics.refusedState("state_spent")
 		w.Header().Set("Retry-After", "30")
-		writeError(w, http.StatusConflict, "state_spent", "state token was already resumed, and that resume is still running; nothing ran. Should it stop unfinished, a retry after 30 s goes on from what it recorded")
+		writeError(w, httpx.StatusConflict, "state_spent", "state token was already resumed, and that resume is still running; nothing ran. Should it stop unfinished, a retry after 30 s goes on from what it recorded")
 		return nil, false
 	}
 	h.opts.Logf("worker: resume of state %s was cut off after %d steps; going on from its journal", st.ID, len(steps))

@@ -10,7 +10,7 @@ import (
 )
 
 // The store of durable runs is here, not in worker/runs, which serves them,
-// because Options.Runs binds it: internal/cfworker supplies the RunLog
+// because Options.Runs binds it: worker/cfworker supplies the RunLog
 // Durable Object behind it.
 
 // RunsBinding is the Durable Object binding of durable runs (class RunLog,
@@ -60,7 +60,7 @@ type RunStep struct {
 // RunStore keeps durable runs (POST /v1/runs, worker/runs).
 //
 //   - On Workers it is the RunLog Durable Object bound as RUNS
-//     (internal/cfworker/runs_js.go): one object per run, SQLite-backed,
+//     (worker/cfworker/runs_js.go): one object per run, SQLite-backed,
 //     whose alarm runs the run's executor, so a run outlives its caller,
 //     the isolate that started it and a restart.
 //   - Natively it is a MemoryRunStore (one process), which runs the

@@ -3,9 +3,10 @@ package worker
 import (
 	"context"
 	"errors"
-	"net/http"
 	"sync"
 	"time"
+
+	"github.com/toolnexus/wasm/internal/httpx"
 )
 
 // ApprovalsBinding is the Durable Object binding of the approval ledger
@@ -22,7 +23,7 @@ const LedgerGrace = time.Minute
 // so that a second resume of the same token is refused with 409.
 //
 //   - On Workers the store is the ApprovalLedger Durable Object bound as
-//     APPROVALS (internal/cfworker/ledger_js.go): one object per token id, and an atomic
+//     APPROVALS (worker/cfworker/ledger_js.go): one object per token id, and an atomic
 //     insert-if-absent in its SQLite storage, so concurrent resumes from
 //     anywhere are serialised and exactly one passes.
 //   - Natively it is a MemorySpentStore (one process).
@@ -139,23 +140,23 @@ var approvalsProblem = &ConfigError{ApprovalsBinding, "is not bound: /v1/resume 
 // answers 503 (no ledger bound, or the ledger failed: the token may be
 // used up) or 409 (already resumed) and reports false when the resume
 // must not go on.
-func (h *Handler) Spend(w http.ResponseWriter, r *http.Request, st State) bool {
+func (h *Handler) Spend(w httpx.ResponseWriter, r *httpx.Request, st State) bool {
 	store := h.opts.Spent()
 	if store == nil {
 		h.metrics.refusedState("approvals_unavailable")
 		h.opts.Logf("worker: resume refused: %v", approvalsProblem)
-		writeError(w, http.StatusServiceUnavailable, "approvals_unavailable", "this Worker has no approval ledger (the "+ApprovalsBinding+" Durable Object binding), so it cannot make sure a state token runs once; nothing ran. Its operator must deploy with the generated wrangler.jsonc")
+		writeError(w, httpx.StatusServiceUnavailable, "approvals_unavailable", "this Worker has no approval ledger (the "+ApprovalsBinding+" Durable Object binding), so it cannot make sure a state token runs once; nothing ran. Its operator must deploy with the generated wrangler.jsonc")
 		return false
 	}
 	fresh, err := store.Spend(r.Context(), st.ID, time.Unix(st.ExpiresAt, 0).Add(LedgerGrace))
 	if err != nil {
 		h.opts.Logf("worker: spent store: %v", err)
-		writeError(w, http.StatusServiceUnavailable, "state_store", "could not record the state token as used; nothing ran. Retry; if the answer is then 409, start a new run")
+		writeError(w, httpx.StatusServiceUnavailable, "state_store", "could not record the state token as used; nothing ran. Retry; if the answer is then 409, start a new run")
 		return false
 	}
 	if !fresh {
 		h.metrics.refusedState("state_spent")
-		writeError(w, http.StatusConflict, "state_spent", "state token was already resumed; nothing ran")
+		writeError(w, httpx.StatusConflict, "state_spent", "state token was already resumed; nothing ran")
 		return false
 	}
 	return true

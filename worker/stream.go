@@ -4,10 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/http"
 
 	"github.com/toolnexus/wasm/core"
 	"github.com/toolnexus/wasm/core/wire"
+	"github.com/toolnexus/wasm/internal/httpx"
 )
 
 // ErrAnswered tells RunAgent that the step already wrote the response (a
@@ -38,7 +38,7 @@ type streamStarter func(ctx context.Context, c *core.Client, tk *core.Toolkit) (
 // after, when set, sees the final result and error before the last event
 // is written (the conversation store saves the transcript there); an error
 // it returns replaces a successful result.
-func (h *Handler) streamStep(w http.ResponseWriter, r *http.Request, cfg Config, endpoint, workspace string, start streamStarter, after func(core.RunResult, error) error) func(*core.Client, *core.Toolkit) (core.RunResult, error) {
+func (h *Handler) streamStep(w httpx.ResponseWriter, r *httpx.Request, cfg Config, endpoint, workspace string, start streamStarter, after func(core.RunResult, error) error) func(*core.Client, *core.Toolkit) (core.RunResult, error) {
 	return func(c *core.Client, tk *core.Toolkit) (core.RunResult, error) {
 		ctx, cancel := context.WithCancel(r.Context())
 		defer cancel()
@@ -95,15 +95,14 @@ func (h *Handler) streamStep(w http.ResponseWriter, r *http.Request, cfg Config,
 
 // SSEWriter writes server-sent events, one Write per event.
 type SSEWriter struct {
-	w       http.ResponseWriter
-	rc      *http.ResponseController
+	w       httpx.ResponseWriter
 	started bool
 	err     error // the first write error: the client went away
 }
 
 // NewSSEWriter returns an SSEWriter on w.
-func NewSSEWriter(w http.ResponseWriter) *SSEWriter {
-	return &SSEWriter{w: w, rc: http.NewResponseController(w)}
+func NewSSEWriter(w httpx.ResponseWriter) *SSEWriter {
+	return &SSEWriter{w: w}
 }
 
 // start sends the headers; they go out with the first chunk.
@@ -117,7 +116,7 @@ func (s *SSEWriter) start() {
 	h.Set("Cache-Control", "no-store")
 	h.Set("X-Accel-Buffering", "no")
 	h.Del("Content-Length")
-	s.w.WriteHeader(http.StatusOK)
+	s.w.WriteHeader(httpx.StatusOK)
 }
 
 // Comment writes an SSE comment line: the response (status and headers)
@@ -153,9 +152,7 @@ func (s *SSEWriter) Send(b []byte) error {
 		s.err = fmt.Errorf("write event: %w", err)
 		return s.err
 	}
-	if err := s.rc.Flush(); err != nil && !errors.Is(err, http.ErrNotSupported) {
-		s.err = fmt.Errorf("flush event: %w", err)
-	}
+	httpx.Flush(s.w) // a write error says the client went away
 	return s.err
 }
 

@@ -3,12 +3,12 @@ package worker
 import (
 	"context"
 	"errors"
-	"net/http"
 	"strings"
 
 	"github.com/toolnexus/wasm/core"
 	"github.com/toolnexus/wasm/core/agents"
 	"github.com/toolnexus/wasm/core/approval"
+	"github.com/toolnexus/wasm/internal/httpx"
 )
 
 // TeamRunner runs the AGENTS teams that /v1/run, /v1/resume and /v1/ui
@@ -17,11 +17,11 @@ import (
 // it; a build without it refuses team runs (TeamsUnavailable).
 type TeamRunner interface {
 	// Run answers POST /v1/run with "agent".
-	Run(h *Handler, w http.ResponseWriter, r *http.Request, cfg Config, req RunRequest)
+	Run(h *Handler, w httpx.ResponseWriter, r *httpx.Request, cfg Config, req RunRequest)
 	// Resume answers POST /v1/resume of a team's state token st, spent.
-	Resume(h *Handler, w http.ResponseWriter, r *http.Request, cfg Config, st State, answer core.Answer, stream bool)
+	Resume(h *Handler, w httpx.ResponseWriter, r *httpx.Request, cfg Config, st State, answer core.Answer, stream bool)
 	// Stream runs a team for the UI protocol (TeamStream).
-	Stream(h *Handler, w http.ResponseWriter, r *http.Request, cfg Config, s TeamStream)
+	Stream(h *Handler, w httpx.ResponseWriter, r *httpx.Request, cfg Config, s TeamStream)
 	// Leg runs one stretch of a durable team run (TeamLeg), until the team
 	// halts or ends or ctx does.
 	Leg(h *Handler, ctx context.Context, cfg Config, leg TeamLeg) TeamLegResult
@@ -117,23 +117,23 @@ func (h *Handler) TeamsMounted() bool { return h.teams != nil }
 
 // TeamsUnavailable answers a team run on a build without a TeamRunner and
 // reports true; false when there is one.
-func (h *Handler) TeamsUnavailable(w http.ResponseWriter) bool {
+func (h *Handler) TeamsUnavailable(w httpx.ResponseWriter) bool {
 	if h.teams != nil {
 		return false
 	}
-	writeError(w, http.StatusNotImplemented, "teams_unavailable", "this Worker's build serves no agent teams (worker/teams is not mounted); nothing ran")
+	writeError(w, httpx.StatusNotImplemented, "teams_unavailable", "this Worker's build serves no agent teams (worker/teams is not mounted); nothing ran")
 	return true
 }
 
 // StreamTeam hands a team run of the UI protocol (worker/uiproto) to the
 // TeamRunner; call it after TeamsUnavailable reported false.
-func (h *Handler) StreamTeam(w http.ResponseWriter, r *http.Request, cfg Config, s TeamStream) {
+func (h *Handler) StreamTeam(w httpx.ResponseWriter, r *httpx.Request, cfg Config, s TeamStream) {
 	h.teams.Stream(h, w, r, cfg, s)
 }
 
 // TreesUnavailable answers a team run on a Worker without a tree store.
-func (h *Handler) TreesUnavailable(w http.ResponseWriter) {
-	writeError(w, http.StatusServiceUnavailable, "approvals_unavailable", "this Worker has no "+ApprovalsBinding+" Durable Object binding, which keeps a halted agent team; nothing ran. Its operator must deploy with the generated wrangler.jsonc")
+func (h *Handler) TreesUnavailable(w httpx.ResponseWriter) {
+	writeError(w, httpx.StatusServiceUnavailable, "approvals_unavailable", "this Worker has no "+ApprovalsBinding+" Durable Object binding, which keeps a halted agent team; nothing ran. Its operator must deploy with the generated wrangler.jsonc")
 }
 
 // AgentMetric records core's metric events of a team's agents: in core's

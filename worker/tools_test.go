@@ -2,6 +2,8 @@ package worker
 
 import (
 	"context"
+	"math"
+	"strconv"
 	"testing"
 
 	"github.com/toolnexus/wasm/core"
@@ -60,4 +62,14 @@ type sentinelTransport struct{}
 
 func (*sentinelTransport) Do(context.Context, *core.HTTPRequest) (*core.HTTPResponse, error) {
 	panic("sentinelTransport called")
+}
+
+// TestFormatNumber: add's whole-number fast path formats as
+// strconv.FormatFloat(f, 'f', -1, 64) does.
+func TestFormatNumber(t *testing.T) {
+	for _, f := range []float64{0, math.Copysign(0, -1), 5, -5, 2.5, 1e15, -(1 << 53) + 1, 1 << 53, 1e21, 0.1 + 0.2, math.MaxFloat64} {
+		if got, want := formatNumber(f), strconv.FormatFloat(f, 'f', -1, 64); got != want {
+			t.Errorf("formatNumber(%v) = %q, want %q", f, got, want)
+		}
+	}
 }

@@ -38,6 +38,12 @@ type ToolContext struct {
 	Answer *Answer
 	// CallID is the provider's id for this tool call.
 	CallID string
+	// ArgsJSON is the call's arguments as JSON text when they are exactly
+	// the args the tool runs with (the model's, or an approval's edit);
+	// "" when a BeforeTool hook replaced them. A tool that hands its
+	// arguments on as text (the JS bridge's) can pass it as it is instead
+	// of encoding args again.
+	ArgsJSON string
 	// IdempotencyKey is "<run id>:<call id>": the same on every attempt of
 	// this call, including one made again after the run was interrupted
 	// (a journaled run, core/journal). A tool declared Idempotent passes it

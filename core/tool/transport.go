@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"strconv"
 	"strings"
 )
 
@@ -13,14 +14,43 @@ type HTTPRequest struct {
 	URL    string
 	Header map[string]string
 	Body   []byte
+	// ReadHeaders names the reply headers the caller reads (lower-case);
+	// nil means any. A transport may return only those: the JS bridge's
+	// does, since copying every header of a provider's reply across the
+	// boundary cost a model call more than reading the two it needs.
+	ReadHeaders []string
 }
 
 // HTTPResponse is a Transport's answer. Header keys are lower-case. The
-// caller closes Body.
+// caller closes Body. A Body that holds the whole reply already may say so
+// with a method Bytes() []byte (the JS bridge's does): the client's loop
+// then reads it without copying it.
 type HTTPResponse struct {
 	Status int
 	Header map[string]string
 	Body   io.ReadCloser
+}
+
+// ModelReplyHeaders are the reply headers core's loop reads of a model's
+// reply (its requests' ReadHeaders).
+var ModelReplyHeaders = []string{"content-type", "retry-after"}
+
+// ReadReply reads a model's reply whole, at most limit bytes: a body that
+// holds the reply already (Bytes, HTTPResponse) is taken without a copy.
+func ReadReply(body io.Reader, limit int) ([]byte, error) {
+	var data []byte
+	if whole, ok := body.(interface{ Bytes() []byte }); ok {
+		data = whole.Bytes()
+	} else {
+		var err error
+		if data, err = io.ReadAll(io.LimitReader(body, int64(limit)+1)); err != nil {
+			return nil, errors.New("read model reply: " + err.Error())
+		}
+	}
+	if len(data) > limit {
+		return nil, errors.New("model reply exceeds " + strconv.Itoa(limit) + " bytes")
+	}
+	return data, nil
 }
 
 // Transport performs one HTTP exchange. Native builds default to net/http;

@@ -2,10 +2,10 @@ package mcpserve
 
 import (
 	"context"
-	"net/http"
 
 	"github.com/tidwall/gjson"
 	"github.com/toolnexus/wasm/core"
+	"github.com/toolnexus/wasm/internal/httpx"
 )
 
 // MaxBatch is the most messages one POST may carry as a JSON-RPC batch.
@@ -15,13 +15,13 @@ const MaxBatch = 16
 
 // checkBatch refuses an empty batch or one over MaxBatch with a JSON-RPC
 // error (HTTP 400); ok false means it answered.
-func (s *Server) checkBatch(w http.ResponseWriter, batch gjson.Result) (ok bool) {
+func (s *Server) checkBatch(w httpx.ResponseWriter, batch gjson.Result) (ok bool) {
 	switch n := len(batch.Array()); {
 	case n == 0:
-		s.writeJSON(w, http.StatusBadRequest, rpcFail(nil, -32600, "invalid request: an empty batch"))
+		s.writeJSON(w, httpx.StatusBadRequest, rpcFail(nil, -32600, "invalid request: an empty batch"))
 		return false
 	case n > MaxBatch:
-		s.writeJSON(w, http.StatusBadRequest, rpcFail(nil, -32600, "invalid request: a batch holds at most %d messages, this one %d", MaxBatch, n))
+		s.writeJSON(w, httpx.StatusBadRequest, rpcFail(nil, -32600, "invalid request: a batch holds at most %d messages, this one %d", MaxBatch, n))
 		return false
 	}
 	return true

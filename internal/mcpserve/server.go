@@ -24,13 +24,13 @@ import (
 	"encoding/json" // for the RawMessage type only: nothing of the package runs
 	"errors"
 	"fmt"
-	"net/http"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/tidwall/gjson"
 	"github.com/toolnexus/wasm/core"
+	"github.com/toolnexus/wasm/internal/httpx"
 	"github.com/toolnexus/wasm/internal/jsonx"
 )
 
@@ -72,7 +72,7 @@ type Server struct {
 	Logf func(format string, args ...any)
 	// WriteJSON writes a reply (nil: JSON with Cache-Control: no-store);
 	// the Worker gives its own, so every answer it makes has one shape.
-	WriteJSON func(w http.ResponseWriter, status int, v any)
+	WriteJSON func(w httpx.ResponseWriter, status int, v any)
 }
 
 // The protocol versions the server speaks, newest first.
@@ -126,14 +126,14 @@ func idOf(m gjson.Result) json.RawMessage {
 }
 
 // Handle answers one POST whose body the host has read (and bounded).
-func (s *Server) Handle(w http.ResponseWriter, r *http.Request, body []byte) {
+func (s *Server) Handle(w httpx.ResponseWriter, r *httpx.Request, body []byte) {
 	w.Header().Set("Access-Control-Expose-Headers", "Mcp-Session-Id")
 	if err := jsonx.CheckDepth(body, jsonx.MaxDepth); err != nil {
-		s.writeJSON(w, http.StatusBadRequest, rpcFail(nil, -32700, "parse error: %v", err))
+		s.writeJSON(w, httpx.StatusBadRequest, rpcFail(nil, -32700, "parse error: %v", err))
 		return
 	}
 	if !gjson.ValidBytes(body) {
-		s.writeJSON(w, http.StatusBadRequest, rpcFail(nil, -32700, "parse error: the body is not JSON"))
+		s.writeJSON(w, httpx.StatusBadRequest, rpcFail(nil, -32700, "parse error: the body is not JSON"))
 		return
 	}
 	msg := gjson.ParseBytes(body)
@@ -151,10 +151,10 @@ func (s *Server) Handle(w http.ResponseWriter, r *http.Request, body []byte) {
 			return true
 		})
 		if len(out) == 0 {
-			w.WriteHeader(http.StatusAccepted)
+			w.WriteHeader(httpx.StatusAccepted)
 			return
 		}
-		s.writeJSON(w, http.StatusOK, out)
+		s.writeJSON(w, httpx.StatusOK, out)
 		return
 	}
 	if msg.Get("method").String() == "tools/call" && msg.Get("id").Exists() {
@@ -163,16 +163,16 @@ func (s *Server) Handle(w http.ResponseWriter, r *http.Request, body []byte) {
 	}
 	reply, ok := s.message(r, w, msg, tks)
 	if !ok {
-		w.WriteHeader(http.StatusAccepted)
+		w.WriteHeader(httpx.StatusAccepted)
 		return
 	}
-	s.writeJSON(w, http.StatusOK, reply)
+	s.writeJSON(w, httpx.StatusOK, reply)
 }
 
 // message handles one message that needs no stream; ok false means no
 // reply (a notification or a client's response). tks is the request's
 // toolkit, shared by the messages of a batch.
-func (s *Server) message(r *http.Request, w http.ResponseWriter, m gjson.Result, tks *requestToolkit) (rpcMessage, bool) {
+func (s *Server) message(r *httpx.Request, w httpx.ResponseWriter, m gjson.Result, tks *requestToolkit) (rpcMessage, bool) {
 	id := idOf(m)
 	method := m.Get("method").String()
 	if !m.IsObject() || m.Get("jsonrpc").String() != "2.0" {
@@ -233,39 +233,39 @@ func (s *Server) message(r *http.Request, w http.ResponseWriter, m gjson.Result,
 
 // toolsCall runs one tool. One that needs approval asks the client first,
 // when it can.
-func (s *Server) toolsCall(w http.ResponseWriter, r *http.Request, m gjson.Result) {
+func (s *Server) toolsCall(w httpx.ResponseWriter, r *httpx.Request, m gjson.Result) {
 	id := idOf(m)
 	name := m.Get("params.name").String()
 	args, _ := m.Get("params.arguments").Value().(map[string]any)
 	if a := m.Get("params.arguments"); a.Exists() && a.Type != gjson.Null && !a.IsObject() {
-		s.writeJSON(w, http.StatusOK, rpcFail(id, -32602, "invalid params: arguments must be an object"))
+		s.writeJSON(w, httpx.StatusOK, rpcFail(id, -32602, "invalid params: arguments must be an object"))
 		return
 	}
 	tks := &requestToolkit{s: s, ctx: r.Context()}
 	defer tks.close()
 	tk, err := tks.get()
 	if err != nil {
-		s.writeJSON(w, http.StatusOK, rpcFail(id, -32603, "build toolkit: %v", err))
+		s.writeJSON(w, httpx.StatusOK, rpcFail(id, -32603, "build toolkit: %v", err))
 		return
 	}
 	tool, ok := tk.Get(name)
 	if !ok || (s.Expose != nil && !s.Expose(tool)) {
-		s.writeJSON(w, http.StatusOK, rpcFail(id, -32602, "unknown tool %q", name))
+		s.writeJSON(w, httpx.StatusOK, rpcFail(id, -32602, "unknown tool %q", name))
 		return
 	}
 	if !tool.NeedsApproval {
-		s.writeJSON(w, http.StatusOK, rpcResult(id, s.run(r.Context(), tk, tool, args)))
+		s.writeJSON(w, httpx.StatusOK, rpcResult(id, s.run(r.Context(), tk, tool, args)))
 		return
 	}
 	if !strings.HasSuffix(r.Header.Get("Mcp-Session-Id"), ".e") || s.Mailbox == nil {
-		s.writeJSON(w, http.StatusOK, rpcResult(id, text(fmt.Sprintf(
+		s.writeJSON(w, httpx.StatusOK, rpcResult(id, text(fmt.Sprintf(
 			"tool %q needs a person's approval, and this MCP client does not support elicitation: approval is required (use POST /v1/run, which halts for approval)", name), true)))
 		return
 	}
 	// Ask over an event stream, then answer on the same stream.
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.Header().Set("Cache-Control", "no-store")
-	w.WriteHeader(http.StatusOK)
+	w.WriteHeader(httpx.StatusOK)
 	key := elicitPrefix + randomHex(12)
 	shown, _ := jsonx.Marshal(args)
 	if args == nil {
@@ -337,14 +337,14 @@ func text(s string, isError bool) map[string]any {
 	return out
 }
 
-func (s *Server) writeJSON(w http.ResponseWriter, status int, v any) {
+func (s *Server) writeJSON(w httpx.ResponseWriter, status int, v any) {
 	if s.WriteJSON != nil {
 		s.WriteJSON(w, status, v)
 		return
 	}
 	b, err := jsonx.Marshal(v)
 	if err != nil {
-		status, b = http.StatusInternalServerError, []byte(`{"jsonrpc":"2.0","id":null,"error":{"code":-32603,"message":"could not encode the reply"}}`)
+		status, b = httpx.StatusInternalServerError, []byte(`{"jsonrpc":"2.0","id":null,"error":{"code":-32603,"message":"could not encode the reply"}}`)
 	}
 	h := w.Header()
 	h.Set("Content-Type", "application/json; charset=utf-8")
@@ -354,10 +354,10 @@ func (s *Server) writeJSON(w http.ResponseWriter, status int, v any) {
 	_, _ = w.Write(b)
 }
 
-func (s *Server) writeEvent(w http.ResponseWriter, m rpcMessage) {
+func (s *Server) writeEvent(w httpx.ResponseWriter, m rpcMessage) {
 	b, _ := jsonx.Marshal(m)
 	fmt.Fprintf(w, "event: message\ndata: %s\n\n", b)
-	if f, ok := w.(http.Flusher); ok {
+	if f, ok := w.(httpx.Flusher); ok {
 		f.Flush()
 	}
 }

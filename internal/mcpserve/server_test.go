@@ -12,6 +12,8 @@ import (
 	"github.com/tidwall/gjson"
 	"github.com/toolnexus/wasm/core"
 	"github.com/toolnexus/wasm/internal/jsonx"
+
+	"github.com/toolnexus/wasm/internal/httpx/nethttp"
 )
 
 // TestRepliesMarshalLikeEncodingJSON: a reply, id included (compacted by
@@ -45,7 +47,7 @@ func TestServerOptions(t *testing.T) {
 	}
 	post := func(body string) gjson.Result {
 		rec := httptest.NewRecorder()
-		srv.Handle(rec, httptest.NewRequest(http.MethodPost, "/mcp", nil), []byte(body))
+		srv.Handle(nethttp.Writer(rec), nethttp.Request(httptest.NewRequest(http.MethodPost, "/mcp", nil)), []byte(body))
 		return gjson.Parse(rec.Body.String())
 	}
 	if got := post(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}`).Get("result.serverInfo").Raw; got != `{"name":"gw","version":"2.0.0"}` {

@@ -9,9 +9,9 @@ import (
 	_ "github.com/toolnexus/wasm/core/builtins" // the BUILTINS setting
 	_ "github.com/toolnexus/wasm/core/mcp"      // MCP_CONFIG: MCP servers as tool sources
 	_ "github.com/toolnexus/wasm/core/skills"   // the SKILLS setting
-	"github.com/toolnexus/wasm/internal/cfworker"
 	"github.com/toolnexus/wasm/worker"
 	"github.com/toolnexus/wasm/worker/a2aserve"
+	"github.com/toolnexus/wasm/worker/cfworker"
 	"github.com/toolnexus/wasm/worker/gateway"
 	"github.com/toolnexus/wasm/worker/mcpserver"
 	"github.com/toolnexus/wasm/worker/runs"

@@ -40,12 +40,12 @@ package a2aserve
 
 import (
 	"io"
-	"net/http"
 	"strings"
 	"time"
 
 	"github.com/tidwall/gjson"
 	"github.com/toolnexus/wasm/core/a2a"
+	"github.com/toolnexus/wasm/internal/httpx"
 	"github.com/toolnexus/wasm/worker"
 )
 
@@ -70,7 +70,7 @@ func Mount(h *worker.Handler) {
 }
 
 // serveRPC answers one JSON-RPC request.
-func serveRPC(h *worker.Handler, w http.ResponseWriter, r *http.Request) {
+func serveRPC(h *worker.Handler, w httpx.ResponseWriter, r *httpx.Request) {
 	body, err := io.ReadAll(r.Body)
 	if err != nil {
 		writeError(w, "null", &a2a.RPCError{Code: a2a.CodeInvalidRequest, Message: "Invalid Request: the body is over the Worker's MAX_BODY_BYTES or could not be read"})
@@ -111,8 +111,8 @@ func serveRPC(h *worker.Handler, w http.ResponseWriter, r *http.Request) {
 // call is one JSON-RPC request being answered.
 type call struct {
 	h      *worker.Handler
-	w      http.ResponseWriter
-	r      *http.Request
+	w      httpx.ResponseWriter
+	r      *httpx.Request
 	id     string // the request's id, as JSON text
 	params gjson.Result
 }
@@ -134,15 +134,15 @@ func (c *call) internal(err error) {
 	c.fail(a2a.CodeInternalError, "Internal error: the task could not be read or recorded; retry")
 }
 
-func writeError(w http.ResponseWriter, id string, e *a2a.RPCError) {
+func writeError(w httpx.ResponseWriter, id string, e *a2a.RPCError) {
 	writeJSON(w, a2a.AppendError(nil, id, e))
 }
 
 // writeJSON writes a JSON-RPC response: 200 whatever it says, as JSON-RPC
 // over HTTP does.
-func writeJSON(w http.ResponseWriter, b []byte) {
+func writeJSON(w httpx.ResponseWriter, b []byte) {
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Cache-Control", "no-store")
-	w.WriteHeader(http.StatusOK)
+	w.WriteHeader(httpx.StatusOK)
 	w.Write(b)
 }

@@ -1,9 +1,9 @@
 package a2aserve
 
 import (
-	"net/http"
 	"strings"
 
+	"github.com/toolnexus/wasm/internal/httpx"
 	"github.com/toolnexus/wasm/worker"
 )
 
@@ -20,7 +20,7 @@ const DefaultSkill = "agent"
 // of the Worker's agent and of each agent AGENTS declares. It is behind
 // API_TOKEN like the tool list (GET /v1/tools), since it names the same
 // tools; with API_TOKEN set it declares the bearer scheme.
-func serveCard(h *worker.Handler, w http.ResponseWriter, r *http.Request) {
+func serveCard(h *worker.Handler, w httpx.ResponseWriter, r *httpx.Request) {
 	cfg, ok := h.RequestConfig(w)
 	if !ok {
 		return
@@ -64,7 +64,7 @@ func serveCard(h *worker.Handler, w http.ResponseWriter, r *http.Request) {
 		`"skills":[` + strings.Join(skills, ",") + `]` + security + `}`
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Cache-Control", "no-store")
-	w.WriteHeader(http.StatusOK)
+	w.WriteHeader(httpx.StatusOK)
 	w.Write([]byte(card))
 }
 

@@ -12,6 +12,8 @@ import (
 	"github.com/toolnexus/wasm/core/a2a"
 	"github.com/toolnexus/wasm/core/tool"
 	"github.com/toolnexus/wasm/worker/internal/workertest"
+
+	"github.com/toolnexus/wasm/internal/httpx/nethttp"
 )
 
 // TestOurA2AToolsCallTheWorker: core/a2a's tools — how a tab, a Go
@@ -25,7 +27,7 @@ func TestOurA2AToolsCallTheWorker(t *testing.T) {
 		env["AGENTS"] = workertest.TeamAgents
 		env["API_TOKEN"] = workertest.APIToken
 	})
-	srv := httptest.NewServer(hs.h)
+	srv := httptest.NewServer(nethttp.Handler(hs.h))
 	defer srv.Close()
 	agents, err := a2a.Parse([]byte(`{"worker": {"card": "` + srv.URL + CardRoute + `", "headers": {"authorization": "Bearer ` + workertest.APIToken + `"}, "pollEvery": 20, "timeout": 20000}}`))
 	if err != nil {

@@ -3,11 +3,11 @@ package gateway
 import (
 	"encoding/json" // for the RawMessage type only: nothing of the package runs
 	"fmt"
-	"net/http"
 	"slices"
 	"strings"
 
 	"github.com/toolnexus/wasm/core"
+	"github.com/toolnexus/wasm/internal/httpx"
 	"github.com/toolnexus/wasm/internal/jsonx"
 	"github.com/toolnexus/wasm/internal/textx"
 	"github.com/toolnexus/wasm/worker"
@@ -27,11 +27,11 @@ type handler struct {
 	opts *worker.Options
 }
 
-func serveChatCompletions(wh *worker.Handler, w http.ResponseWriter, r *http.Request) {
+func serveChatCompletions(wh *worker.Handler, w httpx.ResponseWriter, r *httpx.Request) {
 	handler{wh, wh.Options()}.serveChatCompletions(w, r)
 }
 
-func serveModels(wh *worker.Handler, w http.ResponseWriter, r *http.Request) {
+func serveModels(wh *worker.Handler, w httpx.ResponseWriter, r *httpx.Request) {
 	handler{wh, wh.Options()}.serveModels(w, r)
 }
 
@@ -99,13 +99,13 @@ var chatRoles = map[string]bool{"system": true, "developer": true, "user": true,
 // "model" must be one the Worker serves (worker.Models; LLM_MODEL when
 // absent). With "stream": true the answer is OpenAI's server-sent chunks, written as
 // the model streams (chat_stream.go).
-func (h handler) serveChatCompletions(w http.ResponseWriter, r *http.Request) {
+func (h handler) serveChatCompletions(w httpx.ResponseWriter, r *httpx.Request) {
 	cfg, req, ok := worker.BeginJSON(h.Handler, w, r, decodeChatRequest)
 	if !ok {
 		return
 	}
 	if msg := validateChat(req); msg != "" {
-		worker.WriteError(w, http.StatusBadRequest, "invalid_request", msg)
+		worker.WriteError(w, httpx.StatusBadRequest, "invalid_request", msg)
 		return
 	}
 	if req.Model == "" {
@@ -138,15 +138,15 @@ func (h handler) serveChatCompletions(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	h.CountRun("chat_completions", core.StatusDone)
-	worker.WriteJSON(w, http.StatusOK, h.chatCompletion(res))
+	worker.WriteJSON(w, httpx.StatusOK, h.chatCompletion(res))
 }
 
 // unknownModel is the 400 of a model the Worker does not list: the
 // gateway calls the provider with the Worker's key, so a caller picks only
 // among models (worker.Models), which the answer names as GET /v1/models
 // does.
-func unknownModel(w http.ResponseWriter, models []string, model string) {
-	worker.WriteJSON(w, http.StatusBadRequest, map[string]any{
+func unknownModel(w httpx.ResponseWriter, models []string, model string) {
+	worker.WriteJSON(w, httpx.StatusBadRequest, map[string]any{
 		"error": worker.APIError{Code: "unknown_model", Message: "model " + worker.QuoteClip(model) +
 			" is not served by this Worker; use one of: " + strings.Join(models, ", ") + " (its MODELS setting)"},
 		"models": models,

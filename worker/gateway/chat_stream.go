@@ -1,10 +1,10 @@
 package gateway
 
 import (
-	"net/http"
 	"strings"
 
 	"github.com/toolnexus/wasm/core"
+	"github.com/toolnexus/wasm/internal/httpx"
 	"github.com/toolnexus/wasm/worker"
 )
 
@@ -88,7 +88,7 @@ func (s *chatStream) toolDelta(i int, id, name, args string) error {
 // model sends its first delta nothing is written, so a provider that fails
 // at once gets the same JSON error as without streaming; after that an
 // error is one chunk {"error": {...}} and the stream ends without [DONE].
-func (h handler) streamChatCompletion(w http.ResponseWriter, r *http.Request, cfg worker.Config, client *core.Client, req core.TranslateRequest, includeUsage bool) {
+func (h handler) streamChatCompletion(w httpx.ResponseWriter, r *httpx.Request, cfg worker.Config, client *core.Client, req core.TranslateRequest, includeUsage bool) {
 	s := &chatStream{
 		sse:  worker.NewSSEWriter(w),
 		seen: map[int]bool{},
@@ -146,7 +146,7 @@ func (h handler) streamChatCompletion(w http.ResponseWriter, r *http.Request, cf
 // serveModels is GET /v1/models: the models this Worker serves
 // (worker.Models: MODELS, else LLM_MODEL alone), in OpenAI's list shape
 // (clients ask for it before their first request).
-func (h handler) serveModels(w http.ResponseWriter, r *http.Request) {
+func (h handler) serveModels(w httpx.ResponseWriter, r *httpx.Request) {
 	cfg, ok := h.RequestConfig(w)
 	if !ok {
 		return
@@ -156,7 +156,7 @@ func (h handler) serveModels(w http.ResponseWriter, r *http.Request) {
 	for i, m := range models {
 		data[i] = map[string]any{"id": m, "object": "model", "created": 0, "owned_by": "toolnexus"}
 	}
-	worker.WriteJSON(w, http.StatusOK, map[string]any{"object": "list", "data": data})
+	worker.WriteJSON(w, httpx.StatusOK, map[string]any{"object": "list", "data": data})
 }
 
 func firstSet(a, b string) string {

@@ -13,6 +13,8 @@ import (
 
 	"github.com/toolnexus/wasm/worker"
 	"github.com/toolnexus/wasm/worker/internal/workertest"
+
+	"github.com/toolnexus/wasm/internal/httpx/nethttp"
 )
 
 // TestChatCompletionsStreamIsIncremental: the gateway writes each chunk as
@@ -42,7 +44,7 @@ func TestChatCompletionsStreamIsIncremental(t *testing.T) {
 	}))
 	defer upstream.Close()
 	env := map[string]string{"LLM_BASE_URL": upstream.URL + "/v1", "LLM_MODEL": "m", "LLM_API_KEY": workertest.APIKey, "STATE_SECRET": workertest.Secret}
-	gw := httptest.NewServer(worker.NewHandler(worker.Options{Getenv: func(k string) string { return env[k] }, Logf: func(string, ...any) {}}, Mount))
+	gw := httptest.NewServer(nethttp.Handler(worker.NewHandler(worker.Options{Getenv: func(k string) string { return env[k] }, Logf: func(string, ...any) {}}, Mount)))
 	defer gw.Close()
 
 	res, err := http.Post(gw.URL+"/v1/chat/completions", "application/json",

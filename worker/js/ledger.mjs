@@ -2,7 +2,7 @@
 // single-use (issue 15). The Worker binds it as APPROVALS (the generated
 // dist/worker/wrangler.jsonc declares the binding and its SQLite migration)
 // and, on POST /v1/resume, calls spend(<state id>, <expiry ms>) on the object
-// named after the token's id BEFORE anything runs (internal/cfworker/ledger_js.go):
+// named after the token's id BEFORE anything runs (worker/cfworker/ledger_js.go):
 //
 //   true   first resume of this token: it may run
 //   false  the token was already resumed (approved or declined): 409, nothing runs

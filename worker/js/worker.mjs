@@ -3,7 +3,10 @@
 //
 // One Go instance per isolate serves every request, concurrent ones included: the
 // first request instantiates app.wasm and runs Go, whose main hands back its API
-// (cfworker.Serve, internal/cfworker/serve_js.go); each request is then one call of api.handle.
+// (cfworker.Serve, worker/cfworker/serve_js.go); each request is then one message
+// to Go (its head and its whole body, posted through web/bridge-host.mjs), and Go
+// answers through the server object below with numbers only: every crossing of the
+// boundary is a JS call in workerd, dearer there than the work of a small request.
 // When the instance dies (a panic outside a request, a trap), the requests it was
 // serving get a 500 and the next request starts a fresh one. A durable run's
 // RunLog object runs the run's executor on the same instance (RunLog below).
@@ -13,8 +16,9 @@
 // can find itself running one request's goroutine while another request's handler
 // is current. This module gives Go what it needs to keep each request's I/O in that
 // request's context:
-//   - host.current() names the request whose context runs now (AsyncLocalStorage,
-//     the compatibility flag nodejs_als);
+//   - before each resume of Go the id of the request whose context runs now
+//     (AsyncLocalStorage, the compatibility flag nodejs_als) is written into Go's
+//     memory (api.current);
 //   - rq.hop() makes Go's api.wake(id) run in request id's context, by resolving a
 //     promise made there (workerd then runs the continuation in that context);
 //   - Go's timer (runtime.scheduleTimeoutEvent) lives in a request that is still
@@ -35,8 +39,9 @@ export { ApprovalLedger } from "./ledger.mjs";
 import { RunLog as RunLogStore } from "./runs.mjs";
 
 const als = new AsyncLocalStorage();
-const host = { current: () => als.getStore() ?? 0 };
 const nullBody = new Set([101, 204, 205, 304]);
+const enc = new TextEncoder();
+const dec = new TextDecoder();
 let live = null; // the running instance
 let starts = 0;
 let nextID = 1;
@@ -80,6 +85,14 @@ function start() {
   go._resolveExitPromise = () => {};
   const inst = { number: ++starts, api: null, dead: null, requests: new Map(), serve };
   const timers = goTimers(go, inst);
+  // Views over Go's memory, made again only when it grows.
+  let buf = null, u8 = null, i32 = null;
+  const views = () => {
+    const b = go._inst.exports.mem.buffer;
+    if (b !== buf) [buf, u8, i32] = [b, new Uint8Array(b), new Int32Array(b)];
+  };
+  const text = (p, n) => (n > 0 ? (views(), dec.decode(new DataView(buf, p, n))) : "");
+  const bytes = (p, n) => (views(), u8.slice(p, p + n));
   let code = 0;
   go.exit = (c) => { code = c; };
   // Every call into Go goes through _resume: a trap kills the instance, and
@@ -88,6 +101,11 @@ function start() {
   const resume = go._resume.bind(go);
   go._resume = () => {
     if (go.exited) return exited();
+    // Go reads whose context runs from its memory (cfworker currentRequest).
+    if (inst.api) {
+      views();
+      i32[inst.api.current >> 2] = als.getStore() ?? 0;
+    }
     try {
       resume();
     } catch (err) {
@@ -98,16 +116,30 @@ function start() {
   };
   // jsbridge's narrow boundary (web/bridge-host.mjs): a model call crosses
   // as one host call with numbers only. Go reads it while it starts.
-  globalThis.__toolnexusHost = bridgeHost(go);
+  const host = bridgeHost(go);
+  globalThis.__toolnexusHost = host;
   globalThis.__toolnexusWorkerBoot = (api) => {
-    inst.api = api;
+    inst.api = { current: api.current, requests: api.requests, wake: api.wake, gone: api.gone };
+    inst.post = (id, head, body) => host.post(api.requests, id, enc.encode(head), body);
+    // The server Go answers through (cfworker serve_js.go): ids, and a
+    // pointer and a length into Go's memory for each text and body.
+    const rq = (id) => inst.requests.get(id);
     return {
-      current: host.current,
       // stats is for GET /__test/instance: what the JS side holds for Go.
       stats: () => ({
         refs: go._values.length - go._idPool.length, requests: inst.requests.size, timers: timers.size,
         memory: go._inst.exports.mem.buffer.byteLength,
       }),
+      settings: (id) => rq(id)?.settings() ?? "{}",
+      env: (id) => rq(id)?.env,
+      runLog: (id) => rq(id)?.runLog ?? undefined,
+      respond: (id, status, hp, hn, bp, bn) => rq(id)?.respond(status, text(hp, hn), bp < 0 ? null : bytes(bp, bn)),
+      open: (id, status, hp, hn) => rq(id)?.open(status, text(hp, hn)),
+      push: (id, p, n) => rq(id)?.push(bytes(p, n)) ?? false,
+      end: (id, p, n) => rq(id)?.end(text(p, n)),
+      hop: (id) => rq(id)?.hop(),
+      done: (id) => rq(id)?.done(),
+      log: (p, n) => console.log(text(p, n)),
     };
   };
   try {
@@ -131,15 +163,20 @@ function start() {
   function serve(id, request, env, ctx, runLog = null) {
     let answer, settled = false;
     const response = new Promise((resolve) => { answer = resolve; });
-    let finish;
-    ctx.waitUntil(new Promise((resolve) => { finish = resolve; }));
+    let finish = null; // ends the waitUntil of a request that outlives Go's first turn
     // head is the request line and headers in one string for Go:
-    // "id\ninstance\nmethod\nurl\nname\nvalue\n…" (header values hold no newline).
-    let head = `${id}\n${inst.number}\n${request.method}\n${request.url}`;
+    // "instance\nsettings\nmethod\nurl\nflags\nname\nvalue\n…" (header
+    // values hold no newline); settings is env's version (settingsOf), flags
+    // "d" for a durable run's drive.
+    const settings = settingsOf(env);
+    let head = `${inst.number}\n${settings.version}\n${request.method}\n${request.url}\n${runLog ? "d" : ""}`;
     for (const [k, v] of request.headers) head += `\n${k}\n${v}`;
     const rq = {
-      id, instance: inst.number, request, env, ctx, head, runLog,
-      keep: setTimeout(() => {}, 1 << 30),
+      id, instance: inst.number, request, env, ctx, runLog,
+      // settings() is env's settings as JSON text, which Go reads once per
+      // version (settingsOf).
+      settings: () => settings.text ??= settingsText(env),
+      keep: 0,
       ring: null, hopping: false, tasks: [], finished: false, stream: null,
       // respond answers with the whole body (a Uint8Array or null).
       respond(status, headers, body) {
@@ -191,8 +228,8 @@ function start() {
         timers.release(rq);
         rq.ring(); // settles the pending bell: nothing is left waiting
         // Go may hold rq until its next collection: let what rq reaches go now.
-        rq.request = rq.env = rq.ctx = rq.head = rq.stream = rq.runLog = null;
-        finish();
+        rq.request = rq.env = rq.ctx = rq.stream = rq.runLog = null;
+        finish?.();
       },
       // fail answers a request the dead instance left: a 500, or an error
       // in the stream when its headers are out.
@@ -210,15 +247,38 @@ function start() {
     };
     rq.ring = bell(rq);
     inst.requests.set(id, rq);
-    request.signal?.addEventListener?.("abort", () => { if (!inst.dead && !rq.finished) inst.api.gone(id); });
     timers.adopt(rq);
-    if (inst.dead) rq.fail(inst.dead);
-    else {
+    // A request Go has not finished when it waits needs ctx.waitUntil, to
+    // keep its context until Go is done with it; a pending timer, to keep
+    // workerd from cancelling it while its Go side waits on another
+    // request's events; and the client's abort, to reach Go (api.gone).
+    // Go runs until it waits: a request it finishes at once (a health
+    // check, an error) needs none of them.
+    const outlive = () => {
+      if (rq.finished || finish) return;
+      rq.keep = setTimeout(() => {}, 1 << 30);
+      ctx.waitUntil(new Promise((resolve) => { finish = resolve; }));
+      request.signal?.addEventListener?.("abort", () => { if (!inst.dead && !rq.finished) inst.api.gone(id); });
+    };
+    const post = (body) => {
+      if (inst.dead) return rq.fail(inst.dead);
       try {
-        inst.api.handle(rq);
+        inst.post(id, head, body);
       } catch (err) { // a trap: die has answered rq
         die(inst, err);
       }
+      outlive();
+    };
+    if (inst.dead) rq.fail(inst.dead);
+    else if (!request.body) post(undefined);
+    else {
+      // Go gets the body whole, with the request: up to the body limit and
+      // a byte more, so that Go answers 413 past it.
+      outlive();
+      readBody(request, bodyCap(env)).then(post, () => {
+        rq.respond(400, "content-type\napplication/json; charset=utf-8\n", enc.encode('{"error":{"code":"bad_request","message":"the request body cannot be read"}}\n'));
+        rq.done();
+      });
     }
     return response;
   }
@@ -318,6 +378,71 @@ function goTimers(go, inst) {
       for (const [id, t] of timers) if (t.lost) place(id, t, rq);
     },
   };
+}
+
+// bodyCap is how much of a request body Go gets: MAX_BODY_BYTES (worker
+// config.go; 1 MiB when unset or not a positive integer: Go then answers
+// the setting's problem) and one byte more, so that Go sees a body over it.
+function bodyCap(env) {
+  const n = Number(String(env?.MAX_BODY_BYTES ?? "").trim());
+  return (Number.isSafeInteger(n) && n > 0 ? Math.max(n, 1 << 20) : 1 << 20) + 1;
+}
+
+// readBody reads request's body whole, or its first cap bytes when it is
+// longer (the rest is left unread).
+async function readBody(request, cap) {
+  const len = Number(request.headers.get("content-length"));
+  if (Number.isSafeInteger(len) && len < cap) return new Uint8Array(await request.arrayBuffer());
+  const reader = request.body.getReader();
+  const parts = [];
+  let n = 0;
+  while (n < cap) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    parts.push(value);
+    n += value.byteLength;
+  }
+  if (n >= cap) reader.cancel().catch(() => {});
+  const out = new Uint8Array(Math.min(n, cap));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p.subarray(0, out.length - at), at);
+    at += Math.min(p.byteLength, out.length - at);
+  }
+  return out;
+}
+
+// settingsOf numbers each env object the Worker's handlers get (workerd
+// hands every request of an isolate the same one; a Durable Object has its
+// own): Go reads an env's settings once, by its version, instead of one
+// binding per setting per request.
+const settingsByEnv = new WeakMap();
+let settingsVersions = 0;
+function settingsOf(env) {
+  let s = settingsByEnv.get(env);
+  if (!s) {
+    s = { version: ++settingsVersions, text: null };
+    if (env && typeof env === "object") settingsByEnv.set(env, s);
+  }
+  return s;
+}
+
+// settingsText is env's settings as JSON: {"s": settings, "b": bindings}.
+// The settings are strings, numbers and booleans as they are and a JSON var
+// (an array or a plain object) as its JSON text; the bindings (KV
+// namespaces, Durable Objects, R2 buckets) are listed by name only: Go
+// reads one from env when a route needs it, and knows without asking when
+// it is not bound.
+function settingsText(env) {
+  const s = {}, b = [];
+  for (const k of Object.keys(env ?? {})) {
+    const v = env[k];
+    if (typeof v === "string" || typeof v === "boolean" || (typeof v === "number" && Number.isFinite(v))) s[k] = v;
+    else if (v !== null && typeof v === "object" && (Array.isArray(v) || [Object.prototype, null].includes(Object.getPrototypeOf(v)))) {
+      s[k] = JSON.stringify(v);
+    } else if (v != null) b.push(k);
+  }
+  return JSON.stringify({ s, b });
 }
 
 // headerList turns Go's "name\nvalue\n…" into [[name, value], …].

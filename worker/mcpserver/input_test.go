@@ -9,6 +9,8 @@ import (
 	"github.com/toolnexus/wasm/internal/jsonx"
 	"github.com/toolnexus/wasm/worker"
 	"github.com/toolnexus/wasm/worker/internal/workertest"
+
+	"github.com/toolnexus/wasm/internal/httpx/nethttp"
 )
 
 // testAPIToken is the bearer the tests' Worker requires.
@@ -27,7 +29,7 @@ func TestMCPRequiresJSONContentType(t *testing.T) {
 			req.Header.Set("Authorization", "Bearer "+auth)
 		}
 		rec := httptest.NewRecorder()
-		h.ServeHTTP(rec, req)
+		nethttp.Handler(h).ServeHTTP(rec, req)
 		return rec
 	}
 	for _, ct := range []string{"", "text/plain", "application/x-www-form-urlencoded", "application/json; charset=iso-8859-1", "application/jsonx"} {

@@ -3,9 +3,9 @@ package mcpserver
 import (
 	"context"
 	"io"
-	"net/http"
 
 	"github.com/toolnexus/wasm/core"
+	"github.com/toolnexus/wasm/internal/httpx"
 	"github.com/toolnexus/wasm/internal/mcpserve"
 	"github.com/toolnexus/wasm/worker"
 )
@@ -28,10 +28,10 @@ func Mount(h *worker.Handler) {
 	h.Handle("/mcp", worker.Route{Name: "mcp", Post: serveMCP, Delete: serveMCPDelete, Allow: "POST, DELETE, OPTIONS", API: true, JSON: true})
 }
 
-func serveMCP(wh *worker.Handler, w http.ResponseWriter, r *http.Request) {
+func serveMCP(wh *worker.Handler, w httpx.ResponseWriter, r *httpx.Request) {
 	body, err := io.ReadAll(r.Body)
 	if err != nil {
-		worker.WriteError(w, http.StatusRequestEntityTooLarge, "body_too_large", "the request body is too large")
+		worker.WriteError(w, httpx.StatusRequestEntityTooLarge, "body_too_large", "the request body is too large")
 		return
 	}
 	opts := wh.Options()
@@ -51,6 +51,6 @@ func serveMCP(wh *worker.Handler, w http.ResponseWriter, r *http.Request) {
 	srv.Handle(w, r, body)
 }
 
-func serveMCPDelete(wh *worker.Handler, w http.ResponseWriter, r *http.Request) {
-	w.WriteHeader(http.StatusNoContent) // nothing is kept per session
+func serveMCPDelete(wh *worker.Handler, w httpx.ResponseWriter, r *httpx.Request) {
+	w.WriteHeader(httpx.StatusNoContent) // nothing is kept per session
 }

@@ -15,13 +15,15 @@ import (
 	"github.com/tidwall/gjson"
 	"github.com/toolnexus/wasm/core"
 	"github.com/toolnexus/wasm/worker"
+
+	"github.com/toolnexus/wasm/internal/httpx/nethttp"
 )
 
 // mcpWorker serves a Handler with the default tools and env.
 func mcpWorker(t *testing.T, env map[string]string) *httptest.Server {
 	t.Helper()
 	h := worker.NewHandler(worker.Options{Getenv: func(k string) string { return env[k] }, Logf: t.Logf}, Mount)
-	srv := httptest.NewServer(h)
+	srv := httptest.NewServer(nethttp.Handler(h))
 	t.Cleanup(srv.Close)
 	return srv
 }

@@ -14,6 +14,10 @@ import (
 	"github.com/toolnexus/wasm/core"
 	"github.com/toolnexus/wasm/internal/mcpserve"
 	"github.com/toolnexus/wasm/worker"
+
+	"github.com/toolnexus/wasm/internal/httpx/nethttp"
+
+	"github.com/toolnexus/wasm/internal/httpx"
 )
 
 // upstreamMCP is an MCP server behind a Transport (no sockets: the test
@@ -36,12 +40,12 @@ func (u *upstreamMCP) Do(ctx context.Context, req *core.HTTPRequest) (*core.HTTP
 	return &core.HTTPResponse{Status: status, Header: map[string]string{"content-type": "application/json"}, Body: io.NopCloser(strings.NewReader(body))}, nil
 }
 
-func serveMCPOnce(h http.Handler, body string) *httptest.ResponseRecorder {
+func serveMCPOnce(h httpx.Handler, body string) *httptest.ResponseRecorder {
 	req := httptest.NewRequest(http.MethodPost, "/mcp", strings.NewReader(body))
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json, text/event-stream")
 	rec := httptest.NewRecorder()
-	h.ServeHTTP(rec, req)
+	nethttp.Handler(h).ServeHTTP(rec, req)
 	return rec
 }
 
@@ -106,7 +110,7 @@ func TestMCPToolsNeedApproval(t *testing.T) {
 		env := map[string]string{"MCP_CONFIG": `{"mcpServers":{"up":{"url":"http://up.test/mcp"` + tc.setting + `}}}`}
 		h := worker.NewHandler(worker.Options{Getenv: func(k string) string { return env[k] }, Transport: &upstreamMCP{}, Logf: t.Logf}, Mount)
 		rec := httptest.NewRecorder()
-		h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/v1/tools", nil))
+		nethttp.Handler(h).ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/v1/tools", nil))
 		var got []string
 		for _, tool := range gjson.Get(rec.Body.String(), `tools.#(source=="mcp")#`).Array() {
 			got = append(got, tool.Get("name").String()+":"+tool.Get("needsApproval").String())
@@ -118,7 +122,7 @@ func TestMCPToolsNeedApproval(t *testing.T) {
 	env := map[string]string{"MCP_CONFIG": `{"mcpServers":{"up":{"url":"http://up.test/mcp","approval":"maybe"}}}`}
 	h := worker.NewHandler(worker.Options{Getenv: func(k string) string { return env[k] }, Transport: &upstreamMCP{}, Logf: t.Logf}, Mount)
 	rec := httptest.NewRecorder()
-	h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/v1/tools", nil))
+	nethttp.Handler(h).ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/v1/tools", nil))
 	if rec.Code != 500 || !strings.Contains(rec.Body.String(), `MCP_CONFIG is invalid: mcp config: server \"up\": approval must be`) {
 		t.Errorf("a bad approval setting: %d %s", rec.Code, rec.Body)
 	}

@@ -3,11 +3,11 @@ package runs
 import (
 	"context"
 	"errors"
-	"net/http"
 	"strings"
 
 	"github.com/toolnexus/wasm/core/approval"
 	"github.com/toolnexus/wasm/core/journal"
+	"github.com/toolnexus/wasm/internal/httpx"
 	"github.com/toolnexus/wasm/internal/jsonx"
 	"github.com/toolnexus/wasm/worker"
 )
@@ -52,7 +52,7 @@ func record(ctx context.Context, store worker.RunStore, id string) ([]approval.E
 // "head", "decisions": [entry…]}, or with ?format=jsonl (or Accept:
 // application/jsonl) the entries as JSON Lines, the head in the
 // X-Decisions-Head header. approval.Verify checks a record.
-func serveRunDecisions(h *worker.Handler, w http.ResponseWriter, r *http.Request) {
+func serveRunDecisions(h *worker.Handler, w httpx.ResponseWriter, r *httpx.Request) {
 	store, ok := runsStore(h, w)
 	if !ok {
 		return
@@ -64,7 +64,7 @@ func serveRunDecisions(h *worker.Handler, w http.ResponseWriter, r *http.Request
 	entries, head, err := record(r.Context(), store, id)
 	if err != nil {
 		h.Options().Logf("worker: durable run %s: decisions: %v", id, err)
-		worker.WriteError(w, http.StatusServiceUnavailable, "run_store", "could not read the run's decisions; retry")
+		worker.WriteError(w, httpx.StatusServiceUnavailable, "run_store", "could not read the run's decisions; retry")
 		return
 	}
 	w.Header().Set("Cache-Control", "no-store")
@@ -72,14 +72,14 @@ func serveRunDecisions(h *worker.Handler, w http.ResponseWriter, r *http.Request
 	if r.URL.Query().Get("format") == "jsonl" || strings.Contains(r.Header.Get("Accept"), "application/jsonl") {
 		w.Header().Set("Content-Type", "application/jsonl; charset=utf-8")
 		w.Header().Set("Content-Disposition", `attachment; filename="`+id+`-decisions.jsonl"`)
-		w.WriteHeader(http.StatusOK)
+		w.WriteHeader(httpx.StatusOK)
 		w.Write(approval.AppendJSONL(nil, entries))
 		return
 	}
 	if entries == nil {
 		entries = []approval.Entry{}
 	}
-	worker.WriteJSON(w, http.StatusOK, map[string]any{"run": id, "count": len(entries), "head": head, "decisions": entries})
+	worker.WriteJSON(w, httpx.StatusOK, map[string]any{"run": id, "count": len(entries), "head": head, "decisions": entries})
 }
 
 // serveRunRevoke is POST /v1/runs/{id}/revoke {"grant": <the id of the
@@ -88,7 +88,7 @@ func serveRunDecisions(h *worker.Handler, w http.ResponseWriter, r *http.Request
 // the executor's next step on: a step already running keeps what it
 // read). 404 no_grant when the run holds no such grant, or holds it no
 // longer.
-func serveRunRevoke(h *worker.Handler, w http.ResponseWriter, r *http.Request) {
+func serveRunRevoke(h *worker.Handler, w httpx.ResponseWriter, r *httpx.Request) {
 	opts := h.Options()
 	store, ok := runsStore(h, w)
 	if !ok {
@@ -105,7 +105,7 @@ func serveRunRevoke(h *worker.Handler, w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if grant == "" {
-		worker.WriteError(w, http.StatusBadRequest, "missing_field", `"grant" is required: the request id of the approval that allowed the tool for the run`)
+		worker.WriteError(w, httpx.StatusBadRequest, "missing_field", `"grant" is required: the request id of the approval that allowed the tool for the run`)
 		return
 	}
 	id := runIDOf(r.URL.Path)
@@ -115,7 +115,7 @@ func serveRunRevoke(h *worker.Handler, w http.ResponseWriter, r *http.Request) {
 	entries, _, err := record(r.Context(), store, id)
 	if err != nil {
 		opts.Logf("worker: durable run %s: decisions: %v", id, err)
-		worker.WriteError(w, http.StatusServiceUnavailable, "run_store", "could not read the run's decisions; retry")
+		worker.WriteError(w, httpx.StatusServiceUnavailable, "run_store", "could not read the run's decisions; retry")
 		return
 	}
 	var given *approval.Entry
@@ -128,7 +128,7 @@ func serveRunRevoke(h *worker.Handler, w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	if given == nil {
-		worker.WriteError(w, http.StatusNotFound, "no_grant", "the run holds no grant "+worker.QuoteClip(grant)+" (revoked already, or never given)")
+		worker.WriteError(w, httpx.StatusNotFound, "no_grant", "the run holds no grant "+worker.QuoteClip(grant)+" (revoked already, or never given)")
 		return
 	}
 	e := approval.Entry{At: approval.Stamp(opts.Now()), Run: id, Tool: given.Tool, Request: grant, Decision: approval.Revoked, From: approval.FromAPI}
@@ -142,12 +142,12 @@ func serveRunRevoke(h *worker.Handler, w http.ResponseWriter, r *http.Request) {
 	step := worker.RunStep{Key: je.Key(), Entry: text, Events: []worker.RunEvent{{Type: "decision", Data: ev}}}
 	if err := store.Record(context.WithoutCancel(r.Context()), id, step); err != nil {
 		if errors.Is(err, journal.ErrDuplicate) {
-			worker.WriteError(w, http.StatusNotFound, "no_grant", "the grant "+worker.QuoteClip(grant)+" was revoked already")
+			worker.WriteError(w, httpx.StatusNotFound, "no_grant", "the grant "+worker.QuoteClip(grant)+" was revoked already")
 			return
 		}
 		opts.Logf("worker: run store: %v", err)
-		worker.WriteError(w, http.StatusServiceUnavailable, "run_store", "could not record the revocation; retry")
+		worker.WriteError(w, httpx.StatusServiceUnavailable, "run_store", "could not record the revocation; retry")
 		return
 	}
-	worker.WriteJSON(w, http.StatusOK, map[string]any{"status": "revoked", "decision": e})
+	worker.WriteJSON(w, httpx.StatusOK, map[string]any{"status": "revoked", "decision": e})
 }

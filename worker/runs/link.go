@@ -7,7 +7,6 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"encoding/json" // for the RawMessage type only: nothing of the package runs
-	"net/http"
 	"net/url"
 	"path"
 	"strconv"
@@ -18,6 +17,7 @@ import (
 	"github.com/toolnexus/wasm/core"
 	"github.com/toolnexus/wasm/core/approval"
 	"github.com/toolnexus/wasm/core/journal"
+	"github.com/toolnexus/wasm/internal/httpx"
 	"github.com/toolnexus/wasm/internal/jsonx"
 	"github.com/toolnexus/wasm/web"
 	"github.com/toolnexus/wasm/worker"
@@ -86,7 +86,7 @@ func argsDigest(args string) string {
 // openLinkRequest reads what both approve routes need: the request's
 // configuration, the runs' store and the checked link (openLink). On a
 // failure it has answered and reports false.
-func openLinkRequest(h *worker.Handler, w http.ResponseWriter, r *http.Request) (worker.Config, worker.RunStore, approvalLink, bool) {
+func openLinkRequest(h *worker.Handler, w httpx.ResponseWriter, r *httpx.Request) (worker.Config, worker.RunStore, approvalLink, bool) {
 	cfg, ok := h.RequestConfig(w)
 	if !ok {
 		return cfg, nil, approvalLink{}, false
@@ -102,39 +102,39 @@ func openLinkRequest(h *worker.Handler, w http.ResponseWriter, r *http.Request) 
 // openLink checks the link in r's query: 400 link_malformed, 403
 // link_invalid (not signed by this Worker, or edited: another run, request
 // or digest), 410 link_expired. It answers and reports false on failure.
-func openLink(h *worker.Handler, w http.ResponseWriter, r *http.Request, cfg worker.Config) (approvalLink, bool) {
+func openLink(h *worker.Handler, w httpx.ResponseWriter, r *httpx.Request, cfg worker.Config) (approvalLink, bool) {
 	q := r.URL.Query()
 	l := approvalLink{Run: q.Get("run"), Req: q.Get("req"), Digest: q.Get("d")}
 	exp, err := strconv.ParseInt(q.Get("e"), 10, 64)
 	sig, err2 := base64.RawURLEncoding.Strict().DecodeString(q.Get("s"))
 	if err != nil || err2 != nil || l.Run == "" || l.Req == "" || l.Digest == "" || len(sig) == 0 {
-		worker.WriteError(w, http.StatusBadRequest, "link_malformed", "this approval link is incomplete: open the whole link you were sent")
+		worker.WriteError(w, httpx.StatusBadRequest, "link_malformed", "this approval link is incomplete: open the whole link you were sent")
 		return l, false
 	}
 	l.Exp = exp
 	if !hmac.Equal(sig, l.sign(linkKey(cfg.StateSecret))) {
-		worker.WriteError(w, http.StatusForbidden, "link_invalid", "this approval link is not valid: it was changed, or it belongs to another Worker")
+		worker.WriteError(w, httpx.StatusForbidden, "link_invalid", "this approval link is not valid: it was changed, or it belongs to another Worker")
 		return l, false
 	}
 	if h.Options().Now().Unix() >= l.Exp {
-		worker.WriteError(w, http.StatusGone, "link_expired", "this approval link has expired; the run can no longer be answered")
+		worker.WriteError(w, httpx.StatusGone, "link_expired", "this approval link has expired; the run can no longer be answered")
 		return l, false
 	}
 	return l, true
 }
 
 // serveApproveAsset serves the approval page's modules.
-func serveApproveAsset(h *worker.Handler, w http.ResponseWriter, r *http.Request) {
+func serveApproveAsset(h *worker.Handler, w httpx.ResponseWriter, r *httpx.Request) {
 	name := path.Base(r.URL.Path)
 	b, err := web.ApprovalPage.ReadFile(name)
 	if err != nil || !strings.HasSuffix(name, ".mjs") {
-		worker.WriteError(w, http.StatusNotFound, "not_found", "no asset "+worker.QuoteClip(name))
+		worker.WriteError(w, httpx.StatusNotFound, "not_found", "no asset "+worker.QuoteClip(name))
 		return
 	}
 	w.Header().Set("Content-Type", "text/javascript; charset=utf-8")
 	w.Header().Set("Cache-Control", "public, max-age=300")
 	w.Header().Set("X-Content-Type-Options", "nosniff")
-	w.WriteHeader(http.StatusOK)
+	w.WriteHeader(httpx.StatusOK)
 	w.Write(b)
 }
 
@@ -158,7 +158,7 @@ const approvePageHTML = `<!doctype html>
 // securePage sets the headers of the approval page and its JSON: the link
 // (a capability) must not leak through a Referer, and nothing but the
 // Worker's own modules may run.
-func securePage(w http.ResponseWriter) {
+func securePage(w httpx.ResponseWriter) {
 	h := w.Header()
 	h.Set("Cache-Control", "no-store")
 	h.Set("Referrer-Policy", "no-referrer")
@@ -171,11 +171,11 @@ func securePage(w http.ResponseWriter) {
 // pending request the link names:
 //
 //	{"run", "status", "request"?, "answered"?: decision, "tokenRequired", "where"}
-func serveApprovePage(h *worker.Handler, w http.ResponseWriter, r *http.Request) {
+func serveApprovePage(h *worker.Handler, w httpx.ResponseWriter, r *httpx.Request) {
 	securePage(w)
 	if r.URL.Query().Get("view") != "json" {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		w.WriteHeader(http.StatusOK)
+		w.WriteHeader(httpx.StatusOK)
 		w.Write([]byte(approvePageHTML))
 		return
 	}
@@ -197,18 +197,18 @@ func serveApprovePage(h *worker.Handler, w http.ResponseWriter, r *http.Request)
 		out["status"] = "answered"
 		out["answered"] = map[string]string{"decision": "unknown"}
 	}
-	worker.WriteJSON(w, http.StatusOK, out)
+	worker.WriteJSON(w, httpx.StatusOK, out)
 }
 
 // runFound answers a missing run (404) or a store failure (503).
-func runFound(h *worker.Handler, w http.ResponseWriter, found bool, err error) bool {
+func runFound(h *worker.Handler, w httpx.ResponseWriter, found bool, err error) bool {
 	if err != nil {
 		h.Options().Logf("worker: run store: %v", err)
-		worker.WriteError(w, http.StatusServiceUnavailable, "run_store", "could not read the run; retry")
+		worker.WriteError(w, httpx.StatusServiceUnavailable, "run_store", "could not read the run; retry")
 		return false
 	}
 	if !found {
-		worker.WriteError(w, http.StatusNotFound, "not_found", "this run is no longer stored")
+		worker.WriteError(w, httpx.StatusNotFound, "not_found", "this run is no longer stored")
 		return false
 	}
 	return true
@@ -230,11 +230,11 @@ type approveBody struct {
 }
 
 // alreadyAnswered is the 409 of a request answered before.
-func alreadyAnswered(w http.ResponseWriter, decision []byte) {
+func alreadyAnswered(w httpx.ResponseWriter, decision []byte) {
 	if decision == nil {
 		decision = []byte(`{"decision":"unknown"}`)
 	}
-	worker.WriteJSON(w, http.StatusConflict, map[string]any{
+	worker.WriteJSON(w, httpx.StatusConflict, map[string]any{
 		"error":    worker.APIError{Code: "already_answered", Message: "this request was already answered; nothing ran"},
 		"decision": json.RawMessage(decision),
 	})
@@ -250,7 +250,7 @@ func alreadyAnswered(w http.ResponseWriter, decision []byte) {
 // already_answered (with the standing decision), 400 invalid_args (the
 // edit does not fit the tool's schema: nothing recorded) or
 // invalid_field, and openLink's codes.
-func serveApprove(h *worker.Handler, w http.ResponseWriter, r *http.Request) {
+func serveApprove(h *worker.Handler, w httpx.ResponseWriter, r *httpx.Request) {
 	opts := h.Options()
 	securePage(w)
 	_, store, l, ok := openLinkRequest(h, w, r)
@@ -282,13 +282,13 @@ func serveApprove(h *worker.Handler, w http.ResponseWriter, r *http.Request) {
 		}
 		name, ok := worker.Approver(want, got)
 		if !ok {
-			worker.WriteError(w, http.StatusUnauthorized, "approver_token", "this Worker asks approvers for its approver token: it is missing or wrong; nothing was recorded")
+			worker.WriteError(w, httpx.StatusUnauthorized, "approver_token", "this Worker asks approvers for its approver token: it is missing or wrong; nothing was recorded")
 			return
 		}
 		in.approver = name
 	}
 	if in.Ok == nil {
-		worker.WriteError(w, http.StatusBadRequest, "missing_field", `"ok" is required (true approves, false declines)`)
+		worker.WriteError(w, httpx.StatusBadRequest, "missing_field", `"ok" is required (true approves, false declines)`)
 		return
 	}
 	rec, found, err := getRun(r.Context(), store, l.Run, l.Req)
@@ -311,7 +311,7 @@ func serveApprove(h *worker.Handler, w http.ResponseWriter, r *http.Request) {
 	}
 	answer, decision, bad := decide(req, in, opts.Now())
 	if bad != nil {
-		worker.WriteError(w, http.StatusBadRequest, bad.Code, bad.Message)
+		worker.WriteError(w, httpx.StatusBadRequest, bad.Code, bad.Message)
 		return
 	}
 	if answer.Data == nil {
@@ -335,14 +335,14 @@ func serveApprove(h *worker.Handler, w http.ResponseWriter, r *http.Request) {
 	won, standing, err := store.Answer(context.WithoutCancel(r.Context()), l.Run, l.Req, dec, step)
 	if err != nil {
 		opts.Logf("worker: run store: %v", err)
-		worker.WriteError(w, http.StatusServiceUnavailable, "run_store", "could not record the answer; retry")
+		worker.WriteError(w, httpx.StatusServiceUnavailable, "run_store", "could not record the answer; retry")
 		return
 	}
 	if !won {
 		alreadyAnswered(w, standing)
 		return
 	}
-	worker.WriteJSON(w, http.StatusOK, map[string]any{"status": "answered", "decision": json.RawMessage(dec)})
+	worker.WriteJSON(w, httpx.StatusOK, map[string]any{"status": "answered", "decision": json.RawMessage(dec)})
 }
 
 // decide turns the body of POST /approve into the Answer to req and the

@@ -20,11 +20,11 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"net/http"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/toolnexus/wasm/internal/httpx"
 	"github.com/toolnexus/wasm/worker"
 )
 
@@ -71,13 +71,13 @@ func newRunID() (string, error) {
 }
 
 // runsStore returns the run store, answering 503 when none is bound.
-func runsStore(h *worker.Handler, w http.ResponseWriter) (worker.RunStore, bool) {
+func runsStore(h *worker.Handler, w httpx.ResponseWriter) (worker.RunStore, bool) {
 	var s worker.RunStore
 	if runs := h.Options().Runs; runs != nil {
 		s = runs()
 	}
 	if s == nil {
-		worker.WriteError(w, http.StatusServiceUnavailable, "runs_unavailable", "this Worker has no "+worker.RunsBinding+" Durable Object binding, which keeps durable runs; nothing ran. Use POST /v1/run, or deploy with the generated wrangler.jsonc")
+		worker.WriteError(w, httpx.StatusServiceUnavailable, "runs_unavailable", "this Worker has no "+worker.RunsBinding+" Durable Object binding, which keeps durable runs; nothing ran. Use POST /v1/run, or deploy with the generated wrangler.jsonc")
 		return nil, false
 	}
 	return s, true
@@ -87,7 +87,7 @@ func runsStore(h *worker.Handler, w http.ResponseWriter) (worker.RunStore, bool)
 // run's start and answers 202 {"id", "status": "running", "events"}; the
 // run's executor runs it. A body or setting /v1/run refuses is refused the
 // same way, and nothing is recorded.
-func serveRunsStart(h *worker.Handler, w http.ResponseWriter, r *http.Request) {
+func serveRunsStart(h *worker.Handler, w httpx.ResponseWriter, r *httpx.Request) {
 	opts := h.Options()
 	_, req, ok := worker.BeginJSON(h, w, r, worker.DecodeRunRequest)
 	if !ok {
@@ -98,13 +98,13 @@ func serveRunsStart(h *worker.Handler, w http.ResponseWriter, r *http.Request) {
 	}
 	switch {
 	case strings.TrimSpace(req.Prompt) == "":
-		worker.WriteError(w, http.StatusBadRequest, "missing_field", `"prompt" is required and must be a non-empty string`)
+		worker.WriteError(w, httpx.StatusBadRequest, "missing_field", `"prompt" is required and must be a non-empty string`)
 		return
 	case req.Conversation != "":
-		worker.WriteError(w, http.StatusBadRequest, "unsupported_field", `"conversation" cannot be combined with a durable run: the run keeps its own transcript`)
+		worker.WriteError(w, httpx.StatusBadRequest, "unsupported_field", `"conversation" cannot be combined with a durable run: the run keeps its own transcript`)
 		return
 	case req.Agent != "" && len(req.Messages) > 0:
-		worker.WriteError(w, http.StatusBadRequest, "unsupported_field", `"messages" cannot be combined with "agent": an agent team keeps its own transcripts`)
+		worker.WriteError(w, httpx.StatusBadRequest, "unsupported_field", `"messages" cannot be combined with "agent": an agent team keeps its own transcripts`)
 		return
 	case req.Agent != "" && h.TeamsUnavailable(w):
 		return
@@ -115,14 +115,14 @@ func serveRunsStart(h *worker.Handler, w http.ResponseWriter, r *http.Request) {
 	id, err := Start(h, r.Context(), Begin{Origin: worker.OriginOf(r), Prompt: req.Prompt, History: req.Messages, Agent: req.Agent, Workspace: req.Workspace})
 	if errors.Is(err, ErrRunStore) {
 		opts.Logf("worker: run store: %v", err)
-		worker.WriteError(w, http.StatusServiceUnavailable, "run_store", "could not record the run; nothing ran")
+		worker.WriteError(w, httpx.StatusServiceUnavailable, "run_store", "could not record the run; nothing ran")
 		return
 	}
 	if err != nil {
 		h.InternalError(w, err)
 		return
 	}
-	worker.WriteJSON(w, http.StatusAccepted, map[string]string{"id": id, "status": "running", "events": "/v1/runs/" + id + "/events"})
+	worker.WriteJSON(w, httpx.StatusAccepted, map[string]string{"id": id, "status": "running", "events": "/v1/runs/" + id + "/events"})
 }
 
 // serveRunState is GET /v1/runs/{id}: {"status": "running"|"pending"|
@@ -130,7 +130,7 @@ func serveRunsStart(h *worker.Handler, w http.ResponseWriter, r *http.Request) {
 // "args", "path"?, "approveURL", "expiresAt", "request"}, "error"?,
 // "step": {"kind": "starting"|"model"|"tool"|"waiting"|"ended", "turn"?,
 // "attempt"?, "tool"?}, "progressAt"} (view.go).
-func serveRunState(h *worker.Handler, w http.ResponseWriter, r *http.Request) {
+func serveRunState(h *worker.Handler, w httpx.ResponseWriter, r *httpx.Request) {
 	store, ok := runsStore(h, w)
 	if !ok {
 		return
@@ -139,16 +139,16 @@ func serveRunState(h *worker.Handler, w http.ResponseWriter, r *http.Request) {
 	rec, found, err := getRun(r.Context(), store, id, "")
 	if err != nil {
 		h.Options().Logf("worker: run store: %v", err)
-		worker.WriteError(w, http.StatusServiceUnavailable, "run_store", "could not read the run; retry")
+		worker.WriteError(w, httpx.StatusServiceUnavailable, "run_store", "could not read the run; retry")
 		return
 	}
 	if !found {
-		worker.WriteError(w, http.StatusNotFound, "not_found", "no run "+worker.QuoteClip(r.URL.Path[len("/v1/runs/"):]))
+		worker.WriteError(w, httpx.StatusNotFound, "not_found", "no run "+worker.QuoteClip(r.URL.Path[len("/v1/runs/"):]))
 		return
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Cache-Control", "no-store")
-	w.WriteHeader(http.StatusOK)
+	w.WriteHeader(httpx.StatusOK)
 	w.Write(rec.Public)
 }
 
@@ -167,7 +167,7 @@ const runEventsWait = 20 * time.Second
 // serveRunEvents is GET /v1/runs/{id}/events: the run's events from the
 // beginning (or after Last-Event-ID), each with its "id:", live until its
 // done or error event.
-func serveRunEvents(h *worker.Handler, w http.ResponseWriter, r *http.Request) {
+func serveRunEvents(h *worker.Handler, w httpx.ResponseWriter, r *httpx.Request) {
 	opts := h.Options()
 	store, ok := runsStore(h, w)
 	if !ok {
@@ -177,17 +177,17 @@ func serveRunEvents(h *worker.Handler, w http.ResponseWriter, r *http.Request) {
 	if _, found, err := getRun(r.Context(), store, id, ""); err != nil || !found {
 		if err != nil {
 			opts.Logf("worker: run store: %v", err)
-			worker.WriteError(w, http.StatusServiceUnavailable, "run_store", "could not read the run; retry")
+			worker.WriteError(w, httpx.StatusServiceUnavailable, "run_store", "could not read the run; retry")
 			return
 		}
-		worker.WriteError(w, http.StatusNotFound, "not_found", "no run "+worker.QuoteClip(strings.TrimSuffix(r.URL.Path[len("/v1/runs/"):], "/events")))
+		worker.WriteError(w, httpx.StatusNotFound, "not_found", "no run "+worker.QuoteClip(strings.TrimSuffix(r.URL.Path[len("/v1/runs/"):], "/events")))
 		return
 	}
 	after := 0
 	if v := r.Header.Get("Last-Event-ID"); v != "" {
 		n, err := strconv.Atoi(strings.TrimSpace(v))
 		if err != nil || n < 0 {
-			worker.WriteError(w, http.StatusBadRequest, "invalid_field", "Last-Event-ID must be the id of an event of this run")
+			worker.WriteError(w, httpx.StatusBadRequest, "invalid_field", "Last-Event-ID must be the id of an event of this run")
 			return
 		}
 		after = n

@@ -3,11 +3,11 @@ package runs
 import (
 	"context"
 	"encoding/json" // for the RawMessage type only: nothing of the package runs
-	"net/http"
 	"strings"
 	"time"
 
 	"github.com/toolnexus/wasm/core"
+	"github.com/toolnexus/wasm/internal/httpx"
 	"github.com/toolnexus/wasm/worker"
 )
 
@@ -64,7 +64,7 @@ func postWebhook(ctx context.Context, h *worker.Handler, run string, req *core.R
 	backoff := 500 * time.Millisecond
 	for attempt := 1; attempt <= webhookAttempts; attempt++ {
 		actx, cancel := context.WithTimeout(ctx, webhookTimeout)
-		resp, err := transport.Do(actx, &core.HTTPRequest{Method: http.MethodPost, URL: hook, Header: map[string]string{"content-type": "application/json"}, Body: body})
+		resp, err := transport.Do(actx, &core.HTTPRequest{Method: httpx.MethodPost, URL: hook, Header: map[string]string{"content-type": "application/json"}, Body: body})
 		status := 0
 		if err == nil {
 			status = resp.Status

@@ -6,9 +6,8 @@
 package teams
 
 import (
-	"net/http"
-
 	"github.com/toolnexus/wasm/core"
+	"github.com/toolnexus/wasm/internal/httpx"
 	"github.com/toolnexus/wasm/worker"
 )
 
@@ -18,14 +17,14 @@ func Mount(h *worker.Handler) { h.SetTeams(runner{}) }
 // runner is the worker.TeamRunner of this package.
 type runner struct{}
 
-func (runner) Run(h *worker.Handler, w http.ResponseWriter, r *http.Request, cfg worker.Config, req worker.RunRequest) {
+func (runner) Run(h *worker.Handler, w httpx.ResponseWriter, r *httpx.Request, cfg worker.Config, req worker.RunRequest) {
 	serveAgentRun(h, w, r, cfg, req)
 }
 
-func (runner) Resume(h *worker.Handler, w http.ResponseWriter, r *http.Request, cfg worker.Config, st worker.State, answer core.Answer, stream bool) {
+func (runner) Resume(h *worker.Handler, w httpx.ResponseWriter, r *httpx.Request, cfg worker.Config, st worker.State, answer core.Answer, stream bool) {
 	resumeAgent(h, w, r, cfg, st, answer, stream)
 }
 
-func (runner) Stream(h *worker.Handler, w http.ResponseWriter, r *http.Request, cfg worker.Config, s worker.TeamStream) {
+func (runner) Stream(h *worker.Handler, w httpx.ResponseWriter, r *httpx.Request, cfg worker.Config, s worker.TeamStream) {
 	streamUI(h, w, r, cfg, s)
 }

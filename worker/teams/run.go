@@ -3,24 +3,24 @@ package teams
 import (
 	"context"
 	"errors"
-	"net/http"
 	"time"
 
 	"github.com/toolnexus/wasm/core"
 	"github.com/toolnexus/wasm/core/agents"
+	"github.com/toolnexus/wasm/internal/httpx"
 	"github.com/toolnexus/wasm/worker"
 )
 
 // serveAgentRun is POST /v1/run with "agent": the declared team runs the
 // prompt through core/agents; a halt anywhere in the tree answers
 // "pending" with a state token whose tree waits in the TreeStore.
-func serveAgentRun(h *worker.Handler, w http.ResponseWriter, r *http.Request, cfg worker.Config, req worker.RunRequest) {
+func serveAgentRun(h *worker.Handler, w httpx.ResponseWriter, r *httpx.Request, cfg worker.Config, req worker.RunRequest) {
 	switch {
 	case len(req.Messages) > 0:
-		worker.WriteError(w, http.StatusBadRequest, "unsupported_field", `"messages" cannot be combined with "agent": an agent team keeps its own transcripts`)
+		worker.WriteError(w, httpx.StatusBadRequest, "unsupported_field", `"messages" cannot be combined with "agent": an agent team keeps its own transcripts`)
 		return
 	case req.Conversation != "":
-		worker.WriteError(w, http.StatusBadRequest, "unsupported_field", `"conversation" cannot be combined with "agent": an agent team keeps its own transcripts`)
+		worker.WriteError(w, httpx.StatusBadRequest, "unsupported_field", `"conversation" cannot be combined with "agent": an agent team keeps its own transcripts`)
 		return
 	}
 	trees := h.Options().Trees()
@@ -38,7 +38,7 @@ func serveAgentRun(h *worker.Handler, w http.ResponseWriter, r *http.Request, cf
 // spent: the tree is taken from the TreeStore (so it is gone whatever
 // happens next), restored, and the Answer goes to the deepest suspended
 // agent (Runtime.Resume).
-func resumeAgent(h *worker.Handler, w http.ResponseWriter, r *http.Request, cfg worker.Config, st worker.State, answer core.Answer, stream bool) {
+func resumeAgent(h *worker.Handler, w httpx.ResponseWriter, r *httpx.Request, cfg worker.Config, st worker.State, answer core.Answer, stream bool) {
 	trees := h.Options().Trees()
 	tree, ok := takeTree(h, w, r, trees, st.ID, "the state token is used up")
 	if !ok {
@@ -50,16 +50,16 @@ func resumeAgent(h *worker.Handler, w http.ResponseWriter, r *http.Request, cfg 
 // takeTree takes the halted team's tree stored under id from trees (gone
 // whatever happens next), answering 503 or 410 itself when it cannot; spent
 // says what was used up, for the 503.
-func takeTree(h *worker.Handler, w http.ResponseWriter, r *http.Request, trees worker.TreeStore, id, spent string) ([]byte, bool) {
+func takeTree(h *worker.Handler, w httpx.ResponseWriter, r *httpx.Request, trees worker.TreeStore, id, spent string) ([]byte, bool) {
 	tree, err := trees.Take(r.Context(), id)
 	if err != nil {
 		h.Options().Logf("worker: tree store: %v", err)
-		worker.WriteError(w, http.StatusServiceUnavailable, "state_store", "could not read the halted agent team; "+spent+": start a new run")
+		worker.WriteError(w, httpx.StatusServiceUnavailable, "state_store", "could not read the halted agent team; "+spent+": start a new run")
 		return nil, false
 	}
 	if tree == nil {
 		h.CountRefusedState("state_gone")
-		worker.WriteError(w, http.StatusGone, "state_gone", "the halted agent team is no longer stored (it expired); start a new run")
+		worker.WriteError(w, httpx.StatusGone, "state_gone", "the halted agent team is no longer stored (it expired); start a new run")
 		return nil, false
 	}
 	return tree, true
@@ -89,7 +89,7 @@ type teamBegin func(agents.Options) (*agents.Runtime, func() agents.TaskResult, 
 // runTeamRequest runs a team under the request's deadline and answers with
 // an AgentResponse, as JSON or, with stream, as server-sent events
 // (agents_stream.go). Only a restore can fail to begin (409).
-func runTeamRequest(h *worker.Handler, w http.ResponseWriter, r *http.Request, cfg worker.Config, endpoint, workspace, agent string, stream bool, trees worker.TreeStore, begin teamBegin) {
+func runTeamRequest(h *worker.Handler, w httpx.ResponseWriter, r *httpx.Request, cfg worker.Config, endpoint, workspace, agent string, stream bool, trees worker.TreeStore, begin teamBegin) {
 	ctx, cancel := context.WithTimeout(r.Context(), cfg.Timeout)
 	defer cancel()
 	var feed *eventFeed
@@ -131,7 +131,7 @@ func (t startedTeam) close() {
 // startTeam builds the request's team, lets hook set its options' event
 // hooks, and begins it; the caller closes what it returns. When ok is false
 // it has answered: a config problem, or 409 when a restore fails.
-func startTeam(h *worker.Handler, ctx context.Context, w http.ResponseWriter, cfg worker.Config, workspace, agent string, begin teamBegin, hook func(*agents.Options)) (startedTeam, bool) {
+func startTeam(h *worker.Handler, ctx context.Context, w httpx.ResponseWriter, cfg worker.Config, workspace, agent string, begin teamBegin, hook func(*agents.Options)) (startedTeam, bool) {
 	team, ok := newAgentTeam(h, ctx, w, cfg, workspace, agent, h.AgentMetric)
 	if !ok {
 		return startedTeam{}, false
@@ -141,7 +141,7 @@ func startTeam(h *worker.Handler, ctx context.Context, w http.ResponseWriter, cf
 	if err != nil {
 		team.tk.Close()
 		h.Options().Logf("worker: restore agent team: %v", err)
-		worker.WriteError(w, http.StatusConflict, "state_unrestorable", "the halted agent team cannot be restored with this Worker's "+worker.AgentsSetting+" (an agent it names is no longer declared?); start a new run")
+		worker.WriteError(w, httpx.StatusConflict, "state_unrestorable", "the halted agent team cannot be restored with this Worker's "+worker.AgentsSetting+" (an agent it names is no longer declared?); start a new run")
 		return startedTeam{}, false
 	}
 	return startedTeam{tk: team.tk, rt: rt, run: run}, true
@@ -167,31 +167,31 @@ func teamAnswer(h *worker.Handler, ctx context.Context, cfg worker.Config, endpo
 	switch res.Status {
 	case agents.TaskStatusError:
 		h.Options().Logf("worker: agent run failed: %s", worker.Redact(res.Text, cfg.APIKey, cfg.StateSecret, cfg.APIToken))
-		return http.StatusBadGateway, worker.ErrorBody{Error: worker.APIError{Code: "upstream_error", Message: "the agent run failed (the Worker's log has the reason)"}}
+		return httpx.StatusBadGateway, worker.ErrorBody{Error: worker.APIError{Code: "upstream_error", Message: "the agent run failed (the Worker's log has the reason)"}}
 	case agents.TaskStatusTimeout:
-		return http.StatusGatewayTimeout, worker.ErrorBody{Error: worker.APIError{Code: "upstream_timeout", Message: "the run timed out"}}
+		return httpx.StatusGatewayTimeout, worker.ErrorBody{Error: worker.APIError{Code: "upstream_timeout", Message: "the run timed out"}}
 	case agents.TaskStatusPending:
 	default:
-		return http.StatusOK, out
+		return httpx.StatusOK, out
 	}
 	if res.Pending == nil {
-		return http.StatusInternalServerError, worker.ErrorBody{Error: worker.APIError{Code: "internal", Message: "internal error"}}
+		return httpx.StatusInternalServerError, worker.ErrorBody{Error: worker.APIError{Code: "internal", Message: "internal error"}}
 	}
 	snap, err := rt.Snapshot()
 	if err != nil {
 		h.Options().Logf("worker: snapshot agent team: %v", err)
-		return http.StatusInternalServerError, worker.ErrorBody{Error: worker.APIError{Code: "internal", Message: "internal error"}}
+		return httpx.StatusInternalServerError, worker.ErrorBody{Error: worker.APIError{Code: "internal", Message: "internal error"}}
 	}
 	pending := *res.Pending
 	token, st, err := worker.NewSealer(cfg.StateSecret, h.Options().Now).SealTree(cfg.Style, workspace, agent, pending, cfg.StateTTL)
 	if err != nil {
 		h.Options().Logf("worker: seal: %v", err)
-		return http.StatusInternalServerError, worker.ErrorBody{Error: worker.APIError{Code: "internal", Message: "internal error"}}
+		return httpx.StatusInternalServerError, worker.ErrorBody{Error: worker.APIError{Code: "internal", Message: "internal error"}}
 	}
 	expires := time.Unix(st.ExpiresAt, 0)
 	if err := trees.Put(context.WithoutCancel(ctx), st.ID, snap, expires.Add(worker.LedgerGrace)); err != nil {
 		h.Options().Logf("worker: tree store: %v", err)
-		return http.StatusServiceUnavailable, worker.ErrorBody{Error: worker.APIError{Code: "state_store", Message: "could not keep the halted agent team; its approval cannot be resumed: start a new run"}}
+		return httpx.StatusServiceUnavailable, worker.ErrorBody{Error: worker.APIError{Code: "state_store", Message: "could not keep the halted agent team; its approval cannot be resumed: start a new run"}}
 	}
 	out.State = token
 	out.StateExpiresAt = expires.UTC().Format(time.RFC3339)
@@ -199,5 +199,5 @@ func teamAnswer(h *worker.Handler, ctx context.Context, cfg worker.Config, endpo
 		pending.ExpiresAt = out.StateExpiresAt
 	}
 	out.Pending = &pending
-	return http.StatusOK, out
+	return httpx.StatusOK, out
 }

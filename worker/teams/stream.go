@@ -2,11 +2,11 @@ package teams
 
 import (
 	"context"
-	"net/http"
 	"sync"
 
 	"github.com/toolnexus/wasm/core"
 	"github.com/toolnexus/wasm/core/agents"
+	"github.com/toolnexus/wasm/internal/httpx"
 	"github.com/toolnexus/wasm/worker"
 )
 
@@ -138,13 +138,13 @@ func (f *eventFeed) next() ([]feedItem, bool) {
 // and then "done" (the body the JSON answer has, state included when
 // pending) or "error" (the error body). A client that goes away stops the
 // run.
-func streamTeam(h *worker.Handler, w http.ResponseWriter, ctx context.Context, rt *agents.Runtime, run func() agents.TaskResult, feed *eventFeed, finish func(agents.TaskResult) (int, any)) {
+func streamTeam(h *worker.Handler, w httpx.ResponseWriter, ctx context.Context, rt *agents.Runtime, run func() agents.TaskResult, feed *eventFeed, finish func(agents.TaskResult) (int, any)) {
 	sse := worker.NewSSEWriter(w)
 	sse.Comment("toolnexus stream")
 	res := drainTeam(ctx, rt, run, feed, func(it feedItem) error { return sse.Event(it.name, it.data) })
 	status, body := finish(res)
 	name := core.EventDone
-	if status != http.StatusOK {
+	if status != httpx.StatusOK {
 		name = core.EventError
 	}
 	sse.Event(name, body)

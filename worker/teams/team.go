@@ -4,11 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/http"
 	"strings"
 
 	"github.com/toolnexus/wasm/core"
 	"github.com/toolnexus/wasm/core/agents"
+	"github.com/toolnexus/wasm/internal/httpx"
 	"github.com/toolnexus/wasm/worker"
 )
 
@@ -26,14 +26,14 @@ type agentTeam struct {
 // that name, 500 for a configuration problem (a listed tool the toolkit
 // does not have, say because its MCP server is down), and reports false
 // when it has answered.
-func newAgentTeam(h *worker.Handler, ctx context.Context, w http.ResponseWriter, cfg worker.Config, workspace, agent string, onMetric func(agents.MetricEvent)) (agentTeam, bool) {
+func newAgentTeam(h *worker.Handler, ctx context.Context, w httpx.ResponseWriter, cfg worker.Config, workspace, agent string, onMetric func(agents.MetricEvent)) (agentTeam, bool) {
 	team, err := buildAgentTeam(h, ctx, cfg, workspace, agent, onMetric)
 	unknown, isUnknown := errors.AsType[*unknownAgentError](err)
 	switch ce, isConfig := errors.AsType[*worker.ConfigError](err); {
 	case err == nil:
 		return team, true
 	case isUnknown:
-		worker.WriteError(w, http.StatusBadRequest, "unknown_agent", unknown.Error())
+		worker.WriteError(w, httpx.StatusBadRequest, "unknown_agent", unknown.Error())
 	case isConfig:
 		h.WriteConfigError(w, ce)
 	default:

@@ -2,10 +2,10 @@ package teams
 
 import (
 	"context"
-	"net/http"
 
 	"github.com/toolnexus/wasm/core"
 	"github.com/toolnexus/wasm/core/agents"
+	"github.com/toolnexus/wasm/internal/httpx"
 	"github.com/toolnexus/wasm/worker"
 )
 
@@ -14,7 +14,7 @@ import (
 // and its answer to s's functions, which write the UI message stream.
 // Before the team begins, a problem is answered as JSON (unknown_agent,
 // config, state_gone, state_unrestorable).
-func streamUI(h *worker.Handler, w http.ResponseWriter, r *http.Request, cfg worker.Config, s worker.TeamStream) {
+func streamUI(h *worker.Handler, w httpx.ResponseWriter, r *httpx.Request, cfg worker.Config, s worker.TeamStream) {
 	trees := h.Options().Trees()
 	begin := func(opts agents.Options) (*agents.Runtime, func() agents.TaskResult, error) {
 		rt := agents.NewRuntime(opts)

@@ -5,9 +5,9 @@ import (
 	"encoding/json" // for the RawMessage type only: nothing of the package runs
 	"errors"
 	"fmt"
-	"net/http"
 
 	"github.com/toolnexus/wasm/core"
+	"github.com/toolnexus/wasm/internal/httpx"
 	"github.com/toolnexus/wasm/internal/jsonx"
 	"github.com/toolnexus/wasm/worker"
 )
@@ -189,7 +189,7 @@ type streamStarter func(ctx context.Context, c *core.Client, tk *core.Toolkit) (
 // (see uiStream), ending with "data: [DONE]". skip is the call a resume
 // answers. A failure before the stream starts is plain JSON, as on
 // /v1/run.
-func uiStep(h *worker.Handler, w http.ResponseWriter, r *http.Request, cfg worker.Config, workspace, skip string, start streamStarter) func(*core.Client, *core.Toolkit) (core.RunResult, error) {
+func uiStep(h *worker.Handler, w httpx.ResponseWriter, r *httpx.Request, cfg worker.Config, workspace, skip string, start streamStarter) func(*core.Client, *core.Toolkit) (core.RunResult, error) {
 	return func(c *core.Client, tk *core.Toolkit) (core.RunResult, error) {
 		ctx, cancel := context.WithCancel(r.Context())
 		defer cancel()

@@ -1,10 +1,9 @@
 package uiproto
 
 import (
-	"net/http"
-
 	"github.com/toolnexus/wasm/core"
 	"github.com/toolnexus/wasm/core/agents"
+	"github.com/toolnexus/wasm/internal/httpx"
 	"github.com/toolnexus/wasm/worker"
 )
 
@@ -57,7 +56,7 @@ func (s *uiStream) teamEvent(e agents.StreamEvent, root bool) error {
 // message stream; skip is the call a resume answers. Before the stream
 // starts, a problem is answered as JSON (unknown_agent, config,
 // state_unrestorable).
-func uiTeam(h *worker.Handler, w http.ResponseWriter, r *http.Request, cfg worker.Config, workspace, agent, skip string, ts worker.TeamStream) {
+func uiTeam(h *worker.Handler, w httpx.ResponseWriter, r *httpx.Request, cfg worker.Config, workspace, agent, skip string, ts worker.TeamStream) {
 	var s *uiStream
 	ts.Workspace, ts.Agent = workspace, agent
 	ts.Begun = func(tk *core.Toolkit) {
@@ -68,7 +67,7 @@ func uiTeam(h *worker.Handler, w http.ResponseWriter, r *http.Request, cfg worke
 	ts.Event = func(e agents.StreamEvent) error { return s.teamEvent(e, len(e.Path) <= 1) }
 	ts.Settled = func(status int, body any) {
 		s.endText()
-		if out, ok := body.(worker.AgentResponse); ok && status == http.StatusOK {
+		if out, ok := body.(worker.AgentResponse); ok && status == httpx.StatusOK {
 			meta := map[string]any{"status": out.Status, "agent": agent, "turns": out.Turns, "totalTokens": out.TotalTokens}
 			s.finishWith(out.Status, out.Limit, out.Pending, out.State, out.StateExpiresAt, meta)
 		} else {
@@ -82,12 +81,12 @@ func uiTeam(h *worker.Handler, w http.ResponseWriter, r *http.Request, cfg worke
 }
 
 // uiTeamRun starts agent on prompt.
-func uiTeamRun(h *worker.Handler, w http.ResponseWriter, r *http.Request, cfg worker.Config, agent, prompt string) {
+func uiTeamRun(h *worker.Handler, w httpx.ResponseWriter, r *httpx.Request, cfg worker.Config, agent, prompt string) {
 	uiTeam(h, w, r, cfg, "", agent, "", worker.TeamStream{Prompt: prompt})
 }
 
 // uiTeamResume resumes a team's tree with answer, after its token was
 // spent: the tree is taken from the TreeStore (gone whatever happens next).
-func uiTeamResume(h *worker.Handler, w http.ResponseWriter, r *http.Request, cfg worker.Config, st worker.State, answer core.Answer, skip string) {
+func uiTeamResume(h *worker.Handler, w httpx.ResponseWriter, r *httpx.Request, cfg worker.Config, st worker.State, answer core.Answer, skip string) {
 	uiTeam(h, w, r, cfg, st.Workspace, st.Agent, skip, worker.TeamStream{Resume: &st, Answer: answer})
 }

@@ -9,13 +9,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/http"
 	"strings"
 
 	"github.com/tidwall/gjson"
 	"github.com/toolnexus/wasm/core"
 	"github.com/toolnexus/wasm/core/approval"
 	"github.com/toolnexus/wasm/core/wire"
+	"github.com/toolnexus/wasm/internal/httpx"
 	"github.com/toolnexus/wasm/internal/jsonx"
 	"github.com/toolnexus/wasm/worker"
 )
@@ -61,7 +61,7 @@ type uiApproval struct {
 }
 
 // serveUI handles POST /v1/ui.
-func serveUI(h *worker.Handler, w http.ResponseWriter, r *http.Request) {
+func serveUI(h *worker.Handler, w httpx.ResponseWriter, r *httpx.Request) {
 	cfg, body, ok := worker.BeginJSON(h, w, r, func(v gjson.Result) (gjson.Result, error) {
 		if !v.IsObject() {
 			return v, errors.New("request body must be a JSON object")
@@ -78,7 +78,7 @@ func serveUI(h *worker.Handler, w http.ResponseWriter, r *http.Request) {
 	}
 	req, code, err := decodeUIRequest(body, format)
 	if err != nil {
-		worker.WriteError(w, http.StatusBadRequest, code, err.Error())
+		worker.WriteError(w, httpx.StatusBadRequest, code, err.Error())
 		return
 	}
 	if req.approval != nil {
@@ -103,28 +103,28 @@ func serveUI(h *worker.Handler, w http.ResponseWriter, r *http.Request) {
 
 // resumeUI answers a halted call: the token is opened and checked against
 // the approval part, spent, and the run resumed with the Answer.
-func resumeUI(h *worker.Handler, w http.ResponseWriter, r *http.Request, cfg worker.Config, a uiApproval) {
+func resumeUI(h *worker.Handler, w httpx.ResponseWriter, r *httpx.Request, cfg worker.Config, a uiApproval) {
 	if a.Token == "" {
-		worker.WriteError(w, http.StatusBadRequest, "unknown_approval", "the approval response for tool call "+worker.QuoteClip(a.ToolCallID)+" answers no request of this Worker (its approval has no signature: the state token the approval request carried); nothing ran")
+		worker.WriteError(w, httpx.StatusBadRequest, "unknown_approval", "the approval response for tool call "+worker.QuoteClip(a.ToolCallID)+" answers no request of this Worker (its approval has no signature: the state token the approval request carried); nothing ran")
 		return
 	}
 	st, err := worker.NewSealer(cfg.StateSecret, h.Options().Now).Open(cfg.Style, a.Token)
 	if err != nil {
 		se, _ := errors.AsType[*worker.StateError](err)
 		h.CountRefusedState(se.Code)
-		worker.WriteError(w, http.StatusBadRequest, se.Code, "approval "+worker.QuoteClip(a.ID)+": "+se.Message)
+		worker.WriteError(w, httpx.StatusBadRequest, se.Code, "approval "+worker.QuoteClip(a.ID)+": "+se.Message)
 		return
 	}
 	callID, _ := st.Pending.Data["callId"].(string)
 	switch {
 	case st.Pending.Kind != core.KindApproval:
-		worker.WriteError(w, http.StatusBadRequest, "unknown_approval", "approval "+worker.QuoteClip(a.ID)+" answers a "+worker.QuoteClip(st.Pending.Kind)+" request, not an approval; use /v1/resume")
+		worker.WriteError(w, httpx.StatusBadRequest, "unknown_approval", "approval "+worker.QuoteClip(a.ID)+" answers a "+worker.QuoteClip(st.Pending.Kind)+" request, not an approval; use /v1/resume")
 		return
 	case a.ID != st.Pending.ID:
-		worker.WriteError(w, http.StatusBadRequest, "answer_mismatch", "approval id "+worker.QuoteClip(a.ID)+" does not match the pending request "+worker.QuoteClip(st.Pending.ID))
+		worker.WriteError(w, httpx.StatusBadRequest, "answer_mismatch", "approval id "+worker.QuoteClip(a.ID)+" does not match the pending request "+worker.QuoteClip(st.Pending.ID))
 		return
 	case callID == "" || a.ToolCallID != callID:
-		worker.WriteError(w, http.StatusBadRequest, "unknown_approval", "approval "+worker.QuoteClip(a.ID)+" is for tool call "+worker.QuoteClip(callID)+", not "+worker.QuoteClip(a.ToolCallID)+"; nothing ran")
+		worker.WriteError(w, httpx.StatusBadRequest, "unknown_approval", "approval "+worker.QuoteClip(a.ID)+" is for tool call "+worker.QuoteClip(callID)+", not "+worker.QuoteClip(a.ToolCallID)+"; nothing ran")
 		return
 	}
 	answer := core.Answer{ID: a.ID, Ok: a.Approved}
@@ -134,7 +134,7 @@ func resumeUI(h *worker.Handler, w http.ResponseWriter, r *http.Request, cfg wor
 		answer.Data = map[string]any{"args": a.Args}
 		if err := core.CheckApprovalEdit(st.Pending, answer); err != nil {
 			// Checked before the token is spent: the caller can fix the edit and answer again.
-			worker.WriteError(w, http.StatusBadRequest, "invalid_args", err.Error()+"; nothing ran and the approval can still be answered")
+			worker.WriteError(w, httpx.StatusBadRequest, "invalid_args", err.Error()+"; nothing ran and the approval can still be answered")
 			return
 		}
 	}
@@ -274,6 +274,6 @@ func checkUIMessage(m gjson.Result, i int) error {
 // response (useChat's resume option), with 204, which the AI SDK reads as
 // "no active stream": a run lives only as long as the request that
 // started it, and a halted one waits in its approval request's signature.
-func serveUIStream(h *worker.Handler, w http.ResponseWriter, r *http.Request) {
-	w.WriteHeader(http.StatusNoContent)
+func serveUIStream(h *worker.Handler, w httpx.ResponseWriter, r *httpx.Request) {
+	w.WriteHeader(httpx.StatusNoContent)
 }

@@ -10,6 +10,9 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/toolnexus/wasm/internal/httpx"
+	"github.com/toolnexus/wasm/internal/httpx/nethttp"
 )
 
 // Harness is one test Worker on the scripted model: its environment (the
@@ -22,7 +25,7 @@ type Harness struct {
 	Env map[string]string
 	// Handler serves Do and Post; the test sets it (with Getenv, Transport
 	// and Logf as its options).
-	Handler http.Handler
+	Handler httpx.Handler
 
 	mu   sync.Mutex
 	logs []string
@@ -86,7 +89,7 @@ func (hs *Harness) Do(method, path, body string, headers ...string) *httptest.Re
 		req.Header.Set(headers[i], headers[i+1])
 	}
 	rec := httptest.NewRecorder()
-	hs.Handler.ServeHTTP(rec, req)
+	nethttp.Handler(hs.Handler).ServeHTTP(rec, req)
 	hs.NoSecrets("response to "+method+" "+path, rec.Body.String()+fmt.Sprint(rec.Header()))
 	return rec
 }

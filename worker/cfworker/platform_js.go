@@ -37,7 +37,7 @@ const StateKVBinding = "STATE_KV"
 func Options() worker.Options {
 	var fetch core.Transport
 	if t, err := jsbridge.NewFetchTransport(js.Undefined()); err == nil {
-		fetch = t
+		fetch = requestTransport{inner: t}
 	}
 	return worker.Options{
 		Getenv:    func(string) string { return "" },
@@ -51,17 +51,15 @@ func Options() worker.Options {
 				return o
 			}
 			o.Getenv = q.getenv
-			if fetch != nil {
-				o.Transport = requestTransport{q: q, inner: fetch}
-			}
+			o.Logf = q.logf
 			o.Spent = func() worker.SpentStore {
-				if ns, ok := q.boundObject(worker.ApprovalsBinding); ok && ns.Get("idFromName").Type() == js.TypeFunction {
+				if ns, ok := q.durableObject(worker.ApprovalsBinding); ok {
 					return doLedger{ns: ns, q: q}
 				}
 				return nil
 			}
 			o.Trees = func() worker.TreeStore {
-				if ns, ok := q.boundObject(worker.ApprovalsBinding); ok && ns.Get("idFromName").Type() == js.TypeFunction {
+				if ns, ok := q.durableObject(worker.ApprovalsBinding); ok {
 					return doLedger{ns: ns, q: q}
 				}
 				return nil
@@ -80,17 +78,24 @@ func Options() worker.Options {
 	}
 }
 
-// requestTransport is fetch for one request: each call and each read of a
-// reply's body runs in the request's context, and cancelling one aborts
-// the fetch there too (guard).
+// requestTransport is the isolate's fetch: a call made in a request's
+// context (ctx comes from the request, as every run's does) runs in that
+// request's JS context, and so does each read of the reply's body, and
+// cancelling it aborts the fetch there too (guard). It holds no request, so
+// what is built with it (a toolkit's HTTP tools, a client) serves every
+// request of the isolate. Outside a request (tests under Node) it is
+// globalThis.fetch as is.
 type requestTransport struct {
-	q     *jsRequest
 	inner core.Transport
 }
 
 func (t requestTransport) Do(ctx context.Context, req *core.HTTPRequest) (*core.HTTPResponse, error) {
-	gctx, release := t.q.guard(ctx)
-	if err := t.q.enter(); err != nil {
+	q := requestOf(ctx)
+	if q == nil {
+		return t.inner.Do(ctx, req)
+	}
+	gctx, release := q.guard(ctx)
+	if err := q.enter(); err != nil {
 		release()
 		return nil, err
 	}
@@ -99,7 +104,12 @@ func (t requestTransport) Do(ctx context.Context, req *core.HTTPRequest) (*core.
 		release()
 		return nil, err
 	}
-	resp.Body = &requestTransportBody{q: t.q, body: resp.Body, release: release}
+	if _, whole := resp.Body.(interface{ Bytes() []byte }); whole {
+		// Read whole already: no JS call is left to make for it.
+		release()
+		return resp, nil
+	}
+	resp.Body = &requestTransportBody{q: q, body: resp.Body, release: release}
 	return resp, nil
 }
 

@@ -218,8 +218,8 @@ func (q *jsRequest) runsBinding() worker.RunStore {
 	if !ok || ns.Get("idFromName").Type() != js.TypeFunction {
 		return nil
 	}
-	if q.runLog.Type() == js.TypeObject {
-		return objectRuns{doRuns: doRuns{ns: ns, q: q}, obj: q.runLog}
+	if rl := q.runLogValue(); rl.Type() == js.TypeObject {
+		return objectRuns{doRuns: doRuns{ns: ns, q: q}, obj: rl}
 	}
 	return doRuns{ns: ns, q: q}
 }

@@ -3,20 +3,22 @@
 package cfworker
 
 import (
+	"bytes"
 	"errors"
-	"net/http"
+	"runtime"
 	"strings"
-	"syscall/js"
 
+	"github.com/toolnexus/wasm/internal/httpx"
+	"github.com/toolnexus/wasm/jsbridge"
 	"github.com/toolnexus/wasm/worker"
 )
 
-// jsResponse is the handler's http.ResponseWriter: it keeps the body until
+// jsResponse is the handler's httpx.ResponseWriter: it keeps the body until
 // the handler returns (one Response with the whole body) or flushes (a
 // Response whose body is a stream fed by each later write).
 type jsResponse struct {
 	q           *jsRequest
-	header      http.Header
+	header      httpx.Header
 	status      int
 	wroteHeader bool
 	buf         []byte
@@ -27,7 +29,7 @@ type jsResponse struct {
 
 var errClientGone = errors.New("worker: the client went away")
 
-func (w *jsResponse) Header() http.Header { return w.header }
+func (w *jsResponse) Header() httpx.Header { return w.header }
 
 func (w *jsResponse) WriteHeader(code int) {
 	if w.wroteHeader || code < 100 || code > 999 {
@@ -39,7 +41,7 @@ func (w *jsResponse) WriteHeader(code int) {
 
 func (w *jsResponse) Write(p []byte) (int, error) {
 	if !w.wroteHeader {
-		w.WriteHeader(http.StatusOK)
+		w.WriteHeader(httpx.StatusOK)
 	}
 	if w.gone {
 		return 0, errClientGone
@@ -61,13 +63,15 @@ func (w *jsResponse) Flush() {
 		return
 	}
 	if !w.wroteHeader {
-		w.WriteHeader(http.StatusOK)
+		w.WriteHeader(httpx.StatusOK)
 	}
 	if w.q.enter() != nil {
 		w.gone = true
 		return
 	}
-	w.q.obj.Call("open", w.status, headerText(w.header))
+	h := headerText(w.header)
+	srv.js.Call("open", w.q.id, w.status, jsbridge.Ptr(h), len(h))
+	runtime.KeepAlive(h)
 	w.streaming, w.sent = true, true
 	if len(w.buf) > 0 {
 		w.push(w.buf)
@@ -79,9 +83,9 @@ func (w *jsResponse) Flush() {
 // ReadableStream the module made: enqueueing from any context is safe.
 // When the stream is gone (the client left) the request is cancelled.
 func (w *jsResponse) push(p []byte) {
-	u8 := js.Global().Get("Uint8Array").New(len(p))
-	js.CopyBytesToJS(u8, p)
-	if !w.q.obj.Call("push", u8).Truthy() {
+	ok := srv.js.Call("push", w.q.id, jsbridge.Ptr(p), len(p)).Truthy()
+	runtime.KeepAlive(p)
+	if !ok {
 		w.gone = true
 		w.q.cancel()
 	}
@@ -90,22 +94,26 @@ func (w *jsResponse) push(p []byte) {
 // close answers with the whole body, or ends the stream.
 func (w *jsResponse) close() {
 	if w.streaming {
-		w.q.obj.Call("end", "")
+		srv.js.Call("end", w.q.id, 0, 0)
 		return
 	}
 	if w.sent || w.q.enter() != nil {
 		return
 	}
 	if !w.wroteHeader {
-		w.WriteHeader(http.StatusOK)
+		w.WriteHeader(httpx.StatusOK)
 	}
-	body := js.Null()
-	if len(w.buf) > 0 && !w.q.head {
-		body = js.Global().Get("Uint8Array").New(len(w.buf))
-		js.CopyBytesToJS(body, w.buf)
-	}
+	body := w.buf
 	w.sent = true
-	w.q.obj.Call("respond", w.status, headerText(w.header), body)
+	h := headerText(w.header)
+	// bp -1: no body (null), as for HEAD; else the body's pointer.
+	bp := -1
+	if len(body) > 0 && !w.q.head {
+		bp = jsbridge.Ptr(body)
+	}
+	srv.js.Call("respond", w.q.id, w.status, jsbridge.Ptr(h), len(h), bp, len(body))
+	runtime.KeepAlive(h)
+	runtime.KeepAlive(body)
 }
 
 // fail answers a request whose handler panicked: a 500 when nothing was
@@ -114,16 +122,17 @@ func (w *jsResponse) fail() {
 	switch {
 	case w.streaming:
 		w.streaming = false
-		w.q.obj.Call("end", "internal error")
+		msg := "internal error"
+		srv.js.Call("end", w.q.id, jsbridge.StringPtr(msg), len(msg))
 	case !w.sent:
-		w.header, w.buf, w.wroteHeader = http.Header{}, nil, false
-		worker.WriteError(w, http.StatusInternalServerError, "internal", "internal error")
+		w.header, w.buf, w.wroteHeader = httpx.Header{}, nil, false
+		worker.WriteError(w, httpx.StatusInternalServerError, "internal", "internal error")
 	}
 }
 
 // headerText encodes headers as "name\nvalue\n…" (worker.mjs headerList).
-func headerText(h http.Header) string {
-	var b strings.Builder
+func headerText(h httpx.Header) []byte {
+	var b bytes.Buffer
 	for k, vs := range h {
 		for _, v := range vs {
 			b.WriteString(k)
@@ -140,5 +149,5 @@ func headerText(h http.Header) string {
 			b.WriteByte('\n')
 		}
 	}
-	return b.String()
+	return b.Bytes()
 }

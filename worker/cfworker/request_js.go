@@ -5,25 +5,25 @@ package cfworker
 import (
 	"context"
 	"errors"
-	"io"
 	"strconv"
 	"syscall/js"
 	"time"
-
-	"github.com/toolnexus/wasm/jsbridge"
 )
 
 // jsRequest is one request on its way through the instance.
 type jsRequest struct {
 	id       int
-	instance int      // the module's number for this Go instance
-	obj      js.Value // the module's rq object
-	env      js.Value
-	runLog   js.Value           // the RunLog object whose executor this request is (else undefined)
-	vars     map[string]string  // getenv's answers so far
-	head     bool               // a HEAD request: the body is not sent
-	cancel   context.CancelFunc // cancels the request's context
-	resp     *jsResponse
+	instance int  // the module's number for this Go instance
+	drive    bool // a durable run's drive: the module holds its RunLog (runLog)
+	// env and runLog are the module's, read when first needed (envValue,
+	// runLogValue).
+	env, runLog      js.Value
+	envRead, logRead bool
+	settings         *envSettings       // the env's snapshot (settings_js.go), shared: read only
+	vars             map[string]string  // getenv's answers so far, without settings
+	head             bool               // a HEAD request: the body is not sent
+	cancel           context.CancelFunc // cancels the request's context
+	resp             *jsResponse
 
 	waiters  []chan struct{} // goroutines waiting in enter for a hop
 	guards   int             // open guard contexts (guard)
@@ -57,7 +57,7 @@ func (q *jsRequest) enter() error {
 	ch := make(chan struct{})
 	q.waiters = append(q.waiters, ch)
 	srv.hops++
-	q.obj.Call("hop")
+	srv.js.Call("hop", q.id)
 	hop := time.NewTimer(hopTimeout)
 	select {
 	case <-ch:
@@ -109,8 +109,12 @@ func (q *jsRequest) guard(parent context.Context) (ctx context.Context, release 
 
 // getenv reads one of the request's env bindings as text: "" when unset;
 // numbers and booleans are formatted, arrays and plain objects (JSON vars)
-// are JSON text. A name is read from JS once per request.
+// are JSON text. The settings come from the env's snapshot; without one (a
+// module that does not make it) a name is read from JS once per request.
 func (q *jsRequest) getenv(name string) string {
+	if q.settings != nil {
+		return q.settings.vars[name]
+	}
 	if v, ok := q.vars[name]; ok {
 		return v
 	}
@@ -152,11 +156,62 @@ func plainJSON(v js.Value) bool {
 
 // binding returns the env binding of that name, false when it is unset.
 func (q *jsRequest) binding(name string) (js.Value, bool) {
-	if q.env.Type() != js.TypeObject {
+	if q.settings != nil {
+		if !q.settings.bindings[name] {
+			return js.Undefined(), false
+		}
+		if v, ok := q.settings.values[name]; ok {
+			return v, true
+		}
+	}
+	env := q.envValue()
+	if env.Type() != js.TypeObject {
 		return js.Undefined(), false
 	}
-	v := q.env.Get(name)
+	v := env.Get(name)
+	if q.settings != nil && !v.IsUndefined() && !v.IsNull() {
+		q.settings.values[name] = v
+	}
 	return v, !v.IsUndefined() && !v.IsNull()
+}
+
+// envValue is the request's env (the module's), read from it once.
+func (q *jsRequest) envValue() js.Value {
+	if !q.envRead {
+		q.env, q.envRead = srv.js.Call("env", q.id), true
+	}
+	return q.env
+}
+
+// runLogValue is the RunLog object whose executor the request is
+// (undefined for any other request), read from the module once.
+func (q *jsRequest) runLogValue() js.Value {
+	if !q.logRead {
+		q.runLog, q.logRead = js.Undefined(), true
+		if q.drive {
+			q.runLog = srv.js.Call("runLog", q.id)
+		}
+	}
+	return q.runLog
+}
+
+// durableObject is boundObject for a Durable Object namespace: one with
+// idFromName (checked once per env).
+func (q *jsRequest) durableObject(name string) (js.Value, bool) {
+	ns, ok := q.boundObject(name)
+	if !ok {
+		return ns, false
+	}
+	if q.settings != nil {
+		key := name + "\x00do"
+		if _, checked := q.settings.values[key]; checked {
+			return ns, q.settings.values[key].Truthy()
+		}
+		is := ns.Get("idFromName").Type() == js.TypeFunction
+		q.settings.values[key] = js.ValueOf(is)
+		return ns, is
+	}
+	return ns, ns.Get("idFromName").Type() == js.TypeFunction
 }
 
 // boundObject is binding for a binding that must be an object (a KV
@@ -164,30 +219,4 @@ func (q *jsRequest) binding(name string) (js.Value, bool) {
 func (q *jsRequest) boundObject(name string) (js.Value, bool) {
 	v, ok := q.binding(name)
 	return v, ok && v.Type() == js.TypeObject
-}
-
-// requestBody reads the request's body stream, each read in the request's
-// context.
-type requestBody struct {
-	q      *jsRequest
-	ctx    context.Context
-	stream js.Value
-	r      io.ReadCloser
-}
-
-func (b *requestBody) Read(p []byte) (int, error) {
-	if err := b.q.enter(); err != nil {
-		return 0, err
-	}
-	if b.r == nil {
-		b.r = jsbridge.StreamReader(b.ctx, b.stream)
-	}
-	return b.r.Read(p)
-}
-
-func (b *requestBody) Close() error {
-	if b.r == nil || b.q.enter() != nil {
-		return nil
-	}
-	return b.r.Close()
 }

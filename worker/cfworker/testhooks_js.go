@@ -5,12 +5,13 @@ package cfworker
 import (
 	"fmt"
 	"io"
-	"net/http"
 	"runtime"
 	"strconv"
 	"strings"
 	"syscall/js"
 	"time"
+
+	"github.com/toolnexus/wasm/internal/httpx"
 )
 
 // serveTest answers the test-only routes, on when TOOLNEXUS_TEST_HOOKS=1:
@@ -25,7 +26,7 @@ import (
 //	GET /__test/panic      a panic inside the request (answered 500)
 //	GET /__test/exit       a panic outside any request: the instance dies
 //	GET /__test/sleep?ms=N&id=X   answers {"slept": N, "id": "X"} after N ms
-func (s *server) serveTest(w http.ResponseWriter, r *http.Request, q *jsRequest) {
+func (s *server) serveTest(w httpx.ResponseWriter, r *httpx.Request, q *jsRequest) {
 	answer := func(body string) {
 		w.Header().Set("Content-Type", "application/json")
 		io.WriteString(w, body)
@@ -75,7 +76,7 @@ func (s *server) serveTest(w http.ResponseWriter, r *http.Request, q *jsRequest)
 		}
 		answer(fmt.Sprintf(`{"slept":%d,"id":%q}`, ms, id))
 	default:
-		w.WriteHeader(http.StatusNotFound)
+		w.WriteHeader(httpx.StatusNotFound)
 		answer(`{"error":{"code":"not_found","message":"no such test route"}}`)
 	}
 }

@@ -6,15 +6,18 @@ import (
 	"log"
 	"net/http"
 	"os"
+
+	"github.com/toolnexus/wasm/internal/httpx"
+	"github.com/toolnexus/wasm/internal/httpx/nethttp"
 )
 
 // Serve natively serves handler on :9900 (PORT overrides), for trying the
 // Worker's API without workerd.
-func Serve(handler http.Handler) {
+func Serve(handler httpx.Handler) {
 	port := os.Getenv("PORT")
 	if port == "" {
 		port = "9900"
 	}
 	log.Printf("worker: listening on http://localhost:%s", port)
-	log.Fatal(http.ListenAndServe(":"+port, handler))
+	log.Fatal(http.ListenAndServe(":"+port, nethttp.Handler(handler)))
 }
