@@ -129,7 +129,7 @@ func serveBlocksOf(cfg any) serveBlocks {
 // code, and nothing runs. Under js/wasm it returns an error: a sandbox
 // cannot listen on a port.
 func (tk *Toolkit) Serve(addr string, opts ServeOptions) (*ServeHandle, error) {
-	s := &server{tk: tk, client: opts.Client, a2a: opts.A2A, mcp: opts.MCP, onTask: opts.OnTask, onCall: opts.OnCall}
+	s := &serveHandler{tk: tk, client: opts.Client, a2a: opts.A2A, mcp: opts.MCP, onTask: opts.OnTask, onCall: opts.OnCall}
 	if s.a2a == nil && tk != nil {
 		s.a2a = tk.serve.a2a
 	}
@@ -177,8 +177,9 @@ func splitAddr(addr string) (host, port string) {
 	return h, p
 }
 
-// server is one Serve's handler.
-type server struct {
+// serveHandler is one Serve's handler. (Not "server": the port's in-package
+// tests import mcp-go's server package under that name.)
+type serveHandler struct {
 	tk        *Toolkit
 	client    *Client
 	a2a       *A2AConfig
@@ -192,7 +193,7 @@ type server struct {
 	ctx context.Context
 }
 
-func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+func (s *serveHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case s.mcpServer != nil && r.URL.Path == "/mcp":
 		s.serveMCP(w, r)
@@ -209,7 +210,7 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 // skills are the toolkit's skills, in the order they were found.
-func (s *server) skills() []SkillInfo {
+func (s *serveHandler) skills() []SkillInfo {
 	var out []SkillInfo
 	if set := s.tk.Skills(); set != nil {
 		for _, sk := range set.Skills {
@@ -220,7 +221,7 @@ func (s *server) skills() []SkillInfo {
 }
 
 // serveRPC answers one JSON-RPC request: SendMessage or GetTask.
-func (s *server) serveRPC(w http.ResponseWriter, r *http.Request) {
+func (s *serveHandler) serveRPC(w http.ResponseWriter, r *http.Request) {
 	body, err := io.ReadAll(io.LimitReader(r.Body, maxRPCBody+1))
 	if err != nil {
 		writeRPC(w, "null", nil, &a2a.RPCError{Code: a2a.CodeInvalidRequest, Message: "Invalid Request: the body could not be read"})
@@ -256,7 +257,7 @@ func (s *server) serveRPC(w http.ResponseWriter, r *http.Request) {
 
 // sendMessage stores a submitted task, starts its run and answers with it
 // at once.
-func (s *server) sendMessage(w http.ResponseWriter, req a2a.RPCRequest) {
+func (s *serveHandler) sendMessage(w http.ResponseWriter, req a2a.RPCRequest) {
 	msg := req.Params.Get("message")
 	if !msg.IsObject() {
 		writeRPC(w, req.ID, nil, &a2a.RPCError{Code: a2a.CodeInvalidParams, Message: "Invalid params: message is required"})
@@ -284,7 +285,7 @@ func (s *server) sendMessage(w http.ResponseWriter, req a2a.RPCRequest) {
 // artifact), input-required or auth-required (the request's prompt), or
 // failed (the error). A panic fails the task; nothing takes the server
 // down.
-func (s *server) fulfil(id, text, contextID string) {
+func (s *serveHandler) fulfil(id, text, contextID string) {
 	defer func() {
 		if p := recover(); p != nil {
 			_ = s.store.Save(A2ATask{ID: id, ContextID: contextID, Status: agentStatus(a2a.StateFailed, fmt.Sprintf("the run panicked: %v", p))})

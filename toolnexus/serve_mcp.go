@@ -68,7 +68,7 @@ func exposed(cfg *MCPServeConfig, t core.Tool) bool {
 // mcpProfile is the MCP server of this repository (internal/mcpserve, the
 // Worker's POST /mcp) over the toolkit: a tool that needs approval asks
 // the client by elicitation, its answer travelling through memory.
-func (s *server) mcpProfile() *mcpserve.Server {
+func (s *serveHandler) mcpProfile() *mcpserve.Server {
 	cfg := s.mcp
 	srv := &mcpserve.Server{Name: "toolnexus", Version: "0.1.0",
 		Toolkit: func(context.Context) (*core.Toolkit, func(), error) { return coreToolkit(s.tk), func() {}, nil },
@@ -92,7 +92,7 @@ func (s *server) mcpProfile() *mcpserve.Server {
 
 // serveMCP answers /mcp: POST to the MCP server, DELETE (a client ending
 // its session; none is kept) with 204, anything else 405.
-func (s *server) serveMCP(w http.ResponseWriter, r *http.Request) {
+func (s *serveHandler) serveMCP(w http.ResponseWriter, r *http.Request) {
 	switch r.Method {
 	case http.MethodPost:
 		body, err := io.ReadAll(io.LimitReader(r.Body, maxMCPBody+1))
