@@ -91,12 +91,26 @@ const count = (text, re) => (text.match(re) ?? []).length;
 
 // crashDuringRefund opens the demo with a refund that takes a minute, has
 // it approved, kills the tab while it runs, and opens the page again.
+// "While it runs" is the refund's own delay having begun (the demo's
+// ?tool-delay timer, flagged by an init script): a journal entry read in the
+// page is no proof of that. Once, in CI, the reloaded page found no "call"
+// entry although the old page had read one, and ran the refund as a call
+// never begun.
+const TOOL_DELAY_MS = 61_234; // a delay nothing else in the page sets
 async function crashDuringRefund(open) {
   const page = await open();
-  await openDemoAt(page, `${site.server.url}?tool-delay=60000`);
+  await page.addInitScript((ms) => {
+    const setTimeout = window.setTimeout;
+    window.setTimeout = (fn, delay, ...rest) => {
+      if (delay === ms) window.__toolDelayBegun = true;
+      return setTimeout(fn, delay, ...rest);
+    };
+  }, TOOL_DELAY_MS);
+  await openDemoAt(page, `${site.server.url}?tool-delay=${TOOL_DELAY_MS}`);
   await send(page, "refund order 42");
   await page.getByRole("dialog").getByRole("button", { name: "Approve" }).click();
-  await untilJournal(page, "demo", ["answer", "decision", "call"]); // the refund began: its outcome is not recorded
+  await page.waitForFunction(() => window.__toolDelayBegun === true); // the refund runs
+  await untilJournal(page, "demo", ["answer", "decision", "call"]); // its outcome is not recorded
   await crash(page);
   const again = await open();
   await again.goto(site.server.url);
