@@ -60,3 +60,22 @@ func TestNewRequest(t *testing.T) {
 		t.Error("a method with a space was taken")
 	}
 }
+
+// TestTokenMask: the table holds exactly RFC 9110's tchar bytes, and a key
+// with any other byte is left as it is.
+func TestTokenMask(t *testing.T) {
+	const tchar = "!#$%&'*+-.^_`|~0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+	for c := 0; c < 256; c++ {
+		want := c < 0x80 && strings.IndexByte(tchar, byte(c)) >= 0
+		if got := tokenByte(byte(c)); got != want {
+			t.Errorf("tokenByte(%#x) = %v, want %v", c, got, want)
+		}
+		if key := "x-" + string([]byte{byte(c)}) + "y"; !want && CanonicalHeaderKey(key) != key {
+			t.Errorf("CanonicalHeaderKey(%q) changed a key with a non-token byte", key)
+		}
+	}
+	long := strings.Repeat("ab-", 40) // longer than the stack buffer
+	if got, want := CanonicalHeaderKey(long), strings.Repeat("Ab-", 40); got != want {
+		t.Errorf("CanonicalHeaderKey(long) = %q, want %q", got, want)
+	}
+}
