@@ -100,13 +100,18 @@ func (s *server) accept() {
 const streamAfter = 64 << 10
 
 // srv is the instance's one server.
-var srv = &server{requests: map[int]*jsRequest{}, settingsByVersion: map[string]*envSettings{}, instanceID: newInstanceID()}
+var srv = &server{requests: map[int]*jsRequest{}, settingsByVersion: map[string]*envSettings{}, instanceID: newInstanceID(),
+	next: make(chan servedRequest, maxIdleServers)}
 
 type server struct {
 	handler  httpx.Handler
 	js       js.Value // the module's server object (Serve)
 	stats    js.Value // its stats(): what the module holds for Go (GET /__test/instance)
 	requests map[int]*jsRequest
+	// next hands a request to one of idleServers goroutines waiting for one
+	// (dispatch).
+	next        chan servedRequest
+	idleServers int
 	// settingsByVersion holds each env's settings by its version (settings_js.go).
 	settingsByVersion map[string]*envSettings
 	// instanceID, served and hops describe this Go instance (GET
@@ -143,7 +148,47 @@ func (s *server) start(id int, head string, body []byte) {
 	ctx, cancel := context.WithCancel(context.WithValue(context.Background(), requestKey{}, q))
 	q.cancel = cancel
 	q.resp = &jsResponse{q: q, header: httpx.Header{}}
-	go s.serve(ctx, q, f[2], f[3], header, body)
+	s.dispatch(servedRequest{ctx, q, f[2], f[3], header, body})
+}
+
+// servedRequest is what serve takes of one request.
+type servedRequest struct {
+	ctx         context.Context
+	q           *jsRequest
+	method, url string
+	header      httpx.Header
+	body        []byte
+}
+
+// maxIdleServers bounds the goroutines kept waiting for the next request.
+const maxIdleServers = 4
+
+// dispatch serves req on a goroutine that has served before, when one
+// waits, or on a new one. A new goroutine's stack starts small and is
+// copied each time it doubles, which took a sixth of Go's time per
+// GET /healthz on workerd (bench/worker-profile.mjs); a kept one has grown
+// already.
+func (s *server) dispatch(req servedRequest) {
+	if s.idleServers > 0 {
+		s.idleServers--
+		s.next <- req // buffered for maxIdleServers: never blocks
+		return
+	}
+	go s.serveLoop(req)
+}
+
+// serveLoop serves req, then waits for the next one while fewer than
+// maxIdleServers goroutines wait. js/wasm runs one goroutine at a time, so
+// idleServers needs no lock.
+func (s *server) serveLoop(req servedRequest) {
+	for {
+		s.serve(req.ctx, req.q, req.method, req.url, req.header, req.body)
+		if s.idleServers >= maxIdleServers {
+			return
+		}
+		s.idleServers++
+		req = <-s.next
+	}
 }
 
 func (s *server) wake(_ js.Value, args []js.Value) any {
