@@ -295,6 +295,13 @@ async function instance() {
   return res.json;
 }
 
+test("Go starts while the module loads, before the first request", async () => {
+  const first = await instance();
+  assert.equal(first.instance, 1, "an instance started before this one");
+  assert.equal(first.js.startedAtLoad, true, `Go did not start in global scope: ${workers.hooks.output.join("").slice(-500)}`);
+  assert.doesNotMatch(workers.hooks.output.join(""), /did not start while the module loaded/);
+});
+
 test("one Go instance serves many requests in turn", async () => {
   const first = await instance();
   for (let i = 0; i < 40; i++) {
@@ -355,6 +362,7 @@ test("a dead instance fails its requests and the next request starts a fresh one
   assert.notEqual(next.goInstance, first.goInstance);
   assert.equal(next.instance, first.instance + 1);
   assert.equal(next.served, 1);
+  assert.equal(next.js.startedAtLoad, false, "a fresh instance after a death starts in a request");
   const run = await call("hooks", "POST", "/v1/run", { body: { prompt: "add 6 and 7" } });
   assert.equal(run.json?.text, "done: 13", run.text);
 });

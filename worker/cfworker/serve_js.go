@@ -100,7 +100,7 @@ func (s *server) accept() {
 const streamAfter = 64 << 10
 
 // srv is the instance's one server.
-var srv = &server{requests: map[int]*jsRequest{}, settingsByVersion: map[string]*envSettings{}, instanceID: newInstanceID(),
+var srv = &server{requests: map[int]*jsRequest{}, settingsByVersion: map[string]*envSettings{},
 	next: make(chan servedRequest, maxIdleServers)}
 
 type server struct {
@@ -114,17 +114,22 @@ type server struct {
 	idleServers int
 	// settingsByVersion holds each env's settings by its version (settings_js.go).
 	settingsByVersion map[string]*envSettings
-	// instanceID, served and hops describe this Go instance (GET
-	// /__test/instance).
+	// instanceID (made on first use, in a request: Go may start in
+	// the module's global scope, where workerd refuses random bytes),
+	// served and hops describe this Go instance (GET /__test/instance).
 	instanceID string
 	served     int
 	hops       int
 }
 
-func newInstanceID() string {
-	var b [6]byte
-	rand.Read(b[:])
-	return hex.EncodeToString(b[:])
+// goInstanceID is a random name for this Go instance, made on first use.
+func (s *server) goInstanceID() string {
+	if s.instanceID == "" {
+		var b [6]byte
+		rand.Read(b[:])
+		s.instanceID = hex.EncodeToString(b[:])
+	}
+	return s.instanceID
 }
 
 // currentID is the id of the request whose handler context runs now, 0 when

@@ -38,7 +38,7 @@ func (s *server) serveTest(w httpx.ResponseWriter, r *httpx.Request, q *jsReques
 			stats = js.Global().Get("JSON").Call("stringify", s.stats.Invoke()).String()
 		}
 		answer(fmt.Sprintf(`{"instance":%d,"goInstance":%q,"served":%d,"inFlight":%d,"hops":%d,"js":%s}`,
-			q.instance, s.instanceID, s.served, len(s.requests), s.hops, stats))
+			q.instance, s.goInstanceID(), s.served, len(s.requests), s.hops, stats))
 	case "/__test/gc":
 		runtime.GC()
 		// Finalizers run in their own goroutine: let it release the JS

@@ -2,7 +2,8 @@
 // dist/worker/build next to app.wasm (wasm/worker) and Go's own wasm_exec.js.
 //
 // One Go instance per isolate serves every request, concurrent ones included: the
-// first request instantiates app.wasm and runs Go, whose main hands back its API
+// module instantiates app.wasm as it loads (or, if that fails, the first request
+// does) and runs Go, whose main hands back its API
 // (cfworker.Serve, worker/cfworker/serve_js.go); each request is then one message
 // to Go (its head and its whole body, posted through web/bridge-host.mjs), and Go
 // answers through the server object below with numbers only: every crossing of the
@@ -43,6 +44,7 @@ const nullBody = new Set([101, 204, 205, 304]);
 const enc = new TextEncoder();
 const dec = new TextDecoder();
 let live = null; // the running instance
+let loading = true; // the module is loading (global scope): see the end of this file
 let starts = 0;
 let nextID = 1;
 
@@ -79,11 +81,12 @@ export class RunLog extends RunLogStore {
 // __toolnexusWorkerBoot(api).
 function start() {
   const go = new Go();
+  startupSeed(go);
   // go.run's promise belongs to the request that starts the instance; it is
   // never settled, so that an exit while another request runs does not
   // resolve it from there (workerd warns). _resume notices an exit instead.
   go._resolveExitPromise = () => {};
-  const inst = { number: ++starts, api: null, dead: null, requests: new Map(), serve };
+  const inst = { number: ++starts, api: null, dead: null, requests: new Map(), serve, atLoad: loading };
   const timers = goTimers(go, inst);
   // Views over Go's memory, made again only when it grows.
   let buf = null, u8 = null, i32 = null;
@@ -128,7 +131,7 @@ function start() {
       // stats is for GET /__test/instance: what the JS side holds for Go.
       stats: () => ({
         refs: go._values.length - go._idPool.length, requests: inst.requests.size, timers: timers.size,
-        memory: go._inst.exports.mem.buffer.byteLength,
+        memory: go._inst.exports.mem.buffer.byteLength, startedAtLoad: inst.atLoad,
       }),
       settings: (id) => rq(id)?.settings() ?? "{}",
       env: (id) => rq(id)?.env,
@@ -452,4 +455,54 @@ function headerList(text) {
   const parts = text.split("\n");
   for (let i = 0; i + 1 < parts.length; i += 2) out.push([parts[i], parts[i + 1]]);
   return out;
+}
+
+// Go starts while the module loads, not in the first request. Its runtime
+// (memory, scheduler, package initialisers, the handler's tables) and the
+// lazy compilation of the code that runs it then cost nothing on a fresh
+// isolate's first request: about a third of its CPU (bench/PROFILE.md).
+// workerd refuses random bytes in global scope; startupSeed gives Go's
+// runtime its one seed there. If Go cannot start here the first request
+// starts it, as before.
+try {
+  live = start();
+} catch (err) {
+  live = null;
+  console.error(`toolnexus: Go did not start while the module loaded; the first request starts it: ${err?.message ?? err}`);
+}
+loading = false;
+
+// startupSeed replaces two of Go's imports for a start in global scope:
+//   - runtime.getRandomData: Go's runtime reads 32 bytes once as it starts,
+//     to seed map hashing and its scheduler's choices (not crypto/rand).
+//     While the module loads, where workerd refuses crypto.getRandomValues,
+//     that one read gets Math.random's bytes; any further read (crypto/rand,
+//     which must have the real thing) throws, which stops this start. After
+//     loading, every read is crypto.getRandomValues, as wasm_exec.js has it.
+//   - runtime.nanotime1: Date.now(), kept from going back. wasm_exec.js
+//     adds performance.now() to its origin, and performance.now() is 0 in
+//     global scope and the epoch's milliseconds in a handler: Go's clock
+//     would leap 56 years at the first request.
+function startupSeed(go) {
+  const gojs = go.importObject.gojs;
+  const secure = gojs["runtime.getRandomData"];
+  let seeded = false;
+  gojs["runtime.getRandomData"] = (sp) => {
+    if (!loading) return secure(sp);
+    if (seeded) throw new Error("random bytes asked for while the module loads (crypto/rand in a package initialiser?)");
+    seeded = true;
+    sp >>>= 0;
+    const p = go.mem.getUint32(sp + 8, true) + go.mem.getInt32(sp + 12, true) * 4294967296;
+    const n = go.mem.getUint32(sp + 16, true) + go.mem.getInt32(sp + 20, true) * 4294967296;
+    const bytes = new Uint8Array(go._inst.exports.mem.buffer, p, n);
+    for (let i = 0; i < n; i++) bytes[i] = Math.floor(Math.random() * 256);
+  };
+  let last = 0;
+  gojs["runtime.nanotime1"] = (sp) => {
+    last = Math.max(last, Date.now());
+    const ns = last * 1000000;
+    sp >>>= 0;
+    go.mem.setUint32(sp + 8, ns, true);
+    go.mem.setUint32(sp + 12, Math.floor(ns / 4294967296), true);
+  };
 }
