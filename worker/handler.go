@@ -4,6 +4,7 @@ import (
 	"context"
 	"log"
 	"os"
+	"strconv"
 	"sync"
 	"time"
 
@@ -189,7 +190,11 @@ func (h *Handler) ServeHTTP(w httpx.ResponseWriter, r *httpx.Request) {
 	sw := &statusWriter{ResponseWriter: w}
 	defer func() {
 		h.metrics.request(name, sw.code())
-		h.opts.Logf("worker: %s %s %d %s%s", r.Method, name, sw.code(), h.opts.Now().Sub(start).Round(time.Millisecond), run)
+		// Composed without fmt, and handed on whole ("%s"): a Logf may then
+		// skip formatting (cfworker's does), and fmt's code is not compiled
+		// on a fresh isolate's first request for it.
+		line := "worker: " + r.Method + " " + name + " " + strconv.Itoa(sw.code()) + " " + h.opts.Now().Sub(start).Round(time.Millisecond).String() + run
+		h.opts.Logf("%s", line)
 	}()
 	access := LoadAccess(h.opts.Getenv)
 	if !access.applyCORS(sw, r) {
