@@ -23,7 +23,10 @@ import assert from "node:assert/strict";
 import { setTimeout as sleep } from "node:timers/promises";
 import { toolResultsOf } from "./mock-llm.mjs";
 import { startWorkerMock } from "./worker-mock.mjs";
-import { startWorker } from "./worker-harness.mjs";
+import { startWorker, workerDir } from "./worker-harness.mjs";
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { startMcpServer } from "./mcp-server.mjs";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -300,6 +303,41 @@ test("Go starts while the module loads, before the first request", async () => {
   assert.equal(first.instance, 1, "an instance started before this one");
   assert.equal(first.js.startedAtLoad, true, `Go did not start in global scope: ${workers.hooks.output.join("").slice(-500)}`);
   assert.doesNotMatch(workers.hooks.output.join(""), /did not start while the module loaded/);
+});
+
+test("a Worker whose Go cannot start while loading starts it in the first request", async () => {
+  // A copy of the build whose main module makes Math.random throw while the
+  // modules load (as a platform refusing all randomness in global scope
+  // would), then puts it back: Go's start at load fails, and the first
+  // request starts it.
+  const dir = mkdtempSync(join(tmpdir(), "tn-worker-noload-"));
+  try {
+    cpSync(workerDir, dir, { recursive: true, filter: (src) => !src.endsWith("node_modules") });
+    writeFileSync(join(dir, "build", "no-random-at-load.mjs"),
+      'globalThis.__testRandom = Math.random;\nMath.random = () => { throw new Error("test: no random values while the module loads"); };\n');
+    writeFileSync(join(dir, "build", "main-no-random.mjs"), [
+      'import "./no-random-at-load.mjs";',
+      'import worker from "./worker.mjs";',
+      'export { ApprovalLedger, RunLog } from "./worker.mjs";',
+      "Math.random = globalThis.__testRandom;",
+      "export default worker;", "",
+    ].join("\n"));
+    const config = join(dir, "wrangler.jsonc");
+    writeFileSync(config, readFileSync(config, "utf8").replace('"main": "./build/worker.mjs"', '"main": "./build/main-no-random.mjs"'));
+    const w = await startWorker({ LLM_BASE_URL: `${mock.url}/v1`, LLM_MODEL: "mock-model", LLM_API_KEY: KEY, STATE_SECRET: SECRET, TOOLNEXUS_TEST_HOOKS: "1" }, { dir });
+    try {
+      const inst = (await w.call("GET", "/__test/instance")).json;
+      assert.equal(inst.js.startedAtLoad, false, JSON.stringify(inst));
+      assert.equal(inst.instance, 2, "the start at load counted as instance 1");
+      assert.match(w.output.join(""), /Go did not start while the module loaded; the first request starts it: .*test: no random values/);
+      const res = await w.call("POST", "/v1/run", { body: { prompt: "add 2 and 3" } });
+      assert.equal(res.json?.text, "done: 5", res.text);
+    } finally {
+      await w.dispose();
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test("one Go instance serves many requests in turn", async () => {

@@ -156,7 +156,9 @@ function start() {
   }
   if (go.exited) exited();
   if (!inst.api) {
-    const err = new Error("app.wasm did not call __toolnexusWorkerBoot");
+    // A throw inside go.run rejects its promise, which reports later: the
+    // refusal of random bytes while loading is kept to name the cause now.
+    const err = new Error(`app.wasm did not call __toolnexusWorkerBoot${go.refusal ? `: ${go.refusal.message}` : ""}`);
     die(inst, err);
     throw err;
   }
@@ -489,13 +491,17 @@ function startupSeed(go) {
   let seeded = false;
   gojs["runtime.getRandomData"] = (sp) => {
     if (!loading) return secure(sp);
-    if (seeded) throw new Error("random bytes asked for while the module loads (crypto/rand in a package initialiser?)");
+    if (seeded) throw (go.refusal = new Error("random bytes asked for while the module loads (crypto/rand in a package initialiser?)"));
     seeded = true;
     sp >>>= 0;
     const p = go.mem.getUint32(sp + 8, true) + go.mem.getInt32(sp + 12, true) * 4294967296;
     const n = go.mem.getUint32(sp + 16, true) + go.mem.getInt32(sp + 20, true) * 4294967296;
     const bytes = new Uint8Array(go._inst.exports.mem.buffer, p, n);
-    for (let i = 0; i < n; i++) bytes[i] = Math.floor(Math.random() * 256);
+    try {
+      for (let i = 0; i < n; i++) bytes[i] = Math.floor(Math.random() * 256);
+    } catch (err) {
+      throw (go.refusal = err);
+    }
   };
   let last = 0;
   gojs["runtime.nanotime1"] = (sp) => {
