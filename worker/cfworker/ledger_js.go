@@ -7,8 +7,6 @@ import (
 	"fmt"
 	"syscall/js"
 	"time"
-
-	"github.com/toolnexus/wasm/jsbridge"
 )
 
 // doLedger is a SpentStore and a TreeStore over the ApprovalLedger Durable Object bound as
@@ -24,14 +22,7 @@ type doLedger struct {
 // stub returns the ledger object named after the state token id. The stub
 // is an I/O object: made in the request's context.
 func (l doLedger) stub(id string) (js.Value, error) {
-	if err := l.q.enter(); err != nil {
-		return js.Undefined(), fmt.Errorf("approvals: %w", err)
-	}
-	oid, err := jsbridge.CallMethod(l.ns, "idFromName", id)
-	if err != nil {
-		return js.Undefined(), fmt.Errorf("approvals: %w", err)
-	}
-	stub, err := jsbridge.CallMethod(l.ns, "get", oid)
+	stub, err := l.q.objectStub(l.ns, id)
 	if err != nil {
 		return js.Undefined(), fmt.Errorf("approvals: %w", err)
 	}

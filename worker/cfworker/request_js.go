@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"syscall/js"
 	"time"
+
+	"github.com/toolnexus/wasm/jsbridge"
 )
 
 // jsRequest is one request on its way through the instance.
@@ -212,6 +214,19 @@ func (q *jsRequest) durableObject(name string) (js.Value, bool) {
 		return ns, is
 	}
 	return ns, ns.Get("idFromName").Type() == js.TypeFunction
+}
+
+// objectStub returns the stub of the Durable Object named name in
+// namespace ns. A stub is an I/O object: it is made in q's context.
+func (q *jsRequest) objectStub(ns js.Value, name string) (js.Value, error) {
+	if err := q.enter(); err != nil {
+		return js.Undefined(), err
+	}
+	oid, err := jsbridge.CallMethod(ns, "idFromName", name)
+	if err != nil {
+		return js.Undefined(), err
+	}
+	return jsbridge.CallMethod(ns, "get", oid)
 }
 
 // boundObject is binding for a binding that must be an object (a KV

@@ -47,14 +47,7 @@ type doRuns struct {
 }
 
 func (d doRuns) call(ctx context.Context, id, method string, args ...any) (js.Value, error) {
-	if err := d.q.enter(); err != nil {
-		return js.Undefined(), fmt.Errorf("runs: %w", err)
-	}
-	oid, err := jsbridge.CallMethod(d.ns, "idFromName", id)
-	if err != nil {
-		return js.Undefined(), fmt.Errorf("runs: %w", err)
-	}
-	stub, err := jsbridge.CallMethod(d.ns, "get", oid)
+	stub, err := d.q.objectStub(d.ns, id)
 	if err != nil {
 		return js.Undefined(), fmt.Errorf("runs: %w", err)
 	}
