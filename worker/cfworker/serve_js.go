@@ -171,7 +171,7 @@ const maxIdleServers = 4
 // dispatch serves req on a goroutine that has served before, when one
 // waits, or on a new one. A new goroutine's stack starts small and is
 // copied each time it doubles, which took a sixth of Go's time per
-// GET /healthz on workerd (bench/worker-profile.mjs); a kept one has grown
+// GET /healthz on workerd (perf: bench/PROFILE.md); a kept one has grown
 // already.
 func (s *server) dispatch(req servedRequest) {
 	if s.idleServers > 0 {
