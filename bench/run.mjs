@@ -156,14 +156,16 @@ function report({ started, load0, load1, m, loop, go, size, chromium, startLoad,
     `sequential requests against the local mock model; ${workerCpu.rounds} interleaved rounds of ${workerCpu.requests} requests per cell, median.`,
     "Ours: one Go instance per isolate serves every request (worker/js/worker.mjs). The syumai/workers hello-world (bench/syumai-hello)",
     "answers \"hello\" from a fresh Go instance per request, as syumai/workers' generated shim runs it. The AI SDK Worker",
-    "(bench/ai-sdk-worker.mjs, bundled with esbuild) does the same one-tool run with generateText; the floor (bench/floor-worker.mjs) does it by hand over fetch.", "");
+    "(bench/ai-sdk-worker.mjs, bundled with esbuild) does the same one-tool run with generateText; the floor (bench/floor-worker.mjs) does it by hand over fetch.",
+    "The Go floor (bench/gofloor) does it by hand in Go, through our Worker's own glue (worker.mjs, cfworker, jsbridge's fetch) with none of core:",
+    "floor → Go floor is what running Go on workerd costs, Go floor → ours what core and the worker package add.", "");
   L.push(`Early: after 10 warm-up requests of each kind (an isolate's first few hundred requests: V8 has tiered little of a Worker's code up).`,
     `Steady: after ${workerCpu.steadyAfter} more of each (V8 tiers a function up after a budget of work; a Go function run once per request takes thousands of requests to reach it).`, "");
   L.push("| Worker | GET /healthz, early (median; range over rounds) | POST /v1/run, early | GET /healthz, steady | POST /v1/run, steady |", "|---|---:|---:|---:|---:|");
   const rng = (m, n, k) => m?.ranges?.[n]?.[k] ? ` (${f(m.ranges[n][k][0], 2)}–${f(m.ranges[n][k][1], 2)})` : "";
   const cell = (m, n, k) => (m?.cpuMsPerRequest?.[n]?.[k] == null ? "" : `${f(m.cpuMsPerRequest[n][k], 2)} ms${rng(m, n, k)}`);
-  const wlabel = { ours: "ours (dist/worker)", "ai-sdk": `Vercel AI SDK Worker, ai ${version("ai")}`, "ai-sdk-6": `Vercel AI SDK Worker, ai ${version("ai6")}`, floor: "hand-written Worker over fetch (floor: bench/floor-worker.mjs)", "syumai-hello": "syumai/workers hello-world (GET /)" };
-  for (const n of ["ours", "ai-sdk", "ai-sdk-6", "floor", "syumai-hello"]) {
+  const wlabel = { ours: "ours (dist/worker)", "ai-sdk": `Vercel AI SDK Worker, ai ${version("ai")}`, "ai-sdk-6": `Vercel AI SDK Worker, ai ${version("ai6")}`, floor: "hand-written Worker over fetch (floor: bench/floor-worker.mjs)", "go-floor": "hand-written Go through our glue (Go floor: bench/gofloor)", "syumai-hello": "syumai/workers hello-world (GET /)" };
+  for (const n of ["ours", "ai-sdk", "ai-sdk-6", "floor", "go-floor", "syumai-hello"]) {
     if (cpu[n]) row(wlabel[n], cell(workerCpu, n, "healthz"), cell(workerCpu, n, "run"), cell(workerCpu.steady, n, "healthz"), cell(workerCpu.steady, n, "run"));
   }
   L.push("");
@@ -175,7 +177,7 @@ function report({ started, load0, load1, m, loop, go, size, chromium, startLoad,
       "Start → ready: the workerd's CPU from its start until it listens (it loads the script and compiles its modules then). Median (min–max).", "");
     L.push("| Worker | first POST /v1/run, wall | first POST /v1/run, CPU | workerd start → ready, CPU |", "|---|---:|---:|---:|");
     const mmm = (x) => `${f(x.median, 1)} ms (${f(x.min, 1)}–${f(x.max, 1)})`;
-    for (const n of ["ours", "ai-sdk", "ai-sdk-6", "floor"]) {
+    for (const n of ["ours", "ai-sdk", "ai-sdk-6", "floor", "go-floor"]) {
       const c = cold.byName[n];
       if (c) row(wlabel[n], mmm(c.wall), mmm(c.cpu), mmm(c.ready));
     }
@@ -189,7 +191,8 @@ function report({ started, load0, load1, m, loop, go, size, chromium, startLoad,
   for (const [when, c] of [["steady", workerCpu.steady?.cpuMsPerRequest], ["early", cpu]]) {
     if (!c) continue;
     const six = (k) => c["ai-sdk-6"] ? `; ai ${version("ai6")}: ${f(c["ai-sdk-6"][k], 2)} ms (${f(c.ours[k] / c["ai-sdk-6"][k], 2)}×)` : "";
-    t35(`workerd CPU per request, \`POST /v1/run\` with one tool turn, ${when}`, `${f(c.ours.run, 2)} ms`, `AI SDK Worker ${f(c["ai-sdk"].run, 2)} ms${six("run")}`, c.ours.run / c["ai-sdk"].run, 0.7);
+    const gf = c["go-floor"] ? `; beside them the Go floor ${f(c["go-floor"].run, 2)} ms (${f(c["go-floor"].run / c["ai-sdk"].run, 2)}× the AI SDK's)` : "";
+    t35(`workerd CPU per request, \`POST /v1/run\` with one tool turn, ${when}`, `${f(c.ours.run, 2)} ms`, `AI SDK Worker ${f(c["ai-sdk"].run, 2)} ms${six("run")}${gf}`, c.ours.run / c["ai-sdk"].run, 0.7);
     t35(`workerd CPU per request, \`GET /healthz\`, ${when}`, `${f(c.ours.healthz, 2)} ms`, `AI SDK Worker ${f(c["ai-sdk"].healthz, 2)} ms${six("healthz")}`, c.ours.healthz / c["ai-sdk"].healthz, 1.5);
   }
   if (cold) {
@@ -285,9 +288,11 @@ const worker = await measureWorker(50);
 log("== workerd CPU per request, and cold starts");
 const peersDir = mkdtempSync(join(tmpdir(), "bench-peers-"));
 const helloDir = join(process.env.TOOLNEXUS_DIST ?? join(root, "dist"), "syumai-hello");
+const goFloorDir = join(process.env.TOOLNEXUS_DIST ?? join(root, "dist"), "go-floor");
 let workerCpu, cold;
 try {
   const peers = await peerWorkers(peersDir);
+  if (existsSync(goFloorDir)) peers["go-floor"] = goFloorDir; // scripts/bench.sh build_go_floor
   workerCpu = await measureWorkerCpu({ hello: existsSync(helloDir) ? helloDir : undefined, peers });
   cold = await measureColdStart({ peers, starts: 10, log });
 } finally {

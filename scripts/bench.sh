@@ -36,6 +36,21 @@ build_syumai_hello() {
   printf '{\n  "name": "syumai-hello",\n  "main": "./build/worker.mjs",\n  "compatibility_date": "%s"\n}\n' "$WORKER_COMPAT_DATE" >"$out/wrangler.jsonc"
 }
 
+# build_go_floor builds bench/gofloor (the one-tool run by hand in Go,
+# served through the Worker's own glue) into $1 beside a copy of the
+# Worker's JS, with the Worker's build flags: the Go floor of the Worker's
+# CPU per request (bench/worker.mjs).
+build_go_floor() {
+  local out="$1" worker="$2"
+  echo "== building the Go floor (bench/gofloor) into $out"
+  rm -rf "$out" && mkdir -p "$out"
+  cp -r "$worker/build" "$worker/wrangler.jsonc" "$out/"
+  GOOS=js GOARCH=wasm go build -trimpath \
+    -gcflags='github.com/toolnexus/wasm/...=-l' \
+    -ldflags='-s -w' -o "$out/build/app.wasm" ./bench/gofloor
+  merge_wasm_data "$out/build/app.wasm" >/dev/null
+}
+
 # bench_snapshot copies the fresh builds aside, so that a build running in
 # parallel cannot swap the wasm under a measurement; it prints the folder.
 bench_snapshot() {
@@ -45,6 +60,7 @@ bench_snapshot() {
   cp -r "$DIST/web" "$snap/web"
   cp -r "$DIST/worker/build" "$DIST/worker/wrangler.jsonc" "$snap/worker/"
   build_syumai_hello "$snap/syumai-hello" >&2
+  (cd "$ROOT" && build_go_floor "$snap/go-floor" "$snap/worker") >&2
   echo "$snap"
 }
 
