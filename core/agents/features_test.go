@@ -238,3 +238,54 @@ func TestTwoDelegationsInOneTurn(t *testing.T) {
 		t.Errorf("text = %q, want both refunds", res.Text)
 	}
 }
+
+// TestStreamAnnouncesTaskBeforeMembersEvents: a task call reaches the
+// observer before any event of the member it starts, even when the
+// observer is slow to take the caller's events (the caller's drive reads
+// them on its own goroutine, while the member's run on the task's). The
+// observer holds the caller's task call until the member has sent an event
+// (the order this test forbids) or the task call is waiting for its
+// announcement to be handed on (streamFlow): nothing here waits on time.
+func TestStreamAnnouncesTaskBeforeMembersEvents(t *testing.T) {
+	st := newSupportTeam(t)
+	memberSent := make(chan struct{})
+	taskWaits := make(chan struct{})
+	var once, waitOnce sync.Once
+	flowWaitHook = func() { waitOnce.Do(func() { close(taskWaits) }) }
+	t.Cleanup(func() { flowWaitHook = nil })
+	var mu sync.Mutex
+	var seen []string
+	opts := st.options()
+	opts.OnStream = func(e StreamEvent) {
+		if len(e.Path) > 1 {
+			once.Do(func() { close(memberSent) })
+		} else if e.Type == core.EventToolCall && e.Name == "task" {
+			select {
+			case <-memberSent:
+			case <-taskWaits:
+			}
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		seen = append(seen, strings.Join(e.Path, "/")+" "+e.Type+" "+e.Name)
+	}
+	res, rt := st.support.Run(opts, "review order 42")
+	defer rt.Close(rt.Root, nil)
+	if res.Status != TaskStatusPending {
+		t.Fatalf("run = %+v; want pending", res)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	task, member := -1, -1
+	for i, s := range seen {
+		if task < 0 && s == "support tool_call task" {
+			task = i
+		}
+		if member < 0 && strings.HasPrefix(s, "support/billing ") {
+			member = i
+		}
+	}
+	if task < 0 || member < 0 || member < task {
+		t.Fatalf("the task call (%d) must come before the member's first event (%d):\n%s", task, member, strings.Join(seen, "\n"))
+	}
+}

@@ -42,6 +42,7 @@ type Handle struct {
 
 	policy     *approval.Policy // approval rules and grants, made on first use (policyFor)
 	halt       *halt            // the halted turn, kept until it is resumed
+	flow       *streamFlow      // the streamed turn's order of events (drive; rt.mu)
 	pendingReq *core.Request    // what this handle presents upward while suspended
 
 	runningChildren int

@@ -22,6 +22,11 @@ func (rt *Runtime) drive(ctx context.Context, h *Handle, run func() (core.RunRes
 	if rt.opts.OnStream == nil {
 		return run()
 	}
+	flow := newStreamFlow()
+	rt.mu.Lock()
+	h.flow = flow
+	rt.mu.Unlock()
+	defer flow.end()
 	ch, err := stream()
 	if err != nil {
 		return core.RunResult{}, err
@@ -39,6 +44,9 @@ func (rt *Runtime) drive(ctx context.Context, h *Handle, run func() (core.RunRes
 			runErr = ev.Err
 		default:
 			rt.forward(StreamEvent{StreamEvent: ev, Handle: h.ID, Path: h.path})
+			if ev.Type == core.EventToolCall && ev.Name == taskToolName {
+				flow.forward(ev.ID)
+			}
 		}
 	}
 	if !ended { // a cancelled stream may drop its final event

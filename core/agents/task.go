@@ -29,6 +29,10 @@ func (rt *Runtime) TaskTool(parent *Handle, team []string) core.Tool {
 // into one call whose targets are the parent's team only. A re-run of the
 // same call (the resume of a halted parent) re-attaches to the existing
 // child instead of spawning another.
+// taskToolName is the name of the tool by which an agent hands work to its
+// team.
+const taskToolName = "task"
+
 func (rt *Runtime) taskTool(parent *Handle, team []string) core.Tool {
 	sorted := append([]string(nil), team...)
 	sort.Strings(sorted)
@@ -37,7 +41,7 @@ func (rt *Runtime) taskTool(parent *Handle, team []string) core.Tool {
 		describes = append(describes, name+": "+rt.opts.Registry[name].Does)
 	}
 	return core.Tool{
-		Name:        "task",
+		Name:        taskToolName,
 		Description: "Hand a piece of work to one of your team's agents; it works on it alone and answers with its result. Team — " + strings.Join(describes, "; "),
 		InputSchema: core.JSONSchema{
 			"type": "object",
@@ -57,6 +61,17 @@ func (rt *Runtime) taskTool(parent *Handle, team []string) core.Tool {
 			key := tc.CallID
 			if key == "" {
 				key = name + ":" + prompt
+			}
+			if tc.Answer == nil && tc.CallID != "" {
+				// The loop announced this call (a resumed one is not): let
+				// the announcement reach the observer before the member's
+				// events do (streamFlow).
+				rt.mu.Lock()
+				flow := parent.flow
+				rt.mu.Unlock()
+				if flow != nil {
+					flow.await(tc.Ctx, tc.CallID)
+				}
 			}
 			r := rt.runTask(tc.Ctx, parent, name, prompt, key)
 			if r.Status == TaskStatusPending && r.Pending != nil {
