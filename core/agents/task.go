@@ -25,14 +25,14 @@ func (rt *Runtime) TaskTool(parent *Handle, team []string) core.Tool {
 	return rt.taskTool(parent, team)
 }
 
-// taskTool is the parent's "task" tool: spawn → wake → wait → close fused
-// into one call whose targets are the parent's team only. A re-run of the
-// same call (the resume of a halted parent) re-attaches to the existing
-// child instead of spawning another.
 // taskToolName is the name of the tool by which an agent hands work to its
 // team.
 const taskToolName = "task"
 
+// taskTool is the parent's "task" tool: spawn → wake → wait → close fused
+// into one call whose targets are the parent's team only. A re-run of the
+// same call (the resume of a halted parent) re-attaches to the existing
+// child instead of spawning another.
 func (rt *Runtime) taskTool(parent *Handle, team []string) core.Tool {
 	sorted := append([]string(nil), team...)
 	sort.Strings(sorted)
