@@ -287,8 +287,9 @@ log("== workerd");
 const worker = await measureWorker(50);
 log("== workerd CPU per request, and cold starts");
 const peersDir = mkdtempSync(join(tmpdir(), "bench-peers-"));
-const helloDir = join(process.env.TOOLNEXUS_DIST ?? join(root, "dist"), "syumai-hello");
-const goFloorDir = join(process.env.TOOLNEXUS_DIST ?? join(root, "dist"), "go-floor");
+const dist = process.env.TOOLNEXUS_DIST ?? join(root, "dist");
+const helloDir = join(dist, "syumai-hello");
+const goFloorDir = join(dist, "go-floor");
 let workerCpu, cold;
 try {
   const peers = await peerWorkers(peersDir);

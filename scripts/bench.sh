@@ -38,17 +38,14 @@ build_syumai_hello() {
 
 # build_go_floor builds bench/gofloor (the one-tool run by hand in Go,
 # served through the Worker's own glue) into $1 beside a copy of the
-# Worker's JS, with the Worker's build flags: the Go floor of the Worker's
-# CPU per request (bench/worker.mjs).
+# Worker's JS, built as the Worker is (build_worker_wasm, scripts/worker.sh):
+# the Go floor of the Worker's CPU per request (bench/worker.mjs).
 build_go_floor() {
   local out="$1" worker="$2"
   echo "== building the Go floor (bench/gofloor) into $out"
   rm -rf "$out" && mkdir -p "$out"
   cp -r "$worker/build" "$worker/wrangler.jsonc" "$out/"
-  GOOS=js GOARCH=wasm go build -trimpath \
-    -gcflags='github.com/toolnexus/wasm/...=-l' \
-    -ldflags='-s -w' -o "$out/build/app.wasm" ./bench/gofloor
-  merge_wasm_data "$out/build/app.wasm" >/dev/null
+  build_worker_wasm ./bench/gofloor "$out/build/app.wasm" >/dev/null
 }
 
 # bench_snapshot copies the fresh builds aside, so that a build running in

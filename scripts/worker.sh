@@ -95,6 +95,18 @@ JSONC
   cp "$1" "$1.generated"
 }
 
+# build_worker_wasm PKG OUT builds the Go main PKG as a Worker's app.wasm
+# at OUT: the Worker's own build, and the benchmark's Go floor
+# (scripts/bench.sh), which must be built the same way to compare. Our own
+# packages are compiled without inlining: that saves ~27 kB gzip and
+# measured no change in /v1/run latency.
+build_worker_wasm() {
+  GOOS=js GOARCH=wasm go build -trimpath \
+    -gcflags='github.com/toolnexus/wasm/...=-l' \
+    -ldflags='-s -w' -o "$2" "$1"
+  merge_wasm_data "$2" # scripts/wasm-data.sh
+}
+
 build_worker() {
   local out="$DIST/worker" build="$DIST/worker/build"
   echo "== building the Worker into $out"
@@ -108,13 +120,8 @@ build_worker() {
   cp "$(wasm_exec_js)" "$build/wasm_exec.js"
   # wasm/worker imports core/skills and core/builtins, which register
   # themselves with core (SKILLS, BUILTINS); a Worker without them is a
-  # main that leaves the import out. Our own packages are compiled without
-  # inlining: that saves ~27 kB gzip and measured no change in /v1/run
-  # latency.
-  GOOS=js GOARCH=wasm go build -trimpath \
-    -gcflags='github.com/toolnexus/wasm/...=-l' \
-    -ldflags='-s -w' -o "$build/app.wasm" ./wasm/worker
-  merge_wasm_data "$build/app.wasm" # scripts/wasm-data.sh
+  # main that leaves the import out.
+  build_worker_wasm ./wasm/worker "$build/app.wasm"
   write_wrangler_config "$out/wrangler.jsonc"
   # `npx wrangler` run in dist/worker finds the pinned wrangler (newer ones need
   # Node 22) through this link; package.json records the version for a copy
